@@ -1,0 +1,64 @@
+/* What the firmware hands a kernel beyond the seed's ABI: the structure that
+ * hal_sched_info_t.hal_extra points to, and the firmware services a kernel
+ * (through the SDK) may call. Device-side only: the host never reads these,
+ * so they may hold device pointers. */
+#ifndef RVHAL_ABI_KERNEL_ABI_H
+#define RVHAL_ABI_KERNEL_ABI_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rvhal_protocol.h"
+#include "rvhal_status.h"
+
+#define RVHAL_KERNEL_ABI_VERSION 1
+
+struct rvhal_call_info;
+
+/* Shared by the harts of one team (the harts that run one work-group
+ * together). The leader publishes the group's local memory through it. */
+typedef struct rvhal_team {
+  void *local_base;            /* leader's local memory block for the group */
+  void *tls_base;              /* leader's __local_variable block (tp) */
+  uint32_t size;               /* harts in the team */
+  uint32_t reserved;
+  /* cross-hart barrier state, owned by the firmware */
+  volatile uint32_t arrived;
+  volatile uint32_t sense;
+  uint32_t harts[RVHAL_MAX_HARTS]; /* hart index of each rank */
+} rvhal_team_t;
+
+typedef struct rvhal_services {
+  uint32_t abi_version; /* RVHAL_KERNEL_ABI_VERSION */
+  uint32_t size;        /* sizeof(rvhal_services_t) */
+  /* Sleep until every hart of the caller's team has called it. */
+  void (*team_barrier)(const struct rvhal_call_info *ci);
+  /* Append one print record (whole text) for work-item `item` (global linear
+   * id) to this hart's print ring; flags are RVHAL_PRINT_*. */
+  void (*print)(const struct rvhal_call_info *ci, uint64_t item, const char *text, uint32_t len, uint32_t flags);
+  /* Format like vsnprintf (the firmware's formatter, so kernels need none). */
+  int (*vformat)(char *buf, size_t cap, const char *fmt, va_list ap);
+  /* Stop the launch with an error (rvhal_status_t) that the host reports;
+   * `detail` is a short explanation. Does not return. */
+  void (*fail)(const struct rvhal_call_info *ci, int32_t status, const char *detail, uint64_t value)
+      __attribute__((noreturn));
+} rvhal_services_t;
+
+/* hal_sched_info_t.hal_extra points to one of these, per hart and call. */
+typedef struct rvhal_call_info {
+  uint32_t abi_version;               /* RVHAL_KERNEL_ABI_VERSION */
+  uint32_t hart_index;                /* 0 .. num_harts-1 */
+  uint32_t team_rank;                 /* this hart's rank in its team; 0 leads */
+  uint32_t team_size;                 /* harts cooperating on each group */
+  const rvhal_services_t *services;
+  rvhal_team_t *team;                 /* shared by the team */
+  const rvhal_launch_desc_t *launch;  /* the launch (local-argument table) */
+  uint64_t *counters;                 /* this hart's RVHAL_HART_COUNTER_* block */
+  uint64_t local_mem_size;            /* local memory one group may use */
+  uintptr_t fiber_pool;               /* this hart's work-item stacks */
+  uintptr_t fiber_pool_size;
+  uintptr_t fiber_stack_size;         /* bytes per work-item stack */
+} rvhal_call_info_t;
+
+#endif /* RVHAL_ABI_KERNEL_ABI_H */

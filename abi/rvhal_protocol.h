@@ -1,0 +1,282 @@
+/* Host <-> firmware protocol: the device memory map, the control block the
+ * host and the firmware share, the launch ring and the per-hart blocks.
+ *
+ * Every structure here is read or written by both sides (an x86-64 or other
+ * host, an RV64 or RV32 device), so it uses fixed-width fields only, and
+ * every offset the other side relies on is pinned by a static assert. The
+ * assembly start-up code includes this file too (__ASSEMBLER__). */
+#ifndef RVHAL_ABI_PROTOCOL_H
+#define RVHAL_ABI_PROTOCOL_H
+
+#include "rvhal_counters.h"
+
+#define RVHAL_ABI_VERSION 1
+#define RVHAL_CTRL_MAGIC 0x4C414856u /* "VHAL" read as little-endian bytes */
+
+#define RVHAL_MAX_HARTS 8
+#define RVHAL_RING_SLOTS 4
+#define RVHAL_ARGS_MAX 4096        /* bytes of packed arguments per launch */
+#define RVHAL_MAX_LOCAL_ARGS 32    /* local-buffer arguments per launch */
+#define RVHAL_MAX_INSTALLS 4       /* program segments installed by one launch */
+
+/* Device memory map, as offsets from the board's RAM base. The first three
+ * regions are fixed so that kernels can be linked at a constant address; the
+ * rest is laid out by the host and passed in rvhal_boot_config_t. */
+/* (No integer suffixes: the linker scripts include these too.) */
+#define RVHAL_FW_OFFSET 0x000000      /* firmware image */
+#define RVHAL_FW_MAX_SIZE 0x080000
+#define RVHAL_CTRL_OFFSET 0x080000    /* rvhal_ctrl_t */
+#define RVHAL_CTRL_MAX_SIZE 0x020000
+#define RVHAL_PRINT_OFFSET 0x0A0000   /* per-hart print rings */
+#define RVHAL_PRINT_RING_SIZE 0x010000
+#define RVHAL_PROGRAM_OFFSET 0x200000 /* where kernel programs are linked */
+#define RVHAL_PROGRAM_MAX_SIZE 0x800000
+#define RVHAL_DYNAMIC_OFFSET 0xA00000 /* stacks, fiber pools, heap */
+
+/* rvhal_fw_state_t.state */
+#define RVHAL_FW_BOOTING 0u
+#define RVHAL_FW_READY 1u
+#define RVHAL_FW_FAILED 2u
+
+/* rvhal_boot_config_t.flags */
+#define RVHAL_BOOT_EXACT_TIMING 0x1u /* QEMU runs with -icount: counts are exact */
+
+/* rvhal_launch_desc_t.flags */
+#define RVHAL_LAUNCH_COUNTERS 0x1u /* record per-hart counters */
+
+/* Offsets used by start-up assembly (checked against the C layout below). */
+#define RVHAL_BOOT_MAGIC_OFS 0
+#define RVHAL_BOOT_NUM_HARTS_OFS 8
+#define RVHAL_BOOT_STACKS_BASE_OFS 32
+#define RVHAL_BOOT_HART_STACK_SIZE_OFS 40
+
+#ifndef __ASSEMBLER__
+#include <stddef.h>
+#include <stdint.h>
+
+/* Written by the host before the device boots; read-only for the firmware. */
+typedef struct rvhal_boot_config {
+  uint32_t magic;           /* RVHAL_CTRL_MAGIC */
+  uint32_t abi_version;     /* RVHAL_ABI_VERSION */
+  uint32_t num_harts;       /* harts the firmware must bring up */
+  uint32_t flags;           /* RVHAL_BOOT_* */
+  uint64_t ram_base;        /* guest physical address of RAM offset 0 */
+  uint64_t ram_size;
+  uint64_t stacks_base;     /* hart i's stack: [base + i*size, base + (i+1)*size) */
+  uint64_t hart_stack_size; /* includes the group's local memory */
+  uint64_t fibers_base;     /* hart i's work-item stacks: base + i*fiber_pool_size */
+  uint64_t fiber_pool_size;
+  uint64_t fiber_stack_size;
+  uint64_t program_base;    /* kernels' program area */
+  uint64_t program_size;
+  uint64_t heap_base;       /* global memory managed by the host allocator */
+  uint64_t heap_size;
+  uint64_t local_mem_size;  /* local memory available to one work-group */
+  uint64_t linger_ticks;    /* hart 0 keeps polling the ring this long after work */
+  uint64_t poll_ticks;      /* polling period while lingering */
+  uint64_t timebase_hz;     /* mtime frequency */
+  uint64_t reserved[5];
+} rvhal_boot_config_t;
+
+/* Written by the firmware. */
+typedef struct rvhal_fw_state {
+  uint32_t state;        /* RVHAL_FW_* */
+  uint32_t harts_online; /* harts that finished start-up */
+  uint32_t polling;      /* 1: hart 0 is polling the ring, no doorbell needed */
+  int32_t error;         /* rvhal_status_t when state == FAILED */
+  uint32_t abi_version;  /* the firmware's RVHAL_ABI_VERSION */
+  uint32_t reserved0;
+  uint64_t boot_mcycle;  /* mcycle when hart 0 reported ready */
+  char message[96];      /* why the firmware failed, NUL-terminated */
+  uint8_t pad_[16];
+} rvhal_fw_state_t;
+
+/* A program segment the firmware copies into the program area before the
+ * launch runs. The copy is done by the harts, not by the host: QEMU only
+ * drops its cached translations of code the guest itself overwrites. */
+typedef struct rvhal_install {
+  uint64_t dst;       /* in the program area */
+  uint64_t src;       /* staged copy in global memory */
+  uint64_t copy_size; /* bytes copied from src */
+  uint64_t zero_size; /* bytes zeroed after them (.bss) */
+} rvhal_install_t;
+
+/* What one launch asks of the device. */
+typedef struct rvhal_launch_desc {
+  uint64_t seq;              /* sequence number, 1, 2, 3, ... */
+  uint64_t entry;            /* kernel entry point (device address) */
+  uint64_t args;             /* packed arguments (device address) */
+  uint64_t num_groups[3];    /* work-groups per dimension */
+  uint64_t global_offset[3];
+  uint32_t local_size[3];
+  uint32_t work_dim;         /* 1, 2 or 3 */
+  uint32_t args_size;        /* bytes of packed arguments */
+  uint32_t harts;            /* harts taking part, 1..num_harts */
+  uint32_t harts_per_group;  /* harts that cooperate on one group */
+  uint32_t flags;            /* RVHAL_LAUNCH_* */
+  uint64_t chunk_groups;     /* groups a hart claims at once, along dimension 0 */
+  uint32_t num_local_args;   /* local-buffer arguments */
+  uint32_t num_installs;     /* program segments to install first */
+  uint32_t local_arg_offset[RVHAL_MAX_LOCAL_ARGS]; /* their offsets in the pack */
+  rvhal_install_t install[RVHAL_MAX_INSTALLS];
+} rvhal_launch_desc_t;
+
+/* What the firmware reports back. */
+typedef struct rvhal_completion {
+  uint64_t seq;         /* equals the descriptor's seq once complete */
+  int32_t status;       /* rvhal_status_t */
+  uint32_t fault_hart;  /* first hart that trapped, when status is KERNEL_TRAP */
+  uint64_t start_mtime; /* device time when the launch started */
+  uint64_t end_mtime;   /* and when its last hart finished */
+  uint64_t reserved[4];
+} rvhal_completion_t;
+
+typedef struct rvhal_launch_slot {
+  rvhal_launch_desc_t desc;
+  rvhal_completion_t done;
+  uint8_t args[RVHAL_ARGS_MAX]; /* packed arguments live here */
+  uint8_t pad_[8];              /* keeps slots on cache-line boundaries */
+} rvhal_launch_slot_t;
+
+/* The launch ring. Host-written and firmware-written words sit on separate
+ * cache lines. The launch for sequence s uses slots[s % RVHAL_RING_SLOTS]. */
+typedef struct rvhal_ring {
+  uint64_t submitted;    /* host: last sequence number submitted */
+  uint32_t host_waiting; /* host: 1 while it sleeps on the completion byte */
+  uint32_t reserved0;
+  uint8_t pad0_[48];
+  uint64_t completed;    /* firmware: last sequence number completed */
+  uint8_t pad1_[56];
+  rvhal_launch_slot_t slots[RVHAL_RING_SLOTS];
+} rvhal_ring_t;
+
+/* rvhal_trap_report_t.kind */
+#define RVHAL_TRAP_EXCEPTION 1 /* the hart raised an exception (mcause) */
+#define RVHAL_TRAP_SOFTWARE 2  /* the kernel runtime stopped the launch (status, detail) */
+
+/* Why a hart stopped running a kernel. */
+typedef struct rvhal_trap_report {
+  uint64_t seq;    /* launch that stopped; 0 = none */
+  uint64_t mcause;
+  uint64_t mepc;
+  uint64_t mtval;  /* faulting address or instruction; software: value */
+  uint64_t sp;
+  uint64_t ra;
+  uint64_t entry;  /* kernel entry point that was running */
+  uint32_t kind;   /* RVHAL_TRAP_* */
+  int32_t status;  /* rvhal_status_t of the stop */
+  char detail[64]; /* software stops: what went wrong */
+} rvhal_trap_report_t;
+
+/* A single-producer (the hart) single-consumer (the host) byte ring of print
+ * records; data lives at RVHAL_PRINT_OFFSET + hart * RVHAL_PRINT_RING_SIZE. */
+typedef struct rvhal_print_ring {
+  uint64_t head;         /* firmware: bytes written so far */
+  uint64_t lost_bytes;   /* firmware: bytes dropped because the ring was full */
+  uint64_t lost_records; /* firmware: records dropped */
+  uint64_t reserved0;
+  uint8_t pad0_[32];
+  uint64_t tail;         /* host: bytes consumed so far */
+  uint8_t pad1_[56];
+} rvhal_print_ring_t;
+
+/* One record in a print ring. Records never wrap: one that would not fit
+ * before the end of the ring is preceded by a padding record (len 0, flag
+ * PAD) filling the rest. */
+typedef struct rvhal_print_record {
+  uint32_t size;  /* bytes of header + text, rounded up to 8 */
+  uint32_t len;   /* bytes of text */
+  uint32_t order; /* device-wide order of print calls */
+  uint16_t hart;
+  uint16_t flags; /* RVHAL_PRINT_* */
+  uint64_t item;  /* global linear id of the work-item that printed */
+  /* text follows, not NUL-terminated */
+} rvhal_print_record_t;
+
+#define RVHAL_PRINT_PAD 0x1       /* filler up to the end of the ring */
+#define RVHAL_PRINT_TRUNCATED 0x2 /* the text was cut to fit the record */
+#define RVHAL_PRINT_MAX_TEXT 1024
+
+typedef struct rvhal_hart_block {
+  uint64_t counters[RVHAL_HART_COUNTER_SLOTS]; /* indexed by RVHAL_HART_COUNTER_* */
+  uint64_t counters_seq;                       /* launch the counters belong to */
+  uint64_t reserved[7];
+  rvhal_trap_report_t trap;
+  rvhal_print_ring_t print;
+} rvhal_hart_block_t;
+
+typedef struct rvhal_ctrl {
+  rvhal_boot_config_t boot;
+  rvhal_fw_state_t fw;
+  rvhal_ring_t ring;
+  rvhal_hart_block_t harts[RVHAL_MAX_HARTS];
+} rvhal_ctrl_t;
+
+#define RVHAL_ASSERT_OFS_(type, field, ofs) \
+  _Static_assert(offsetof(type, field) == (ofs), #type "." #field " moved")
+
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, magic, RVHAL_BOOT_MAGIC_OFS);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, num_harts, RVHAL_BOOT_NUM_HARTS_OFS);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, ram_base, 16);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, stacks_base, RVHAL_BOOT_STACKS_BASE_OFS);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, hart_stack_size, RVHAL_BOOT_HART_STACK_SIZE_OFS);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, fibers_base, 48);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, program_base, 72);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, heap_base, 88);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, local_mem_size, 104);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, timebase_hz, 128);
+_Static_assert(sizeof(rvhal_boot_config_t) == 176, "boot config size");
+
+RVHAL_ASSERT_OFS_(rvhal_fw_state_t, polling, 8);
+RVHAL_ASSERT_OFS_(rvhal_fw_state_t, boot_mcycle, 24);
+RVHAL_ASSERT_OFS_(rvhal_fw_state_t, message, 32);
+_Static_assert(sizeof(rvhal_fw_state_t) == 144, "fw state size");
+
+RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, entry, 8);
+RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, args, 16);
+RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, num_groups, 24);
+RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, global_offset, 48);
+RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, local_size, 72);
+RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, work_dim, 84);
+RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, harts, 92);
+RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, chunk_groups, 104);
+RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, num_installs, 116);
+RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, local_arg_offset, 120);
+RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, install, 248);
+_Static_assert(sizeof(rvhal_install_t) == 32, "install size");
+_Static_assert(sizeof(rvhal_launch_desc_t) == 376, "launch desc size");
+
+_Static_assert(sizeof(rvhal_completion_t) == 64, "completion size");
+RVHAL_ASSERT_OFS_(rvhal_launch_slot_t, done, 376);
+RVHAL_ASSERT_OFS_(rvhal_launch_slot_t, args, 440);
+_Static_assert(sizeof(rvhal_launch_slot_t) % 64 == 0, "slots start on cache lines");
+
+RVHAL_ASSERT_OFS_(rvhal_ring_t, host_waiting, 8);
+RVHAL_ASSERT_OFS_(rvhal_ring_t, completed, 64);
+RVHAL_ASSERT_OFS_(rvhal_ring_t, slots, 128);
+
+RVHAL_ASSERT_OFS_(rvhal_trap_report_t, kind, 56);
+RVHAL_ASSERT_OFS_(rvhal_trap_report_t, detail, 64);
+_Static_assert(sizeof(rvhal_trap_report_t) == 128, "trap report size");
+RVHAL_ASSERT_OFS_(rvhal_print_ring_t, tail, 64);
+_Static_assert(sizeof(rvhal_print_ring_t) == 128, "print ring size");
+RVHAL_ASSERT_OFS_(rvhal_print_record_t, order, 8);
+RVHAL_ASSERT_OFS_(rvhal_print_record_t, flags, 14);
+RVHAL_ASSERT_OFS_(rvhal_print_record_t, item, 16);
+_Static_assert(sizeof(rvhal_print_record_t) == 24, "print record size");
+RVHAL_ASSERT_OFS_(rvhal_hart_block_t, trap, 192);
+RVHAL_ASSERT_OFS_(rvhal_hart_block_t, print, 320);
+_Static_assert(sizeof(rvhal_hart_block_t) == 448, "hart block size");
+
+RVHAL_ASSERT_OFS_(rvhal_ctrl_t, fw, 176);
+RVHAL_ASSERT_OFS_(rvhal_ctrl_t, ring, 320);
+_Static_assert(offsetof(rvhal_ctrl_t, harts) % 64 == 0, "hart blocks start on a cache line");
+_Static_assert(sizeof(rvhal_ctrl_t) <= RVHAL_CTRL_MAX_SIZE, "control block outgrew its region");
+_Static_assert(RVHAL_CTRL_OFFSET + RVHAL_CTRL_MAX_SIZE <= RVHAL_PRINT_OFFSET, "regions overlap");
+_Static_assert(RVHAL_PRINT_OFFSET + RVHAL_MAX_HARTS * RVHAL_PRINT_RING_SIZE <= RVHAL_PROGRAM_OFFSET,
+               "regions overlap");
+_Static_assert(RVHAL_PROGRAM_OFFSET + RVHAL_PROGRAM_MAX_SIZE <= RVHAL_DYNAMIC_OFFSET, "regions overlap");
+
+#undef RVHAL_ASSERT_OFS_
+#endif /* !__ASSEMBLER__ */
+#endif /* RVHAL_ABI_PROTOCOL_H */

@@ -1,0 +1,34 @@
+/* Status codes shared by host and firmware: one X-macro table yields the
+ * enum, the names and the default messages (libuv's UV_ERRNO_MAP pattern).
+ * 0 is success; every error is negative. The firmware reports a launch's
+ * outcome with these codes in the completion record. */
+#ifndef RVHAL_ABI_STATUS_H
+#define RVHAL_ABI_STATUS_H
+
+#define RVHAL_STATUS_MAP(X)                                                   \
+  X(OK, 0, "success")                                                         \
+  X(INVALID_ARGUMENT, -1, "invalid argument")                                 \
+  X(OUT_OF_RANGE, -2, "address or size outside device memory")               \
+  X(NO_MEMORY, -3, "out of device memory")                                    \
+  X(NOT_FOUND, -4, "not found")                                               \
+  X(BAD_ELF, -5, "malformed or unsupported ELF file")                         \
+  X(KERNEL_TRAP, -6, "kernel raised an exception on the device")              \
+  X(TIMEOUT, -7, "device did not answer in time")                             \
+  X(DEVICE_LOST, -8, "device process stopped unexpectedly")                   \
+  X(HOST_IO, -9, "host system call failed")                                   \
+  X(UNSUPPORTED, -10, "not supported by this device")                         \
+  X(LOCAL_MEMORY, -11, "work-group local memory exceeds the device limit")    \
+  X(BAD_LAUNCH, -12, "firmware rejected the launch descriptor")               \
+  X(MISSING_TOOL, -13, "a required program is not installed")                 \
+  X(FIRMWARE, -14, "firmware failed")                                         \
+  X(BUSY, -15, "resource is in use")                                          \
+  X(STACK_OVERFLOW, -16, "kernel overflowed its stack")                      \
+  X(BARRIER_DIVERGENCE, -17, "work-items of a group reached different barriers")
+
+typedef enum rvhal_status {
+#define RVHAL_STATUS_ENUM_(name, value, msg) RVHAL_##name = (value),
+  RVHAL_STATUS_MAP(RVHAL_STATUS_ENUM_)
+#undef RVHAL_STATUS_ENUM_
+} rvhal_status_t;
+
+#endif /* RVHAL_ABI_STATUS_H */

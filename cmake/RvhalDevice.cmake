@@ -1,0 +1,33 @@
+# Helpers for the device build (RVHAL_DEVICE_BUILD=ON).
+
+# Linker scripts are C-preprocessed so their addresses come from the board
+# header and abi/rvhal_protocol.h, the one definition of the memory map.
+function(rvhal_linker_script out_var template)
+  get_filename_component(name ${template} NAME)
+  string(REGEX REPLACE "\\.S$" "" name ${name})
+  set(out ${CMAKE_BINARY_DIR}/linker/${name})
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/linker
+    COMMAND ${CMAKE_C_COMPILER} -E -P -x assembler-with-cpp -I${RVHAL_SOURCE_DIR}/abi -I${RVHAL_BOARD_DIR}
+            ${template} -o ${out}
+    DEPENDS ${template} ${RVHAL_BOARD_DIR}/board.h ${RVHAL_SOURCE_DIR}/abi/rvhal_protocol.h
+    VERBATIM)
+  set(${out_var} ${out} PARENT_SCOPE)
+endfunction()
+
+# Kernel objects: no gp relaxation (the firmware owns gp) and local-exec TLS
+# (__local_variable storage is addressed from tp).
+set(RVHAL_KERNEL_CFLAGS -O2 -g -mno-relax -ftls-model=local-exec -fno-common -Wall -Wextra)
+
+# rvhal_add_kernel(<name> <source>...): builds kernels/<name>.elf, linked
+# with the kernel SDK at the device's program area.
+function(rvhal_add_kernel name)
+  add_executable(${name} ${ARGN})
+  set_target_properties(${name} PROPERTIES SUFFIX .elf RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/kernels)
+  target_compile_options(${name} PRIVATE ${RVHAL_KERNEL_CFLAGS})
+  target_link_libraries(${name} PRIVATE rvhal_kernel)
+  # picolibc.specs links with --gc-sections; kernels have no single entry, keep all.
+  target_link_options(${name} PRIVATE -T ${RVHAL_KERNEL_LD} -Wl,--no-relax -nostartfiles -Wl,--no-gc-sections)
+  set_target_properties(${name} PROPERTIES LINK_DEPENDS ${RVHAL_KERNEL_LD})
+  add_dependencies(${name} rvhal-kernel-ld)
+endfunction()

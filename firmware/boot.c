@@ -1,0 +1,176 @@
+/* Phased start-up (after start.S):
+ *   1. hart 0 clears .bss, checks the boot configuration the host wrote,
+ *      brings up the board, then releases the other harts with an IPI;
+ *   2. every hart sets up its own state and checks in with hart 0;
+ *   3. hart 0 reports READY to the host; every hart moves to its own large
+ *      stack and enters its loop: hart 0 the doorbell loop, the others the
+ *      worker loop. Harts wait in wfi throughout, never spinning. */
+#include <string.h>
+
+#include "fw.h"
+#include "fw_board.h"
+#include "fw_mmio.h"
+
+fw_hart_t fw_harts[RVHAL_MAX_HARTS];
+fw_launch_t fw_launch;
+volatile uintptr_t fw_launch_gen;
+uint32_t fw_num_harts;
+
+/* In .data, not .bss: hart 0 clears .bss while the others poll this. */
+static volatile uint32_t fw_released __attribute__((section(".data"))) = 0;
+
+extern uint8_t __bss_start[], __bss_end[], __fw_end[];
+
+void fw_hart_entry(uint32_t index);
+
+uint64_t fw_load_u64(const volatile uint64_t *p) {
+#if __riscv_xlen == 64
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#else
+  const volatile uint32_t *w = (const volatile uint32_t *)p;
+  uint32_t hi, lo;
+  do {
+    hi = w[1];
+    lo = w[0];
+  } while (hi != w[1]);
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  return ((uint64_t)hi << 32) | lo;
+#endif
+}
+
+/* Stores a monotonically growing value so that a host reading it halfway
+ * through (RV32: two stores) sees a value no larger than the new one. */
+void fw_store_u64(volatile uint64_t *p, uint64_t v) {
+#if __riscv_xlen == 64
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+#else
+  volatile uint32_t *w = (volatile uint32_t *)p;
+  __atomic_thread_fence(__ATOMIC_RELEASE);
+  w[0] = (uint32_t)v;
+  w[1] = (uint32_t)(v >> 32);
+#endif
+}
+
+void fw_fail(int32_t status, const char *what, uint64_t value) {
+  rvhal_ctrl_t *ctrl = FW_CTRL;
+  fw_format(ctrl->fw.message, sizeof ctrl->fw.message, "%s (0x%llx)", what, (unsigned long long)value);
+  ctrl->fw.error = status;
+  fw_fence();
+  ctrl->fw.state = RVHAL_FW_FAILED;
+  fw_fence();
+  fw_notify_host();
+  csr_write(mie, 0);
+  for (;;) fw_wfi();
+}
+
+static int region_ok(const rvhal_boot_config_t *b, uint64_t base, uint64_t size) {
+  uint64_t lo = b->ram_base + RVHAL_DYNAMIC_OFFSET, hi = b->ram_base + b->ram_size;
+  return base >= lo && size <= hi - lo && base - lo <= (hi - lo) - size;
+}
+
+/* Reject a configuration this firmware cannot honour before touching it. */
+static void check_boot_config(const rvhal_boot_config_t *b) {
+  if (b->magic != RVHAL_CTRL_MAGIC) fw_fail(RVHAL_FIRMWARE, "boot config: bad magic", b->magic);
+  if (b->abi_version != RVHAL_ABI_VERSION)
+    fw_fail(RVHAL_FIRMWARE, "boot config: host ABI version differs from firmware's", b->abi_version);
+  if (b->num_harts == 0 || b->num_harts > RVHAL_MAX_HARTS || b->num_harts > RVHAL_BOARD_MAX_HARTS)
+    fw_fail(RVHAL_FIRMWARE, "boot config: unsupported hart count", b->num_harts);
+  if (b->ram_base != RVHAL_BOARD_RAM_BASE) fw_fail(RVHAL_FIRMWARE, "boot config: RAM base is not this board's", b->ram_base);
+  if ((uintptr_t)__fw_end > b->ram_base + RVHAL_CTRL_OFFSET)
+    fw_fail(RVHAL_FIRMWARE, "firmware image overlaps the control block", (uintptr_t)__fw_end);
+  if (b->program_base != b->ram_base + RVHAL_PROGRAM_OFFSET || b->program_size > RVHAL_PROGRAM_MAX_SIZE)
+    fw_fail(RVHAL_FIRMWARE, "boot config: program area misplaced", b->program_base);
+  if (b->hart_stack_size < 16384 || (b->hart_stack_size & 15))
+    fw_fail(RVHAL_FIRMWARE, "boot config: hart stack size", b->hart_stack_size);
+  if (!region_ok(b, b->stacks_base, b->hart_stack_size * b->num_harts))
+    fw_fail(RVHAL_FIRMWARE, "boot config: hart stacks outside RAM", b->stacks_base);
+  if (!region_ok(b, b->fibers_base, b->fiber_pool_size * b->num_harts))
+    fw_fail(RVHAL_FIRMWARE, "boot config: fiber pools outside RAM", b->fibers_base);
+  if (!region_ok(b, b->heap_base, b->heap_size)) fw_fail(RVHAL_FIRMWARE, "boot config: heap outside RAM", b->heap_base);
+}
+
+static void hart_init(fw_hart_t *hart, uint32_t index) {
+  rvhal_ctrl_t *ctrl = FW_CTRL;
+  const rvhal_boot_config_t *b = &ctrl->boot;
+  hart->index = index;
+  hart->block = &ctrl->harts[index];
+  memset(hart->block->counters, 0, sizeof hart->block->counters);
+  hart->block->counters_seq = 0;
+  memset(&hart->block->trap, 0, sizeof hart->block->trap);
+  hart->call.abi_version = RVHAL_KERNEL_ABI_VERSION;
+  hart->call.hart_index = index;
+  hart->call.services = &fw_services;
+  hart->call.counters = hart->block->counters;
+  hart->call.local_mem_size = b->local_mem_size;
+  hart->call.fiber_pool = (uintptr_t)(b->fibers_base + (uint64_t)index * b->fiber_pool_size);
+  hart->call.fiber_pool_size = (uintptr_t)b->fiber_pool_size;
+  hart->call.fiber_stack_size = (uintptr_t)b->fiber_stack_size;
+  /* A canary at the bottom of the hart stack tells us when a kernel ran off it. */
+  *(volatile uint64_t *)(uintptr_t)(b->stacks_base + (uint64_t)index * b->hart_stack_size) = FW_STACK_CANARY;
+  if (fw_board.hart_init) fw_board.hart_init(index);
+}
+
+static void enter_loop(void *arg) {
+  fw_hart_t *hart = arg;
+  if (hart->index == 0) fw_doorbell_loop(hart);
+  fw_worker_loop(hart);
+}
+
+void fw_hart_entry(uint32_t index) {
+  rvhal_ctrl_t *ctrl = FW_CTRL;
+
+  if (index == 0) {
+    memset(__bss_start, 0, (size_t)(__bss_end - __bss_start));
+    ctrl->fw.abi_version = RVHAL_ABI_VERSION;
+    ctrl->fw.harts_online = 0;
+    ctrl->fw.polling = 0;
+    check_boot_config(&ctrl->boot);
+    fw_num_harts = ctrl->boot.num_harts;
+    if (fw_board.init) {
+      int rc = fw_board.init();
+      if (rc) fw_fail(rc, "board init failed", (uint64_t)(int64_t)rc);
+    }
+    fw_fence();
+    fw_released = 1;
+    fw_fence();
+    for (uint32_t i = 1; i < fw_num_harts; i++) fw_board.ipi_send(i);
+  } else {
+    csr_set(mie, MIP_MSIP);
+    for (;;) {
+      fw_board.ipi_clear(index);
+      fw_fence();
+      if (fw_released) break;
+      fw_wfi();
+    }
+    if (index >= fw_num_harts) {
+      csr_write(mie, 0);
+      for (;;) fw_wfi();
+    }
+  }
+
+  fw_hart_t *hart = &fw_harts[index];
+  hart_init(hart, index);
+  csr_set(mie, MIP_MSIP);
+  __atomic_fetch_add(&ctrl->fw.harts_online, 1, __ATOMIC_ACQ_REL);
+
+  if (index == 0) {
+    while (__atomic_load_n(&ctrl->fw.harts_online, __ATOMIC_ACQUIRE) != fw_num_harts) {
+      fw_wfi();
+      fw_board.ipi_clear(0);
+    }
+    fw_board.doorbell_enable();
+    csr_set(mie, MIP_MEIP | MIP_MTIP);
+    fw_board.timer_set(0, FW_TIMER_OFF);
+    ctrl->fw.boot_mcycle = fw_read_mcycle();
+    fw_fence();
+    ctrl->fw.state = RVHAL_FW_READY;
+    fw_fence();
+    fw_notify_host();
+  } else {
+    fw_board.ipi_send(0);
+  }
+
+  const rvhal_boot_config_t *b = &ctrl->boot;
+  uintptr_t top = (uintptr_t)(b->stacks_base + (uint64_t)(index + 1) * b->hart_stack_size);
+  fw_call_on_stack(hart, enter_loop, top);
+}

@@ -1,0 +1,76 @@
+/* Firmware-internal state shared by its files. */
+#ifndef FW_H
+#define FW_H
+
+#include <setjmp.h>
+#include <stdint.h>
+
+#include "board.h"
+#include "fw_asm.h"
+#include "fw_format.h"
+#include "hal_sched_info.h"
+#include "rvhal_kernel_abi.h"
+#include "rvhal_protocol.h"
+#include "rvhal_status.h"
+
+#define FW_CTRL ((rvhal_ctrl_t *)((uintptr_t)RVHAL_BOARD_RAM_BASE + RVHAL_CTRL_OFFSET))
+#define FW_STACK_CANARY 0x5354414b43414e59ull
+
+/* The launch being run; shared by its harts. */
+typedef struct fw_launch {
+  uint64_t seq;
+  const rvhal_launch_desc_t *desc;
+  rvhal_completion_t *done;
+  hal_kernel_entry_t entry;
+  void *args;
+  uint64_t chunks_per_row; /* claims per row of groups along dimension 0 */
+  uint64_t total_chunks;
+  uint32_t participants;   /* harts taking part */
+  uint32_t team_size;
+  uint64_t start_mtime;
+  volatile uintptr_t next_chunk; /* claimed with an atomic add */
+  volatile uint32_t finished;   /* participants done */
+  volatile int32_t status;      /* first error wins */
+  volatile uint32_t abort;      /* set on error: take no more groups */
+  volatile uint32_t fault_hart;
+} fw_launch_t;
+
+typedef struct fw_hart {
+  uint32_t index;
+  uint32_t in_kernel; /* a trap now is the kernel's, not the firmware's */
+  uintptr_t seen_gen; /* last launch generation this hart saw */
+  rvhal_hart_block_t *block;
+  jmp_buf recover;    /* where a trapping kernel call unwinds to */
+  rvhal_call_info_t call;
+  rvhal_team_t team;  /* used when this hart leads a team */
+} fw_hart_t;
+
+extern fw_hart_t fw_harts[RVHAL_MAX_HARTS];
+extern fw_launch_t fw_launch;
+extern volatile uintptr_t fw_launch_gen;
+extern uint32_t fw_num_harts;
+extern const rvhal_services_t fw_services;
+
+/* boot.c */
+void fw_fail(int32_t status, const char *what, uint64_t value) __attribute__((noreturn));
+uint64_t fw_load_u64(const volatile uint64_t *p);
+void fw_store_u64(volatile uint64_t *p, uint64_t v);
+
+/* scheduler.c */
+void fw_run_launch(uint64_t seq);      /* hart 0 */
+void fw_worker_loop(fw_hart_t *hart) __attribute__((noreturn));
+
+/* doorbell.c */
+void fw_doorbell_loop(fw_hart_t *hart) __attribute__((noreturn));
+void fw_notify_host(void);
+
+/* trap.c */
+void fw_trap_handler(uintptr_t *frame);
+
+/* start.S */
+void fw_call_on_stack(void *arg, void (*fn)(void *), uintptr_t stack_top) __attribute__((noreturn));
+void fw_trap_leave_to(uintptr_t trap_stack_top, void (*fn)(void)) __attribute__((noreturn));
+extern uint8_t fw_boot_stacks[];
+
+
+#endif /* FW_H */

@@ -1,0 +1,18 @@
+/* Constants shared by the firmware's C and assembly. */
+#ifndef FW_ASM_H
+#define FW_ASM_H
+
+#define FW_BOOT_STACK_SIZE 2048 /* start-up, then trap handling, per hart */
+#define FW_TRAP_FRAME_WORDS 32  /* x0..x31; slot 2 holds the interrupted sp */
+
+#if __riscv_xlen == 64
+#define REG_S sd
+#define REG_L ld
+#define SZREG 8
+#else
+#define REG_S sw
+#define REG_L lw
+#define SZREG 4
+#endif
+
+#endif /* FW_ASM_H */

@@ -1,0 +1,54 @@
+/* Kernel print: each call becomes one record in the calling hart's print
+ * ring, with a device-wide order number so the host can merge the harts'
+ * rings back into call order. The host drains the rings while a launch runs
+ * and after it; a record that does not fit is counted as lost, never
+ * silently dropped. */
+#include <string.h>
+
+#include "fw.h"
+
+static volatile uint32_t fw_print_order;
+
+static uint8_t *ring_data(uint32_t hart) {
+  return (uint8_t *)((uintptr_t)RVHAL_BOARD_RAM_BASE + RVHAL_PRINT_OFFSET + (uintptr_t)hart * RVHAL_PRINT_RING_SIZE);
+}
+
+void fw_print_record(uint32_t hart, uint64_t item, const char *text, uint32_t len, uint32_t flags) {
+  rvhal_print_ring_t *ring = &FW_CTRL->harts[hart].print;
+  uint8_t *data = ring_data(hart);
+  if (len > RVHAL_PRINT_MAX_TEXT) {
+    len = RVHAL_PRINT_MAX_TEXT;
+    flags |= RVHAL_PRINT_TRUNCATED;
+  }
+  uint32_t size = (uint32_t)((sizeof(rvhal_print_record_t) + len + 7u) & ~7u);
+  uint64_t head = fw_load_u64(&ring->head), tail = fw_load_u64(&ring->tail);
+  uint32_t at = (uint32_t)(head % RVHAL_PRINT_RING_SIZE);
+  uint32_t to_end = RVHAL_PRINT_RING_SIZE - at;
+  uint32_t need = size + (to_end < size ? to_end : 0);
+  uint32_t order = __atomic_fetch_add(&fw_print_order, 1, __ATOMIC_RELAXED);
+  if (RVHAL_PRINT_RING_SIZE - (head - tail) < need) {
+    fw_store_u64(&ring->lost_bytes, fw_load_u64(&ring->lost_bytes) + len);
+    fw_store_u64(&ring->lost_records, fw_load_u64(&ring->lost_records) + 1);
+    return;
+  }
+  if (to_end < size) {
+    rvhal_print_record_t *pad = (rvhal_print_record_t *)(data + at);
+    pad->size = to_end;
+    pad->len = 0;
+    pad->order = order;
+    pad->hart = (uint16_t)hart;
+    pad->flags = RVHAL_PRINT_PAD;
+    pad->item = 0;
+    head += to_end;
+    at = 0;
+  }
+  rvhal_print_record_t *r = (rvhal_print_record_t *)(data + at);
+  r->size = size;
+  r->len = len;
+  r->order = order;
+  r->hart = (uint16_t)hart;
+  r->flags = (uint16_t)flags;
+  r->item = item;
+  memcpy(r + 1, text, len);
+  fw_store_u64(&ring->head, head + size);
+}

@@ -1,0 +1,198 @@
+/* The work-group scheduler. Hart 0 takes a launch from the ring, wakes as
+ * many harts as the launch uses, and every participant then claims chunks of
+ * work-groups with an atomic counter until none are left (a dynamic
+ * schedule: a hart that finishes early takes more). Each claim becomes one
+ * kernel call whose hal_sched_info says which groups it runs. The last hart
+ * to finish writes the completion and wakes the host. */
+#include <string.h>
+
+#include "fw.h"
+#include "fw_board.h"
+#include "fw_mmio.h"
+
+static rvhal_launch_slot_t *slot_of(uint64_t seq) { return &FW_CTRL->ring.slots[seq % RVHAL_RING_SLOTS]; }
+
+static volatile uintptr_t fw_retired; /* last launch whose completion is written */
+
+static int32_t check_desc(const rvhal_launch_desc_t *d, const rvhal_launch_slot_t *slot, uint64_t seq) {
+  const rvhal_boot_config_t *b = &FW_CTRL->boot;
+  if (d->seq != seq) return RVHAL_BAD_LAUNCH;
+  if (d->entry < b->program_base || d->entry >= b->program_base + b->program_size) return RVHAL_BAD_LAUNCH;
+  if (d->args != (uintptr_t)slot->args || d->args_size > RVHAL_ARGS_MAX) return RVHAL_BAD_LAUNCH;
+  if (d->work_dim < 1 || d->work_dim > 3) return RVHAL_BAD_LAUNCH;
+  for (int i = 0; i < 3; i++)
+    if (d->num_groups[i] == 0 || d->local_size[i] == 0) return RVHAL_BAD_LAUNCH;
+  if (d->harts == 0 || d->harts > fw_num_harts) return RVHAL_BAD_LAUNCH;
+  if (d->harts_per_group != 1) return RVHAL_UNSUPPORTED;
+  if (d->chunk_groups == 0 || d->chunk_groups > d->num_groups[0]) return RVHAL_BAD_LAUNCH;
+  if (d->num_local_args > RVHAL_MAX_LOCAL_ARGS) return RVHAL_BAD_LAUNCH;
+  if (d->num_installs > RVHAL_MAX_INSTALLS) return RVHAL_BAD_LAUNCH;
+  for (uint32_t i = 0; i < d->num_installs; i++) {
+    const rvhal_install_t *in = &d->install[i];
+    uint64_t n = in->copy_size + in->zero_size;
+    if (in->dst < b->program_base || n > b->program_size || in->dst - b->program_base > b->program_size - n)
+      return RVHAL_BAD_LAUNCH;
+    if (in->src < b->heap_base || in->copy_size > b->heap_size || in->src - b->heap_base > b->heap_size - in->copy_size)
+      return RVHAL_BAD_LAUNCH;
+  }
+  return RVHAL_OK;
+}
+
+/* Copy the program's segments into place with the harts' own stores, so
+ * that no stale translation of earlier code survives. */
+static void install_program(const rvhal_launch_desc_t *d) {
+  for (uint32_t i = 0; i < d->num_installs; i++) {
+    const rvhal_install_t *in = &d->install[i];
+    memcpy((void *)(uintptr_t)in->dst, (const void *)(uintptr_t)in->src, (size_t)in->copy_size);
+    memset((void *)(uintptr_t)(in->dst + in->copy_size), 0, (size_t)in->zero_size);
+  }
+}
+
+/* Write the completion record, publish it, wake the host if it sleeps. */
+static void complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t start) {
+  rvhal_ctrl_t *ctrl = FW_CTRL;
+  rvhal_completion_t *done = &slot_of(seq)->done;
+  done->status = status;
+  done->fault_hart = fault_hart;
+  done->start_mtime = start;
+  done->end_mtime = fw_board.time_now();
+  fw_fence();
+  done->seq = seq;
+  fw_store_u64(&ctrl->ring.completed, seq);
+  fw_fence(); /* pairs with the host's fence between host_waiting and completed */
+  if (__atomic_load_n(&ctrl->ring.host_waiting, __ATOMIC_ACQUIRE)) fw_notify_host();
+}
+
+static void finish_share(fw_hart_t *hart) {
+  fw_launch_t *L = &fw_launch;
+  uint64_t seq = L->seq, start = L->start_mtime;
+  if (__atomic_add_fetch(&L->finished, 1, __ATOMIC_ACQ_REL) != L->participants) return;
+  complete(seq, L->status, L->fault_hart, start);
+  __atomic_store_n(&fw_retired, (uintptr_t)seq, __ATOMIC_RELEASE);
+  if (hart->index != 0) fw_board.ipi_send(0); /* hart 0 may wait to reuse fw_launch */
+}
+
+static void stack_check(fw_hart_t *hart) {
+  const rvhal_boot_config_t *b = &FW_CTRL->boot;
+  volatile uint64_t *canary = (volatile uint64_t *)(uintptr_t)(b->stacks_base + (uint64_t)hart->index * b->hart_stack_size);
+  if (*canary == FW_STACK_CANARY) return;
+  *canary = FW_STACK_CANARY;
+  int32_t expected = RVHAL_OK;
+  __atomic_compare_exchange_n(&fw_launch.status, &expected, RVHAL_STACK_OVERFLOW, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+  fw_launch.fault_hart = hart->index;
+}
+
+/* One hart's part of a launch. */
+static void run_share(fw_hart_t *hart) {
+  fw_launch_t *L = &fw_launch;
+  const rvhal_launch_desc_t *d = L->desc;
+  uint64_t *ctr = hart->block->counters;
+  hal_sched_info_t sched;
+  for (int i = 0; i < 3; i++) {
+    sched.num_groups_total[i] = d->num_groups[i];
+    sched.global_offset[i] = d->global_offset[i];
+    sched.local_size[i] = d->local_size[i];
+    sched.num_groups_per_call[i] = 1;
+  }
+  sched.num_dim = d->work_dim;
+  sched.hal_extra = (uintptr_t)&hart->call;
+  hart->call.team_rank = 0;
+  hart->call.team_size = 1;
+  hart->call.team = &hart->team;
+  hart->call.launch = d;
+
+  const uintptr_t chunk = (uintptr_t)d->chunk_groups, ngx = (uintptr_t)d->num_groups[0];
+  const uintptr_t ngy = (uintptr_t)d->num_groups[1], per_row = (uintptr_t)L->chunks_per_row;
+  const uintptr_t total = (uintptr_t)L->total_chunks;
+  volatile uint64_t groups = 0, kernel_cycles = 0; /* survive a longjmp from a trap */
+
+  memset(ctr, 0, sizeof(uint64_t) * RVHAL_NUM_HART_COUNTERS);
+  hart->block->counters_seq = L->seq;
+  const uint64_t c0 = fw_read_mcycle(), i0 = fw_read_minstret();
+
+  if (setjmp(hart->recover) == 0) {
+    for (;;) {
+      if (L->abort) break;
+      uintptr_t c = __atomic_fetch_add((volatile uintptr_t *)&L->next_chunk, 1, __ATOMIC_RELAXED);
+      if (c >= total) break;
+      uintptr_t row = c / per_row, gx = (c - row * per_row) * chunk;
+      uintptr_t n = ngx - gx < chunk ? ngx - gx : chunk;
+      sched.group_id_start[0] = gx;
+      sched.group_id_start[1] = row % ngy;
+      sched.group_id_start[2] = row / ngy;
+      sched.num_groups_per_call[0] = n;
+      uint64_t k0 = fw_read_mcycle();
+      hart->in_kernel = 1;
+      L->entry(L->args, &sched);
+      hart->in_kernel = 0;
+      kernel_cycles += fw_read_mcycle() - k0;
+      groups += n;
+    }
+  } else {
+    hart->in_kernel = 0; /* the trap handler recorded why */
+  }
+  stack_check(hart);
+
+  ctr[RVHAL_HART_COUNTER_CYCLES] = fw_read_mcycle() - c0;
+  ctr[RVHAL_HART_COUNTER_INSTRET] = fw_read_minstret() - i0;
+  ctr[RVHAL_HART_COUNTER_GROUPS] += groups;
+  ctr[RVHAL_HART_COUNTER_KERNEL_CYCLES] = kernel_cycles;
+  finish_share(hart);
+}
+
+void fw_run_launch(uint64_t seq) {
+  fw_launch_t *L = &fw_launch;
+  /* The previous launch may still be retiring on another hart. */
+  while (L->seq && __atomic_load_n(&fw_retired, __ATOMIC_ACQUIRE) != (uintptr_t)L->seq) {
+    fw_wfi();
+    fw_board.ipi_clear(0);
+  }
+
+  rvhal_launch_slot_t *slot = slot_of(seq);
+  const rvhal_launch_desc_t *d = &slot->desc;
+  uint64_t start = fw_board.time_now();
+  int32_t rc = check_desc(d, slot, seq);
+  if (rc != RVHAL_OK) {
+    complete(seq, rc, 0, start);
+    return;
+  }
+
+  L->seq = seq;
+  L->desc = d;
+  L->done = &slot->done;
+  L->entry = (hal_kernel_entry_t)(uintptr_t)d->entry;
+  L->args = (void *)(uintptr_t)d->args;
+  L->chunks_per_row = (d->num_groups[0] + d->chunk_groups - 1) / d->chunk_groups;
+  L->total_chunks = L->chunks_per_row * d->num_groups[1] * d->num_groups[2];
+  L->participants = d->harts;
+  L->team_size = d->harts_per_group;
+  L->start_mtime = start;
+  L->next_chunk = 0;
+  L->finished = 0;
+  L->status = RVHAL_OK;
+  L->abort = 0;
+  L->fault_hart = 0;
+  install_program(d);
+  __asm__ volatile("fence.i" ::: "memory");
+  __atomic_store_n(&fw_launch_gen, fw_launch_gen + 1, __ATOMIC_RELEASE);
+  fw_fence();
+  for (uint32_t i = 1; i < L->participants; i++) fw_board.ipi_send(i);
+  run_share(&fw_harts[0]);
+}
+
+void fw_worker_loop(fw_hart_t *hart) {
+  for (;;) {
+    fw_board.ipi_clear(hart->index);
+    fw_fence();
+    uint64_t gen = __atomic_load_n(&fw_launch_gen, __ATOMIC_ACQUIRE);
+    if (gen != hart->seen_gen) {
+      hart->seen_gen = gen;
+      if (hart->index < fw_launch.participants) {
+        __asm__ volatile("fence.i" ::: "memory"); /* hart 0 may have installed a program */
+        run_share(hart);
+      }
+      continue;
+    }
+    fw_wfi();
+  }
+}

@@ -1,0 +1,148 @@
+/* Reset entry for every hart, the trap entry, and two stack switches.
+ * Phase 0 (here): each hart gets a small boot stack from its index, which
+ * later serves as its trap stack (mscratch), then enters fw_hart_entry. */
+#include "board.h"
+#include "fw_asm.h"
+#include "rvhal_protocol.h"
+
+  .section .text.start, "ax", @progbits
+  .globl _start
+_start:
+  csrw mie, zero
+  .option push
+  .option norelax
+  la gp, __global_pointer$
+  .option pop
+  la t0, fw_trap_entry
+  csrw mtvec, t0
+#ifdef __riscv_flen
+  li t0, (1 << 13)          /* mstatus.FS = Initial: kernels may use the FPU */
+  csrs mstatus, t0
+  csrw fcsr, zero
+#endif
+  mv tp, zero
+  csrr a0, mhartid
+  li t1, RVHAL_BOARD_FIRST_HART
+  sub a0, a0, t1            /* a0 = hart index */
+  li t1, RVHAL_MAX_HARTS
+  bgeu a0, t1, fw_park
+  li t1, RVHAL_BOARD_MAX_HARTS
+  bgeu a0, t1, fw_park
+  la sp, fw_boot_stacks
+  addi t0, a0, 1
+  li t1, FW_BOOT_STACK_SIZE
+  mul t0, t0, t1
+  add sp, sp, t0
+  csrw mscratch, sp
+  call fw_hart_entry
+  .globl fw_park
+fw_park:
+  csrw mie, zero
+1:
+  wfi
+  j 1b
+
+/* Traps: switch to this hart's trap stack, save every register, call C. */
+  .section .text, "ax", @progbits
+  .align 4
+  .globl fw_trap_entry
+fw_trap_entry:
+  csrrw sp, mscratch, sp
+  addi sp, sp, -(FW_TRAP_FRAME_WORDS * SZREG)
+  REG_S x1, 1*SZREG(sp)
+  REG_S x3, 3*SZREG(sp)
+  REG_S x4, 4*SZREG(sp)
+  REG_S x5, 5*SZREG(sp)
+  REG_S x6, 6*SZREG(sp)
+  REG_S x7, 7*SZREG(sp)
+  REG_S x8, 8*SZREG(sp)
+  REG_S x9, 9*SZREG(sp)
+  REG_S x10, 10*SZREG(sp)
+  REG_S x11, 11*SZREG(sp)
+  REG_S x12, 12*SZREG(sp)
+  REG_S x13, 13*SZREG(sp)
+  REG_S x14, 14*SZREG(sp)
+  REG_S x15, 15*SZREG(sp)
+  REG_S x16, 16*SZREG(sp)
+  REG_S x17, 17*SZREG(sp)
+  REG_S x18, 18*SZREG(sp)
+  REG_S x19, 19*SZREG(sp)
+  REG_S x20, 20*SZREG(sp)
+  REG_S x21, 21*SZREG(sp)
+  REG_S x22, 22*SZREG(sp)
+  REG_S x23, 23*SZREG(sp)
+  REG_S x24, 24*SZREG(sp)
+  REG_S x25, 25*SZREG(sp)
+  REG_S x26, 26*SZREG(sp)
+  REG_S x27, 27*SZREG(sp)
+  REG_S x28, 28*SZREG(sp)
+  REG_S x29, 29*SZREG(sp)
+  REG_S x30, 30*SZREG(sp)
+  REG_S x31, 31*SZREG(sp)
+  csrr t0, mscratch
+  REG_S t0, 2*SZREG(sp)
+  .option push
+  .option norelax
+  la gp, __global_pointer$  /* the kernel may have its own gp */
+  .option pop
+  mv a0, sp
+  call fw_trap_handler
+  /* Resume the interrupted code. */
+  addi t0, sp, FW_TRAP_FRAME_WORDS * SZREG
+  csrw mscratch, t0
+  REG_L x1, 1*SZREG(sp)
+  REG_L x3, 3*SZREG(sp)
+  REG_L x4, 4*SZREG(sp)
+  REG_L x5, 5*SZREG(sp)
+  REG_L x6, 6*SZREG(sp)
+  REG_L x7, 7*SZREG(sp)
+  REG_L x8, 8*SZREG(sp)
+  REG_L x9, 9*SZREG(sp)
+  REG_L x10, 10*SZREG(sp)
+  REG_L x11, 11*SZREG(sp)
+  REG_L x12, 12*SZREG(sp)
+  REG_L x13, 13*SZREG(sp)
+  REG_L x14, 14*SZREG(sp)
+  REG_L x15, 15*SZREG(sp)
+  REG_L x16, 16*SZREG(sp)
+  REG_L x17, 17*SZREG(sp)
+  REG_L x18, 18*SZREG(sp)
+  REG_L x19, 19*SZREG(sp)
+  REG_L x20, 20*SZREG(sp)
+  REG_L x21, 21*SZREG(sp)
+  REG_L x22, 22*SZREG(sp)
+  REG_L x23, 23*SZREG(sp)
+  REG_L x24, 24*SZREG(sp)
+  REG_L x25, 25*SZREG(sp)
+  REG_L x26, 26*SZREG(sp)
+  REG_L x27, 27*SZREG(sp)
+  REG_L x28, 28*SZREG(sp)
+  REG_L x29, 29*SZREG(sp)
+  REG_L x30, 30*SZREG(sp)
+  REG_L x31, 31*SZREG(sp)
+  REG_L x2, 2*SZREG(sp)
+  mret
+
+/* void fw_call_on_stack(void *arg, void (*fn)(void *), uintptr_t stack_top) */
+  .globl fw_call_on_stack
+fw_call_on_stack:
+  mv sp, a2
+  la ra, fw_park
+  jr a1
+
+/* void fw_trap_leave_to(uintptr_t trap_stack_top, void (*fn)(void))
+ * Leave trap context for fn, in M-mode, on the trap stack. */
+  .globl fw_trap_leave_to
+fw_trap_leave_to:
+  csrw mscratch, a0
+  csrw mepc, a1
+  mv sp, a0
+  li t0, (3 << 11)          /* mstatus.MPP = M */
+  csrs mstatus, t0
+  mret
+
+  .section .noinit.stacks, "aw", @nobits
+  .align 4
+  .globl fw_boot_stacks
+fw_boot_stacks:
+  .space FW_BOOT_STACK_SIZE * RVHAL_MAX_HARTS

@@ -1,0 +1,73 @@
+/* Kernel faults and stops. A kernel that raises an exception, or whose
+ * runtime gives up (fail service), is stopped: the reason goes into its
+ * hart's trap report, the launch is marked failed, the other harts of the
+ * launch stop taking work and are woken if they sleep in a barrier, and the
+ * hart unwinds to the scheduler, so the device keeps working. A fault in the
+ * firmware itself is fatal and reported to the host. */
+#include <string.h>
+
+#include "fw.h"
+#include "fw_board.h"
+#include "fw_mmio.h"
+
+static uint32_t this_hart(void) { return (uint32_t)(csr_read(mhartid) - RVHAL_BOARD_FIRST_HART); }
+
+static void fw_kernel_unwind(void) { longjmp(fw_harts[this_hart()].recover, 1); }
+
+/* Record why the running kernel stopped and stop the launch. */
+static void stop_launch(fw_hart_t *hart, uint32_t kind, int32_t status, uintptr_t cause, uintptr_t epc,
+                        uintptr_t tval, uintptr_t sp, uintptr_t ra, const char *detail) {
+  rvhal_trap_report_t *r = &hart->block->trap;
+  r->kind = kind;
+  r->status = status;
+  r->mcause = cause;
+  r->mepc = epc;
+  r->mtval = tval;
+  r->sp = sp;
+  r->ra = ra;
+  r->entry = (uintptr_t)fw_launch.entry;
+  memset(r->detail, 0, sizeof r->detail);
+  if (detail) {
+    size_t n = strlen(detail);
+    memcpy(r->detail, detail, n < sizeof r->detail - 1 ? n : sizeof r->detail - 1);
+  }
+  fw_fence();
+  r->seq = fw_launch.seq;
+
+  int32_t expected = RVHAL_OK;
+  if (__atomic_compare_exchange_n(&fw_launch.status, &expected, status, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    fw_launch.fault_hart = hart->index;
+  __atomic_store_n(&fw_launch.abort, 1, __ATOMIC_RELEASE);
+  fw_fence();
+  /* Harts of the launch asleep in a barrier must wake up and leave. */
+  for (uint32_t i = 0; i < fw_launch.participants; i++)
+    if (i != hart->index) fw_board.ipi_send(i);
+  hart->in_kernel = 0;
+}
+
+void fw_trap_handler(uintptr_t *frame) {
+  uintptr_t cause = csr_read(mcause), epc = csr_read(mepc), tval = csr_read(mtval);
+  uint32_t index = this_hart();
+  fw_hart_t *hart = &fw_harts[index];
+
+  if ((intptr_t)cause < 0) return; /* interrupts are never enabled globally; ignore */
+
+  if (!hart->in_kernel) {
+    char what[80];
+    fw_format(what, sizeof what, "firmware exception on hart %u: mcause %lu at pc 0x%lx, mtval", index,
+              (unsigned long)cause, (unsigned long)epc);
+    fw_fail(RVHAL_FIRMWARE, what, tval);
+  }
+  stop_launch(hart, RVHAL_TRAP_EXCEPTION, RVHAL_KERNEL_TRAP, cause, epc, tval, frame[2], frame[1], 0);
+  uintptr_t trap_top = (uintptr_t)fw_boot_stacks + (uintptr_t)(index + 1) * FW_BOOT_STACK_SIZE;
+  fw_trap_leave_to(trap_top, fw_kernel_unwind);
+}
+
+void fw_kernel_fail(const rvhal_call_info_t *ci, int32_t status, const char *detail, uint64_t value) {
+  fw_hart_t *hart = &fw_harts[ci->hart_index];
+  uintptr_t sp;
+  __asm__ volatile("mv %0, sp" : "=r"(sp));
+  stop_launch(hart, RVHAL_TRAP_SOFTWARE, status, 0, (uintptr_t)__builtin_return_address(0), (uintptr_t)value, sp,
+              (uintptr_t)__builtin_return_address(0), detail);
+  longjmp(hart->recover, 1);
+}

@@ -1,0 +1,143 @@
+/* The rvhal HAL in C (seed 004's hal_t / hal_device_t): platform and device
+ * information, device lifetime, device memory, programs and kernel launches.
+ *
+ * A device is a set of RISC-V harts in a QEMU process that belongs to the
+ * rvhal_device_t: started by rvhal_device_create, stopped by
+ * rvhal_device_delete, and never left running after the host program ends.
+ * Its RAM is shared with this process, so memory copies are plain copies.
+ *
+ * Every function returning int returns RVHAL_OK (0) or a negative status,
+ * with the reason in rvhal_last_error(). Output parameters come last. */
+#ifndef RVHAL_DEVICE_H
+#define RVHAL_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hal_sched_info.h"
+#include "hal_types.h"
+#include "rvhal/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RVHAL_API_VERSION 3 /* the seed HAL's api_version */
+
+/* ---- platform ------------------------------------------------------- */
+
+typedef struct rvhal_platform_info {
+  const char *name;     /* "rvhal" */
+  const char *version;  /* library version, "0.1.0" */
+  uint32_t api_version; /* RVHAL_API_VERSION */
+  uint32_t num_devices; /* device indices 0 .. num_devices-1 */
+} rvhal_platform_info_t;
+
+const rvhal_platform_info_t *rvhal_platform_info(void);
+
+/* ---- device information ------------------------------------------------ */
+
+typedef enum rvhal_timing_mode {
+  RVHAL_TIMING_DEFAULT = 0, /* fast, unless counters are requested (then exact) */
+  RVHAL_TIMING_FAST = 1,    /* harts run in parallel; cycle/instruction counts approximate */
+  RVHAL_TIMING_EXACT = 2,   /* QEMU -icount: counts exact and repeatable, harts take turns */
+} rvhal_timing_mode_t;
+
+typedef struct rvhal_device_info {
+  const char *name;               /* "qemu-virt-rv64" */
+  const char *board;              /* "qemu-virt" */
+  const char *isa;                /* "rv64imafdc" */
+  uint32_t word_size;             /* bytes in a device pointer: 4 or 8 */
+  uint32_t num_harts;
+  uint64_t ram_size;              /* all guest RAM */
+  uint64_t global_mem_size;       /* memory mem_alloc manages */
+  uint64_t local_mem_size;        /* local memory one work-group may use */
+  uint64_t program_area_base;     /* where kernels are linked */
+  uint64_t program_area_size;
+  uint32_t max_work_group_size;   /* work-items per group */
+  uint32_t max_args_size;         /* bytes of packed arguments */
+  uint64_t timebase_hz;           /* device timer frequency */
+  rvhal_timing_mode_t timing;     /* of a created device; DEFAULT in the catalogue */
+} rvhal_device_info_t;
+
+/* Information about device `index` with default options. */
+int rvhal_platform_device_info(uint32_t index, const rvhal_device_info_t **out_info);
+
+/* ---- device lifetime -------------------------------------------------- */
+
+typedef struct rvhal_device rvhal_device_t;
+
+/* Receives kernel print() output, one whole line at a time (without the
+ * newline). `lost` lines were dropped before this one. */
+typedef void (*rvhal_print_fn_t)(void *user, const char *line, size_t len);
+
+typedef struct rvhal_device_options {
+  uint32_t num_harts;          /* 0: $RVHAL_HARTS or 4 */
+  uint64_t ram_size;           /* 0: 256 MiB */
+  uint64_t local_mem_size;     /* per work-group; 0: 64 KiB */
+  uint32_t max_work_group_size;/* 0: 1024 */
+  uint64_t item_stack_size;    /* stack of each work-item that waits at a barrier; 0: 4 KiB */
+  rvhal_timing_mode_t timing;  /* DEFAULT: $RVHAL_TIMING ("fast"/"exact") or fast */
+  const char *qemu_path;       /* NULL: $RVHAL_QEMU or qemu-system-riscv64/32 on PATH */
+  const char *firmware_path;   /* NULL: $RVHAL_FIRMWARE or the build tree's firmware */
+  uint32_t launch_timeout_ms;  /* 0: $RVHAL_LAUNCH_TIMEOUT_MS or 60000 */
+  uint32_t linger_us;          /* hart 0 polls for the next launch this long; 0: 2000; RVHAL_LINGER_OFF: never */
+  rvhal_print_fn_t print_fn;   /* NULL: kernel output goes to stdout */
+  void *print_user;
+} rvhal_device_options_t;
+
+#define RVHAL_LINGER_OFF UINT32_MAX
+
+/* Starts device `index` (see rvhal_platform_info) with `options` (NULL for
+ * defaults) and waits until its firmware is ready. */
+int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, rvhal_device_t **out_device);
+/* Stops the device's QEMU process and frees everything. NULL is ignored. */
+void rvhal_device_delete(rvhal_device_t *device);
+const rvhal_device_info_t *rvhal_device_get_info(const rvhal_device_t *device);
+
+/* ---- device memory ------------------------------------------------------ */
+
+/* alignment: a power of two, or 0 for 64. */
+int rvhal_mem_alloc(rvhal_device_t *device, hal_size_t size, hal_size_t alignment, hal_addr_t *out_addr);
+int rvhal_mem_free(rvhal_device_t *device, hal_addr_t addr);
+/* Copies must stay inside one allocation. */
+int rvhal_mem_write(rvhal_device_t *device, hal_addr_t dst, const void *src, hal_size_t size);
+int rvhal_mem_read(rvhal_device_t *device, void *dst, hal_addr_t src, hal_size_t size);
+int rvhal_mem_copy(rvhal_device_t *device, hal_addr_t dst, hal_addr_t src, hal_size_t size);
+/* Repeats the pattern (1..128 bytes, dividing size) over [dst, dst+size). */
+int rvhal_mem_fill(rvhal_device_t *device, hal_addr_t dst, const void *pattern, hal_size_t pattern_size,
+                   hal_size_t size);
+/* Host view of [addr, addr+size) inside one allocation: writes through it
+ * are seen by the next launch (zero copy). */
+int rvhal_mem_map(rvhal_device_t *device, hal_addr_t addr, hal_size_t size, void **out_ptr);
+
+/* ---- programs and kernels ------------------------------------------------ */
+
+/* Validates a kernel ELF (RISC-V, the device's word size, segments inside
+ * the program area) and keeps it; it is placed on the device when a launch
+ * needs it. */
+int rvhal_program_load(rvhal_device_t *device, const void *elf, hal_size_t size, hal_program_t *out_program);
+int rvhal_program_load_file(rvhal_device_t *device, const char *path, hal_program_t *out_program);
+int rvhal_program_find_kernel(rvhal_device_t *device, hal_program_t program, const char *name,
+                              hal_kernel_t *out_kernel);
+int rvhal_program_free(rvhal_device_t *device, hal_program_t program);
+
+/* How a launch uses the harts. Zero fields mean "choose". */
+typedef struct rvhal_launch_options {
+  uint32_t harts;           /* harts taking part (0: as many as useful) */
+  uint32_t harts_per_group; /* harts cooperating on one work-group (0: fastest correct choice) */
+  uint64_t chunk_groups;    /* work-groups a hart claims at once (0: balanced) */
+} rvhal_launch_options_t;
+
+/* Runs `kernel` over the ND-range and returns when it has finished.
+ * Arguments are packed as the kernel ABI says (docs/abi.md). */
+int rvhal_kernel_exec(rvhal_device_t *device, hal_program_t program, hal_kernel_t kernel,
+                      const hal_ndrange_t *ndrange, const hal_arg_t *args, uint32_t num_args, uint32_t work_dim);
+int rvhal_kernel_exec_ex(rvhal_device_t *device, hal_program_t program, hal_kernel_t kernel,
+                         const hal_ndrange_t *ndrange, const hal_arg_t *args, uint32_t num_args,
+                         uint32_t work_dim, const rvhal_launch_options_t *options);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RVHAL_DEVICE_H */

@@ -1,0 +1,9 @@
+/* rvhal: run GPU-style compute kernels on (emulated) RISC-V harts. */
+#ifndef RVHAL_RVHAL_H
+#define RVHAL_RVHAL_H
+
+#include "rvhal/arg_pack.h"
+#include "rvhal/device.h"
+#include "rvhal/status.h"
+
+#endif /* RVHAL_RVHAL_H */

@@ -1,0 +1,47 @@
+/* How the device core reaches a device: a small vtable (IREE style) so that
+ * a board other than QEMU, or a different transport, can be added beside
+ * qemu_backend.c without touching the rest. The device's RAM is always a
+ * host mapping (ram): every backend must provide one. */
+#ifndef RVHAL_HOST_BACKEND_H
+#define RVHAL_HOST_BACKEND_H
+
+#include <stdint.h>
+
+typedef struct rvhal_backend rvhal_backend_t;
+
+typedef struct rvhal_backend_vtable {
+  void (*destroy)(rvhal_backend_t *b); /* stops the device if running */
+  /* Boot the device (RAM content is kept, firmware is reloaded). Returns
+   * once the device runs; the core waits for the firmware to report. */
+  int (*start)(rvhal_backend_t *b);
+  void (*stop)(rvhal_backend_t *b);
+  /* Wake hart 0 (the doorbell). */
+  int (*doorbell)(rvhal_backend_t *b);
+  /* Sleep until the device signals the host or timeout_ms passes. RVHAL_OK
+   * either way (the caller checks the control block); RVHAL_DEVICE_LOST if
+   * the device stopped. */
+  int (*wait)(rvhal_backend_t *b, int timeout_ms);
+  /* Recent diagnostic output of the device process, for error messages. */
+  const char *(*diagnostics)(rvhal_backend_t *b);
+} rvhal_backend_vtable_t;
+
+struct rvhal_backend {
+  const rvhal_backend_vtable_t *vtable;
+  uint8_t *ram;      /* host mapping of all guest RAM */
+  uint64_t ram_base; /* device address of ram[0] */
+  uint64_t ram_size;
+};
+
+/* What the QEMU backend needs to run a device. */
+typedef struct rvhal_qemu_config {
+  const char *qemu_path;     /* program to run */
+  const char *firmware_path; /* firmware ELF */
+  const char *machine;       /* "virt" */
+  uint32_t num_harts;
+  uint64_t ram_base, ram_size;
+  int exact_timing;          /* -icount shift=0 */
+} rvhal_qemu_config_t;
+
+int rvhal_qemu_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t **out_backend);
+
+#endif /* RVHAL_HOST_BACKEND_H */

@@ -1,0 +1,179 @@
+/* Device lifetime: options, memory layout, boot of the firmware, delete. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device_internal.h"
+
+/* Environment overrides for options left at 0, so any program can be
+ * steered without code changes. */
+static int env_u32(const char *name, uint32_t *v) {
+  const char *s = getenv(name);
+  if (!s || !*s) return RVHAL_OK;
+  char *end;
+  errno = 0;
+  unsigned long long x = strtoull(s, &end, 10);
+  if (errno || *end || x > UINT32_MAX) return rvhal_error(RVHAL_INVALID_ARGUMENT, "%s=%s is not a number", name, s);
+  *v = (uint32_t)x;
+  return RVHAL_OK;
+}
+
+static int resolve_options(const rvhal_device_options_t *in, rvhal_device_options_t *o) {
+  if (in) *o = *in;
+  else memset(o, 0, sizeof *o);
+  if (!o->num_harts) {
+    RVHAL_RETURN_IF_ERROR(env_u32("RVHAL_HARTS", &o->num_harts));
+    if (!o->num_harts) o->num_harts = RVHAL_DEFAULT_HARTS;
+  }
+  if (o->timing == RVHAL_TIMING_DEFAULT) {
+    const char *t = getenv("RVHAL_TIMING");
+    if (!t || !*t || !strcmp(t, "fast")) o->timing = RVHAL_TIMING_FAST;
+    else if (!strcmp(t, "exact")) o->timing = RVHAL_TIMING_EXACT;
+    else return rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_TIMING=%s: use \"fast\" or \"exact\"", t);
+  } else if (o->timing != RVHAL_TIMING_FAST && o->timing != RVHAL_TIMING_EXACT) {
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "timing mode %d is not fast (1) or exact (2)", (int)o->timing);
+  }
+  if (!o->launch_timeout_ms) {
+    RVHAL_RETURN_IF_ERROR(env_u32("RVHAL_LAUNCH_TIMEOUT_MS", &o->launch_timeout_ms));
+    if (!o->launch_timeout_ms) o->launch_timeout_ms = RVHAL_DEFAULT_LAUNCH_TIMEOUT_MS;
+  }
+  if (!o->ram_size) o->ram_size = rvhal_board.default_ram_size;
+  if (!o->local_mem_size) o->local_mem_size = RVHAL_DEFAULT_LOCAL_MEM;
+  if (!o->max_work_group_size) o->max_work_group_size = RVHAL_DEFAULT_MAX_WG;
+  if (!o->item_stack_size) o->item_stack_size = RVHAL_DEFAULT_ITEM_STACK;
+  if (!o->linger_us) o->linger_us = RVHAL_DEFAULT_LINGER_US;
+  return RVHAL_OK;
+}
+
+static void write_boot_config(rvhal_device_t *d) {
+  const rvhal_layout_t *l = &d->layout;
+  rvhal_boot_config_t *b = &d->ctrl->boot;
+  memset(b, 0, sizeof *b);
+  b->magic = RVHAL_CTRL_MAGIC;
+  b->abi_version = RVHAL_ABI_VERSION;
+  b->num_harts = d->info.num_harts;
+  b->flags = d->options.timing == RVHAL_TIMING_EXACT ? RVHAL_BOOT_EXACT_TIMING : 0;
+  b->ram_base = l->ram_base;
+  b->ram_size = l->ram_size;
+  b->stacks_base = l->stacks_base;
+  b->hart_stack_size = l->hart_stack_size;
+  b->fibers_base = l->fibers_base;
+  b->fiber_pool_size = l->fiber_pool_size;
+  b->fiber_stack_size = l->fiber_stack_size;
+  b->program_base = l->program_base;
+  b->program_size = l->program_size;
+  b->heap_base = l->heap_base;
+  b->heap_size = l->heap_size;
+  b->local_mem_size = l->local_mem_size;
+  b->timebase_hz = rvhal_board.timebase_hz;
+  b->linger_ticks = d->options.linger_us == RVHAL_LINGER_OFF
+                        ? 0
+                        : (uint64_t)d->options.linger_us * rvhal_board.timebase_hz / 1000000u;
+  b->poll_ticks = rvhal_board.timebase_hz / 1000000u; /* 1 us */
+}
+
+int rvhal_device_boot(rvhal_device_t *d) {
+  rvhal_backend_t *be = d->backend;
+  be->vtable->stop(be);
+  /* Fresh control block and print rings; global memory is left alone. */
+  memset(be->ram + RVHAL_CTRL_OFFSET, 0, RVHAL_PROGRAM_OFFSET - RVHAL_CTRL_OFFSET);
+  write_boot_config(d);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  RVHAL_RETURN_IF_ERROR(be->vtable->start(be));
+  d->seq = 0;
+  d->resident = 0;
+  rvhal_print_reset_order(&d->print);
+  int waited = 0;
+  for (;;) {
+    uint32_t state = __atomic_load_n(&d->ctrl->fw.state, __ATOMIC_ACQUIRE);
+    if (state == RVHAL_FW_READY) return RVHAL_OK;
+    if (state == RVHAL_FW_FAILED) {
+      char msg[sizeof d->ctrl->fw.message + 1];
+      memcpy(msg, d->ctrl->fw.message, sizeof d->ctrl->fw.message);
+      msg[sizeof msg - 1] = '\0';
+      be->vtable->stop(be);
+      return rvhal_error(RVHAL_FIRMWARE, "firmware failed to start: %s (%s)", msg,
+                         rvhal_status_name(d->ctrl->fw.error));
+    }
+    if (waited >= RVHAL_BOOT_TIMEOUT_MS) {
+      int rc = rvhal_error(RVHAL_TIMEOUT, "firmware not ready after %d ms (%u of %u harts up); QEMU said: %s", waited,
+                           d->ctrl->fw.harts_online, d->info.num_harts, be->vtable->diagnostics(be));
+      be->vtable->stop(be);
+      return rc;
+    }
+    RVHAL_RETURN_IF_ERROR(be->vtable->wait(be, 100));
+    waited += 100; /* an upper bound: wait returns early when signalled */
+  }
+}
+
+static void fill_info(rvhal_device_t *d) {
+  d->info = d->kind->info;
+  d->info.num_harts = d->options.num_harts;
+  d->info.ram_size = d->layout.ram_size;
+  d->info.global_mem_size = d->layout.heap_size;
+  d->info.local_mem_size = d->layout.local_mem_size;
+  d->info.max_work_group_size = d->layout.max_work_group_size;
+  d->info.timing = d->options.timing;
+}
+
+static const char *firmware_path(const rvhal_device_kind_t *k, char *buf, size_t cap) {
+  const char *dir = getenv("RVHAL_FIRMWARE_DIR");
+  if (!dir || !*dir) dir = k->xlen == 64 ? RVHAL_BUILD_FIRMWARE_DIR_RV64 : RVHAL_BUILD_FIRMWARE_DIR_RV32;
+  snprintf(buf, cap, "%s/%s", dir, k->firmware_name);
+  return buf;
+}
+
+int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, rvhal_device_t **out_device) {
+  rvhal_clear_error();
+  if (!out_device) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_create: out_device is NULL");
+  *out_device = NULL;
+  const rvhal_device_kind_t *kind = rvhal_device_kind(index);
+  if (!kind)
+    return rvhal_error(RVHAL_NOT_FOUND, "device index %u: the platform has %u devices (see rvhal info)", index,
+                       rvhal_platform_info()->num_devices);
+  rvhal_device_t *d = calloc(1, sizeof *d);
+  if (!d) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  d->kind = kind;
+  d->next_program = 1;
+  int rc = resolve_options(options, &d->options);
+  if (rc) goto fail;
+  rvhal_layout_request_t req = {d->options.num_harts, d->options.ram_size, d->options.local_mem_size,
+                                d->options.max_work_group_size, d->options.item_stack_size};
+  if ((rc = rvhal_layout_compute(&rvhal_board, &req, &d->layout))) goto fail;
+  fill_info(d);
+
+  char fw[4096];
+  const char *env_qemu = getenv("RVHAL_QEMU");
+  rvhal_qemu_config_t qc = {
+      .qemu_path = d->options.qemu_path ? d->options.qemu_path
+                                        : (env_qemu && *env_qemu ? env_qemu : kind->qemu_program),
+      .firmware_path = d->options.firmware_path ? d->options.firmware_path : firmware_path(kind, fw, sizeof fw),
+      .machine = rvhal_board.qemu_machine,
+      .num_harts = d->info.num_harts,
+      .ram_base = d->layout.ram_base,
+      .ram_size = d->layout.ram_size,
+      .exact_timing = d->options.timing == RVHAL_TIMING_EXACT,
+  };
+  if ((rc = rvhal_qemu_backend_create(&qc, &d->backend))) goto fail;
+  d->ctrl = (rvhal_ctrl_t *)(d->backend->ram + RVHAL_CTRL_OFFSET);
+  if ((rc = rvhal_allocator_create(d->layout.heap_base, d->layout.heap_size, &d->heap))) goto fail;
+  rvhal_print_init(&d->print, d->options.print_fn, d->options.print_user);
+  if ((rc = rvhal_device_boot(d))) goto fail;
+  *out_device = d;
+  return RVHAL_OK;
+fail:
+  rvhal_device_delete(d);
+  return rc;
+}
+
+void rvhal_device_delete(rvhal_device_t *d) {
+  if (!d) return;
+  while (d->programs) rvhal_program_free(d, d->programs->handle);
+  if (d->backend) d->backend->vtable->destroy(d->backend);
+  rvhal_allocator_destroy(d->heap);
+  rvhal_print_free(&d->print);
+  free(d);
+}
+
+const rvhal_device_info_t *rvhal_device_get_info(const rvhal_device_t *d) { return d ? &d->info : NULL; }

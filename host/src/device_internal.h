@@ -1,0 +1,75 @@
+/* The device object shared by the host library's files. */
+#ifndef RVHAL_HOST_DEVICE_INTERNAL_H
+#define RVHAL_HOST_DEVICE_INTERNAL_H
+
+#include "allocator.h"
+#include "backend.h"
+#include "elf_loader.h"
+#include "internal.h"
+#include "layout.h"
+#include "print_drain.h"
+#include "rvhal/device.h"
+#include "rvhal_kernel_meta.h"
+#include "rvhal_protocol.h"
+
+/* A kernel found in a program, with its metadata when the SDK emitted it. */
+typedef struct rvhal_kernel_entry {
+  char *name;
+  uint64_t entry;
+  int has_meta;
+  rvhal_kernel_meta_t meta;
+} rvhal_kernel_entry_t;
+
+typedef struct rvhal_program_obj {
+  hal_program_t handle;
+  rvhal_elf_image_t *elf;
+  hal_addr_t staging;     /* segments' file bytes, in global memory */
+  uint32_t num_kernels;
+  rvhal_kernel_entry_t *kernels;
+  struct rvhal_program_obj *next;
+} rvhal_program_obj_t;
+
+/* Defaults of rvhal_device_options_t. */
+#define RVHAL_DEFAULT_HARTS 4u
+#define RVHAL_DEFAULT_LOCAL_MEM (64u * 1024u)
+#define RVHAL_DEFAULT_MAX_WG 1024u
+#define RVHAL_DEFAULT_ITEM_STACK (4u * 1024u)
+#define RVHAL_DEFAULT_LAUNCH_TIMEOUT_MS 60000u
+#define RVHAL_DEFAULT_LINGER_US 2000u
+#define RVHAL_BOOT_TIMEOUT_MS 20000
+
+/* A catalogue entry: one of the platform's devices. */
+typedef struct rvhal_device_kind {
+  rvhal_device_info_t info; /* with default options */
+  uint32_t xlen;
+  const char *qemu_program; /* qemu-system-riscv64 / 32 */
+  const char *firmware_name;
+} rvhal_device_kind_t;
+
+struct rvhal_device {
+  rvhal_device_info_t info;
+  const rvhal_device_kind_t *kind;
+  rvhal_device_options_t options;
+  rvhal_layout_t layout;
+  rvhal_backend_t *backend;
+  rvhal_ctrl_t *ctrl;        /* host view of the control block */
+  rvhal_allocator_t *heap;
+  rvhal_program_obj_t *programs;
+  hal_program_t next_program;
+  hal_program_t resident;    /* program installed in the program area (0: none) */
+  uint64_t seq;              /* last launch submitted */
+  int lost;                  /* the device stopped and could not be restarted */
+  rvhal_print_state_t print;
+};
+
+/* Host pointer for a device address range known to be inside RAM. */
+static inline void *rvhal_dev_ptr(const rvhal_device_t *d, hal_addr_t addr) {
+  return d->backend->ram + (addr - d->backend->ram_base);
+}
+
+const rvhal_device_kind_t *rvhal_device_kind(uint32_t index);
+/* (Re)boot the device process and wait for its firmware. */
+int rvhal_device_boot(rvhal_device_t *d);
+rvhal_program_obj_t *rvhal_program_get(rvhal_device_t *d, hal_program_t handle);
+
+#endif /* RVHAL_HOST_DEVICE_INTERNAL_H */

@@ -1,0 +1,324 @@
+/* kernel_exec: check the launch against the device and the kernel's
+ * metadata, pack the arguments, describe the launch in a ring slot, ring the
+ * doorbell if hart 0 sleeps, and wait for the completion (a short spin, then
+ * sleeping on the device's wake-up byte while draining print output). A
+ * kernel that traps gets an error naming hart, cause, pc and address; one
+ * that hangs gets the device restarted with its global memory intact. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "device_internal.h"
+#include "rvhal/arg_pack.h"
+
+#define SPIN_NS 50000 /* spin this long for a fast completion before sleeping */
+
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define cpu_relax() __asm__ volatile("yield")
+#else
+#define cpu_relax() ((void)0)
+#endif
+#define DRAIN_MS 5    /* while sleeping, empty the print rings this often */
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static const char *arg_kind_name(uint32_t kind) {
+  switch (kind) {
+  case RVHAL_ARG_KIND_GLOBAL: return "a global buffer";
+  case RVHAL_ARG_KIND_LOCAL: return "a local buffer";
+  case RVHAL_ARG_KIND_VALUE: return "a POD value";
+  }
+  return "an unknown kind";
+}
+
+static uint32_t arg_kind_of(const hal_arg_t *a) {
+  if (a->kind == hal_arg_value) return RVHAL_ARG_KIND_VALUE;
+  return a->space == hal_space_local ? RVHAL_ARG_KIND_LOCAL : RVHAL_ARG_KIND_GLOBAL;
+}
+
+/* The launch's arguments against what the kernel declared. */
+static int check_against_meta(const char *kname, const rvhal_kernel_meta_t *m, const hal_arg_t *args,
+                              uint32_t num_args, const rvhal_arg_layout_t *layout, uint32_t total) {
+  if (num_args != m->num_args)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s takes %u arguments, %u given", kname, m->num_args, num_args);
+  uint32_t max_align = 1;
+  for (uint32_t i = 0; i < num_args; i++) {
+    uint32_t want = RVHAL_ARG_DESC_KIND(m->args[i]), got = arg_kind_of(&args[i]);
+    if (want != got)
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: argument %u must be %s, got %s", kname, i,
+                         arg_kind_name(want), arg_kind_name(got));
+    if (want == RVHAL_ARG_KIND_VALUE && RVHAL_ARG_DESC_SIZE(m->args[i]) != args[i].size)
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: argument %u is a POD value of %u bytes, got %llu bytes",
+                         kname, i, RVHAL_ARG_DESC_SIZE(m->args[i]), (unsigned long long)args[i].size);
+    if (layout[i].align > max_align) max_align = layout[i].align;
+  }
+  /* A C struct laid out like the pack has exactly the pack's size rounded
+   * up to its largest alignment. */
+  uint64_t expect = rvhal_align_up(total, max_align);
+  if (num_args && m->args_size != expect)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT,
+                       "kernel %s: its argument struct is %u bytes but the packed arguments need %llu; declare "
+                       "POD members whose size is not a power of two with RVHAL_PACKED_ARG (docs/abi.md)",
+                       kname, m->args_size, (unsigned long long)expect);
+  return RVHAL_OK;
+}
+
+static const char *mcause_name(uint64_t c) {
+  static const char *const names[] = {"instruction address misaligned", "instruction access fault",
+                                      "illegal instruction", "breakpoint", "load address misaligned",
+                                      "load access fault", "store address misaligned", "store access fault",
+                                      "environment call from U-mode", "environment call from S-mode", "reserved",
+                                      "environment call from M-mode", "instruction page fault", "load page fault",
+                                      "reserved", "store page fault"};
+  return c < sizeof names / sizeof *names ? names[c] : "unknown exception";
+}
+
+/* "vector_add+0x1c" for a device pc inside the program. */
+static void describe_pc(const rvhal_program_obj_t *p, uint64_t pc, char *buf, size_t cap) {
+  const rvhal_elf_symbol_t *s = rvhal_elf_symbol_at(p->elf, pc);
+  if (s) snprintf(buf, cap, " (%s+0x%llx)", s->name, (unsigned long long)(pc - s->value));
+  else if (pc >= p->elf->segments[0].vaddr) snprintf(buf, cap, " (in the program)");
+  else snprintf(buf, cap, " (in the firmware)");
+}
+
+static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const char *kname,
+                        const rvhal_completion_t *done) {
+  int32_t st = done->status;
+  const rvhal_trap_report_t *r = &d->ctrl->harts[done->fault_hart].trap;
+  char where[160] = "";
+  if (st == RVHAL_BAD_LAUNCH)
+    return rvhal_error(st, "kernel %s: the firmware rejected the launch descriptor (host/firmware mismatch?)", kname);
+  if (st == RVHAL_STACK_OVERFLOW)
+    return rvhal_error(st, "kernel %s overflowed the stack of hart %u (%llu bytes, local memory included); "
+                       "reduce its stack use or raise local_mem_size", kname, done->fault_hart,
+                       (unsigned long long)d->layout.hart_stack_size);
+  if (r->seq != done->seq) return rvhal_error(st, "kernel %s failed on hart %u: %s", kname, done->fault_hart,
+                                              rvhal_status_string(st));
+  describe_pc(p, r->mepc, where, sizeof where);
+  if (r->kind == RVHAL_TRAP_EXCEPTION)
+    return rvhal_error(st, "kernel %s trapped on hart %u: %s (mcause %llu) at pc 0x%llx%s, address 0x%llx", kname,
+                       done->fault_hart, mcause_name(r->mcause), (unsigned long long)r->mcause,
+                       (unsigned long long)r->mepc, where, (unsigned long long)r->mtval);
+  char detail[sizeof r->detail + 1];
+  memcpy(detail, r->detail, sizeof r->detail);
+  detail[sizeof r->detail] = '\0';
+  return rvhal_error(st, "kernel %s stopped on hart %u: %s: %s (value %llu)", kname, done->fault_hart,
+                     rvhal_status_string(st), detail, (unsigned long long)r->mtval);
+}
+
+/* A device that stopped answering or died: restart it (global memory is a
+ * host-owned memfd and survives), and say what happened. */
+static int recover(rvhal_device_t *d, int status, const char *what) {
+  char why[512];
+  snprintf(why, sizeof why, "%s", what);
+  rvhal_print_drain(&d->print, d->ctrl, d->backend->ram, d->info.num_harts, 1);
+  if (rvhal_device_boot(d) != RVHAL_OK) {
+    char boot[512];
+    snprintf(boot, sizeof boot, "%s", rvhal_last_error());
+    d->lost = 1;
+    return rvhal_error(RVHAL_DEVICE_LOST, "%s; restarting the device failed: %s", why, boot);
+  }
+  return rvhal_error(status, "%s; the device was restarted, global memory is intact", why);
+}
+
+/* Sleep-wait for launch `seq`, draining print output meanwhile. */
+static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname) {
+  rvhal_ring_t *ring = &d->ctrl->ring;
+  uint64_t start = now_ns();
+  while (__atomic_load_n(&ring->completed, __ATOMIC_ACQUIRE) < seq) {
+    if (now_ns() - start > SPIN_NS) break;
+    cpu_relax();
+  }
+  if (__atomic_load_n(&ring->completed, __ATOMIC_ACQUIRE) >= seq) return RVHAL_OK;
+
+  uint64_t deadline = start + (uint64_t)d->options.launch_timeout_ms * 1000000ull;
+  __atomic_store_n(&ring->host_waiting, 1, __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST); /* pairs with the firmware's fence after `completed` */
+  int rc = RVHAL_OK;
+  while (__atomic_load_n(&ring->completed, __ATOMIC_ACQUIRE) < seq) {
+    uint64_t now = now_ns();
+    if (now >= deadline) {
+      char what[256];
+      snprintf(what, sizeof what, "kernel %s did not finish within %u ms", kname, d->options.launch_timeout_ms);
+      __atomic_store_n(&ring->host_waiting, 0, __ATOMIC_RELAXED);
+      return recover(d, RVHAL_TIMEOUT, what);
+    }
+    uint64_t left_ms = (deadline - now) / 1000000ull + 1;
+    rc = d->backend->vtable->wait(d->backend, (int)(left_ms < DRAIN_MS ? left_ms : DRAIN_MS));
+    if (rc == RVHAL_DEVICE_LOST) {
+      char what[600];
+      snprintf(what, sizeof what, "while running kernel %s: %s", kname, rvhal_last_error());
+      __atomic_store_n(&ring->host_waiting, 0, __ATOMIC_RELAXED);
+      return recover(d, RVHAL_DEVICE_LOST, what);
+    }
+    if (rc) break;
+    rvhal_print_drain(&d->print, d->ctrl, d->backend->ram, d->info.num_harts, 0);
+  }
+  __atomic_store_n(&ring->host_waiting, 0, __ATOMIC_RELAXED);
+  return rc;
+}
+
+int rvhal_kernel_exec(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                      const hal_arg_t *args, uint32_t num_args, uint32_t work_dim) {
+  return rvhal_kernel_exec_ex(d, program, kernel, nd, args, num_args, work_dim, NULL);
+}
+
+int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                         const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
+                         const rvhal_launch_options_t *opts) {
+  rvhal_clear_error();
+  if (!d || !nd) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel_exec: NULL device or ndrange");
+  if (d->lost) return rvhal_error(RVHAL_DEVICE_LOST, "kernel_exec: the device stopped and could not be restarted");
+  rvhal_program_obj_t *p = rvhal_program_get(d, program);
+  if (!p) return rvhal_error(RVHAL_NOT_FOUND, "kernel_exec: no loaded program has handle %llu",
+                             (unsigned long long)program);
+  const rvhal_elf_symbol_t *sym = rvhal_elf_symbol_at(p->elf, kernel);
+  if (!sym || sym->value != kernel)
+    return rvhal_error(RVHAL_NOT_FOUND, "kernel_exec: 0x%llx is not a kernel of program %llu (use program_find_kernel)",
+                       (unsigned long long)kernel, (unsigned long long)program);
+  const char *kname = sym->name;
+  const rvhal_kernel_meta_t *meta = NULL;
+  for (uint32_t i = 0; i < p->num_kernels; i++)
+    if (p->kernels[i].entry == kernel) meta = &p->kernels[i].meta;
+
+  /* The ND-range: dimensions past work_dim are 1 group of 1 item. */
+  if (work_dim < 1 || work_dim > 3)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: work_dim %u is not 1, 2 or 3", kname, work_dim);
+  uint64_t global[3], local[3], offset[3], groups[3];
+  uint64_t word_max = d->info.word_size == 4 ? UINT32_MAX : UINT64_MAX;
+  for (uint32_t i = 0; i < 3; i++) {
+    global[i] = i < work_dim ? nd->global[i] : 1;
+    local[i] = i < work_dim ? nd->local[i] : 1;
+    offset[i] = i < work_dim ? nd->offset[i] : 0;
+    if (global[i] == 0) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: ndrange global[%u] is 0", kname, i);
+    if (local[i] == 0) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: ndrange local[%u] is 0", kname, i);
+    if (global[i] % local[i])
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: ndrange global[%u]=%llu is not a multiple of local[%u]=%llu",
+                         kname, i, (unsigned long long)global[i], i, (unsigned long long)local[i]);
+    if (global[i] > word_max || offset[i] > word_max - global[i])
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: ndrange offset[%u]+global[%u] exceeds the %u-bit device",
+                         kname, i, i, d->info.word_size * 8);
+    groups[i] = global[i] / local[i];
+  }
+  uint64_t items = local[0] * local[1] * local[2];
+  if (local[0] > d->info.max_work_group_size || local[1] > d->info.max_work_group_size ||
+      local[2] > d->info.max_work_group_size || items > d->info.max_work_group_size)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: work-group of %llux%llux%llu items exceeds the device's %u",
+                       kname, (unsigned long long)local[0], (unsigned long long)local[1],
+                       (unsigned long long)local[2], d->info.max_work_group_size);
+
+  /* Arguments: layout, kernel metadata, buffers, local memory. */
+  if (num_args && !args) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %u arguments but args is NULL", kname,
+                                            num_args);
+  if (num_args > RVHAL_META_MAX_ARGS)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %u arguments, at most %u supported", kname, num_args,
+                       RVHAL_META_MAX_ARGS);
+  rvhal_arg_layout_t layout[RVHAL_META_MAX_ARGS];
+  uint32_t total;
+  int rc = rvhal_arg_layout(args, num_args, d->info.word_size, layout, &total);
+  if (rc) {
+    char why[512];
+    snprintf(why, sizeof why, "%s", rvhal_last_error());
+    return rvhal_error(rc, "kernel %s: %s", kname, why);
+  }
+  if (meta) RVHAL_RETURN_IF_ERROR(check_against_meta(kname, meta, args, num_args, layout, total));
+  rvhal_launch_slot_t *slot = &d->ctrl->ring.slots[(d->seq + 1) % RVHAL_RING_SLOTS];
+  rvhal_launch_desc_t *desc = &slot->desc;
+  uint32_t nlocal = 0;
+  uint64_t local_bytes = 0;
+  for (uint32_t i = 0; i < num_args; i++) {
+    const hal_arg_t *a = &args[i];
+    if (a->kind != hal_arg_address) continue;
+    if (a->space == hal_space_local) {
+      if (nlocal == RVHAL_MAX_LOCAL_ARGS)
+        return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: more than %u local-buffer arguments", kname,
+                           RVHAL_MAX_LOCAL_ARGS);
+      desc->local_arg_offset[nlocal++] = layout[i].offset;
+      local_bytes += rvhal_align_up(a->size, 64);
+    } else if (a->address != hal_nullptr && rvhal_allocator_lookup(d->heap, a->address, NULL, NULL) != RVHAL_OK) {
+      return rvhal_error(RVHAL_OUT_OF_RANGE, "kernel %s: argument %u: buffer address 0x%llx is not inside any "
+                         "allocation of device global memory", kname, i, (unsigned long long)a->address);
+    }
+  }
+  uint64_t tls = rvhal_align_up(p->elf->tls_size, 64);
+  if (local_bytes + tls > d->layout.local_mem_size)
+    return rvhal_error(RVHAL_LOCAL_MEMORY,
+                       "kernel %s: a work-group needs %llu bytes of local memory (%llu in local-buffer arguments, "
+                       "%llu in __local_variable), the device has %llu",
+                       kname, (unsigned long long)(local_bytes + tls), (unsigned long long)local_bytes,
+                       (unsigned long long)tls, (unsigned long long)d->layout.local_mem_size);
+
+  /* How the harts share the work. */
+  uint64_t total_groups = groups[0] * groups[1] * groups[2];
+  uint32_t harts = d->info.num_harts;
+  if (opts && opts->harts) {
+    if (opts->harts > d->info.num_harts)
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %u harts requested, the device has %u", kname,
+                         opts->harts, d->info.num_harts);
+    harts = opts->harts;
+  }
+  if (opts && opts->harts_per_group > 1)
+    return rvhal_error(RVHAL_UNSUPPORTED, "kernel %s: %u harts per work-group requested; this firmware runs one "
+                       "hart per group", kname, opts->harts_per_group);
+  uint64_t chunk = opts && opts->chunk_groups ? opts->chunk_groups : total_groups / ((uint64_t)harts * 8);
+  if (chunk < 1) chunk = 1;
+  if (chunk > groups[0]) chunk = groups[0];
+  uint64_t chunks = (groups[0] + chunk - 1) / chunk * groups[1] * groups[2];
+  if (harts > chunks) harts = (uint32_t)chunks;
+
+  /* Describe the launch. */
+  uint64_t seq = d->seq + 1;
+  RVHAL_RETURN_IF_ERROR(rvhal_arg_pack(args, num_args, d->info.word_size, slot->args, RVHAL_ARGS_MAX, &total));
+  memset(&slot->done, 0, sizeof slot->done);
+  desc->seq = seq;
+  desc->entry = kernel;
+  desc->args = d->layout.ctrl + ((uint8_t *)slot->args - (uint8_t *)d->ctrl);
+  desc->args_size = total;
+  desc->work_dim = work_dim;
+  for (int i = 0; i < 3; i++) {
+    desc->num_groups[i] = groups[i];
+    desc->global_offset[i] = offset[i];
+    desc->local_size[i] = (uint32_t)local[i];
+  }
+  desc->harts = harts;
+  desc->harts_per_group = 1;
+  desc->flags = 0;
+  desc->chunk_groups = chunk;
+  desc->num_local_args = nlocal;
+  desc->num_installs = 0;
+  if (d->resident != program) {
+    hal_addr_t src = p->staging;
+    for (uint32_t i = 0; i < p->elf->num_segments; i++) {
+      const rvhal_elf_segment_t *s = &p->elf->segments[i];
+      desc->install[i] = (rvhal_install_t){s->vaddr, src, s->filesz, s->memsz - s->filesz};
+      src += rvhal_align_up(s->filesz, 16);
+    }
+    desc->num_installs = p->elf->num_segments;
+  }
+
+  /* Submit: publish, then ring unless hart 0 is polling (Dekker with the
+   * firmware's `polling` flag and its re-check of `submitted`). */
+  d->seq = seq;
+  __atomic_store_n(&d->ctrl->ring.submitted, seq, __ATOMIC_RELEASE);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (!__atomic_load_n(&d->ctrl->fw.polling, __ATOMIC_ACQUIRE)) {
+    rc = d->backend->vtable->doorbell(d->backend);
+    if (rc) return recover(d, rc, rvhal_last_error());
+  }
+  RVHAL_RETURN_IF_ERROR(wait_for(d, seq, kname));
+  rvhal_print_drain(&d->print, d->ctrl, d->backend->ram, d->info.num_harts, 1);
+
+  rvhal_completion_t done = slot->done;
+  if (done.seq != seq)
+    return rvhal_error(RVHAL_FIRMWARE, "kernel %s: completion record holds launch %llu, expected %llu", kname,
+                       (unsigned long long)done.seq, (unsigned long long)seq);
+  if (done.status != RVHAL_BAD_LAUNCH && done.status != RVHAL_UNSUPPORTED) d->resident = program;
+  if (done.status != RVHAL_OK) return launch_error(d, p, kname, &done);
+  return RVHAL_OK;
+}

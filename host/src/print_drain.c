@@ -1,0 +1,180 @@
+/* Kernel print output: rings -> ordered records -> whole lines. */
+#include "print_drain.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct rvhal_print_record_copy {
+  uint32_t order;
+  uint64_t item;
+  uint16_t flags;
+  uint32_t len;
+  char text[];
+};
+
+struct rvhal_partial_line {
+  uint64_t item;
+  char *text;
+  size_t len;
+  rvhal_partial_line_t *next;
+};
+
+static void default_print(void *user, const char *line, size_t len) {
+  (void)user;
+  fwrite(line, 1, len, stdout);
+  fputc('\n', stdout);
+}
+
+void rvhal_print_init(rvhal_print_state_t *s, rvhal_print_fn_t fn, void *user) {
+  memset(s, 0, sizeof *s);
+  s->fn = fn ? fn : default_print;
+  s->user = user;
+}
+
+static void emit(rvhal_print_state_t *s, const char *text, size_t len) { s->fn(s->user, text, len); }
+
+static rvhal_partial_line_t **find_partial(rvhal_print_state_t *s, uint64_t item) {
+  rvhal_partial_line_t **p = &s->partial;
+  while (*p && (*p)->item != item) p = &(*p)->next;
+  return p;
+}
+
+/* A record's text: complete lines go out now; a tail without a newline waits
+ * for the same work-item's next record. */
+static void print_record(rvhal_print_state_t *s, const rvhal_print_record_copy_t *r) {
+  const char *t = r->text, *end = r->text + r->len;
+  rvhal_partial_line_t **pp = find_partial(s, r->item);
+  while (t < end) {
+    const char *nl = memchr(t, '\n', (size_t)(end - t));
+    size_t n = nl ? (size_t)(nl - t) : (size_t)(end - t);
+    if (*pp) { /* join with what this work-item printed before */
+      rvhal_partial_line_t *pl = *pp;
+      char *joined = realloc(pl->text, pl->len + n + 1);
+      if (joined) {
+        memcpy(joined + pl->len, t, n);
+        pl->text = joined;
+        pl->len += n;
+      }
+      if (!nl) break;
+      emit(s, pl->text, pl->len);
+      *pp = pl->next;
+      free(pl->text);
+      free(pl);
+    } else if (nl) {
+      emit(s, t, n);
+    } else {
+      rvhal_partial_line_t *pl = calloc(1, sizeof *pl);
+      if (pl && (pl->text = malloc(n + 1))) {
+        memcpy(pl->text, t, n);
+        pl->len = n;
+        pl->item = r->item;
+        *pp = pl;
+      } else {
+        free(pl);
+        emit(s, t, n); /* no memory: print the piece as its own line */
+      }
+      break;
+    }
+    t += n + 1;
+  }
+  if (r->flags & RVHAL_PRINT_TRUNCATED) {
+    char note[96];
+    int n = snprintf(note, sizeof note, "[rvhal: a print() of work-item %llu was cut to %u bytes]",
+                     (unsigned long long)r->item, r->len);
+    emit(s, note, (size_t)n);
+  }
+}
+
+static int order_cmp(const void *a, const void *b) {
+  const rvhal_print_record_copy_t *x = *(rvhal_print_record_copy_t *const *)a;
+  const rvhal_print_record_copy_t *y = *(rvhal_print_record_copy_t *const *)b;
+  int32_t d = (int32_t)(x->order - y->order); /* orders wrap at 2^32 */
+  return (d > 0) - (d < 0);
+}
+
+static void take_ring(rvhal_print_state_t *s, rvhal_print_ring_t *ring, const uint8_t *data) {
+  uint64_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
+  uint64_t tail = ring->tail;
+  while (tail < head) {
+    const rvhal_print_record_t *r = (const rvhal_print_record_t *)(data + tail % RVHAL_PRINT_RING_SIZE);
+    uint32_t size = r->size, len = r->len;
+    if (size < sizeof *r || size > head - tail || len > size - sizeof *r) break; /* corrupt: stop reading */
+    if (!(r->flags & RVHAL_PRINT_PAD)) {
+      if (s->num_pending == s->cap_pending) {
+        size_t cap = s->cap_pending ? 2 * s->cap_pending : 64;
+        void *p = realloc(s->pending, cap * sizeof *s->pending);
+        if (!p) break;
+        s->pending = p;
+        s->cap_pending = cap;
+      }
+      rvhal_print_record_copy_t *c = malloc(sizeof *c + len);
+      if (!c) break;
+      c->order = r->order;
+      c->item = r->item;
+      c->flags = r->flags;
+      c->len = len;
+      memcpy(c->text, r + 1, len);
+      s->pending[s->num_pending++] = c;
+    }
+    tail += size;
+  }
+  __atomic_store_n(&ring->tail, tail, __ATOMIC_RELEASE);
+}
+
+void rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t *ram, uint32_t num_harts, int final) {
+  size_t before = s->num_pending;
+  for (uint32_t h = 0; h < num_harts; h++)
+    take_ring(s, &ctrl->harts[h].print, ram + RVHAL_PRINT_OFFSET + (size_t)h * RVHAL_PRINT_RING_SIZE);
+  if (s->num_pending > before || final) qsort(s->pending, s->num_pending, sizeof *s->pending, order_cmp);
+  /* Print the records whose predecessors have all been seen; at the end of
+   * a launch, everything (a lost record leaves a gap). */
+  size_t done = 0;
+  while (done < s->num_pending) {
+    rvhal_print_record_copy_t *r = s->pending[done];
+    if (!final && r->order != s->next_order) break;
+    print_record(s, r);
+    s->next_order = r->order + 1;
+    free(r);
+    done++;
+  }
+  memmove(s->pending, s->pending + done, (s->num_pending - done) * sizeof *s->pending);
+  s->num_pending -= done;
+
+  if (!final) return;
+  while (s->partial) { /* a last line without a newline */
+    rvhal_partial_line_t *pl = s->partial;
+    emit(s, pl->text, pl->len);
+    s->partial = pl->next;
+    free(pl->text);
+    free(pl);
+  }
+  uint64_t lost_records = 0, lost_bytes = 0;
+  for (uint32_t h = 0; h < num_harts; h++) {
+    lost_records += __atomic_load_n(&ctrl->harts[h].print.lost_records, __ATOMIC_ACQUIRE);
+    lost_bytes += __atomic_load_n(&ctrl->harts[h].print.lost_bytes, __ATOMIC_ACQUIRE);
+  }
+  if (lost_records > s->lost_records) {
+    char note[128];
+    int n = snprintf(note, sizeof note, "[rvhal: %llu print() records (%llu bytes) were lost: print buffers full]",
+                     (unsigned long long)(lost_records - s->lost_records),
+                     (unsigned long long)(lost_bytes - s->lost_bytes));
+    emit(s, note, (size_t)n);
+    s->lost_records = lost_records;
+    s->lost_bytes = lost_bytes;
+  }
+}
+
+void rvhal_print_reset_order(rvhal_print_state_t *s) { s->next_order = 0; }
+
+void rvhal_print_free(rvhal_print_state_t *s) {
+  for (size_t i = 0; i < s->num_pending; i++) free(s->pending[i]);
+  free(s->pending);
+  while (s->partial) {
+    rvhal_partial_line_t *pl = s->partial;
+    s->partial = pl->next;
+    free(pl->text);
+    free(pl);
+  }
+  memset(s, 0, sizeof *s);
+}

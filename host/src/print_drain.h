@@ -1,0 +1,36 @@
+/* Collecting kernel print() output from the harts' print rings: records are
+ * taken out of the rings as soon as possible (during a launch too), put back
+ * into the order the print calls were made, split into lines (a line a
+ * work-item printed in pieces is joined first) and handed to the output. */
+#ifndef RVHAL_HOST_PRINT_DRAIN_H
+#define RVHAL_HOST_PRINT_DRAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rvhal/device.h"
+#include "rvhal_protocol.h"
+
+typedef struct rvhal_print_record_copy rvhal_print_record_copy_t;
+typedef struct rvhal_partial_line rvhal_partial_line_t;
+
+typedef struct rvhal_print_state {
+  rvhal_print_record_copy_t **pending; /* taken from the rings, not yet printed */
+  size_t num_pending, cap_pending;
+  uint32_t next_order;                 /* order of the next record to print */
+  rvhal_partial_line_t *partial;       /* unfinished lines, per work-item */
+  uint64_t lost_records, lost_bytes;   /* reported so far */
+  rvhal_print_fn_t fn;
+  void *user;
+} rvhal_print_state_t;
+
+void rvhal_print_init(rvhal_print_state_t *s, rvhal_print_fn_t fn, void *user);
+void rvhal_print_free(rvhal_print_state_t *s);
+/* Empty the rings of harts [0, num_harts) (ram: host view of guest RAM) and
+ * print what is in order. With `final`, the launch is over: print
+ * everything left, in order, and report lost output. */
+void rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t *ram, uint32_t num_harts, int final);
+/* The device (re)booted: its print order restarts at 0. */
+void rvhal_print_reset_order(rvhal_print_state_t *s);
+
+#endif /* RVHAL_HOST_PRINT_DRAIN_H */

@@ -1,0 +1,162 @@
+/* Programs: a kernel ELF is validated, its segments are staged in global
+ * memory, and its kernels (with their SDK metadata) are listed. The program
+ * is placed in the program area by the firmware when a launch needs it
+ * (all programs are linked at the same address, so several can be loaded
+ * and each takes the area in turn). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device_internal.h"
+
+rvhal_program_obj_t *rvhal_program_get(rvhal_device_t *d, hal_program_t handle) {
+  for (rvhal_program_obj_t *p = d->programs; p; p = p->next)
+    if (p->handle == handle) return p;
+  return NULL;
+}
+
+/* The file bytes behind [vaddr, vaddr+size), if a segment holds them. */
+static const uint8_t *elf_bytes_at(const rvhal_elf_image_t *img, uint64_t vaddr, uint64_t size) {
+  for (uint32_t i = 0; i < img->num_segments; i++) {
+    const rvhal_elf_segment_t *s = &img->segments[i];
+    if (vaddr >= s->vaddr && size <= s->filesz && vaddr - s->vaddr <= s->filesz - size)
+      return img->data + s->offset + (vaddr - s->vaddr);
+  }
+  return NULL;
+}
+
+/* Kernels are the global functions that have SDK metadata, plus any other
+ * global function a caller names (found then, without metadata). */
+static int collect_kernels(rvhal_program_obj_t *p) {
+  const rvhal_elf_image_t *img = p->elf;
+  size_t suffix = strlen(RVHAL_META_SUFFIX);
+  p->kernels = calloc(img->num_symbols ? img->num_symbols : 1, sizeof *p->kernels);
+  if (!p->kernels) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  for (uint32_t i = 0; i < img->num_symbols; i++) {
+    const rvhal_elf_symbol_t *sym = &img->symbols[i];
+    size_t len = strlen(sym->name);
+    if (len <= suffix || strcmp(sym->name + len - suffix, RVHAL_META_SUFFIX)) continue;
+    const uint8_t *bytes = elf_bytes_at(img, sym->value, sizeof(rvhal_kernel_meta_t));
+    if (!bytes)
+      return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s is not inside a loaded segment", sym->name);
+    rvhal_kernel_entry_t *k = &p->kernels[p->num_kernels];
+    memcpy(&k->meta, bytes, sizeof k->meta);
+    if (k->meta.magic != RVHAL_META_MAGIC || k->meta.version != RVHAL_META_VERSION ||
+        k->meta.num_args > RVHAL_META_MAX_ARGS)
+      return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s is damaged or from another SDK version", sym->name);
+    k->name = strndup(sym->name, len - suffix);
+    if (!k->name) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+    if (rvhal_elf_find_function(img, k->name, &k->entry) != RVHAL_OK) {
+      char why[512];
+      snprintf(why, sizeof why, "%s", rvhal_last_error());
+      free(k->name);
+      k->name = NULL;
+      return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s has no kernel function: %s", sym->name, why);
+    }
+    k->has_meta = 1;
+    p->num_kernels++;
+  }
+  return RVHAL_OK;
+}
+
+static void program_destroy(rvhal_device_t *d, rvhal_program_obj_t *p) {
+  if (!p) return;
+  for (uint32_t i = 0; i < p->num_kernels; i++) free(p->kernels[i].name);
+  free(p->kernels);
+  if (p->staging) rvhal_allocator_free(d->heap, p->staging);
+  rvhal_elf_free(p->elf);
+  free(p);
+}
+
+int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_program_t *out_program) {
+  rvhal_clear_error();
+  if (!d || !out_program) return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_load: NULL device or out_program");
+  *out_program = hal_invalid_program;
+  rvhal_program_obj_t *p = calloc(1, sizeof *p);
+  if (!p) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  int rc = rvhal_elf_parse(elf, (size_t)size, d->info.word_size, d->layout.program_base, d->layout.program_size,
+                           &p->elf);
+  if (rc) goto fail;
+  if ((rc = collect_kernels(p))) goto fail;
+  /* Stage every segment's file bytes in global memory, back to back. */
+  uint64_t staged = 0;
+  for (uint32_t i = 0; i < p->elf->num_segments; i++) staged += rvhal_align_up(p->elf->segments[i].filesz, 16);
+  if (staged) {
+    if ((rc = rvhal_allocator_alloc(d->heap, staged, 64, &p->staging))) {
+      char why[512];
+      snprintf(why, sizeof why, "%s", rvhal_last_error());
+      rc = rvhal_error(rc, "program_load: no global memory to stage the program (%llu bytes): %s",
+                       (unsigned long long)staged, why);
+      goto fail;
+    }
+    uint8_t *dst = rvhal_dev_ptr(d, p->staging);
+    for (uint32_t i = 0; i < p->elf->num_segments; i++) {
+      const rvhal_elf_segment_t *s = &p->elf->segments[i];
+      memcpy(dst, p->elf->data + s->offset, s->filesz);
+      dst += rvhal_align_up(s->filesz, 16);
+    }
+  }
+  p->handle = d->next_program++;
+  p->next = d->programs;
+  d->programs = p;
+  *out_program = p->handle;
+  return RVHAL_OK;
+fail:
+  program_destroy(d, p);
+  return rc;
+}
+
+int rvhal_program_load_file(rvhal_device_t *d, const char *path, hal_program_t *out_program) {
+  rvhal_clear_error();
+  if (!path) return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_load_file: NULL path");
+  FILE *f = fopen(path, "rb");
+  if (!f) return rvhal_error(RVHAL_NOT_FOUND, "program %s: %s", path, strerror(errno));
+  void *buf = NULL;
+  long n = -1;
+  if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+    buf = malloc(n ? (size_t)n : 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) n = -1;
+  }
+  fclose(f);
+  if (!buf || n < 0) {
+    free(buf);
+    return rvhal_error(RVHAL_HOST_IO, "program %s: cannot read it", path);
+  }
+  int rc = rvhal_program_load(d, buf, (hal_size_t)n, out_program);
+  free(buf);
+  if (rc) {
+    char why[768];
+    snprintf(why, sizeof why, "%s", rvhal_last_error());
+    return rvhal_error(rc, "%s: %s", path, why);
+  }
+  return RVHAL_OK;
+}
+
+int rvhal_program_find_kernel(rvhal_device_t *d, hal_program_t program, const char *name, hal_kernel_t *out_kernel) {
+  rvhal_clear_error();
+  if (!d || !name || !out_kernel)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_find_kernel: NULL device, name or out_kernel");
+  *out_kernel = hal_invalid_kernel;
+  rvhal_program_obj_t *p = rvhal_program_get(d, program);
+  if (!p) return rvhal_error(RVHAL_NOT_FOUND, "program_find_kernel: no loaded program has handle %llu",
+                             (unsigned long long)program);
+  uint64_t addr;
+  RVHAL_RETURN_IF_ERROR(rvhal_elf_find_function(p->elf, name, &addr));
+  *out_kernel = addr;
+  return RVHAL_OK;
+}
+
+int rvhal_program_free(rvhal_device_t *d, hal_program_t program) {
+  rvhal_clear_error();
+  if (!d) return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_free: NULL device");
+  for (rvhal_program_obj_t **pp = &d->programs; *pp; pp = &(*pp)->next) {
+    if ((*pp)->handle != program) continue;
+    rvhal_program_obj_t *p = *pp;
+    *pp = p->next;
+    if (d->resident == program) d->resident = 0;
+    program_destroy(d, p);
+    return RVHAL_OK;
+  }
+  return rvhal_error(RVHAL_NOT_FOUND, "program_free: no loaded program has handle %llu", (unsigned long long)program);
+}

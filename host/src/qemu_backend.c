@@ -1,0 +1,284 @@
+/* The QEMU backend: one qemu-system-riscv* process per device.
+ *
+ * Guest RAM is a memfd that this process maps and QEMU uses as its memory
+ * backend (share=on), so device memory access is a plain copy. The UART is
+ * a socketpair: a byte from us is the doorbell (UART RX interrupt on hart
+ * 0); a byte from the firmware wakes us. No files, no TCP. QEMU dies with
+ * us (PR_SET_PDEATHSIG) and is killed by stop/destroy; its output goes to a
+ * memfd we quote in error messages. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "internal.h"
+
+typedef struct qemu_backend {
+  rvhal_backend_t base;
+  rvhal_qemu_config_t cfg;
+  char *qemu_path, *firmware_path, *machine;
+  int ram_fd;
+  int log_fd;   /* QEMU's stdout+stderr */
+  int sock;     /* our end of the UART */
+  pid_t pid;
+  char diag[2048];
+} qemu_backend_t;
+
+static void qemu_stop(rvhal_backend_t *base) {
+  qemu_backend_t *q = (qemu_backend_t *)base;
+  if (q->pid > 0) {
+    kill(q->pid, SIGKILL);
+    while (waitpid(q->pid, NULL, 0) < 0 && errno == EINTR) {
+    }
+    q->pid = 0;
+  }
+  if (q->sock >= 0) {
+    close(q->sock);
+    q->sock = -1;
+  }
+}
+
+static void qemu_destroy(rvhal_backend_t *base) {
+  qemu_backend_t *q = (qemu_backend_t *)base;
+  qemu_stop(base);
+  if (q->base.ram) munmap(q->base.ram, q->base.ram_size);
+  if (q->ram_fd >= 0) close(q->ram_fd);
+  if (q->log_fd >= 0) close(q->log_fd);
+  free(q->qemu_path);
+  free(q->firmware_path);
+  free(q->machine);
+  free(q);
+}
+
+/* QEMU's command line, built before fork so the child only execs. */
+typedef struct qemu_argv {
+  char smp[16], mem[32], backend[160], chardev[64], machine[96];
+  const char *argv[32];
+} qemu_argv_t;
+
+static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) {
+  snprintf(a->smp, sizeof a->smp, "%u", q->cfg.num_harts);
+  snprintf(a->mem, sizeof a->mem, "%lluM", (unsigned long long)(q->cfg.ram_size >> 20));
+  snprintf(a->backend, sizeof a->backend, "memory-backend-file,id=ram,size=%s,mem-path=/dev/fd/%d,share=on",
+           a->mem, q->ram_fd);
+  snprintf(a->chardev, sizeof a->chardev, "socket,id=uart,fd=%d", child_sock);
+  snprintf(a->machine, sizeof a->machine, "%s,memory-backend=ram", q->machine);
+  const char **v = a->argv;
+  *v++ = q->qemu_path;
+  *v++ = "-nodefaults";
+  *v++ = "-no-user-config";
+  *v++ = "-nographic";
+  *v++ = "-monitor";
+  *v++ = "none";
+  *v++ = "-machine";
+  *v++ = a->machine;
+  *v++ = "-smp";
+  *v++ = a->smp;
+  *v++ = "-m";
+  *v++ = a->mem;
+  *v++ = "-object";
+  *v++ = a->backend;
+  *v++ = "-chardev";
+  *v++ = a->chardev;
+  *v++ = "-serial";
+  *v++ = "chardev:uart";
+  *v++ = "-bios";
+  *v++ = "none";
+  *v++ = "-kernel";
+  *v++ = q->firmware_path;
+  *v++ = "-no-reboot";
+  if (q->cfg.exact_timing) {
+    *v++ = "-icount";
+    *v++ = "shift=0";
+  }
+  *v = NULL;
+}
+
+/* Child side of fork: become QEMU. Only async-signal-safe calls. */
+static void exec_qemu(const qemu_backend_t *q, const qemu_argv_t *a, int child_sock, pid_t parent) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(127); /* the parent died before prctl */
+  int devnull = open("/dev/null", O_RDONLY);
+  if (devnull >= 0) dup2(devnull, 0);
+  dup2(q->log_fd, 1);
+  dup2(q->log_fd, 2);
+  fcntl(q->ram_fd, F_SETFD, 0);
+  fcntl(child_sock, F_SETFD, 0);
+  execv(q->qemu_path, (char *const *)a->argv);
+  static const char msg[] = "rvhal: cannot execute QEMU\n";
+  if (write(2, msg, sizeof msg - 1) < 0) {
+  }
+  _exit(127);
+}
+
+static const char *qemu_diagnostics(rvhal_backend_t *base) {
+  qemu_backend_t *q = (qemu_backend_t *)base;
+  off_t end = lseek(q->log_fd, 0, SEEK_END);
+  off_t start = end > (off_t)sizeof q->diag - 1 ? end - (off_t)sizeof q->diag + 1 : 0;
+  ssize_t n = pread(q->log_fd, q->diag, sizeof q->diag - 1, start);
+  q->diag[n > 0 ? n : 0] = '\0';
+  /* one line is enough for a message */
+  for (char *p = q->diag; *p; p++)
+    if (*p == '\n') *p = (p[1] ? ' ' : '\0');
+  return q->diag;
+}
+
+static int qemu_start(rvhal_backend_t *base) {
+  qemu_backend_t *q = (qemu_backend_t *)base;
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+    return rvhal_error(RVHAL_HOST_IO, "socketpair: %s", strerror(errno));
+  if (ftruncate(q->log_fd, 0) < 0) {
+  }
+  qemu_argv_t argv;
+  build_argv(q, sv[1], &argv);
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid < 0) {
+    int e = errno;
+    close(sv[0]);
+    close(sv[1]);
+    return rvhal_error(RVHAL_HOST_IO, "fork: %s", strerror(e));
+  }
+  if (pid == 0) exec_qemu(q, &argv, sv[1], parent);
+  close(sv[1]);
+  q->sock = sv[0];
+  q->pid = pid;
+  return RVHAL_OK;
+}
+
+static int qemu_doorbell(rvhal_backend_t *base) {
+  qemu_backend_t *q = (qemu_backend_t *)base;
+  for (;;) {
+    ssize_t n = send(q->sock, "d", 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n == 1) return RVHAL_OK;
+    if (n < 0 && errno == EINTR) continue;
+    /* A full socket already holds doorbells the device has not read. */
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return RVHAL_OK;
+    return rvhal_error(RVHAL_DEVICE_LOST, "device doorbell: %s; QEMU said: %s", strerror(errno),
+                       qemu_diagnostics(base));
+  }
+}
+
+static int qemu_wait(rvhal_backend_t *base, int timeout_ms) {
+  qemu_backend_t *q = (qemu_backend_t *)base;
+  struct pollfd p = {.fd = q->sock, .events = POLLIN};
+  int rc;
+  do rc = poll(&p, 1, timeout_ms);
+  while (rc < 0 && errno == EINTR);
+  if (rc < 0) return rvhal_error(RVHAL_HOST_IO, "poll: %s", strerror(errno));
+  if (rc == 0) {
+    /* quiet: make sure QEMU is still there */
+    int status;
+    if (waitpid(q->pid, &status, WNOHANG) == q->pid) {
+      q->pid = 0;
+      return rvhal_error(RVHAL_DEVICE_LOST, "QEMU exited (%s %d); it said: %s",
+                         WIFSIGNALED(status) ? "signal" : "status",
+                         WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), qemu_diagnostics(base));
+    }
+    return RVHAL_OK;
+  }
+  char buf[256];
+  for (;;) {
+    ssize_t n = recv(q->sock, buf, sizeof buf, MSG_DONTWAIT);
+    if (n > 0) continue;
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return RVHAL_OK;
+    break; /* 0: QEMU closed the UART, i.e. exited */
+  }
+  int status = 0;
+  if (q->pid > 0 && waitpid(q->pid, &status, 0) == q->pid) q->pid = 0;
+  return rvhal_error(RVHAL_DEVICE_LOST, "QEMU exited (%s %d); it said: %s", WIFSIGNALED(status) ? "signal" : "status",
+                     WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), qemu_diagnostics(base));
+}
+
+static const rvhal_backend_vtable_t qemu_vtable = {
+    .destroy = qemu_destroy,
+    .start = qemu_start,
+    .stop = qemu_stop,
+    .doorbell = qemu_doorbell,
+    .wait = qemu_wait,
+    .diagnostics = qemu_diagnostics,
+};
+
+/* The full path of a program: itself if it contains a slash, else the first
+ * executable match on PATH. NULL if there is none (caller frees). */
+static char *resolve_program(const char *name) {
+  if (strchr(name, '/')) return access(name, X_OK) == 0 ? strdup(name) : NULL;
+  const char *path = getenv("PATH");
+  char buf[4096];
+  while (path && *path) {
+    size_t len = strcspn(path, ":");
+    if (len && len + strlen(name) + 2 < sizeof buf) {
+      memcpy(buf, path, len);
+      buf[len] = '/';
+      strcpy(buf + len + 1, name);
+      if (access(buf, X_OK) == 0) return strdup(buf);
+    }
+    path += len + (path[len] == ':');
+  }
+  return NULL;
+}
+
+int rvhal_qemu_backend_create(const rvhal_qemu_config_t *cfg, rvhal_backend_t **out_backend) {
+  char *qemu = resolve_program(cfg->qemu_path);
+  if (!qemu)
+    return rvhal_error(RVHAL_MISSING_TOOL, "%s not found: install the Debian package qemu-system-misc "
+                       "(scripts/setup.sh does), or set RVHAL_QEMU", cfg->qemu_path);
+  if (access(cfg->firmware_path, R_OK) != 0) {
+    int e = errno;
+    free(qemu);
+    return rvhal_error(RVHAL_NOT_FOUND, "firmware %s: %s (build the project, or set RVHAL_FIRMWARE_DIR)",
+                       cfg->firmware_path, strerror(e));
+  }
+  qemu_backend_t *q = calloc(1, sizeof *q);
+  if (!q) {
+    free(qemu);
+    return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  }
+  q->base.vtable = &qemu_vtable;
+  q->cfg = *cfg;
+  q->ram_fd = q->log_fd = q->sock = -1;
+  q->qemu_path = qemu;
+  q->firmware_path = strdup(cfg->firmware_path);
+  q->machine = strdup(cfg->machine);
+  int rc = RVHAL_OK;
+  if (!q->qemu_path || !q->firmware_path || !q->machine) {
+    rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
+    goto fail;
+  }
+  q->ram_fd = memfd_create("rvhal-ram", MFD_CLOEXEC);
+  q->log_fd = memfd_create("rvhal-qemu-log", MFD_CLOEXEC);
+  if (q->ram_fd < 0 || q->log_fd < 0) {
+    rc = rvhal_error(RVHAL_HOST_IO, "memfd_create: %s", strerror(errno));
+    goto fail;
+  }
+  if (ftruncate(q->ram_fd, (off_t)cfg->ram_size) < 0) {
+    rc = rvhal_error(RVHAL_HOST_IO, "sizing guest RAM to %llu bytes: %s", (unsigned long long)cfg->ram_size,
+                     strerror(errno));
+    goto fail;
+  }
+  void *ram = mmap(NULL, cfg->ram_size, PROT_READ | PROT_WRITE, MAP_SHARED, q->ram_fd, 0);
+  if (ram == MAP_FAILED) {
+    rc = rvhal_error(RVHAL_HOST_IO, "mapping guest RAM: %s", strerror(errno));
+    goto fail;
+  }
+  q->base.ram = ram;
+  q->base.ram_base = cfg->ram_base;
+  q->base.ram_size = cfg->ram_size;
+  *out_backend = &q->base;
+  return RVHAL_OK;
+fail:
+  qemu_destroy(&q->base);
+  return rc;
+}

@@ -1,0 +1,139 @@
+/* kernel_if.h: the clik kernel interface on rvhal. A kernel written for
+ * clik compiles unchanged against this header:
+ *
+ *     __kernel void vector_add(__global uint *a, __global uint *b,
+ *                              __global uint *c, exec_state_t *item) {
+ *       uint tid = get_global_id(0, item);
+ *       c[tid] = a[tid] + b[tid];
+ *     }
+ *
+ * plus a few lines of entry glue (RVHAL_KERNEL, see rvhal_kernel.h).
+ * Builtins follow OpenCL: ranks >= get_work_dim() give id 0 and size 1. */
+#ifndef RVHAL_KERNEL_IF_H
+#define RVHAL_KERNEL_IF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rvhal_kernel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef unsigned int uint;
+typedef unsigned char uchar;
+typedef unsigned short ushort;
+typedef unsigned long ulong;
+
+/* Address spaces: one memory space, so only documentation... */
+#define __kernel
+#define __global
+#define __constant
+#define __local
+#define __private
+/* ...except __local_variable: one copy per running work-group, placed in the
+ * group's local memory on its leader hart's stack (thread-local storage
+ * addressed through tp), shared by the group's work-items. */
+#define __local_variable static __thread
+
+static inline uint get_work_dim(exec_state_t *e) { return e->group->work_dim; }
+
+static inline size_t get_local_id(uint rank, exec_state_t *e) { return rank < 3 ? e->local_id[rank] : 0; }
+
+static inline size_t get_group_id(uint rank, exec_state_t *e) { return rank < 3 ? e->group_id[rank] : 0; }
+
+static inline size_t get_global_id(uint rank, exec_state_t *e) {
+  return rank < 3 ? e->global_base[rank] + e->local_id[rank] : 0;
+}
+
+static inline size_t get_global_offset(uint rank, exec_state_t *e) {
+  return rank < 3 ? e->group->global_offset[rank] : 0;
+}
+
+static inline size_t get_local_size(uint rank, exec_state_t *e) { return rank < 3 ? e->group->local_size[rank] : 1; }
+
+static inline size_t get_num_groups(uint rank, exec_state_t *e) { return rank < 3 ? e->group->num_groups[rank] : 1; }
+
+static inline size_t get_global_size(uint rank, exec_state_t *e) {
+  return rank < 3 ? e->group->num_groups[rank] * e->group->local_size[rank] : 1;
+}
+
+static inline size_t get_local_linear_id(exec_state_t *e) {
+  return e->local_id[0] + e->group->local_size[0] * (e->local_id[1] + e->group->local_size[1] * e->local_id[2]);
+}
+
+/* Wait until every work-item of the group has reached this call. */
+void barrier(exec_state_t *e);
+
+/* printf to the host's standard output (or the host program's print
+ * callback), one record per call, lines kept whole. */
+int print(exec_state_t *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Asynchronous copy. This device has no DMA engine: the copy is done at
+ * start_dma and wait_dma returns at once. Other work-items see the data
+ * after the next barrier(), as on a device with a real engine. */
+uintptr_t start_dma(void *dst, const void *src, size_t size_in_bytes, exec_state_t *e);
+void wait_dma(uintptr_t xfer_id, exec_state_t *e);
+
+/* Atomics on global or local memory, across harts and work-items. Each
+ * returns the old value; 32- and 64-bit, signed or unsigned. */
+#define atomic_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
+#define atomic_sub(p, v) __atomic_fetch_sub((p), (v), __ATOMIC_SEQ_CST)
+#define atomic_inc(p) __atomic_fetch_add((p), 1, __ATOMIC_SEQ_CST)
+#define atomic_dec(p) __atomic_fetch_sub((p), 1, __ATOMIC_SEQ_CST)
+#define atomic_and(p, v) __atomic_fetch_and((p), (v), __ATOMIC_SEQ_CST)
+#define atomic_or(p, v) __atomic_fetch_or((p), (v), __ATOMIC_SEQ_CST)
+#define atomic_xor(p, v) __atomic_fetch_xor((p), (v), __ATOMIC_SEQ_CST)
+#define atomic_xchg(p, v) __atomic_exchange_n((p), (v), __ATOMIC_SEQ_CST)
+
+#define RVHAL_AMO_(name, insn, type)                                              \
+  static inline type rvhal_##name(volatile type *p, type v) {                     \
+    type old;                                                                     \
+    __asm__ volatile(insn " %0, %2, %1" : "=r"(old), "+A"(*p) : "r"(v) : "memory"); \
+    return old;                                                                   \
+  }
+RVHAL_AMO_(amomin_i32, "amomin.w.aqrl", int32_t)
+RVHAL_AMO_(amomin_u32, "amominu.w.aqrl", uint32_t)
+RVHAL_AMO_(amomax_i32, "amomax.w.aqrl", int32_t)
+RVHAL_AMO_(amomax_u32, "amomaxu.w.aqrl", uint32_t)
+#if __riscv_xlen == 64
+RVHAL_AMO_(amomin_i64, "amomin.d.aqrl", int64_t)
+RVHAL_AMO_(amomin_u64, "amominu.d.aqrl", uint64_t)
+RVHAL_AMO_(amomax_i64, "amomax.d.aqrl", int64_t)
+RVHAL_AMO_(amomax_u64, "amomaxu.d.aqrl", uint64_t)
+#define RVHAL_AMO64_(op, p, v)                                                    \
+  , volatile long long *: rvhal_##op##_i64((volatile int64_t *)(p), (int64_t)(v)), \
+    volatile unsigned long long *: rvhal_##op##_u64((volatile uint64_t *)(p), (uint64_t)(v)), \
+    volatile long *: rvhal_##op##_i64((volatile int64_t *)(p), (int64_t)(v)),      \
+    volatile unsigned long *: rvhal_##op##_u64((volatile uint64_t *)(p), (uint64_t)(v))
+#else
+#define RVHAL_AMO64_(op, p, v)
+#endif
+#undef RVHAL_AMO_
+
+/* _Generic on the pointer with volatile added, so plain and volatile
+ * pointers both work. */
+#define RVHAL_AMO_DISPATCH_(op, p, v)                                             \
+  _Generic((volatile __typeof__(*(p)) *)(p),                                      \
+      volatile int *: rvhal_##op##_i32((volatile int32_t *)(p), (int32_t)(v)),    \
+      volatile unsigned int *: rvhal_##op##_u32((volatile uint32_t *)(p), (uint32_t)(v)) \
+      RVHAL_AMO64_(op, p, v))
+#define atomic_min(p, v) RVHAL_AMO_DISPATCH_(amomin, p, v)
+#define atomic_max(p, v) RVHAL_AMO_DISPATCH_(amomax, p, v)
+
+/* Returns the old value; stores val only if the old value equals cmp. */
+#define atomic_cmpxchg(p, cmp, val)                                                          \
+  ({                                                                                         \
+    __typeof__(*(p)) rvhal_expected_ = (cmp);                                                \
+    __atomic_compare_exchange_n((p), &rvhal_expected_, (val), 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+    rvhal_expected_;                                                                         \
+  })
+
+/* Memory fences, for completeness: barrier() already orders memory. */
+#define mem_fence(e) __atomic_thread_fence(__ATOMIC_SEQ_CST)
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RVHAL_KERNEL_IF_H */

@@ -1,0 +1,186 @@
+/* rvhal kernel SDK: the runtime a kernel links with. It turns the ABI entry
+ *
+ *     void name(void *args, const hal_sched_info_t *sched);
+ *
+ * into calls of a per-work-item function, the way clik kernels are written:
+ *
+ *     typedef struct { __global uint *a, *b, *c; } vadd_args;   // the pack
+ *     static void vadd_item(const vadd_args *p, exec_state_t *e) {
+ *       vector_add(p->a, p->b, p->c, e);                         // clik kernel
+ *     }
+ *     RVHAL_KERNEL(vector_add_entry, vadd_args, vadd_item)
+ *
+ * A group whose work-items never call barrier() runs as a plain loop; the
+ * first barrier() turns the rest of the group into light contexts (one small
+ * stack each) that switch at every barrier. Local memory (local-buffer
+ * arguments and __local_variable) lives on the stack of the hart that leads
+ * the group. See docs/kernels.md. */
+#ifndef RVHAL_KERNEL_H
+#define RVHAL_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hal_sched_info.h"
+#include "rvhal_kernel_abi.h"
+#include "rvhal_kernel_meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Registers a work-item keeps across barrier(): ra, sp, s0-s11, fs0-fs11. */
+typedef struct rvhal_context {
+  uintptr_t ra, sp, s[12];
+#ifdef __riscv_flen
+  uint64_t fs[12];
+#endif
+} rvhal_context_t;
+
+struct exec_state;
+typedef void (*rvhal_item_fn_t)(const void *args, struct exec_state *e);
+
+/* What the work-items of one group share (on the leader's stack for the
+ * group's lifetime; other harts of a team get a pointer). */
+typedef struct rvhal_group {
+  size_t num_groups[3];
+  size_t global_offset[3];
+  uint32_t local_size[3];
+  uint32_t work_dim;
+  const rvhal_call_info_t *ci;
+  const void *args;
+  rvhal_item_fn_t fn;
+  /* This hart's share of the group's work-items, in local linear order. */
+  uint32_t first_item, num_items;
+  /* Barrier state: set once the first barrier() turned the group into
+   * contexts. */
+  uint32_t fibers_on;
+  uint32_t plain;      /* items after the first run as a plain loop: no barrier allowed */
+  uint32_t finished;   /* items that returned */
+  uint32_t waiting;    /* items waiting at the current barrier */
+  uint32_t barrier_calls; /* barrier() calls by this hart's items */
+  uint32_t switches;      /* context switches */
+  rvhal_context_t main_ctx; /* the first item's context (on the hart stack) */
+  void *tls;           /* __local_variable block (tp) */
+  void *local_args[RVHAL_MAX_LOCAL_ARGS];
+} rvhal_group_t;
+
+/* One work-item's view: its ids and its group. */
+typedef struct exec_state {
+  size_t local_id[3];
+  size_t group_id[3];
+  size_t global_base[3]; /* group_id * local_size + global_offset */
+  rvhal_group_t *group;
+  uint32_t slot;         /* index among this hart's items of the group */
+  uint32_t reserved;
+} exec_state_t;
+
+/* A work-item running as a context: its saved registers and its ids, kept at
+ * the top of its stack. */
+typedef struct rvhal_fiber {
+  rvhal_context_t ctx;
+  exec_state_t e;
+} rvhal_fiber_t;
+
+/* Library side (sdk/src). */
+size_t rvhal_local_block_size(const void *args, const hal_sched_info_t *s);
+void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t *s, rvhal_item_fn_t fn,
+                      void *local_block);
+void rvhal_group_finish_fibers(exec_state_t *e);
+void rvhal_group_end(rvhal_group_t *g);
+
+/* Local memory blocks are aligned to this. */
+#define RVHAL_LOCAL_ALIGN 64u
+
+/* The ABI entry for one kernel call: every group of the call, and in each
+ * group this hart's work-items. Inline so that a barrier-free item function
+ * is inlined into a plain loop. */
+static inline __attribute__((always_inline)) void rvhal_run_call(void *args, const hal_sched_info_t *s,
+                                                                  rvhal_item_fn_t fn) {
+  /* The group's local memory (local-buffer arguments and __local_variable
+   * storage) is reserved here, on this hart's stack, once per call: the
+   * groups of a call run one after the other. */
+  size_t bytes = rvhal_local_block_size(args, s);
+  void *block = bytes ? __builtin_alloca_with_align(bytes, 8 * RVHAL_LOCAL_ALIGN) : 0;
+  rvhal_group_t g;
+  exec_state_t e;
+  rvhal_call_start(&g, args, s, fn, block);
+  e.group = &g;
+  e.reserved = 0;
+  const size_t lx = s->local_size[0], ly = s->local_size[1];
+  const uint32_t first = g.first_item;
+  const size_t x0 = first % lx, y0 = (first / lx) % ly, z0 = first / (lx * ly);
+  for (size_t gz = 0; gz < s->num_groups_per_call[2]; gz++) {
+    for (size_t gy = 0; gy < s->num_groups_per_call[1]; gy++) {
+      for (size_t gx = 0; gx < s->num_groups_per_call[0]; gx++) {
+        e.group_id[0] = s->group_id_start[0] + gx;
+        e.group_id[1] = s->group_id_start[1] + gy;
+        e.group_id[2] = s->group_id_start[2] + gz;
+        for (int d = 0; d < 3; d++) e.global_base[d] = e.group_id[d] * s->local_size[d] + s->global_offset[d];
+        /* The first item may call barrier(), which turns the group into
+         * contexts; otherwise the rest is a plain loop. */
+        size_t x = x0, y = y0, z = z0;
+        e.local_id[0] = x;
+        e.local_id[1] = y;
+        e.local_id[2] = z;
+        e.slot = 0;
+        fn(args, &e);
+        if (__builtin_expect(g.fibers_on, 0)) {
+          rvhal_group_finish_fibers(&e);
+        } else {
+          const uint32_t items = g.num_items;
+          g.plain = 1;
+          for (uint32_t n = 1; n < items; n++) {
+            if (++x == lx) {
+              x = 0;
+              if (++y == ly) {
+                y = 0;
+                ++z;
+              }
+              e.local_id[1] = y;
+              e.local_id[2] = z;
+            }
+            e.local_id[0] = x;
+            fn(args, &e);
+          }
+          g.plain = 0;
+        }
+        rvhal_group_end(&g);
+      }
+    }
+  }
+}
+
+/* Argument descriptors for RVHAL_KERNEL, in argument order. */
+#define RVHAL_GLOBAL RVHAL_ARG_KIND_GLOBAL
+#define RVHAL_LOCAL RVHAL_ARG_KIND_LOCAL
+#define RVHAL_VALUE(type) (RVHAL_ARG_KIND_VALUE | ((uint32_t)sizeof(type) << 8))
+#define RVHAL_VALUE_BYTES(n) (RVHAL_ARG_KIND_VALUE | ((uint32_t)(n) << 8))
+
+/* A POD member of an argument struct, aligned as the pack aligns it (to the
+ * smallest power of two >= its size); needed only for sizes that are not
+ * already powers of two, e.g. a 24-byte struct. */
+#define RVHAL_POW2_(n)                                                                                  \
+  ((n) <= 1 ? 1 : (n) <= 2 ? 2 : (n) <= 4 ? 4 : (n) <= 8 ? 8 : (n) <= 16 ? 16 : (n) <= 32 ? 32 : (n) <= 64 ? 64 \
+   : (n) <= 128 ? 128 : (n) <= 256 ? 256 : (n) <= 512 ? 512 : (n) <= 1024 ? 1024 : (n) <= 2048 ? 2048 : 4096)
+#define RVHAL_PACKED_ARG(type) type __attribute__((aligned(RVHAL_POW2_(sizeof(type)))))
+
+/* Define the ABI entry point `name` running item_fn (taking a const
+ * args_type * and an exec_state_t *) for every work-item, and describe its
+ * arguments (RVHAL_GLOBAL, RVHAL_LOCAL, RVHAL_VALUE(type), in order) so the
+ * host can check every launch against them. */
+#define RVHAL_KERNEL(name, args_type, item_fn, ...)                                              \
+  const rvhal_kernel_meta_t name##__rvhal_meta __attribute__((used)) = {                         \
+      RVHAL_META_MAGIC, RVHAL_META_VERSION, (uint32_t)sizeof(args_type),                         \
+      (uint32_t)(sizeof((const uint32_t[]){0, ##__VA_ARGS__}) / sizeof(uint32_t) - 1), {__VA_ARGS__}}; \
+  static void name##__rvhal_item(const void *a, exec_state_t *e) { item_fn((const args_type *)a, e); } \
+  void name(void *args, const hal_sched_info_t *sched);                                          \
+  void name(void *args, const hal_sched_info_t *sched) { rvhal_run_call(args, sched, name##__rvhal_item); }
+
+/* The i-th local-buffer argument of the launch (in argument order). */
+static inline void *rvhal_local_arg(const exec_state_t *e, uint32_t i) { return e->group->local_args[i]; }
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RVHAL_KERNEL_H */

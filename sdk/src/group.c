@@ -1,0 +1,92 @@
+/* Per-call and per-group set-up: this hart's share of the work-items, the
+ * group's local memory (local-buffer arguments, __local_variable storage),
+ * and, for teams of harts, publishing that memory to the other harts. */
+#include <string.h>
+
+#include "rvhal_kernel.h"
+
+extern char __tdata_start[], __tdata_end[], __tbss_end[];
+
+static inline size_t align_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
+
+static inline const rvhal_call_info_t *call_info(const hal_sched_info_t *s) {
+  return (const rvhal_call_info_t *)(uintptr_t)s->hal_extra;
+}
+
+static inline size_t local_arg_bytes(const void *args, const rvhal_launch_desc_t *d, uint32_t i) {
+  /* Local buffers are packed as their size, one device word. */
+  return *(const uintptr_t *)((const char *)args + d->local_arg_offset[i]);
+}
+
+size_t rvhal_local_block_size(const void *args, const hal_sched_info_t *s) {
+  const rvhal_call_info_t *ci = call_info(s);
+  if (ci->team_rank != 0) return 0; /* the leader's block serves the team */
+  const rvhal_launch_desc_t *d = ci->launch;
+  size_t total = 0;
+  for (uint32_t i = 0; i < d->num_local_args; i++) total += align_up(local_arg_bytes(args, d, i), RVHAL_LOCAL_ALIGN);
+  total += align_up((size_t)(__tbss_end - __tdata_start), RVHAL_LOCAL_ALIGN);
+  if (total > ci->local_mem_size)
+    ci->services->fail(ci, RVHAL_LOCAL_MEMORY, "group local memory exceeds the device limit", total);
+  return total;
+}
+
+/* Carve the block into local-buffer arguments, then the TLS block. */
+static void carve(rvhal_group_t *g, const rvhal_launch_desc_t *d, char *block) {
+  for (uint32_t i = 0; i < d->num_local_args; i++) {
+    g->local_args[i] = block;
+    block += align_up(local_arg_bytes(g->args, d, i), RVHAL_LOCAL_ALIGN);
+  }
+  g->tls = block;
+}
+
+void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t *s, rvhal_item_fn_t fn,
+                      void *local_block) {
+  const rvhal_call_info_t *ci = call_info(s);
+  const rvhal_launch_desc_t *d = ci->launch;
+  for (int i = 0; i < 3; i++) {
+    g->num_groups[i] = s->num_groups_total[i];
+    g->global_offset[i] = s->global_offset[i];
+    g->local_size[i] = s->local_size[i];
+  }
+  g->work_dim = s->num_dim;
+  g->ci = ci;
+  g->args = args;
+  g->fn = fn;
+  const uint32_t items = s->local_size[0] * s->local_size[1] * s->local_size[2];
+  const uint32_t rank = ci->team_rank, size = ci->team_size;
+  g->first_item = (uint32_t)((uint64_t)items * rank / size);
+  g->num_items = (uint32_t)((uint64_t)items * (rank + 1) / size) - g->first_item;
+  g->fibers_on = 0;
+  g->plain = 0;
+  g->finished = 0;
+  g->waiting = 0;
+  g->barrier_calls = 0;
+  g->switches = 0;
+
+  if (size > 1) {
+    rvhal_team_t *team = ci->team;
+    if (rank == 0) team->local_base = local_block;
+    ci->services->team_barrier(ci); /* members now see the leader's block */
+    local_block = team->local_base;
+  }
+  carve(g, d, (char *)local_block);
+  size_t tdata = (size_t)(__tdata_end - __tdata_start);
+  if (tdata && rank == 0) memcpy(g->tls, __tdata_start, tdata);
+  __asm__ volatile("mv tp, %0" ::"r"(g->tls));
+  if (tdata && size > 1) ci->services->team_barrier(ci);
+}
+
+void rvhal_group_end(rvhal_group_t *g) {
+  const rvhal_call_info_t *ci = g->ci;
+  uint64_t *c = ci->counters;
+  c[RVHAL_HART_COUNTER_ITEMS] += g->num_items;
+  if (g->barrier_calls) {
+    c[RVHAL_HART_COUNTER_BARRIERS] += g->barrier_calls;
+    c[RVHAL_HART_COUNTER_CONTEXT_SWITCHES] += g->switches;
+    g->barrier_calls = 0;
+    g->switches = 0;
+  }
+  /* Harts of a team finish a group together: its local memory is reused by
+   * the next one. */
+  if (ci->team_size > 1) ci->services->team_barrier(ci);
+}

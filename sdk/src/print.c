@@ -1,0 +1,29 @@
+/* print(): format on the work-item's stack with the firmware's formatter,
+ * then hand the whole text to the firmware as one record. */
+#include <stdarg.h>
+
+#include "kernel_if.h"
+
+#define PRINT_BUF 512
+
+int print(exec_state_t *e, const char *fmt, ...) {
+  const rvhal_call_info_t *ci = e->group->ci;
+  char buf[PRINT_BUF];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = ci->services->vformat(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (n < 0) return n;
+  uint32_t flags = 0, len = (uint32_t)n;
+  if (len >= sizeof buf) {
+    len = sizeof buf - 1;
+    flags |= RVHAL_PRINT_TRUNCATED;
+  }
+  const rvhal_group_t *g = e->group;
+  uint64_t gx = e->global_base[0] + e->local_id[0] - g->global_offset[0];
+  uint64_t gy = e->global_base[1] + e->local_id[1] - g->global_offset[1];
+  uint64_t gz = e->global_base[2] + e->local_id[2] - g->global_offset[2];
+  uint64_t sx = g->num_groups[0] * g->local_size[0], sy = g->num_groups[1] * g->local_size[1];
+  ci->services->print(ci, gx + sx * (gy + sy * gz), buf, len, flags);
+  return n;
+}
