@@ -72,8 +72,8 @@ typedef struct rvhal_boot_config {
   uint64_t heap_base;       /* global memory managed by the host allocator */
   uint64_t heap_size;
   uint64_t local_mem_size;  /* local memory available to one work-group */
-  uint64_t linger_ticks;    /* hart 0 keeps polling the ring this long after work */
-  uint64_t poll_ticks;      /* polling period while lingering */
+  uint64_t linger_ticks;    /* hart 0 keeps watching the ring this long after a launch */
+  uint64_t reserved0;
   uint64_t timebase_hz;     /* mtime frequency */
   uint64_t reserved[5];
 } rvhal_boot_config_t;

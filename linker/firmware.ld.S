@@ -10,19 +10,26 @@ MEMORY {
   FW (rwx) : ORIGIN = RVHAL_BOARD_RAM_BASE + RVHAL_FW_OFFSET, LENGTH = RVHAL_FW_MAX_SIZE
 }
 
+PHDRS {
+  text PT_LOAD FLAGS(5);
+  data PT_LOAD FLAGS(6);
+}
+
 SECTIONS {
   .text : {
     KEEP(*(.text.start))
     *(.text .text.*)
-  } > FW
+  } > FW :text
   .rodata : ALIGN(8) {
     *(.rodata .rodata.* .srodata .srodata.*)
-  } > FW
-  .data : ALIGN(8) {
+  } > FW :text
+  /* Writable data never shares a page with code: QEMU retranslates a
+   * page's code whenever the guest stores to that page. */
+  .data : ALIGN(4096) {
     *(.data .data.*)
     __global_pointer$ = . + 0x800;
     *(.sdata .sdata.*)
-  } > FW
+  } > FW :data
   .tdata : { *(.tdata .tdata.*) } > FW
   .tbss : { *(.tbss .tbss.*) } > FW
   .bss (NOLOAD) : ALIGN(8) {

@@ -70,7 +70,6 @@ static void write_boot_config(rvhal_device_t *d) {
   b->linger_ticks = d->options.linger_us == RVHAL_LINGER_OFF
                         ? 0
                         : (uint64_t)d->options.linger_us * rvhal_board.timebase_hz / 1000000u;
-  b->poll_ticks = rvhal_board.timebase_hz / 1000000u; /* 1 us */
 }
 
 int rvhal_device_boot(rvhal_device_t *d) {

@@ -35,7 +35,7 @@ typedef struct rvhal_program_obj {
 #define RVHAL_DEFAULT_MAX_WG 1024u
 #define RVHAL_DEFAULT_ITEM_STACK (4u * 1024u)
 #define RVHAL_DEFAULT_LAUNCH_TIMEOUT_MS 60000u
-#define RVHAL_DEFAULT_LINGER_US 2000u
+#define RVHAL_DEFAULT_LINGER_US 500u
 #define RVHAL_BOOT_TIMEOUT_MS 20000
 
 /* A catalogue entry: one of the platform's devices. */

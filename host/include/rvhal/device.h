@@ -81,7 +81,7 @@ typedef struct rvhal_device_options {
   const char *qemu_path;       /* NULL: $RVHAL_QEMU or qemu-system-riscv64/32 on PATH */
   const char *firmware_path;   /* NULL: $RVHAL_FIRMWARE or the build tree's firmware */
   uint32_t launch_timeout_ms;  /* 0: $RVHAL_LAUNCH_TIMEOUT_MS or 60000 */
-  uint32_t linger_us;          /* hart 0 polls for the next launch this long; 0: 2000; RVHAL_LINGER_OFF: never */
+  uint32_t linger_us;          /* hart 0 watches for the next launch this long; 0: 500; RVHAL_LINGER_OFF: never */
   rvhal_print_fn_t print_fn;   /* NULL: kernel output goes to stdout */
   void *print_user;
 } rvhal_device_options_t;
