@@ -60,7 +60,10 @@ struct rvhal_device {
   uint64_t seq;              /* last launch submitted */
   int lost;                  /* the device stopped and could not be restarted */
   rvhal_print_state_t print;
+  rvhal_launch_report_t last;  /* the last successful launch */
 };
+
+_Static_assert(RVHAL_MAX_HARTS_PUBLIC == RVHAL_MAX_HARTS, "public hart limit differs from the protocol's");
 
 /* Host pointer for a device address range known to be inside RAM. */
 static inline void *rvhal_dev_ptr(const rvhal_device_t *d, hal_addr_t addr) {

@@ -33,15 +33,19 @@ typedef struct rvhal_elf_image {
   uint32_t word_size; /* 4 (ELFCLASS32) or 8 (ELFCLASS64) */
   uint32_t flags;     /* e_flags */
   uint64_t entry;
-  uint32_t num_segments;                          /* PT_LOAD segments */
+  uint32_t num_segments;                          /* non-empty PT_LOAD segments (empty ones,
+                                                     which GNU ld emits, are skipped) */
   rvhal_elf_segment_t segments[RVHAL_ELF_MAX_SEGMENTS];
-  uint64_t tls_size;  /* PT_TLS memsz (0 if none): __local_variable storage per group */
+  uint64_t tls_size;  /* PT_TLS memsz (0 if none): __local_variable storage per group;
+                         the kernel SDK copies its initial data (.tdata) itself */
   uint64_t tls_align;
   uint32_t num_symbols;                           /* defined FUNC/OBJECT/NOTYPE symbols */
   rvhal_elf_symbol_t *symbols;
 } rvhal_elf_image_t;
 
-/* Parse and validate an ELF file for a device of `word_size` bytes (4 or
+/* RVHAL_INVALID_ARGUMENT for bad call arguments, RVHAL_NO_MEMORY or
+ * RVHAL_HOST_IO when the host runs out of memory.
+ * Parse and validate an ELF file for a device of `word_size` bytes (4 or
  * 8): RISC-V, little-endian, executable (ET_EXEC), 1 to
  * RVHAL_ELF_MAX_SEGMENTS PT_LOAD segments that lie in the file, do not
  * overlap each other and lie inside [area_base, area_base+area_size).

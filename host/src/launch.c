@@ -319,7 +319,9 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
     rc = d->backend->vtable->doorbell(d->backend);
     if (rc) return recover(d, rc, rvhal_last_error());
   }
+  uint64_t t0 = now_ns();
   RVHAL_RETURN_IF_ERROR(wait_for(d, seq, kname));
+  uint64_t t1 = now_ns();
   rvhal_print_drain(&d->print, d->ctrl, d->backend->ram, d->info.num_harts, 1);
 
   rvhal_completion_t done = slot->done;
@@ -328,5 +330,24 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
                        (unsigned long long)done.seq, (unsigned long long)seq);
   if (done.status != RVHAL_BAD_LAUNCH && done.status != RVHAL_UNSUPPORTED) d->resident = program;
   if (done.status != RVHAL_OK) return launch_error(d, p, kname, &done);
+
+  rvhal_launch_report_t *r = &d->last;
+  memset(r, 0, sizeof *r);
+  r->seq = seq;
+  r->num_groups = total_groups;
+  r->chunk_groups = chunk;
+  r->harts = harts;
+  r->harts_per_group = 1;
+  r->device_ns = (done.end_mtime - done.start_mtime) * 1000000000ull / d->info.timebase_hz;
+  r->host_ns = t1 - t0;
+  for (uint32_t h = 0; h < d->info.num_harts; h++)
+    if (d->ctrl->harts[h].counters_seq == seq) r->groups_per_hart[h] = d->ctrl->harts[h].counters[RVHAL_HART_COUNTER_GROUPS];
+  return RVHAL_OK;
+}
+
+int rvhal_device_last_launch(const rvhal_device_t *d, rvhal_launch_report_t *out_report) {
+  if (!d || !out_report) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_last_launch: NULL argument");
+  if (!d->last.seq) return rvhal_error(RVHAL_NOT_FOUND, "device_last_launch: no launch has completed yet");
+  *out_report = d->last;
   return RVHAL_OK;
 }

@@ -142,7 +142,21 @@ int rvhal_program_find_kernel(rvhal_device_t *d, hal_program_t program, const ch
   if (!p) return rvhal_error(RVHAL_NOT_FOUND, "program_find_kernel: no loaded program has handle %llu",
                              (unsigned long long)program);
   uint64_t addr;
-  RVHAL_RETURN_IF_ERROR(rvhal_elf_find_function(p->elf, name, &addr));
+  int rc = rvhal_elf_find_function(p->elf, name, &addr);
+  if (rc == RVHAL_NOT_FOUND && p->num_kernels) {
+    /* Name the kernels the SDK declared rather than every function. */
+    char list[512] = "";
+    size_t n = 0;
+    for (uint32_t i = 0; i < p->num_kernels && n + 64 < sizeof list; i++)
+      n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", p->kernels[i].name);
+    char why[512];
+    snprintf(why, sizeof why, "%s", rvhal_last_error());
+    if (strstr(why, "not found"))
+      return rvhal_error(RVHAL_NOT_FOUND, "kernel \"%s\" not found in program %llu (its kernels: %s)", name,
+                         (unsigned long long)program, list);
+    return rvhal_error(rc, "%s", why);
+  }
+  if (rc) return rc;
   *out_kernel = addr;
   return RVHAL_OK;
 }

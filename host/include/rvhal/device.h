@@ -23,6 +23,7 @@ extern "C" {
 #endif
 
 #define RVHAL_API_VERSION 3 /* the seed HAL's api_version */
+#define RVHAL_MAX_HARTS_PUBLIC 8 /* = RVHAL_MAX_HARTS of the protocol */
 
 /* ---- platform ------------------------------------------------------- */
 
@@ -136,6 +137,20 @@ int rvhal_kernel_exec(rvhal_device_t *device, hal_program_t program, hal_kernel_
 int rvhal_kernel_exec_ex(rvhal_device_t *device, hal_program_t program, hal_kernel_t kernel,
                          const hal_ndrange_t *ndrange, const hal_arg_t *args, uint32_t num_args,
                          uint32_t work_dim, const rvhal_launch_options_t *options);
+
+/* What the last successful launch on a device did. */
+typedef struct rvhal_launch_report {
+  uint64_t seq;                          /* launch number on this device */
+  uint64_t num_groups;                   /* work-groups in the ND-range */
+  uint64_t chunk_groups;                 /* groups a hart claimed at once */
+  uint32_t harts;                        /* harts that took part */
+  uint32_t harts_per_group;
+  uint64_t device_ns;                    /* first hart start to last hart end, device clock */
+  uint64_t host_ns;                      /* kernel_exec call, host clock */
+  uint64_t groups_per_hart[RVHAL_MAX_HARTS_PUBLIC];
+} rvhal_launch_report_t;
+
+int rvhal_device_last_launch(const rvhal_device_t *device, rvhal_launch_report_t *out_report);
 
 #ifdef __cplusplus
 }
