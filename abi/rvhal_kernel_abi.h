@@ -19,14 +19,11 @@ struct rvhal_call_info;
 /* Shared by the harts of one team (the harts that run one work-group
  * together). The leader publishes the group's local memory through it. */
 typedef struct rvhal_team {
-  void *local_base;            /* leader's local memory block for the group */
-  void *tls_base;              /* leader's __local_variable block (tp) */
-  uint32_t size;               /* harts in the team */
-  uint32_t reserved;
-  /* cross-hart barrier state, owned by the firmware */
-  volatile uint32_t arrived;
-  volatile uint32_t sense;
-  uint32_t harts[RVHAL_MAX_HARTS]; /* hart index of each rank */
+  void *local_base;            /* leader's local memory block for the call */
+  /* owned by the firmware: */
+  volatile uintptr_t chunk;    /* the groups the team runs next (leader's claim) */
+  volatile uint32_t arrived;   /* barrier: harts arrived */
+  volatile uint32_t sense;     /* barrier: flips when all arrived */
 } rvhal_team_t;
 
 typedef struct rvhal_services {

@@ -1,8 +1,40 @@
-/* The cross-hart barrier of a team (the harts running one work-group
- * together). */
+/* The cross-hart barrier of a team (the harts that run one work-group
+ * together): an arrival counter with sense reversal. Harts that arrive
+ * early sleep in wfi; the last one flips the sense and wakes them with
+ * IPIs. Never a spin: under -icount a spinning hart would keep the others
+ * from running at all. A hart woken because the launch was aborted (another
+ * hart trapped) leaves the kernel instead of waiting forever. */
 #include "fw.h"
+#include "fw_board.h"
+#include "fw_mmio.h"
 
 void fw_team_barrier(const rvhal_call_info_t *ci) {
-  if (ci->team_size <= 1) return;
-  /* Teams of several harts are not scheduled yet (check_desc rejects them). */
+  const uint32_t size = ci->team_size;
+  if (size <= 1) return;
+  rvhal_team_t *t = ci->team;
+  fw_hart_t *me = &fw_harts[ci->hart_index];
+  const uint32_t sense = me->barrier_sense ^ 1u;
+  me->barrier_sense = sense;
+
+  if (__atomic_add_fetch(&t->arrived, 1, __ATOMIC_ACQ_REL) == size) {
+    t->arrived = 0;
+    __atomic_store_n(&t->sense, sense, __ATOMIC_RELEASE);
+    fw_fence();
+    const uint32_t leader = ci->hart_index - ci->team_rank;
+    for (uint32_t i = leader; i < leader + size; i++)
+      if (i != ci->hart_index) fw_board.ipi_send(i);
+    return;
+  }
+  const uint64_t c0 = fw_read_mcycle();
+  for (;;) {
+    fw_board.ipi_clear(ci->hart_index);
+    fw_fence();
+    if (__atomic_load_n(&t->sense, __ATOMIC_ACQUIRE) == sense) break;
+    if (__atomic_load_n(&fw_launch.abort, __ATOMIC_ACQUIRE)) {
+      me->in_kernel = 0;
+      longjmp(me->recover, 1);
+    }
+    fw_wfi();
+  }
+  ci->counters[RVHAL_HART_COUNTER_BARRIER_WAIT_CYCLES] += fw_read_mcycle() - c0;
 }

@@ -23,7 +23,9 @@ static int32_t check_desc(const rvhal_launch_desc_t *d, const rvhal_launch_slot_
   for (int i = 0; i < 3; i++)
     if (d->num_groups[i] == 0 || d->local_size[i] == 0) return RVHAL_BAD_LAUNCH;
   if (d->harts == 0 || d->harts > fw_num_harts) return RVHAL_BAD_LAUNCH;
-  if (d->harts_per_group != 1) return RVHAL_UNSUPPORTED;
+  /* Teams: harts [j*T, (j+1)*T) run one group together; each needs an item. */
+  uint64_t items = (uint64_t)d->local_size[0] * d->local_size[1] * d->local_size[2];
+  if (d->harts_per_group == 0 || d->harts % d->harts_per_group || d->harts_per_group > items) return RVHAL_BAD_LAUNCH;
   if (d->chunk_groups == 0 || d->chunk_groups > d->num_groups[0]) return RVHAL_BAD_LAUNCH;
   if (d->num_local_args > RVHAL_MAX_LOCAL_ARGS) return RVHAL_BAD_LAUNCH;
   if (d->num_installs > RVHAL_MAX_INSTALLS) return RVHAL_BAD_LAUNCH;
@@ -96,10 +98,13 @@ static void run_share(fw_hart_t *hart) {
   }
   sched.num_dim = d->work_dim;
   sched.hal_extra = (uintptr_t)&hart->call;
-  hart->call.team_rank = 0;
-  hart->call.team_size = 1;
-  hart->call.team = &hart->team;
+  const uint32_t team_size = L->team_size, rank = hart->index % team_size;
+  fw_hart_t *leader = &fw_harts[hart->index - rank];
+  hart->call.team_rank = rank;
+  hart->call.team_size = team_size;
+  hart->call.team = &leader->team;
   hart->call.launch = d;
+  hart->barrier_sense = 0;
 
   const uintptr_t chunk = (uintptr_t)d->chunk_groups, ngx = (uintptr_t)d->num_groups[0];
   const uintptr_t ngy = (uintptr_t)d->num_groups[1], per_row = (uintptr_t)L->chunks_per_row;
@@ -112,8 +117,15 @@ static void run_share(fw_hart_t *hart) {
 
   if (setjmp(hart->recover) == 0) {
     for (;;) {
-      if (L->abort) break;
-      uintptr_t c = __atomic_fetch_add((volatile uintptr_t *)&L->next_chunk, 1, __ATOMIC_RELAXED);
+      /* The team's leader claims the next groups; in a team, the others
+       * learn them at the barrier. */
+      uintptr_t c;
+      if (rank == 0) {
+        c = L->abort ? total : __atomic_fetch_add((volatile uintptr_t *)&L->next_chunk, 1, __ATOMIC_RELAXED);
+        leader->team.chunk = c;
+      }
+      fw_team_barrier(&hart->call);
+      c = leader->team.chunk;
       if (c >= total) break;
       uintptr_t row = c / per_row, gx = (c - row * per_row) * chunk;
       uintptr_t n = ngx - gx < chunk ? ngx - gx : chunk;
@@ -126,7 +138,8 @@ static void run_share(fw_hart_t *hart) {
       L->entry(L->args, &sched);
       hart->in_kernel = 0;
       kernel_cycles += fw_read_mcycle() - k0;
-      groups += n;
+      if (rank == 0) groups += n;
+      fw_team_barrier(&hart->call); /* the team is done with this claim */
     }
   } else {
     hart->in_kernel = 0; /* the trap handler recorded why */
@@ -172,6 +185,10 @@ void fw_run_launch(uint64_t seq) {
   L->status = RVHAL_OK;
   L->abort = 0;
   L->fault_hart = 0;
+  for (uint32_t i = 0; i < L->participants; i += L->team_size) {
+    fw_harts[i].team.arrived = 0;
+    fw_harts[i].team.sense = 0;
+  }
   install_program(d);
   __asm__ volatile("fence.i" ::: "memory");
   __atomic_store_n(&fw_launch_gen, fw_launch_gen + 1, __ATOMIC_RELEASE);

@@ -3,7 +3,6 @@
 #include "fw.h"
 
 void fw_print_record(uint32_t hart, uint64_t item, const char *text, uint32_t len, uint32_t flags);
-void fw_team_barrier(const rvhal_call_info_t *ci);
 void fw_kernel_fail(const rvhal_call_info_t *ci, int32_t status, const char *detail, uint64_t value)
     __attribute__((noreturn));
 

@@ -41,6 +41,7 @@ typedef struct fw_hart {
   uintptr_t seen_gen; /* last launch generation this hart saw */
   rvhal_hart_block_t *block;
   jmp_buf recover;    /* where a trapping kernel call unwinds to */
+  uint32_t barrier_sense; /* this hart's sense for team barriers */
   rvhal_call_info_t call;
   rvhal_team_t team;  /* used when this hart leads a team */
 } fw_hart_t;
@@ -63,6 +64,9 @@ void fw_worker_loop(fw_hart_t *hart) __attribute__((noreturn));
 /* doorbell.c */
 void fw_doorbell_loop(fw_hart_t *hart) __attribute__((noreturn));
 void fw_notify_host(void);
+
+/* barrier.c */
+void fw_team_barrier(const rvhal_call_info_t *ci);
 
 /* trap.c */
 void fw_trap_handler(uintptr_t *frame);

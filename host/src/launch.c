@@ -271,14 +271,29 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
                          opts->harts, d->info.num_harts);
     harts = opts->harts;
   }
-  if (opts && opts->harts_per_group > 1)
-    return rvhal_error(RVHAL_UNSUPPORTED, "kernel %s: %u harts per work-group requested; this firmware runs one "
-                       "hart per group", kname, opts->harts_per_group);
-  uint64_t chunk = opts && opts->chunk_groups ? opts->chunk_groups : total_groups / ((uint64_t)harts * 8);
+  /* Harts per group (a team): given, or several only when there are fewer
+   * groups than harts, so that harts would otherwise sit idle
+   * (docs/execution-model.md has the measurements behind this). */
+  uint32_t team = 1;
+  if (opts && opts->harts_per_group) {
+    team = opts->harts_per_group;
+    if (team > harts || harts % team)
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %u harts per work-group must divide the %u harts taking part",
+                         kname, team, harts);
+    if (team > items)
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %u harts per work-group but a group has only %llu "
+                         "work-items", kname, team, (unsigned long long)items);
+  } else if (total_groups < harts) {
+    team = (uint32_t)(harts / total_groups);
+    if (team > items) team = (uint32_t)items;
+  }
+  uint64_t teams = harts / team;
+  uint64_t chunk = opts && opts->chunk_groups ? opts->chunk_groups : total_groups / (teams * 8);
   if (chunk < 1) chunk = 1;
   if (chunk > groups[0]) chunk = groups[0];
   uint64_t chunks = (groups[0] + chunk - 1) / chunk * groups[1] * groups[2];
-  if (harts > chunks) harts = (uint32_t)chunks;
+  if (teams > chunks) teams = chunks;
+  harts = (uint32_t)(teams * team);
 
   /* Describe the launch. */
   uint64_t seq = d->seq + 1;
@@ -295,7 +310,7 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
     desc->local_size[i] = (uint32_t)local[i];
   }
   desc->harts = harts;
-  desc->harts_per_group = 1;
+  desc->harts_per_group = team;
   desc->flags = 0;
   desc->chunk_groups = chunk;
   desc->num_local_args = nlocal;
@@ -337,7 +352,7 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   r->num_groups = total_groups;
   r->chunk_groups = chunk;
   r->harts = harts;
-  r->harts_per_group = 1;
+  r->harts_per_group = team;
   r->device_ns = (done.end_mtime - done.start_mtime) * 1000000000ull / d->info.timebase_hz;
   r->host_ns = t1 - t0;
   for (uint32_t h = 0; h < d->info.num_harts; h++)
