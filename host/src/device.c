@@ -176,3 +176,10 @@ void rvhal_device_delete(rvhal_device_t *d) {
 }
 
 const rvhal_device_info_t *rvhal_device_get_info(const rvhal_device_t *d) { return d ? &d->info : NULL; }
+
+void rvhal_device_set_print_fn(rvhal_device_t *d, rvhal_print_fn_t fn, void *user) {
+  if (!d) return;
+  d->options.print_fn = fn;
+  d->options.print_user = user;
+  rvhal_print_set_output(&d->print, fn, user);
+}

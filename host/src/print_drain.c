@@ -32,6 +32,11 @@ void rvhal_print_init(rvhal_print_state_t *s, rvhal_print_fn_t fn, void *user) {
   s->user = user;
 }
 
+void rvhal_print_set_output(rvhal_print_state_t *s, rvhal_print_fn_t fn, void *user) {
+  s->fn = fn ? fn : default_print;
+  s->user = user;
+}
+
 static void emit(rvhal_print_state_t *s, const char *text, size_t len) { s->fn(s->user, text, len); }
 
 static rvhal_partial_line_t **find_partial(rvhal_print_state_t *s, uint64_t item) {

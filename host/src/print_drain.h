@@ -26,6 +26,7 @@ typedef struct rvhal_print_state {
 
 void rvhal_print_init(rvhal_print_state_t *s, rvhal_print_fn_t fn, void *user);
 void rvhal_print_free(rvhal_print_state_t *s);
+void rvhal_print_set_output(rvhal_print_state_t *s, rvhal_print_fn_t fn, void *user);
 /* Empty the rings of harts [0, num_harts) (ram: host view of guest RAM) and
  * print what is in order. With `final`, the launch is over: print
  * everything left, in order, and report lost output. */

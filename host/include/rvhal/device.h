@@ -69,7 +69,7 @@ int rvhal_platform_device_info(uint32_t index, const rvhal_device_info_t **out_i
 typedef struct rvhal_device rvhal_device_t;
 
 /* Receives kernel print() output, one whole line at a time (without the
- * newline). `lost` lines were dropped before this one. */
+ * newline), in the order the print() calls were made. */
 typedef void (*rvhal_print_fn_t)(void *user, const char *line, size_t len);
 
 typedef struct rvhal_device_options {
@@ -95,6 +95,8 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
 /* Stops the device's QEMU process and frees everything. NULL is ignored. */
 void rvhal_device_delete(rvhal_device_t *device);
 const rvhal_device_info_t *rvhal_device_get_info(const rvhal_device_t *device);
+/* Where kernel print() lines go from now on (NULL: stdout). */
+void rvhal_device_set_print_fn(rvhal_device_t *device, rvhal_print_fn_t fn, void *user);
 
 /* ---- device memory ------------------------------------------------------ */
 

@@ -1,0 +1,44 @@
+/* The examples: each is a kernel (examples/<name>/<name>.c, built for the
+ * device) and a host part that runs it and checks every result against a
+ * host computation. The demo runs them all; the tests run them on 1-4 harts
+ * with several work-group sizes. */
+#ifndef RVHAL_EXAMPLE_H
+#define RVHAL_EXAMPLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rvhal/rvhal.h"
+
+typedef struct example_ctx {
+  rvhal_device_t *dev;
+  const char *kernel_dir; /* where <name>.elf files are */
+  uint32_t local_size;    /* work-items per group along dimension 0 (or each dimension of a square/cube);
+                             0: the example's default */
+  uint32_t harts_per_group; /* 0: let the library choose */
+  int verbose;
+} example_ctx_t;
+
+typedef struct example {
+  const char *name;
+  const char *what; /* one line: what it computes */
+  /* Runs the example; 0 if every result matched. On success `summary` says
+   * what ran ("1-D, 65536 items in groups of 64"); on failure, what
+   * differed. Errors from rvhal are reported in `summary` too. */
+  int (*run)(const example_ctx_t *ctx, char *summary, size_t cap);
+} example_t;
+
+/* All examples, NULL-terminated (examples/common/registry.c). */
+extern const example_t *const rvhal_examples[];
+
+/* Helpers for examples' host parts (examples/common/example_util.c). */
+int example_load(const example_ctx_t *ctx, const char *program, const char *kernel, hal_program_t *out_program,
+                 hal_kernel_t *out_kernel, char *summary, size_t cap);
+int example_fail(char *summary, size_t cap, const char *what, int rc);
+hal_arg_t example_global(hal_addr_t addr);
+hal_arg_t example_local(hal_size_t size);
+hal_arg_t example_value(const void *data, hal_size_t size);
+/* Fixed-seed pseudo-random numbers for inputs. */
+uint32_t example_rand(uint32_t *state);
+
+#endif /* RVHAL_EXAMPLE_H */

@@ -1,0 +1,44 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "example.h"
+
+int example_fail(char *summary, size_t cap, const char *what, int rc) {
+  snprintf(summary, cap, "%s: %s: %s", what, rvhal_status_name(rc), rvhal_last_error());
+  return rc ? rc : -1;
+}
+
+int example_load(const example_ctx_t *ctx, const char *program, const char *kernel, hal_program_t *out_program,
+                 hal_kernel_t *out_kernel, char *summary, size_t cap) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s.elf", ctx->kernel_dir, program);
+  int rc = rvhal_program_load_file(ctx->dev, path, out_program);
+  if (rc) return example_fail(summary, cap, "program_load", rc);
+  rc = rvhal_program_find_kernel(ctx->dev, *out_program, kernel, out_kernel);
+  if (rc) {
+    rvhal_program_free(ctx->dev, *out_program);
+    return example_fail(summary, cap, "program_find_kernel", rc);
+  }
+  return 0;
+}
+
+hal_arg_t example_global(hal_addr_t addr) {
+  return (hal_arg_t){.kind = hal_arg_address, .space = hal_space_global, .address = addr};
+}
+
+hal_arg_t example_local(hal_size_t size) {
+  return (hal_arg_t){.kind = hal_arg_address, .space = hal_space_local, .size = size};
+}
+
+hal_arg_t example_value(const void *data, hal_size_t size) {
+  return (hal_arg_t){.kind = hal_arg_value, .size = size, .pod_data = data};
+}
+
+uint32_t example_rand(uint32_t *state) {
+  /* xorshift32 */
+  uint32_t x = *state ? *state : 0x9e3779b9u;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  return *state = x;
+}

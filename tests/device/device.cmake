@@ -1,0 +1,1 @@
+# Device tests: real kernels on real QEMU harts.
