@@ -54,7 +54,7 @@ void fw_trap_handler(uintptr_t *frame) {
 
   if (!hart->in_kernel) {
     char what[80];
-    fw_format(what, sizeof what, "firmware exception on hart %u: mcause %lu at pc 0x%lx, mtval", index,
+    fw_format(what, sizeof what, "firmware exception on hart %u: mcause %lu at pc 0x%lx, mtval", (unsigned)index,
               (unsigned long)cause, (unsigned long)epc);
     fw_fail(RVHAL_FIRMWARE, what, tval);
   }
