@@ -49,7 +49,6 @@ int rvhal_mem_free(rvhal_device_t *d, hal_addr_t addr) {
 }
 
 int rvhal_mem_write(rvhal_device_t *d, hal_addr_t dst, const void *src, hal_size_t size) {
-  rvhal_clear_error();
   if (!d || (!src && size)) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_write: NULL device or source");
   if (!size) return RVHAL_OK;
   uint8_t *p;
@@ -59,7 +58,6 @@ int rvhal_mem_write(rvhal_device_t *d, hal_addr_t dst, const void *src, hal_size
 }
 
 int rvhal_mem_read(rvhal_device_t *d, void *dst, hal_addr_t src, hal_size_t size) {
-  rvhal_clear_error();
   if (!d || (!dst && size)) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_read: NULL device or destination");
   if (!size) return RVHAL_OK;
   uint8_t *p;

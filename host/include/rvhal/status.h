@@ -15,7 +15,8 @@ const char *rvhal_status_name(int status);
 /* The code's generic description: "out of device memory". */
 const char *rvhal_status_string(int status);
 /* The detailed message of the last failed call on this thread, e.g.
- * "mem_free: 0x80a00040 is not the start of an allocation". */
+ * "mem_free: 0x80a00040 is not the start of an allocation". Only
+ * meaningful right after a call returned an error. */
 const char *rvhal_last_error(void);
 
 #ifdef __cplusplus

@@ -1,0 +1,177 @@
+/* rvhal-bench: the numbers behind rvhal's speed goals, printed, never
+ * asserted (timing on a shared 2-core machine is noisy; tests don't time).
+ *
+ *   launch    round trip of an empty launch (1 work-item), with hart 0
+ *             lingering (back-to-back launches) and with the doorbell only
+ *   create    rvhal_device_create + delete
+ *   transfer  mem_write / mem_read bandwidth against a host memcpy
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench_util.h"
+#include "rvhal/rvhal.h"
+
+static const char *kernel_dir;
+static int runs = 1000;
+static uint32_t harts = 4;
+
+#define CHECK_RC(expr)                                                                              \
+  do {                                                                                              \
+    int rc_ = (expr);                                                                               \
+    if (rc_) {                                                                                      \
+      fprintf(stderr, "rvhal-bench: %s: %s: %s\n", #expr, rvhal_status_name(rc_), rvhal_last_error()); \
+      exit(1);                                                                                      \
+    }                                                                                               \
+  } while (0)
+
+static void bench_launch(uint32_t linger_us, const char *label) {
+  rvhal_device_options_t o = {.num_harts = harts, .linger_us = linger_us};
+  rvhal_device_t *d;
+  CHECK_RC(rvhal_device_create(0, &o, &d));
+  char path[1024];
+  snprintf(path, sizeof path, "%s/empty.elf", kernel_dir);
+  hal_program_t p;
+  hal_kernel_t k;
+  CHECK_RC(rvhal_program_load_file(d, path, &p));
+  CHECK_RC(rvhal_program_find_kernel(d, p, "empty", &k));
+  hal_ndrange_t nd = {.global = {1, 1, 1}, .local = {1, 1, 1}};
+  for (int i = 0; i < 20; i++) CHECK_RC(rvhal_kernel_exec(d, p, k, &nd, NULL, 0, 1)); /* warm up */
+  double *t = malloc(sizeof *t * (size_t)runs);
+  for (int i = 0; i < runs; i++) {
+    double a = bench_now_us();
+    CHECK_RC(rvhal_kernel_exec(d, p, k, &nd, NULL, 0, 1));
+    t[i] = bench_now_us() - a;
+  }
+  bench_stats_t s = bench_stats(t, (size_t)runs);
+  printf("launch  empty kernel, %-28s median %7.1f us   p10 %7.1f   p90 %7.1f   (%d runs)\n", label, s.median, s.p10,
+         s.p90, runs);
+  free(t);
+  rvhal_program_free(d, p);
+  rvhal_device_delete(d);
+}
+
+static void bench_create(void) {
+  int n = runs < 100 ? runs : 100;
+  double *t = malloc(sizeof *t * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    rvhal_device_options_t o = {.num_harts = harts};
+    rvhal_device_t *d;
+    double a = bench_now_us();
+    CHECK_RC(rvhal_device_create(0, &o, &d));
+    t[i] = bench_now_us() - a;
+    rvhal_device_delete(d);
+  }
+  bench_stats_t s = bench_stats(t, (size_t)n);
+  printf("create  device_create (%u harts, firmware ready)     median %7.1f ms   p10 %7.1f   p90 %7.1f   (%d runs)\n",
+         harts, s.median / 1e3, s.p10 / 1e3, s.p90 / 1e3, n);
+  free(t);
+}
+
+static void bench_transfer(void) {
+  rvhal_device_options_t o = {.num_harts = 1};
+  rvhal_device_t *d;
+  CHECK_RC(rvhal_device_create(0, &o, &d));
+  static const size_t sizes[] = {4096, 1 << 20, 64 << 20};
+  int n = runs < 100 ? runs : 100;
+  for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+    size_t size = sizes[si];
+    /* page-aligned host buffers, like the device buffer: no 4K-aliasing artefacts */
+    uint8_t *src = aligned_alloc(4096, size), *dst = aligned_alloc(4096, size);
+    memset(src, 0x5a, size);
+    memset(dst, 0, size);
+    hal_addr_t dev;
+    CHECK_RC(rvhal_mem_alloc(d, size, 0, &dev));
+    double *tw = malloc(sizeof(double) * (size_t)n), *tr = malloc(sizeof(double) * (size_t)n),
+           *tm = malloc(sizeof(double) * (size_t)n);
+    /* warm: first touch of guest RAM pages and of the host buffers */
+    CHECK_RC(rvhal_mem_write(d, dev, src, size));
+    CHECK_RC(rvhal_mem_read(d, dst, dev, size));
+    memcpy(dst, src, size);
+    /* Small copies are repeated within a sample so the clock's own cost
+     * does not dominate. */
+    int reps = size >= (1 << 20) ? 1 : (int)((1 << 20) / size);
+    for (int i = 0; i < n; i++) {
+      double a = bench_now_us();
+      for (int r = 0; r < reps; r++) CHECK_RC(rvhal_mem_write(d, dev, src, size));
+      double b = bench_now_us();
+      for (int r = 0; r < reps; r++) CHECK_RC(rvhal_mem_read(d, dst, dev, size));
+      double c = bench_now_us();
+      for (int r = 0; r < reps; r++) {
+        memcpy(dst, src, size);
+        __asm__ volatile("" ::"r"(dst) : "memory");
+      }
+      double e = bench_now_us();
+      tw[i] = (b - a) / reps;
+      tr[i] = (c - b) / reps;
+      tm[i] = (e - c) / reps;
+    }
+    double mw = bench_stats(tw, (size_t)n).median, mr = bench_stats(tr, (size_t)n).median,
+           mm = bench_stats(tm, (size_t)n).median;
+    double mib = (double)size / (1 << 20);
+    printf("transfer %8zu bytes  mem_write %8.0f MiB/s (%3.0f%% of memcpy)  mem_read %8.0f MiB/s (%3.0f%%)  "
+           "memcpy %8.0f MiB/s  (medians of %d)\n",
+           size, mib / (mw / 1e6), 100 * mm / mw, mib / (mr / 1e6), 100 * mm / mr, mib / (mm / 1e6), n);
+    CHECK_RC(rvhal_mem_free(d, dev));
+    free(src);
+    free(dst);
+    free(tw);
+    free(tr);
+    free(tm);
+  }
+  rvhal_device_delete(d);
+}
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: rvhal-bench [options] [launch] [create] [transfer]\n"
+          "Prints rvhal's performance figures (all sections by default).\n\n"
+          "  -r, --runs N       repetitions per figure (default 1000; create and transfer use at most 100)\n"
+          "  -n, --harts N      harts of the device (default 4)\n"
+          "  -k, --kernel-dir D where the test kernels are (default: the build tree)\n"
+          "  -h, --help         this help\n");
+}
+
+int main(int argc, char **argv) {
+  kernel_dir = getenv("RVHAL_KERNEL_DIR");
+  if (!kernel_dir || !*kernel_dir) kernel_dir = RVHAL_BENCH_KERNEL_DIR;
+  static const struct option opts[] = {
+      {"runs", 1, 0, 'r'}, {"harts", 1, 0, 'n'}, {"kernel-dir", 1, 0, 'k'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+  int c;
+  while ((c = getopt_long(argc, argv, "r:n:k:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'r': runs = atoi(optarg); break;
+    case 'n': harts = (uint32_t)atoi(optarg); break;
+    case 'k': kernel_dir = optarg; break;
+    case 'h': usage(stdout); return 0;
+    default: usage(stderr); return 2;
+    }
+  }
+  if (runs < 1) {
+    fprintf(stderr, "rvhal-bench: --runs must be at least 1\n");
+    return 2;
+  }
+  int all = optind == argc;
+  for (int i = optind; i < argc; i++)
+    if (strcmp(argv[i], "launch") && strcmp(argv[i], "create") && strcmp(argv[i], "transfer")) {
+      fprintf(stderr, "rvhal-bench: unknown section '%s'\n", argv[i]);
+      usage(stderr);
+      return 2;
+    }
+  for (int pass = 0; pass < 3; pass++) {
+    const char *sec = pass == 0 ? "launch" : pass == 1 ? "create" : "transfer";
+    int want = all;
+    for (int i = optind; i < argc; i++) want |= !strcmp(argv[i], sec);
+    if (!want) continue;
+    if (pass == 0) {
+      bench_launch(0, "hart 0 lingering (default):");
+      bench_launch(RVHAL_LINGER_OFF, "doorbell every launch:");
+    } else if (pass == 1) {
+      bench_create();
+    } else {
+      bench_transfer();
+    }
+  }
+  return 0;
+}
