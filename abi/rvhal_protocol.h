@@ -215,61 +215,104 @@ typedef struct rvhal_ctrl {
 #define RVHAL_ASSERT_OFS_(type, field, ofs) \
   _Static_assert(offsetof(type, field) == (ofs), #type "." #field " moved")
 
+/* Every field's offset, as docs/abi.md lists them. */
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, magic, RVHAL_BOOT_MAGIC_OFS);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, abi_version, 4);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, num_harts, RVHAL_BOOT_NUM_HARTS_OFS);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, flags, 12);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, ram_base, 16);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, ram_size, 24);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, stacks_base, RVHAL_BOOT_STACKS_BASE_OFS);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, hart_stack_size, RVHAL_BOOT_HART_STACK_SIZE_OFS);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, fibers_base, 48);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, fiber_pool_size, 56);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, fiber_stack_size, 64);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, program_base, 72);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, program_size, 80);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, heap_base, 88);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, heap_size, 96);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, local_mem_size, 104);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, linger_ticks, 112);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, timebase_hz, 128);
-_Static_assert(sizeof(rvhal_boot_config_t) == 176, "boot config size");
-
+RVHAL_ASSERT_OFS_(rvhal_fw_state_t, state, 0);
+RVHAL_ASSERT_OFS_(rvhal_fw_state_t, harts_online, 4);
 RVHAL_ASSERT_OFS_(rvhal_fw_state_t, polling, 8);
+RVHAL_ASSERT_OFS_(rvhal_fw_state_t, error, 12);
+RVHAL_ASSERT_OFS_(rvhal_fw_state_t, abi_version, 16);
 RVHAL_ASSERT_OFS_(rvhal_fw_state_t, boot_mcycle, 24);
 RVHAL_ASSERT_OFS_(rvhal_fw_state_t, message, 32);
-_Static_assert(sizeof(rvhal_fw_state_t) == 144, "fw state size");
-
+RVHAL_ASSERT_OFS_(rvhal_ctrl_t, boot, 0);
+RVHAL_ASSERT_OFS_(rvhal_ctrl_t, fw, 176);
+RVHAL_ASSERT_OFS_(rvhal_ctrl_t, ring, 320);
+RVHAL_ASSERT_OFS_(rvhal_ctrl_t, harts, 18624);
+RVHAL_ASSERT_OFS_(rvhal_ring_t, submitted, 0);
+RVHAL_ASSERT_OFS_(rvhal_ring_t, host_waiting, 8);
+RVHAL_ASSERT_OFS_(rvhal_ring_t, completed, 64);
+RVHAL_ASSERT_OFS_(rvhal_ring_t, slots, 128);
+RVHAL_ASSERT_OFS_(rvhal_launch_slot_t, desc, 0);
+RVHAL_ASSERT_OFS_(rvhal_launch_slot_t, done, 376);
+RVHAL_ASSERT_OFS_(rvhal_launch_slot_t, args, 440);
+RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, seq, 0);
 RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, entry, 8);
 RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, args, 16);
 RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, num_groups, 24);
 RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, global_offset, 48);
 RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, local_size, 72);
 RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, work_dim, 84);
+RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, args_size, 88);
 RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, harts, 92);
+RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, harts_per_group, 96);
+RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, flags, 100);
 RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, chunk_groups, 104);
+RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, num_local_args, 112);
 RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, num_installs, 116);
 RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, local_arg_offset, 120);
 RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, install, 248);
+RVHAL_ASSERT_OFS_(rvhal_completion_t, seq, 0);
+RVHAL_ASSERT_OFS_(rvhal_completion_t, status, 8);
+RVHAL_ASSERT_OFS_(rvhal_completion_t, fault_hart, 12);
+RVHAL_ASSERT_OFS_(rvhal_completion_t, start_mtime, 16);
+RVHAL_ASSERT_OFS_(rvhal_completion_t, end_mtime, 24);
+RVHAL_ASSERT_OFS_(rvhal_hart_block_t, counters, 0);
+RVHAL_ASSERT_OFS_(rvhal_hart_block_t, counters_seq, 128);
+RVHAL_ASSERT_OFS_(rvhal_hart_block_t, trap, 192);
+RVHAL_ASSERT_OFS_(rvhal_hart_block_t, print, 320);
+RVHAL_ASSERT_OFS_(rvhal_trap_report_t, seq, 0);
+RVHAL_ASSERT_OFS_(rvhal_trap_report_t, mcause, 8);
+RVHAL_ASSERT_OFS_(rvhal_trap_report_t, mepc, 16);
+RVHAL_ASSERT_OFS_(rvhal_trap_report_t, mtval, 24);
+RVHAL_ASSERT_OFS_(rvhal_trap_report_t, sp, 32);
+RVHAL_ASSERT_OFS_(rvhal_trap_report_t, ra, 40);
+RVHAL_ASSERT_OFS_(rvhal_trap_report_t, entry, 48);
+RVHAL_ASSERT_OFS_(rvhal_trap_report_t, kind, 56);
+RVHAL_ASSERT_OFS_(rvhal_trap_report_t, status, 60);
+RVHAL_ASSERT_OFS_(rvhal_trap_report_t, detail, 64);
+RVHAL_ASSERT_OFS_(rvhal_print_ring_t, head, 0);
+RVHAL_ASSERT_OFS_(rvhal_print_ring_t, lost_bytes, 8);
+RVHAL_ASSERT_OFS_(rvhal_print_ring_t, lost_records, 16);
+RVHAL_ASSERT_OFS_(rvhal_print_ring_t, tail, 64);
+RVHAL_ASSERT_OFS_(rvhal_print_record_t, size, 0);
+RVHAL_ASSERT_OFS_(rvhal_print_record_t, len, 4);
+RVHAL_ASSERT_OFS_(rvhal_print_record_t, order, 8);
+RVHAL_ASSERT_OFS_(rvhal_print_record_t, hart, 12);
+RVHAL_ASSERT_OFS_(rvhal_print_record_t, flags, 14);
+RVHAL_ASSERT_OFS_(rvhal_print_record_t, item, 16);
+
+_Static_assert(sizeof(rvhal_boot_config_t) == 176, "boot config size");
+
+_Static_assert(sizeof(rvhal_fw_state_t) == 144, "fw state size");
+
 _Static_assert(sizeof(rvhal_install_t) == 32, "install size");
 _Static_assert(sizeof(rvhal_launch_desc_t) == 376, "launch desc size");
 
 _Static_assert(sizeof(rvhal_completion_t) == 64, "completion size");
-RVHAL_ASSERT_OFS_(rvhal_launch_slot_t, done, 376);
-RVHAL_ASSERT_OFS_(rvhal_launch_slot_t, args, 440);
 _Static_assert(sizeof(rvhal_launch_slot_t) % 64 == 0, "slots start on cache lines");
 
-RVHAL_ASSERT_OFS_(rvhal_ring_t, host_waiting, 8);
-RVHAL_ASSERT_OFS_(rvhal_ring_t, completed, 64);
-RVHAL_ASSERT_OFS_(rvhal_ring_t, slots, 128);
-
-RVHAL_ASSERT_OFS_(rvhal_trap_report_t, kind, 56);
-RVHAL_ASSERT_OFS_(rvhal_trap_report_t, detail, 64);
 _Static_assert(sizeof(rvhal_trap_report_t) == 128, "trap report size");
-RVHAL_ASSERT_OFS_(rvhal_print_ring_t, tail, 64);
 _Static_assert(sizeof(rvhal_print_ring_t) == 128, "print ring size");
-RVHAL_ASSERT_OFS_(rvhal_print_record_t, order, 8);
-RVHAL_ASSERT_OFS_(rvhal_print_record_t, flags, 14);
-RVHAL_ASSERT_OFS_(rvhal_print_record_t, item, 16);
 _Static_assert(sizeof(rvhal_print_record_t) == 24, "print record size");
-RVHAL_ASSERT_OFS_(rvhal_hart_block_t, trap, 192);
-RVHAL_ASSERT_OFS_(rvhal_hart_block_t, print, 320);
 _Static_assert(sizeof(rvhal_hart_block_t) == 448, "hart block size");
 
-RVHAL_ASSERT_OFS_(rvhal_ctrl_t, fw, 176);
-RVHAL_ASSERT_OFS_(rvhal_ctrl_t, ring, 320);
 _Static_assert(offsetof(rvhal_ctrl_t, harts) % 64 == 0, "hart blocks start on a cache line");
 _Static_assert(sizeof(rvhal_ctrl_t) <= RVHAL_CTRL_MAX_SIZE, "control block outgrew its region");
 _Static_assert(RVHAL_CTRL_OFFSET + RVHAL_CTRL_MAX_SIZE <= RVHAL_PRINT_OFFSET, "regions overlap");
