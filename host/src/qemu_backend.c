@@ -63,7 +63,8 @@ static void qemu_destroy(rvhal_backend_t *base) {
 /* QEMU's command line, built before fork so the child only execs. */
 typedef struct qemu_argv {
   char smp[16], mem[32], backend[160], chardev[64], machine[96];
-  const char *argv[32];
+  char extra[1024]; /* $RVHAL_QEMU_ARGS, split in place */
+  const char *argv[64];
 } qemu_argv_t;
 
 static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) {
@@ -100,6 +101,13 @@ static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) 
   if (q->cfg.exact_timing) {
     *v++ = "-icount";
     *v++ = "shift=0";
+  }
+  /* Extra options for debugging, e.g. RVHAL_QEMU_ARGS="-s" for a gdb stub
+   * (qemu/README.md). Split on blanks; no quoting. */
+  const char *env = getenv("RVHAL_QEMU_ARGS");
+  if (env) {
+    snprintf(a->extra, sizeof a->extra, "%s", env);
+    for (char *t = strtok(a->extra, " \t"); t && v < a->argv + 62; t = strtok(NULL, " \t")) *v++ = t;
   }
   *v = NULL;
 }
