@@ -182,7 +182,8 @@ typedef struct rvhal_print_ring {
 
 /* One record in a print ring. Records never wrap: one that would not fit
  * before the end of the ring is preceded by a padding record (len 0, flag
- * PAD) filling the rest. */
+ * PAD) filling the rest, or, when fewer bytes than a record header remain
+ * before the end, those bytes are skipped without a header. */
 typedef struct rvhal_print_record {
   uint32_t size;  /* bytes of header + text, rounded up to 8 */
   uint32_t len;   /* bytes of text */

@@ -32,13 +32,17 @@ void fw_print_record(uint32_t hart, uint64_t item, const char *text, uint32_t le
     return;
   }
   if (to_end < size) {
-    rvhal_print_record_t *pad = (rvhal_print_record_t *)(data + at);
-    pad->size = to_end;
-    pad->len = 0;
-    pad->order = order;
-    pad->hart = (uint16_t)hart;
-    pad->flags = RVHAL_PRINT_PAD;
-    pad->item = 0;
+    /* Records never wrap: fill the end of the ring with a pad record, or
+     * leave it if not even a header fits (the reader skips it likewise). */
+    if (to_end >= sizeof(rvhal_print_record_t)) {
+      rvhal_print_record_t *pad = (rvhal_print_record_t *)(data + at);
+      pad->size = to_end;
+      pad->len = 0;
+      pad->order = 0;
+      pad->hart = (uint16_t)hart;
+      pad->flags = RVHAL_PRINT_PAD;
+      pad->item = 0;
+    }
     head += to_end;
     at = 0;
   }

@@ -4,20 +4,22 @@
 
 #include "example.h"
 
-#define N 65536
+/* 65536 rounded up to a multiple of the work-group size */
+#define N_MIN 65536
 
 static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
   hal_program_t prog;
   hal_kernel_t k;
   int rc = example_load(ctx, "vector_add", "vector_add_entry", &prog, &k, summary, cap);
   if (rc) return rc;
+  uint32_t local = ctx->local_size ? ctx->local_size : 64;
+  const uint32_t N = (N_MIN + local - 1) / local * local;
   uint32_t *a = malloc(N * 4), *b = malloc(N * 4), *c = malloc(N * 4), seed = 1;
   for (uint32_t i = 0; i < N; i++) {
     a[i] = example_rand(&seed);
     b[i] = example_rand(&seed);
   }
   hal_addr_t da = 0, db = 0, dc = 0;
-  uint32_t local = ctx->local_size ? ctx->local_size : 64;
   hal_ndrange_t nd = {.global = {N, 1, 1}, .local = {local, 1, 1}};
   hal_arg_t args[3];
   if ((rc = rvhal_mem_alloc(ctx->dev, N * 4, 0, &da)) || (rc = rvhal_mem_alloc(ctx->dev, N * 4, 0, &db)) ||
@@ -44,7 +46,7 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
       snprintf(summary, cap, "c[%u] = %u, expected %u", i, c[i], a[i] + b[i]);
       rc = -1;
     }
-  if (!rc) snprintf(summary, cap, "1-D, %d items in groups of %u", N, local);
+  if (!rc) snprintf(summary, cap, "1-D, %u items in groups of %u", N, local);
 out:
   rvhal_mem_free(ctx->dev, da);
   rvhal_mem_free(ctx->dev, db);

@@ -102,9 +102,20 @@ static void take_ring(rvhal_print_state_t *s, rvhal_print_ring_t *ring, const ui
   uint64_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
   uint64_t tail = ring->tail;
   while (tail < head) {
+    uint64_t to_end = RVHAL_PRINT_RING_SIZE - tail % RVHAL_PRINT_RING_SIZE;
+    if (to_end < sizeof(rvhal_print_record_t)) { /* too small for a header: skipped by the writer */
+      tail += to_end;
+      continue;
+    }
     const rvhal_print_record_t *r = (const rvhal_print_record_t *)(data + tail % RVHAL_PRINT_RING_SIZE);
     uint32_t size = r->size, len = r->len;
-    if (size < sizeof *r || size > head - tail || len > size - sizeof *r) break; /* corrupt: stop reading */
+    if (size < sizeof *r || size > head - tail || size > to_end || len > size - sizeof *r) {
+      /* Not a record: the ring was overwritten (a kernel's stray store?).
+       * Drop what is left rather than stall the ring for good. */
+      s->corrupt_bytes += head - tail;
+      tail = head;
+      break;
+    }
     if (!(r->flags & RVHAL_PRINT_PAD)) {
       if (s->num_pending == s->cap_pending) {
         size_t cap = s->cap_pending ? 2 * s->cap_pending : 64;
@@ -158,6 +169,13 @@ void rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t
   for (uint32_t h = 0; h < num_harts; h++) {
     lost_records += __atomic_load_n(&ctrl->harts[h].print.lost_records, __ATOMIC_ACQUIRE);
     lost_bytes += __atomic_load_n(&ctrl->harts[h].print.lost_bytes, __ATOMIC_ACQUIRE);
+  }
+  if (s->corrupt_bytes) {
+    char note[128];
+    int n = snprintf(note, sizeof note, "[rvhal: %llu bytes of print output were unreadable (overwritten) and dropped]",
+                     (unsigned long long)s->corrupt_bytes);
+    emit(s, note, (size_t)n);
+    s->corrupt_bytes = 0;
   }
   if (lost_records > s->lost_records) {
     char note[128];

@@ -20,6 +20,7 @@ typedef struct rvhal_print_state {
   uint32_t next_order;                 /* order of the next record to print */
   rvhal_partial_line_t *partial;       /* unfinished lines, per work-item */
   uint64_t lost_records, lost_bytes;   /* reported so far */
+  uint64_t corrupt_bytes;              /* dropped as unreadable, not yet reported */
   rvhal_print_fn_t fn;
   void *user;
 } rvhal_print_state_t;

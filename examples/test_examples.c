@@ -1,0 +1,56 @@
+/* Runs every example on a device of N harts (argv[1]) with work-group
+ * sizes smaller than, equal to and larger than the hart count, and with
+ * teams of harts per group. Every example checks all its results. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "example.h"
+
+static void quiet(void *user, const char *line, size_t len) {
+  (void)user;
+  (void)line;
+  (void)len;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: test_examples HARTS [DEVICE]\n");
+    return 2;
+  }
+  uint32_t harts = (uint32_t)atoi(argv[1]), device = argc > 2 ? (uint32_t)atoi(argv[2]) : 0;
+  rvhal_device_options_t o = {.num_harts = harts, .print_fn = quiet};
+  rvhal_device_t *dev;
+  if (rvhal_device_create(device, &o, &dev)) {
+    fprintf(stderr, "device_create: %s\n", rvhal_last_error());
+    return 1;
+  }
+  const char *dir = device == 0 ? RVHAL_EXAMPLE_KERNEL_DIR_RV64 : RVHAL_EXAMPLE_KERNEL_DIR_RV32;
+  /* local sizes around the hart count, and the examples' defaults (0) */
+  uint32_t locals[] = {0, 1, harts > 1 ? harts - 1 : 2, harts, harts + 1, 2 * harts + 1, 16};
+  uint32_t teams[] = {0, 1, 2, 4};
+  int runs = 0, failures = 0;
+  for (const example_t *const *e = rvhal_examples; *e; e++) {
+    for (size_t li = 0; li < sizeof locals / sizeof *locals; li++) {
+      for (size_t ti = 0; ti < sizeof teams / sizeof *teams; ti++) {
+        uint32_t team = teams[ti];
+        /* a team must divide the harts and fit the group (the library
+         * rejects others; that is tested elsewhere) */
+        if (team > harts || (team && harts % team)) continue;
+        if (team > 1 && locals[li] && locals[li] < team) continue;
+        if (team > 1 && locals[li] == 0) continue;
+        example_ctx_t ctx = {.dev = dev, .kernel_dir = dir, .local_size = locals[li], .harts_per_group = team};
+        char summary[512] = "";
+        int rc = (*e)->run(&ctx, summary, sizeof summary);
+        runs++;
+        if (rc) {
+          failures++;
+          printf("FAIL %s harts=%u local=%u team=%u: %s\n", (*e)->name, harts, locals[li], team, summary);
+        }
+      }
+    }
+  }
+  rvhal_device_delete(dev);
+  printf("examples on %u harts: %d runs, %d failed\n", harts, runs, failures);
+  return failures != 0;
+}
