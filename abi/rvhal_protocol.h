@@ -132,9 +132,9 @@ typedef struct rvhal_completion {
 } rvhal_completion_t;
 
 typedef struct rvhal_launch_slot {
+  uint8_t args[RVHAL_ARGS_MAX]; /* packed arguments live here, 64-byte aligned */
   rvhal_launch_desc_t desc;
   rvhal_completion_t done;
-  uint8_t args[RVHAL_ARGS_MAX]; /* packed arguments live here */
   uint8_t pad_[8];              /* keeps slots on cache-line boundaries */
 } rvhal_launch_slot_t;
 
@@ -250,9 +250,9 @@ RVHAL_ASSERT_OFS_(rvhal_ring_t, submitted, 0);
 RVHAL_ASSERT_OFS_(rvhal_ring_t, host_waiting, 8);
 RVHAL_ASSERT_OFS_(rvhal_ring_t, completed, 64);
 RVHAL_ASSERT_OFS_(rvhal_ring_t, slots, 128);
-RVHAL_ASSERT_OFS_(rvhal_launch_slot_t, desc, 0);
-RVHAL_ASSERT_OFS_(rvhal_launch_slot_t, done, 376);
-RVHAL_ASSERT_OFS_(rvhal_launch_slot_t, args, 440);
+RVHAL_ASSERT_OFS_(rvhal_launch_slot_t, args, 0);
+RVHAL_ASSERT_OFS_(rvhal_launch_slot_t, desc, 4096);
+RVHAL_ASSERT_OFS_(rvhal_launch_slot_t, done, 4472);
 RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, seq, 0);
 RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, entry, 8);
 RVHAL_ASSERT_OFS_(rvhal_launch_desc_t, args, 16);
