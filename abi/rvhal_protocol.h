@@ -43,6 +43,7 @@
 
 /* rvhal_launch_desc_t.flags */
 #define RVHAL_LAUNCH_COUNTERS 0x1u /* record per-hart counters */
+#define RVHAL_LAUNCH_TRACE 0x2u    /* record per-hart timeline events */
 
 /* Offsets used by start-up assembly (checked against the C layout below). */
 #define RVHAL_BOOT_MAGIC_OFS 0
@@ -73,9 +74,10 @@ typedef struct rvhal_boot_config {
   uint64_t heap_size;
   uint64_t local_mem_size;  /* local memory available to one work-group */
   uint64_t linger_ticks;    /* hart 0 keeps watching the ring this long after a launch */
-  uint64_t reserved0;
+  uint64_t trace_base;      /* hart i's timeline events: trace_base + i*trace_size */
   uint64_t timebase_hz;     /* mtime frequency */
-  uint64_t reserved[5];
+  uint64_t trace_size;      /* bytes of timeline events per hart */
+  uint64_t reserved[4];
 } rvhal_boot_config_t;
 
 /* Written by the firmware. */
@@ -198,19 +200,48 @@ typedef struct rvhal_print_record {
 #define RVHAL_PRINT_TRUNCATED 0x2 /* the text was cut to fit the record */
 #define RVHAL_PRINT_MAX_TEXT 1024
 
+/* One timeline event (RVHAL_LAUNCH_TRACE): what a hart did when. */
+typedef struct rvhal_trace_event {
+  uint64_t cycle;    /* the hart's mcycle */
+  uint32_t kind;     /* RVHAL_TRACE_* */
+  uint32_t count;    /* CALL_BEGIN: groups in the call */
+  uint32_t group[3]; /* CALL_BEGIN: first group */
+  uint32_t reserved;
+} rvhal_trace_event_t;
+
+#define RVHAL_TRACE_CALL_BEGIN 1   /* a kernel call (count groups from group) */
+#define RVHAL_TRACE_CALL_END 2
+#define RVHAL_TRACE_WAIT_BEGIN 3   /* asleep in a team barrier */
+#define RVHAL_TRACE_WAIT_END 4
+
 typedef struct rvhal_hart_block {
   uint64_t counters[RVHAL_HART_COUNTER_SLOTS]; /* indexed by RVHAL_HART_COUNTER_* */
   uint64_t counters_seq;                       /* launch the counters belong to */
-  uint64_t reserved[7];
+  uint64_t start_cycle;                        /* mcycle when this hart began the launch */
+  uint64_t end_cycle;                          /* ... and when it finished it */
+  uint32_t trace_events;                       /* events written for the launch */
+  uint32_t trace_dropped;                      /* events that did not fit */
+  uint64_t reserved[4];
   rvhal_trap_report_t trap;
   rvhal_print_ring_t print;
 } rvhal_hart_block_t;
+
+/* Instructions executed by each hart, kept by rvhal's QEMU plugin
+ * (qemu/plugins/insn_counter.c) when counters are on. QEMU's own minstret
+ * follows the virtual clock under -icount (all harts together), so this is
+ * the per-hart count. Written only by the plugin. */
+typedef struct rvhal_insn_counts {
+  uint64_t count[RVHAL_MAX_HARTS]; /* by hart index */
+  uint32_t active;                 /* 1 once the plugin is counting */
+  uint32_t reserved[15];
+} rvhal_insn_counts_t;
 
 typedef struct rvhal_ctrl {
   rvhal_boot_config_t boot;
   rvhal_fw_state_t fw;
   rvhal_ring_t ring;
   rvhal_hart_block_t harts[RVHAL_MAX_HARTS];
+  rvhal_insn_counts_t insns;
 } rvhal_ctrl_t;
 
 #define RVHAL_ASSERT_OFS_(type, field, ofs) \
@@ -234,7 +265,9 @@ RVHAL_ASSERT_OFS_(rvhal_boot_config_t, heap_base, 88);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, heap_size, 96);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, local_mem_size, 104);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, linger_ticks, 112);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, trace_base, 120);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, timebase_hz, 128);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, trace_size, 136);
 RVHAL_ASSERT_OFS_(rvhal_fw_state_t, state, 0);
 RVHAL_ASSERT_OFS_(rvhal_fw_state_t, harts_online, 4);
 RVHAL_ASSERT_OFS_(rvhal_fw_state_t, polling, 8);
@@ -246,6 +279,8 @@ RVHAL_ASSERT_OFS_(rvhal_ctrl_t, boot, 0);
 RVHAL_ASSERT_OFS_(rvhal_ctrl_t, fw, 176);
 RVHAL_ASSERT_OFS_(rvhal_ctrl_t, ring, 320);
 RVHAL_ASSERT_OFS_(rvhal_ctrl_t, harts, 18624);
+RVHAL_ASSERT_OFS_(rvhal_ctrl_t, insns, 22208);
+RVHAL_ASSERT_OFS_(rvhal_insn_counts_t, active, 64);
 RVHAL_ASSERT_OFS_(rvhal_ring_t, submitted, 0);
 RVHAL_ASSERT_OFS_(rvhal_ring_t, host_waiting, 8);
 RVHAL_ASSERT_OFS_(rvhal_ring_t, completed, 64);
@@ -276,6 +311,12 @@ RVHAL_ASSERT_OFS_(rvhal_completion_t, start_mtime, 16);
 RVHAL_ASSERT_OFS_(rvhal_completion_t, end_mtime, 24);
 RVHAL_ASSERT_OFS_(rvhal_hart_block_t, counters, 0);
 RVHAL_ASSERT_OFS_(rvhal_hart_block_t, counters_seq, 128);
+RVHAL_ASSERT_OFS_(rvhal_hart_block_t, start_cycle, 136);
+RVHAL_ASSERT_OFS_(rvhal_hart_block_t, end_cycle, 144);
+RVHAL_ASSERT_OFS_(rvhal_hart_block_t, trace_events, 152);
+RVHAL_ASSERT_OFS_(rvhal_hart_block_t, trace_dropped, 156);
+RVHAL_ASSERT_OFS_(rvhal_trace_event_t, kind, 8);
+RVHAL_ASSERT_OFS_(rvhal_trace_event_t, group, 16);
 RVHAL_ASSERT_OFS_(rvhal_hart_block_t, trap, 192);
 RVHAL_ASSERT_OFS_(rvhal_hart_block_t, print, 320);
 RVHAL_ASSERT_OFS_(rvhal_trap_report_t, seq, 0);
@@ -313,6 +354,8 @@ _Static_assert(sizeof(rvhal_trap_report_t) == 128, "trap report size");
 _Static_assert(sizeof(rvhal_print_ring_t) == 128, "print ring size");
 _Static_assert(sizeof(rvhal_print_record_t) == 24, "print record size");
 _Static_assert(sizeof(rvhal_hart_block_t) == 448, "hart block size");
+_Static_assert(sizeof(rvhal_insn_counts_t) == 128, "insn counts size");
+_Static_assert(sizeof(rvhal_trace_event_t) == 32, "trace event size");
 
 _Static_assert(offsetof(rvhal_ctrl_t, harts) % 64 == 0, "hart blocks start on a cache line");
 _Static_assert(sizeof(rvhal_ctrl_t) <= RVHAL_CTRL_MAX_SIZE, "control block outgrew its region");

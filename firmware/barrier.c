@@ -6,6 +6,7 @@
  * hart trapped) leaves the kernel instead of waiting forever. */
 #include "fw.h"
 #include "fw_board.h"
+#include "fw_counters.h"
 #include "fw_mmio.h"
 
 void fw_team_barrier(const rvhal_call_info_t *ci) {
@@ -25,7 +26,9 @@ void fw_team_barrier(const rvhal_call_info_t *ci) {
       if (i != ci->hart_index) fw_board.ipi_send(i);
     return;
   }
-  const uint64_t c0 = fw_read_mcycle();
+  const int counting = (ci->launch->flags & RVHAL_LAUNCH_COUNTERS) != 0;
+  const uint64_t c0 = counting ? fw_read_mcycle() : 0;
+  if (counting) fw_trace(me, RVHAL_TRACE_WAIT_BEGIN, 0, 0);
   for (;;) {
     fw_board.ipi_clear(ci->hart_index);
     fw_fence();
@@ -36,5 +39,8 @@ void fw_team_barrier(const rvhal_call_info_t *ci) {
     }
     fw_wfi();
   }
-  ci->counters[RVHAL_HART_COUNTER_BARRIER_WAIT_CYCLES] += fw_read_mcycle() - c0;
+  if (counting) {
+    ci->counters[RVHAL_HART_COUNTER_BARRIER_WAIT_CYCLES] += fw_read_mcycle() - c0;
+    fw_trace(me, RVHAL_TRACE_WAIT_END, 0, 0);
+  }
 }

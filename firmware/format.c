@@ -17,25 +17,45 @@ static void put(out_t *o, char c) {
   o->len++;
 }
 
-static void pad(out_t *o, char c, int n) {
+static void pad(out_t *o, char c, long long n) {
   while (n-- > 0) put(o, c);
 }
 
 enum { F_LEFT = 1, F_PLUS = 2, F_SPACE = 4, F_ALT = 8, F_ZERO = 16 };
 
+/* A piece of a converted number: len bytes of s, or (s NULL) len copies of
+ * fill. Runs of zeros are pieces, so any precision costs no buffer. */
+typedef struct piece {
+  const char *s;
+  long long len;
+  char fill;
+} piece_t;
+
+/* Emit prefix (sign, 0x) + pieces, padded to width: with spaces before, or
+ * with '-' spaces after, or with '0' (when zero_ok) between prefix and
+ * pieces. */
+static void emit_pieces(out_t *o, const char *prefix, const piece_t *pc, int npc, int flags, int width, int zero_ok) {
+  long long total = 0;
+  for (int i = 0; prefix[i]; i++) total++;
+  for (int i = 0; i < npc; i++) total += pc[i].len;
+  int zero = zero_ok && (flags & F_ZERO) && !(flags & F_LEFT);
+  if (!(flags & F_LEFT) && !zero) pad(o, ' ', width - total);
+  for (int i = 0; prefix[i]; i++) put(o, prefix[i]);
+  if (zero) pad(o, '0', width - total);
+  for (int i = 0; i < npc; i++) {
+    if (pc[i].s)
+      for (long long k = 0; k < pc[i].len; k++) put(o, pc[i].s[k]);
+    else
+      pad(o, pc[i].fill, pc[i].len);
+  }
+  if (flags & F_LEFT) pad(o, ' ', width - total);
+}
+
 /* Emit sign/prefix + digits with width, precision and flags applied. */
 static void emit_number(out_t *o, const char *digits, int ndigits, const char *prefix, int flags, int width,
                         int prec) {
-  int plen = 0;
-  while (prefix[plen]) plen++;
-  int zeros = prec > ndigits ? prec - ndigits : 0;
-  int total = plen + zeros + ndigits;
-  if (!(flags & F_LEFT) && !(flags & F_ZERO && prec < 0)) pad(o, ' ', width - total);
-  for (int i = 0; i < plen; i++) put(o, prefix[i]);
-  if (!(flags & F_LEFT) && (flags & F_ZERO) && prec < 0) pad(o, '0', width - total);
-  pad(o, '0', zeros);
-  for (int i = 0; i < ndigits; i++) put(o, digits[i]);
-  if (flags & F_LEFT) pad(o, ' ', width - total);
+  piece_t pc[2] = {{NULL, prec > ndigits ? prec - ndigits : 0, '0'}, {digits, ndigits, 0}};
+  emit_pieces(o, prefix, pc, 2, flags, width, prec < 0);
 }
 
 static int utoa_rev(uint64_t v, unsigned base, int upper, char *tmp) {
@@ -61,75 +81,164 @@ static void fmt_int(out_t *o, uint64_t mag, int neg, unsigned base, int upper, i
     else if (flags & F_PLUS) prefix[p++] = '+';
     else if (flags & F_SPACE) prefix[p++] = ' ';
   }
-  if ((flags & F_ALT) && mag != 0) {
-    if (base == 16) {
-      prefix[p++] = '0';
-      prefix[p++] = upper ? 'X' : 'x';
-    } else if (base == 8) {
-      prefix[p++] = '0';
-    }
+  if ((flags & F_ALT) && base == 8) {
+    /* '#' with %o: the first digit must be a 0. Without a precision, a 0
+     * prefix (zero padding goes after it); with one, raise the precision,
+     * which also prints a 0 for %#.0o of 0. */
+    if (prec < 0 && mag != 0) prefix[p++] = '0';
+    else if (prec >= 0 && prec <= n && !(n > 0 && digits[0] == '0')) prec = n + 1;
+  } else if ((flags & F_ALT) && base == 16 && mag != 0) {
+    prefix[p++] = '0';
+    prefix[p++] = upper ? 'X' : 'x';
   }
   emit_number(o, digits, n, prefix, flags, width, prec);
 }
 
-/* Decimal digits of a double: mantissa digits and decimal exponent, so that
- * value ~= 0.d1d2d3... * 10^exp10. Good to ~17 significant digits. */
-static int float_digits(double v, int ndig, char *digits, int *exp10) {
-  int e = 0;
-  if (v == 0.0) {
-    for (int i = 0; i < ndig; i++) digits[i] = '0';
-    *exp10 = 1;
-    return ndig;
+/* ---- floating point ----
+ * Decimal digits come from double arithmetic: v * 10^k with exact powers of
+ * ten (one rounding when |k| <= 22), rounded to an integer of at most 17
+ * digits. Exact ties (0.125 to 2 places, 2.5 to 0) are detected exactly and
+ * go to even, as in a correctly rounded printf; digits past the 17th
+ * significant one print as 0. */
+
+static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+static uint64_t pow10_u64(int k) { /* k <= 19 */
+  uint64_t p = 1;
+  while (k-- > 0) p *= 10;
+  return p;
+}
+
+/* v * 10^k */
+static double scale10(double v, int k) {
+  while (k > 22) {
+    v *= 1e22;
+    k -= 22;
   }
-  while (v >= 1e16) { v /= 1e16; e += 16; }
-  while (v >= 1.0) { v /= 10.0; e++; }
-  while (v < 1e-16) { v *= 1e16; e -= 16; }
-  while (v < 0.1) { v *= 10.0; e--; }
-  /* now 0.1 <= v < 1 */
-  if (ndig > 17) ndig = 17;
-  uint64_t scaled;
-  double s = v;
-  for (int i = 0; i < ndig; i++) s *= 10.0;
-  scaled = (uint64_t)(s + 0.5);
-  uint64_t limit = 1;
-  for (int i = 0; i < ndig; i++) limit *= 10;
-  if (scaled >= limit) { /* rounding carried into a new digit */
-    scaled /= 10;
-    e++;
+  while (k < -22) {
+    v /= 1e22;
+    k += 22;
   }
+  return k >= 0 ? v * pow10_exact[k] : v / pow10_exact[-k];
+}
+
+/* Is v * 10^k (v > 0) exactly n + 1/2? */
+static int exact_tie(double v, int k, uint64_t *n) {
+  if (k >= 0) {
+    /* v = m / 2^(k+1) with m odd, so v * 10^k = m * 5^k / 2 */
+    if (k > 26) return 0;
+    double t = v;
+    for (int i = 0; i <= k; i++) t *= 2; /* exact */
+    if (!(t < 9.0e18)) return 0;
+    uint64_t m = (uint64_t)t, p5 = 1;
+    if ((double)m != t || !(m & 1)) return 0;
+    for (int i = 0; i < k; i++) p5 *= 5;
+    if (m > UINT64_MAX / p5) return 0;
+    *n = (m * p5 - 1) / 2;
+    return 1;
+  }
+  /* k < 0: v is an integer ending in 5 followed by -k-1 zeros */
+  if (k < -19 || !(v < 1.8e19)) return 0;
+  uint64_t iv = (uint64_t)v, p = pow10_u64(-k);
+  if ((double)iv != v || iv % p != p / 2) return 0;
+  *n = iv / p;
+  return 1;
+}
+
+/* round(v * 10^k) for v > 0, when that is below 10^18. */
+static uint64_t round_scaled(double v, int k) {
+  uint64_t n;
+  if (exact_tie(v, k, &n)) return n + (n & 1);
+  double s = scale10(v, k);
+  n = (uint64_t)s;
+  return s - (double)n >= 0.5 ? n + 1 : n;
+}
+
+/* v > 0 rounded to ndig (1..17) significant digits: *digits (exactly ndig
+ * digits) * 10^(e - ndig); returns e. */
+static int sig_digits(double v, int ndig, uint64_t *digits) {
+  union {
+    double d;
+    uint64_t u;
+  } b = {v};
+  int bexp = (int)((b.u >> 52) & 0x7ff), bias = 1023;
+  if (bexp == 0) { /* subnormal */
+    b.d = v * 18014398509481984.0; /* 2^54 */
+    bexp = (int)((b.u >> 52) & 0x7ff);
+    bias += 54;
+  }
+  /* 2^(bexp-bias) <= v: an estimate of e = floor(log10(v)) + 1, fixed below */
+  long long t = (long long)(bexp - bias) * 78913; /* log10(2) ~ 78913 / 2^18 */
+  int e = (int)(t >= 0 ? t >> 18 : -((-t + 262143) >> 18)) + 1;
+  uint64_t hi = pow10_u64(ndig), lo = hi / 10, n = 0;
+  for (int tries = 0; tries < 4; tries++) {
+    n = round_scaled(v, ndig - e);
+    if (n > hi) {
+      e++; /* estimate too small */
+    } else if (n == hi) { /* rounded up to a new digit: 9.99 -> 10.0 */
+      n = lo;
+      e++;
+      break;
+    } else if (n < lo) {
+      e--; /* estimate too large */
+    } else {
+      break;
+    }
+  }
+  *digits = n;
+  return e;
+}
+
+/* Exactly ndig decimal digits of v into out. */
+static void put_digits(uint64_t v, int ndig, char *out) {
   for (int i = ndig - 1; i >= 0; i--) {
-    digits[i] = (char)('0' + scaled % 10);
-    scaled /= 10;
+    out[i] = (char)('0' + v % 10);
+    v /= 10;
   }
-  *exp10 = e;
-  return ndig;
+}
+
+/* Drop trailing zeros from pieces pc[0..n) (%g without '#'); returns how
+ * many pieces still hold something. */
+static int strip_zeros(piece_t *pc, int n) {
+  while (n > 0) {
+    piece_t *p = &pc[n - 1];
+    if (p->s)
+      while (p->len > 0 && p->s[p->len - 1] == '0') p->len--;
+    else if (p->fill == '0')
+      p->len = 0;
+    if (p->len > 0) break;
+    n--;
+  }
+  return n;
 }
 
 static void fmt_float(out_t *o, double v, char conv, int flags, int width, int prec) {
-  char buf[400];
-  int n = 0;
-  int neg = v < 0 || (v == 0 && 1 / v < 0);
+  union {
+    double d;
+    uint64_t u;
+  } bits = {v};
+  int neg = (int)(bits.u >> 63); /* -0 and -nan included */
   if (neg) v = -v;
   int upper = conv == 'F' || conv == 'E' || conv == 'G';
+  int alt = (flags & F_ALT) != 0;
   if (prec < 0) prec = 6;
-  if (prec > 60) prec = 60;
   char prefix[2] = {0};
   if (neg) prefix[0] = '-';
   else if (flags & F_PLUS) prefix[0] = '+';
   else if (flags & F_SPACE) prefix[0] = ' ';
 
   if (v != v || v > 1.7976931348623157e308) {
-    const char *s = v != v ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf");
-    emit_number(o, s, 3, prefix, flags & ~F_ZERO, width, -1);
+    piece_t word = {v != v ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf"), 3, 0};
+    emit_pieces(o, prefix, &word, 1, flags, width, 0);
     return;
   }
   char lc = (char)(conv | 0x20);
   int strip = 0;
+  uint64_t n = 0;
   if (lc == 'g') {
-    int p = prec ? prec : 1, e;
-    char d[20];
-    float_digits(v, p > 17 ? 17 : p, d, &e);
-    int x = v == 0 ? 0 : e - 1; /* exponent in %e form */
+    int p = prec ? prec : 1, x = 0;
+    if (v != 0) x = sig_digits(v, p > 17 ? 17 : p, &n) - 1; /* exponent in %e form */
     if (x < -4 || x >= p) {
       lc = 'e';
       prec = p - 1;
@@ -137,73 +246,89 @@ static void fmt_float(out_t *o, double v, char conv, int flags, int width, int p
       lc = 'f';
       prec = p - 1 - x;
     }
-    strip = !(flags & F_ALT);
+    strip = !alt;
   }
-  char d[20];
-  int e;
+
+  char d[24], ebuf[8];
+  piece_t pc[8];
+  int np = 0;
+  piece_t *frac; /* the pieces after the point */
+  int nfrac;
   if (lc == 'e') {
-    int nd = prec + 1 > 17 ? 17 : prec + 1;
-    float_digits(v, nd, d, &e);
-    int x = v == 0 ? 0 : e - 1;
-    buf[n++] = d[0];
-    if (prec > 0 || (flags & F_ALT)) buf[n++] = '.';
-    for (int i = 1; i <= prec; i++) buf[n++] = i < nd ? d[i] : '0';
-    if (strip) {
-      while (n > 1 && buf[n - 1] == '0') n--;
-      if (buf[n - 1] == '.') n--;
-    }
-    buf[n++] = upper ? 'E' : 'e';
-    buf[n++] = x < 0 ? '-' : '+';
-    int ax = x < 0 ? -x : x;
-    if (ax >= 100) buf[n++] = (char)('0' + ax / 100);
-    buf[n++] = (char)('0' + (ax / 10) % 10);
-    buf[n++] = (char)('0' + ax % 10);
+    int nd = prec + 1 > 17 ? 17 : prec + 1, x = 0;
+    if (v != 0) x = sig_digits(v, nd, &n) - 1;
+    else n = 0;
+    put_digits(n, nd, d);
+    pc[np++] = (piece_t){d, 1, 0};
+    pc[np++] = (piece_t){".", 1, 0};
+    frac = &pc[np];
+    pc[np++] = (piece_t){d + 1, nd - 1, 0};
+    pc[np++] = (piece_t){NULL, prec - (nd - 1), '0'};
+    nfrac = 2;
+    int ax = x < 0 ? -x : x, ne = 0;
+    ebuf[ne++] = upper ? 'E' : 'e';
+    ebuf[ne++] = x < 0 ? '-' : '+';
+    if (ax >= 100) ebuf[ne++] = (char)('0' + ax / 100);
+    ebuf[ne++] = (char)('0' + (ax / 10) % 10);
+    ebuf[ne++] = (char)('0' + ax % 10);
+    pc[np++] = (piece_t){ebuf, ne, 0};
   } else {
-    /* %f: integer digits, then prec fraction digits. */
-    int nd;
-    if (v == 0) {
-      e = 1;
-      nd = 0;
-    } else {
-      float_digits(v, 17, d, &e);
-      nd = e + prec; /* significant digits needed */
-      if (nd > 17) nd = 17;
-      if (nd >= 0) {
-        int e2;
-        if (nd == 0) { /* value rounds to 0 or 1 in the last place */
-          double scale = 1;
-          for (int i = 0; i < prec; i++) scale *= 10;
-          nd = v * scale >= 0.5 ? 1 : 0;
-          if (nd) {
-            d[0] = '1';
-            e = 1 - prec;
-          }
-        } else {
-          float_digits(v, nd, d, &e2);
-          if (e2 != e) { /* carried: 9.99 -> 10.0 */
-            e = e2;
-            nd = e + prec > 17 ? 17 : e + prec;
-            float_digits(v, nd, d, &e2);
-          }
-        }
+    /* %f: the value is D * 10^-prec when that fits 17 digits, else the
+     * first 17 significant digits and zeros. */
+    int e = 0;
+    if (v != 0) e = sig_digits(v, 17, &n);
+    if (v == 0 || e + prec <= 17) {
+      uint64_t m = v == 0 ? 0 : round_scaled(v, prec);
+      int len = 1;
+      for (uint64_t t = m; t >= 10; t /= 10) len++;
+      put_digits(m, len, d);
+      if (len > prec) {
+        pc[np++] = (piece_t){d, len - prec, 0};
+        pc[np++] = (piece_t){".", 1, 0};
+        frac = &pc[np];
+        pc[np++] = (piece_t){d + len - prec, prec, 0};
+        nfrac = 1;
       } else {
-        nd = 0;
+        pc[np++] = (piece_t){"0", 1, 0};
+        pc[np++] = (piece_t){".", 1, 0};
+        frac = &pc[np];
+        pc[np++] = (piece_t){NULL, prec - len, '0'};
+        pc[np++] = (piece_t){d, len, 0};
+        nfrac = 2;
+      }
+    } else {
+      put_digits(n, 17, d);
+      if (e >= 17) {
+        pc[np++] = (piece_t){d, 17, 0};
+        pc[np++] = (piece_t){NULL, e - 17, '0'};
+        pc[np++] = (piece_t){".", 1, 0};
+        frac = &pc[np];
+        pc[np++] = (piece_t){NULL, prec, '0'};
+        nfrac = 1;
+      } else if (e > 0) {
+        pc[np++] = (piece_t){d, e, 0};
+        pc[np++] = (piece_t){".", 1, 0};
+        frac = &pc[np];
+        pc[np++] = (piece_t){d + e, 17 - e, 0};
+        pc[np++] = (piece_t){NULL, prec - (17 - e), '0'};
+        nfrac = 2;
+      } else {
+        pc[np++] = (piece_t){"0", 1, 0};
+        pc[np++] = (piece_t){".", 1, 0};
+        frac = &pc[np];
+        pc[np++] = (piece_t){NULL, -e, '0'};
+        pc[np++] = (piece_t){d, 17, 0};
+        pc[np++] = (piece_t){NULL, prec + e - 17, '0'};
+        nfrac = 3;
       }
     }
-    /* digit at position k (0 = first integer digit, counting from 10^(e-1)) */
-    if (e <= 0) buf[n++] = '0';
-    for (int k = 0; k < e && n < 330; k++) buf[n++] = k < nd ? d[k] : '0';
-    if (prec > 0 || (flags & F_ALT)) buf[n++] = '.';
-    for (int i = 0; i < prec && n < 395; i++) {
-      int k = e + i; /* index into d */
-      buf[n++] = (k >= 0 && k < nd) ? d[k] : '0';
-    }
-    if (strip && prec > 0) {
-      while (buf[n - 1] == '0') n--;
-      if (buf[n - 1] == '.') n--;
-    }
   }
-  emit_number(o, buf, n, prefix, flags, width, -1);
+  /* The point: only with digits after it, or '#'; %g drops trailing zeros. */
+  int kept = strip ? strip_zeros(frac, nfrac) : nfrac;
+  long long frac_len = 0;
+  for (int i = 0; i < kept; i++) frac_len += frac[i].len;
+  if (frac_len == 0 && !alt) frac[-1].len = 0;
+  emit_pieces(o, prefix, pc, np, flags, width, 1);
 }
 
 int fw_vformat(char *buf, size_t cap, const char *fmt, va_list ap) {
@@ -297,7 +422,12 @@ int fw_vformat(char *buf, size_t cap, const char *fmt, va_list ap) {
     }
     case 'p': {
       uintptr_t v = (uintptr_t)va_arg(ap, void *);
-      fmt_int(&o, v, 0, 16, 0, flags | F_ALT, width, prec, 0);
+      if (v) {
+        fmt_int(&o, v, 0, 16, 0, flags | F_ALT, width, prec, 0);
+      } else { /* as glibc prints a null pointer */
+        piece_t nil = {"(nil)", 5, 0};
+        emit_pieces(&o, "", &nil, 1, flags, width, 0);
+      }
       break;
     }
     case 'c': {

@@ -8,6 +8,7 @@
 
 #include "fw.h"
 #include "fw_board.h"
+#include "fw_counters.h"
 #include "fw_mmio.h"
 
 static rvhal_launch_slot_t *slot_of(uint64_t seq) { return &FW_CTRL->ring.slots[seq % RVHAL_RING_SLOTS]; }
@@ -65,10 +66,27 @@ static void complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t
   if (__atomic_load_n(&ctrl->ring.host_waiting, __ATOMIC_ACQUIRE)) fw_notify_host();
 }
 
+/* The last hart to finish also knows when the launch ended: it gives every
+ * participant its idle cycles (launch span minus its own span). */
+static void account_idle(void) {
+  fw_launch_t *L = &fw_launch;
+  uint64_t first = UINT64_MAX, last = 0;
+  for (uint32_t i = 0; i < L->participants; i++) {
+    rvhal_hart_block_t *b = fw_harts[i].block;
+    if (b->start_cycle < first) first = b->start_cycle;
+    if (b->end_cycle > last) last = b->end_cycle;
+  }
+  for (uint32_t i = 0; i < L->participants; i++) {
+    rvhal_hart_block_t *b = fw_harts[i].block;
+    b->counters[RVHAL_HART_COUNTER_IDLE_CYCLES] = (last - first) - (b->end_cycle - b->start_cycle);
+  }
+}
+
 static void finish_share(fw_hart_t *hart) {
   fw_launch_t *L = &fw_launch;
   uint64_t seq = L->seq, start = L->start_mtime;
   if (__atomic_add_fetch(&L->finished, 1, __ATOMIC_ACQ_REL) != L->participants) return;
+  if (L->desc->flags & RVHAL_LAUNCH_COUNTERS) account_idle();
   complete(seq, L->status, L->fault_hart, start);
   __atomic_store_n(&fw_retired, (uintptr_t)seq, __ATOMIC_RELEASE);
   if (hart->index != 0) fw_board.ipi_send(0); /* hart 0 may wait to reuse fw_launch */
@@ -84,11 +102,71 @@ static void stack_check(fw_hart_t *hart) {
   fw_launch.fault_hart = hart->index;
 }
 
+/* What a hart's claim loop tallies; kept in memory so that it survives the
+ * longjmp out of a trapping kernel. */
+typedef struct share_tally {
+  uint64_t groups, kernel_cycles;
+} share_tally_t;
+
+/* Claim groups until none are left, one kernel call per claim. A trap in
+ * the kernel longjmps out of here, to run_share. */
+static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info_t *sched, volatile share_tally_t *t) {
+  fw_launch_t *L = &fw_launch;
+  const rvhal_launch_desc_t *d = L->desc;
+  const int counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
+  const uint32_t rank = hart->call.team_rank;
+  fw_hart_t *leader = &fw_harts[hart->index - rank];
+  const uintptr_t chunk = (uintptr_t)d->chunk_groups, ngx = (uintptr_t)d->num_groups[0];
+  const uintptr_t ngy = (uintptr_t)d->num_groups[1], per_row = (uintptr_t)L->chunks_per_row;
+  const uintptr_t total = (uintptr_t)L->total_chunks;
+  for (;;) {
+    /* The team's leader claims the next groups; in a team, the others
+     * learn them at the barrier. */
+    uintptr_t c;
+    if (rank == 0) {
+      c = L->abort ? total : __atomic_fetch_add((volatile uintptr_t *)&L->next_chunk, 1, __ATOMIC_RELAXED);
+      leader->team.chunk = c;
+    }
+    fw_team_barrier(&hart->call);
+    c = leader->team.chunk;
+    if (c >= total) return;
+    uintptr_t row = c / per_row, gx = (c - row * per_row) * chunk;
+    uintptr_t n = ngx - gx < chunk ? ngx - gx : chunk;
+    sched->group_id_start[0] = gx;
+    sched->group_id_start[1] = row % ngy;
+    sched->group_id_start[2] = row / ngy;
+    sched->num_groups_per_call[0] = n;
+    uint64_t k0 = 0;
+    if (counting) {
+      uint32_t g[3] = {(uint32_t)gx, (uint32_t)(row % ngy), (uint32_t)(row / ngy)};
+      fw_trace(hart, RVHAL_TRACE_CALL_BEGIN, (uint32_t)n, g);
+      k0 = fw_read_mcycle();
+    }
+    hart->in_kernel = 1;
+    L->entry(L->args, sched);
+    hart->in_kernel = 0;
+    if (counting) {
+      t->kernel_cycles += fw_read_mcycle() - k0;
+      fw_trace(hart, RVHAL_TRACE_CALL_END, 0, 0);
+    }
+    if (rank == 0) t->groups += n;
+    fw_team_barrier(&hart->call); /* the team is done with this claim */
+  }
+}
+
+/* claim_loop, with the landing place for a trapping kernel. Nothing here is
+ * live across setjmp but the arguments. */
+static void __attribute__((noinline)) run_protected(fw_hart_t *hart, hal_sched_info_t *sched,
+                                                    volatile share_tally_t *t) {
+  if (setjmp(hart->recover) == 0) claim_loop(hart, sched, t);
+  else hart->in_kernel = 0; /* the trap handler recorded why */
+}
+
 /* One hart's part of a launch. */
 static void run_share(fw_hart_t *hart) {
   fw_launch_t *L = &fw_launch;
   const rvhal_launch_desc_t *d = L->desc;
-  uint64_t *ctr = hart->block->counters;
+  rvhal_hart_block_t *blk = hart->block;
   hal_sched_info_t sched;
   for (int i = 0; i < 3; i++) {
     sched.num_groups_total[i] = d->num_groups[i];
@@ -98,58 +176,35 @@ static void run_share(fw_hart_t *hart) {
   }
   sched.num_dim = d->work_dim;
   sched.hal_extra = (uintptr_t)&hart->call;
-  const uint32_t team_size = L->team_size, rank = hart->index % team_size;
-  fw_hart_t *leader = &fw_harts[hart->index - rank];
+  const uint32_t rank = hart->index % L->team_size;
   hart->call.team_rank = rank;
-  hart->call.team_size = team_size;
-  hart->call.team = &leader->team;
+  hart->call.team_size = L->team_size;
+  hart->call.team = &fw_harts[hart->index - rank].team;
   hart->call.launch = d;
   hart->barrier_sense = 0;
 
-  const uintptr_t chunk = (uintptr_t)d->chunk_groups, ngx = (uintptr_t)d->num_groups[0];
-  const uintptr_t ngy = (uintptr_t)d->num_groups[1], per_row = (uintptr_t)L->chunks_per_row;
-  const uintptr_t total = (uintptr_t)L->total_chunks;
-  volatile uint64_t groups = 0, kernel_cycles = 0; /* survive a longjmp from a trap */
-
-  memset(ctr, 0, sizeof(uint64_t) * RVHAL_NUM_HART_COUNTERS);
-  hart->block->counters_seq = L->seq;
-  const uint64_t c0 = fw_read_mcycle(), i0 = fw_read_minstret();
-
-  if (setjmp(hart->recover) == 0) {
-    for (;;) {
-      /* The team's leader claims the next groups; in a team, the others
-       * learn them at the barrier. */
-      uintptr_t c;
-      if (rank == 0) {
-        c = L->abort ? total : __atomic_fetch_add((volatile uintptr_t *)&L->next_chunk, 1, __ATOMIC_RELAXED);
-        leader->team.chunk = c;
-      }
-      fw_team_barrier(&hart->call);
-      c = leader->team.chunk;
-      if (c >= total) break;
-      uintptr_t row = c / per_row, gx = (c - row * per_row) * chunk;
-      uintptr_t n = ngx - gx < chunk ? ngx - gx : chunk;
-      sched.group_id_start[0] = gx;
-      sched.group_id_start[1] = row % ngy;
-      sched.group_id_start[2] = row / ngy;
-      sched.num_groups_per_call[0] = n;
-      uint64_t k0 = fw_read_mcycle();
-      hart->in_kernel = 1;
-      L->entry(L->args, &sched);
-      hart->in_kernel = 0;
-      kernel_cycles += fw_read_mcycle() - k0;
-      if (rank == 0) groups += n;
-      fw_team_barrier(&hart->call); /* the team is done with this claim */
-    }
-  } else {
-    hart->in_kernel = 0; /* the trap handler recorded why */
+  const int counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
+  uint64_t i0 = 0;
+  blk->trace_events = 0;
+  blk->trace_dropped = 0;
+  if (counting) {
+    memset(blk->counters, 0, sizeof(uint64_t) * RVHAL_NUM_HART_COUNTERS);
+    blk->counters_seq = L->seq;
+    i0 = fw_instret(hart);
+    blk->start_cycle = fw_read_mcycle();
   }
+  volatile share_tally_t tally = {0, 0};
+  run_protected(hart, &sched, &tally);
   stack_check(hart);
 
-  ctr[RVHAL_HART_COUNTER_CYCLES] = fw_read_mcycle() - c0;
-  ctr[RVHAL_HART_COUNTER_INSTRET] = fw_read_minstret() - i0;
-  ctr[RVHAL_HART_COUNTER_GROUPS] += groups;
-  ctr[RVHAL_HART_COUNTER_KERNEL_CYCLES] = kernel_cycles;
+  if (counting) {
+    uint64_t *ctr = blk->counters;
+    ctr[RVHAL_HART_COUNTER_GROUPS] += tally.groups;
+    ctr[RVHAL_HART_COUNTER_KERNEL_CYCLES] = tally.kernel_cycles;
+    ctr[RVHAL_HART_COUNTER_INSTRET] = fw_instret(hart) - i0;
+    blk->end_cycle = fw_read_mcycle();
+    ctr[RVHAL_HART_COUNTER_CYCLES] = blk->end_cycle - blk->start_cycle;
+  }
   finish_share(hart);
 }
 

@@ -183,3 +183,8 @@ void rvhal_device_set_print_fn(rvhal_device_t *d, rvhal_print_fn_t fn, void *use
   d->options.print_user = user;
   rvhal_print_set_output(&d->print, fn, user);
 }
+
+void rvhal_device_get_print_fn(const rvhal_device_t *d, rvhal_print_fn_t *out_fn, void **out_user) {
+  if (out_fn) *out_fn = d ? d->options.print_fn : NULL;
+  if (out_user) *out_user = d ? d->options.print_user : NULL;
+}

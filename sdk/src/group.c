@@ -78,14 +78,14 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
 
 void rvhal_group_end(rvhal_group_t *g) {
   const rvhal_call_info_t *ci = g->ci;
-  uint64_t *c = ci->counters;
-  c[RVHAL_HART_COUNTER_ITEMS] += g->num_items;
-  if (g->barrier_calls) {
+  if (ci->launch->flags & RVHAL_LAUNCH_COUNTERS) {
+    uint64_t *c = ci->counters;
+    c[RVHAL_HART_COUNTER_ITEMS] += g->num_items;
     c[RVHAL_HART_COUNTER_BARRIERS] += g->barrier_calls;
     c[RVHAL_HART_COUNTER_CONTEXT_SWITCHES] += g->switches;
-    g->barrier_calls = 0;
-    g->switches = 0;
   }
+  g->barrier_calls = 0;
+  g->switches = 0;
   /* Harts of a team finish a group together: its local memory is reused by
    * the next one. */
   if (ci->team_size > 1) ci->services->team_barrier(ci);

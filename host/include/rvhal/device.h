@@ -95,8 +95,10 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
 /* Stops the device's QEMU process and frees everything. NULL is ignored. */
 void rvhal_device_delete(rvhal_device_t *device);
 const rvhal_device_info_t *rvhal_device_get_info(const rvhal_device_t *device);
-/* Where kernel print() lines go from now on (NULL: stdout). */
+/* Where kernel print() lines go from now on (NULL: stdout), and where they
+ * go now (to put it back after a temporary change). */
 void rvhal_device_set_print_fn(rvhal_device_t *device, rvhal_print_fn_t fn, void *user);
+void rvhal_device_get_print_fn(const rvhal_device_t *device, rvhal_print_fn_t *out_fn, void **out_user);
 
 /* ---- device memory ------------------------------------------------------ */
 
