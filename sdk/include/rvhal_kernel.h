@@ -86,8 +86,10 @@ typedef struct rvhal_fiber {
 size_t rvhal_local_block_size(const void *args, const hal_sched_info_t *s);
 void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t *s, rvhal_item_fn_t fn,
                       void *local_block);
+void rvhal_group_init_tls(rvhal_group_t *g);
 void rvhal_group_finish_fibers(exec_state_t *e);
 void rvhal_group_end(rvhal_group_t *g);
+extern char __tdata_start[], __tdata_end[]; /* kernel.ld: initial __local_variable values */
 
 /* Local memory blocks are aligned to this. */
 #define RVHAL_LOCAL_ALIGN 64u
@@ -117,6 +119,7 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
         e.group_id[1] = s->group_id_start[1] + gy;
         e.group_id[2] = s->group_id_start[2] + gz;
         for (int d = 0; d < 3; d++) e.global_base[d] = e.group_id[d] * s->local_size[d] + s->global_offset[d];
+        if ((uintptr_t)__tdata_end != (uintptr_t)__tdata_start) rvhal_group_init_tls(&g);
         /* The first item may call barrier(), which turns the group into
          * contexts; otherwise the rest is a plain loop. */
         size_t x = x0, y = y0, z = z0;

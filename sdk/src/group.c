@@ -70,10 +70,15 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
     local_block = team->local_base;
   }
   carve(g, d, (char *)local_block);
-  size_t tdata = (size_t)(__tdata_end - __tdata_start);
-  if (tdata && rank == 0) memcpy(g->tls, __tdata_start, tdata);
   __asm__ volatile("mv tp, %0" ::"r"(g->tls));
-  if (tdata && size > 1) ci->services->team_barrier(ci);
+}
+
+/* Every group starts with the initial values of its __local_variable
+ * storage (.tdata); only called when the program has any. */
+void rvhal_group_init_tls(rvhal_group_t *g) {
+  const rvhal_call_info_t *ci = g->ci;
+  if (ci->team_rank == 0) memcpy(g->tls, __tdata_start, (size_t)(__tdata_end - __tdata_start));
+  if (ci->team_size > 1) ci->services->team_barrier(ci);
 }
 
 void rvhal_group_end(rvhal_group_t *g) {
