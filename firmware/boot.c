@@ -107,6 +107,7 @@ static void hart_init(fw_hart_t *hart, uint32_t index) {
   hart->call.fiber_stack_size = (uintptr_t)b->fiber_stack_size;
   /* A canary at the bottom of the hart stack tells us when a kernel ran off it. */
   *(volatile uint64_t *)(uintptr_t)(b->stacks_base + (uint64_t)index * b->hart_stack_size) = FW_STACK_CANARY;
+  fw_board.timer_set(index, FW_TIMER_OFF);
   if (fw_board.hart_init) fw_board.hart_init(index);
 }
 
@@ -159,8 +160,7 @@ void fw_hart_entry(uint32_t index) {
       fw_board.ipi_clear(0);
     }
     fw_board.doorbell_enable();
-    csr_set(mie, MIP_MEIP | MIP_MTIP);
-    fw_board.timer_set(0, FW_TIMER_OFF);
+    csr_set(mie, MIP_MEIP); /* the doorbell; timers never wake a hart */
     ctrl->fw.boot_mcycle = fw_read_mcycle();
     fw_fence();
     ctrl->fw.state = RVHAL_FW_READY;

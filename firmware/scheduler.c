@@ -67,18 +67,22 @@ static void complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t
 }
 
 /* The last hart to finish also knows when the launch ended: it gives every
- * participant its idle cycles (launch span minus its own span). */
+ * participant its idle cycles: the launch's span minus its own. In exact
+ * timing the teams ran in turn, so the launch's span is that of the
+ * longest hart, as if they had run side by side. */
 static void account_idle(void) {
   fw_launch_t *L = &fw_launch;
-  uint64_t first = UINT64_MAX, last = 0;
+  uint64_t first = UINT64_MAX, last = 0, longest = 0;
   for (uint32_t i = 0; i < L->participants; i++) {
     rvhal_hart_block_t *b = fw_harts[i].block;
     if (b->start_cycle < first) first = b->start_cycle;
     if (b->end_cycle > last) last = b->end_cycle;
+    if (b->end_cycle - b->start_cycle > longest) longest = b->end_cycle - b->start_cycle;
   }
+  uint64_t span = FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING ? longest : last - first;
   for (uint32_t i = 0; i < L->participants; i++) {
     rvhal_hart_block_t *b = fw_harts[i].block;
-    b->counters[RVHAL_HART_COUNTER_IDLE_CYCLES] = (last - first) - (b->end_cycle - b->start_cycle);
+    b->counters[RVHAL_HART_COUNTER_IDLE_CYCLES] = span - (b->end_cycle - b->start_cycle);
   }
 }
 
@@ -112,6 +116,8 @@ typedef struct share_tally {
  * the kernel longjmps out of here, to run_share. */
 static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info_t *sched, volatile share_tally_t *t) {
   fw_launch_t *L = &fw_launch;
+  const int exact = (FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) != 0;
+  const uintptr_t teams = L->participants / L->team_size, team = hart->index / L->team_size;
   const rvhal_launch_desc_t *d = L->desc;
   const int counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
   const uint32_t rank = hart->call.team_rank;
@@ -119,12 +125,15 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
   const uintptr_t chunk = (uintptr_t)d->chunk_groups, ngx = (uintptr_t)d->num_groups[0];
   const uintptr_t ngy = (uintptr_t)d->num_groups[1], per_row = (uintptr_t)L->chunks_per_row;
   const uintptr_t total = (uintptr_t)L->total_chunks;
-  for (;;) {
-    /* The team's leader claims the next groups; in a team, the others
-     * learn them at the barrier. */
+  for (uintptr_t k = 0;; k++) {
+    /* The team's leader claims the next groups (exact timing: deals them in
+     * a fixed rotation, so every run gives each hart the same work); in a
+     * team, the others learn them at the barrier. */
     uintptr_t c;
     if (rank == 0) {
-      c = L->abort ? total : __atomic_fetch_add((volatile uintptr_t *)&L->next_chunk, 1, __ATOMIC_RELAXED);
+      if (L->abort) c = total;
+      else if (exact) c = team + k * teams;
+      else c = __atomic_fetch_add((volatile uintptr_t *)&L->next_chunk, 1, __ATOMIC_RELAXED);
       leader->team.chunk = c;
     }
     fw_team_barrier(&hart->call);
@@ -162,6 +171,39 @@ static void __attribute__((noinline)) run_protected(fw_hart_t *hart, hal_sched_i
   else hart->in_kernel = 0; /* the trap handler recorded why */
 }
 
+/* Exact timing: the teams run one after another. QEMU runs every hart on
+ * one thread under -icount anyway, in turns whose length depends on timers
+ * and real time; taking turns explicitly makes each hart's span (and so its
+ * cycles) its own work only, the same on every run. A team waits, asleep,
+ * for its turn; the one before it hands over with an IPI. */
+static void wait_turn(fw_hart_t *hart, uint32_t team) {
+  fw_launch_t *L = &fw_launch;
+  /* Everyone must be asleep before the first team starts, or QEMU could run
+   * a hart just woken for the launch inside hart 0's span. */
+  if (hart->index != 0) {
+    if (__atomic_add_fetch(&L->arrived, 1, __ATOMIC_ACQ_REL) == L->participants - 1) fw_board.ipi_send(0);
+  } else {
+    while (__atomic_load_n(&L->arrived, __ATOMIC_ACQUIRE) != L->participants - 1) {
+      fw_wfi();
+      fw_board.ipi_clear(0);
+    }
+  }
+  for (;;) {
+    fw_board.ipi_clear(hart->index);
+    fw_fence();
+    if (__atomic_load_n(&L->turn, __ATOMIC_ACQUIRE) == team || __atomic_load_n(&L->abort, __ATOMIC_ACQUIRE)) return;
+    fw_wfi();
+  }
+}
+
+static void pass_turn(uint32_t next_team) {
+  fw_launch_t *L = &fw_launch;
+  __atomic_store_n(&L->turn, next_team, __ATOMIC_RELEASE);
+  fw_fence();
+  for (uint32_t i = next_team * L->team_size; i < (next_team + 1) * L->team_size && i < L->participants; i++)
+    fw_board.ipi_send(i);
+}
+
 /* One hart's part of a launch. */
 static void run_share(fw_hart_t *hart) {
   fw_launch_t *L = &fw_launch;
@@ -184,7 +226,10 @@ static void run_share(fw_hart_t *hart) {
   hart->barrier_sense = 0;
 
   const int counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
+  const int exact = (FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) != 0;
+  const uint32_t team = hart->index / L->team_size;
   uint64_t i0 = 0;
+  if (exact) wait_turn(hart, team);
   blk->trace_events = 0;
   blk->trace_dropped = 0;
   if (counting) {
@@ -196,6 +241,7 @@ static void run_share(fw_hart_t *hart) {
   volatile share_tally_t tally = {0, 0};
   run_protected(hart, &sched, &tally);
   stack_check(hart);
+  if (exact && rank == 0) pass_turn(team + 1);
 
   if (counting) {
     uint64_t *ctr = blk->counters;
@@ -246,6 +292,8 @@ void fw_run_launch(uint64_t seq) {
   }
   install_program(d);
   __asm__ volatile("fence.i" ::: "memory");
+  L->turn = 0;
+  L->arrived = 0;
   __atomic_store_n(&fw_launch_gen, fw_launch_gen + 1, __ATOMIC_RELEASE);
   fw_fence();
   for (uint32_t i = 1; i < L->participants; i++) fw_board.ipi_send(i);

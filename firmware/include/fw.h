@@ -33,6 +33,8 @@ typedef struct fw_launch {
   volatile int32_t status;      /* first error wins */
   volatile uint32_t abort;      /* set on error: take no more groups */
   volatile uint32_t fault_hart;
+  volatile uint32_t turn;       /* exact timing: the team whose turn it is */
+  volatile uint32_t arrived;    /* exact timing: harts asleep, waiting for their turn */
 } fw_launch_t;
 
 typedef struct fw_hart {

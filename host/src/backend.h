@@ -40,6 +40,9 @@ typedef struct rvhal_qemu_config {
   uint32_t num_harts;
   uint64_t ram_base, ram_size;
   int exact_timing;          /* -icount shift=0 */
+  const char *plugin_path;   /* rvhal's instruction-counting plugin, or NULL */
+  uint64_t plugin_offset;    /* where its counts go, bytes into guest RAM */
+  uint32_t first_hart;       /* mhartid of hart index 0 */
 } rvhal_qemu_config_t;
 
 int rvhal_qemu_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t **out_backend);

@@ -11,4 +11,5 @@ const rvhal_board_desc_t rvhal_board = {
     .max_harts = RVHAL_BOARD_MAX_HARTS,
     .timebase_hz = RVHAL_BOARD_TIMEBASE_HZ,
     .qemu_machine = RVHAL_BOARD_QEMU_MACHINE,
+    .first_hart = RVHAL_BOARD_FIRST_HART,
 };

@@ -3,8 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "device_internal.h"
+#include "profile.h"
 
 /* Environment overrides for options left at 0, so any program can be
  * steered without code changes. */
@@ -26,9 +28,20 @@ static int resolve_options(const rvhal_device_options_t *in, rvhal_device_option
     RVHAL_RETURN_IF_ERROR(env_u32("RVHAL_HARTS", &o->num_harts));
     if (!o->num_harts) o->num_harts = RVHAL_DEFAULT_HARTS;
   }
+  if (!o->profile) {
+    const char *p = getenv("RVHAL_PROFILE");
+    if (p && *p) o->profile = p;
+  }
+  if (!o->counters) {
+    uint32_t on = 0;
+    RVHAL_RETURN_IF_ERROR(env_u32("RVHAL_COUNTERS", &on));
+    o->counters = on || o->profile;
+  }
   if (o->timing == RVHAL_TIMING_DEFAULT) {
+    /* Counters asked for and no mode chosen: exact, so the numbers are. */
     const char *t = getenv("RVHAL_TIMING");
-    if (!t || !*t || !strcmp(t, "fast")) o->timing = RVHAL_TIMING_FAST;
+    if (!t || !*t) o->timing = o->counters ? RVHAL_TIMING_EXACT : RVHAL_TIMING_FAST;
+    else if (!strcmp(t, "fast")) o->timing = RVHAL_TIMING_FAST;
     else if (!strcmp(t, "exact")) o->timing = RVHAL_TIMING_EXACT;
     else return rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_TIMING=%s: use \"fast\" or \"exact\"", t);
   } else if (o->timing != RVHAL_TIMING_FAST && o->timing != RVHAL_TIMING_EXACT) {
@@ -43,6 +56,7 @@ static int resolve_options(const rvhal_device_options_t *in, rvhal_device_option
   if (!o->max_work_group_size) o->max_work_group_size = RVHAL_DEFAULT_MAX_WG;
   if (!o->item_stack_size) o->item_stack_size = RVHAL_DEFAULT_ITEM_STACK;
   if (!o->linger_us) o->linger_us = RVHAL_DEFAULT_LINGER_US;
+  o->counters = o->counters != 0;
   return RVHAL_OK;
 }
 
@@ -67,6 +81,8 @@ static void write_boot_config(rvhal_device_t *d) {
   b->heap_size = l->heap_size;
   b->local_mem_size = l->local_mem_size;
   b->timebase_hz = rvhal_board.timebase_hz;
+  b->trace_base = l->trace_base;
+  b->trace_size = l->trace_size;
   b->linger_ticks = d->options.linger_us == RVHAL_LINGER_OFF
                         ? 0
                         : (uint64_t)d->options.linger_us * rvhal_board.timebase_hz / 1000000u;
@@ -116,6 +132,13 @@ static void fill_info(rvhal_device_t *d) {
   d->info.timing = d->options.timing;
 }
 
+/* rvhal's QEMU plugin (exact per-hart instruction counts), if built. */
+static const char *plugin_path(void) {
+  const char *env = getenv("RVHAL_QEMU_PLUGIN");
+  const char *path = env && *env ? env : RVHAL_BUILD_QEMU_PLUGIN;
+  return access(path, R_OK) == 0 ? path : NULL;
+}
+
 static const char *firmware_path(const rvhal_device_kind_t *k, char *buf, size_t cap) {
   const char *dir = getenv("RVHAL_FIRMWARE_DIR");
   if (!dir || !*dir) dir = k->xlen == 64 ? RVHAL_BUILD_FIRMWARE_DIR_RV64 : RVHAL_BUILD_FIRMWARE_DIR_RV32;
@@ -153,11 +176,17 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
       .ram_base = d->layout.ram_base,
       .ram_size = d->layout.ram_size,
       .exact_timing = d->options.timing == RVHAL_TIMING_EXACT,
+      .plugin_path = d->options.counters ? plugin_path() : NULL,
+      .plugin_offset = RVHAL_CTRL_OFFSET + offsetof(rvhal_ctrl_t, insns),
+      .first_hart = RVHAL_BOARD_FIRST_HART_OF(rvhal_board),
   };
   if ((rc = rvhal_qemu_backend_create(&qc, &d->backend))) goto fail;
   d->ctrl = (rvhal_ctrl_t *)(d->backend->ram + RVHAL_CTRL_OFFSET);
   if ((rc = rvhal_allocator_create(d->layout.heap_base, d->layout.heap_size, &d->heap))) goto fail;
   rvhal_print_init(&d->print, d->options.print_fn, d->options.print_user);
+  rvhal_counters_init(d);
+  if (d->options.profile && (rc = rvhal_profile_open(d->options.profile, &d->profile))) goto fail;
+  d->created_ns = rvhal_now_ns();
   if ((rc = rvhal_device_boot(d))) goto fail;
   *out_device = d;
   return RVHAL_OK;
@@ -169,6 +198,7 @@ fail:
 void rvhal_device_delete(rvhal_device_t *d) {
   if (!d) return;
   while (d->programs) rvhal_program_free(d, d->programs->handle);
+  rvhal_profile_close(d->profile);
   if (d->backend) d->backend->vtable->destroy(d->backend);
   rvhal_allocator_destroy(d->heap);
   rvhal_print_free(&d->print);

@@ -2,12 +2,15 @@
 #ifndef RVHAL_HOST_DEVICE_INTERNAL_H
 #define RVHAL_HOST_DEVICE_INTERNAL_H
 
+#include <time.h>
+
 #include "allocator.h"
 #include "backend.h"
 #include "elf_loader.h"
 #include "internal.h"
 #include "layout.h"
 #include "print_drain.h"
+#include "rvhal/counters.h"
 #include "rvhal/device.h"
 #include "rvhal_kernel_meta.h"
 #include "rvhal_protocol.h"
@@ -46,6 +49,17 @@ typedef struct rvhal_device_kind {
   const char *firmware_name;
 } rvhal_device_kind_t;
 
+/* Counter values of the last launch / memory operation, and whether each
+ * was read (counters.c). */
+typedef struct rvhal_counter_state {
+  uint32_t num;                                     /* 0: counters off */
+  rvhal_counter_description_t desc[RVHAL_HART_COUNTER_SLOTS + 8];
+  uint64_t hart[RVHAL_NUM_HART_COUNTERS][RVHAL_MAX_HARTS];
+  uint8_t hart_fresh[RVHAL_NUM_HART_COUNTERS][RVHAL_MAX_HARTS];
+  uint64_t dev[8];
+  uint8_t dev_fresh[8];
+} rvhal_counter_state_t;
+
 struct rvhal_device {
   rvhal_device_info_t info;
   const rvhal_device_kind_t *kind;
@@ -61,6 +75,9 @@ struct rvhal_device {
   int lost;                  /* the device stopped and could not be restarted */
   rvhal_print_state_t print;
   rvhal_launch_report_t last;  /* the last successful launch */
+  rvhal_counter_state_t counters;
+  struct rvhal_profile *profile; /* NULL unless profiling */
+  uint64_t created_ns;           /* host clock when created: profile time zero */
 };
 
 _Static_assert(RVHAL_MAX_HARTS_PUBLIC == RVHAL_MAX_HARTS, "public hart limit differs from the protocol's");
@@ -74,5 +91,16 @@ const rvhal_device_kind_t *rvhal_device_kind(uint32_t index);
 /* (Re)boot the device process and wait for its firmware. */
 int rvhal_device_boot(rvhal_device_t *d);
 rvhal_program_obj_t *rvhal_program_get(rvhal_device_t *d, hal_program_t handle);
+
+static inline uint64_t rvhal_now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* counters.c */
+void rvhal_counters_init(rvhal_device_t *d);
+void rvhal_counters_after_launch(rvhal_device_t *d, uint64_t seq, uint64_t host_ns);
+void rvhal_counters_after_transfer(rvhal_device_t *d, uint64_t written, uint64_t read);
 
 #endif /* RVHAL_HOST_DEVICE_INTERNAL_H */

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "device_internal.h"
+#include "profile.h"
 #include "rvhal/arg_pack.h"
 
 /* The host sleeps on the device's wake-up byte at once by default: on a
@@ -28,11 +29,7 @@
 #endif
 #define DRAIN_MS 5    /* while sleeping, empty the print rings this often */
 
-static uint64_t now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
+#define now_ns rvhal_now_ns
 
 static const char *arg_kind_name(uint32_t kind) {
   switch (kind) {
@@ -312,6 +309,8 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   desc->harts = harts;
   desc->harts_per_group = team;
   desc->flags = 0;
+  if (d->options.counters) desc->flags |= RVHAL_LAUNCH_COUNTERS;
+  if (rvhal_profile_wants_events(d->profile)) desc->flags |= RVHAL_LAUNCH_TRACE;
   desc->chunk_groups = chunk;
   desc->num_local_args = nlocal;
   desc->num_installs = 0;
@@ -327,6 +326,7 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
 
   /* Submit: publish, then ring unless hart 0 is polling (Dekker with the
    * firmware's `polling` flag and its re-check of `submitted`). */
+  uint64_t t0 = now_ns();
   d->seq = seq;
   __atomic_store_n(&d->ctrl->ring.submitted, seq, __ATOMIC_RELEASE);
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -334,7 +334,6 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
     rc = d->backend->vtable->doorbell(d->backend);
     if (rc) return recover(d, rc, rvhal_last_error());
   }
-  uint64_t t0 = now_ns();
   RVHAL_RETURN_IF_ERROR(wait_for(d, seq, kname));
   uint64_t t1 = now_ns();
   rvhal_print_drain(&d->print, d->ctrl, d->backend->ram, d->info.num_harts, 1);
@@ -356,7 +355,19 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   r->device_ns = (done.end_mtime - done.start_mtime) * 1000000000ull / d->info.timebase_hz;
   r->host_ns = t1 - t0;
   for (uint32_t h = 0; h < d->info.num_harts; h++)
-    if (d->ctrl->harts[h].counters_seq == seq) r->groups_per_hart[h] = d->ctrl->harts[h].counters[RVHAL_HART_COUNTER_GROUPS];
+    if (d->options.counters && d->ctrl->harts[h].counters_seq == seq)
+      r->groups_per_hart[h] = d->ctrl->harts[h].counters[RVHAL_HART_COUNTER_GROUPS];
+  rvhal_counters_after_launch(d, seq, r->host_ns);
+  if (d->profile) {
+    rvhal_profile_launch_t pl = {.seq = seq, .kernel = kname, .work_dim = work_dim, .groups = total_groups,
+                                 .harts = harts, .harts_per_group = team, .host_start_ns = t0 - d->created_ns,
+                                 .host_ns = r->host_ns, .device_ticks = done.end_mtime - done.start_mtime};
+    for (int i = 0; i < 3; i++) {
+      pl.global[i] = global[i];
+      pl.local[i] = local[i];
+    }
+    rvhal_profile_record(d->profile, d, &pl);
+  }
   return RVHAL_OK;
 }
 

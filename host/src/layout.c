@@ -46,6 +46,9 @@ int rvhal_layout_compute(const rvhal_board_desc_t *board, const rvhal_layout_req
   at += l.hart_stack_size * req->num_harts;
   l.fibers_base = at;
   at += l.fiber_pool_size * req->num_harts;
+  l.trace_base = at;
+  l.trace_size = RVHAL_TRACE_BYTES_PER_HART;
+  at += l.trace_size * req->num_harts;
   l.heap_base = rvhal_align_up(at, 64 * KIB);
   uint64_t top = board->ram_base + req->ram_size - board->ram_top_reserved;
   if (l.heap_base + 4 * MIB > top)

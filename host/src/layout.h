@@ -22,10 +22,14 @@ typedef struct rvhal_layout {
   uint64_t program_base, program_size;
   uint64_t stacks_base, hart_stack_size; /* hart i: [base + i*size, +size) */
   uint64_t fibers_base, fiber_pool_size, fiber_stack_size;
+  uint64_t trace_base, trace_size;       /* hart i's timeline events: trace_base + i*trace_size */
   uint64_t heap_base, heap_size;
   uint64_t local_mem_size;
   uint32_t max_work_group_size;
 } rvhal_layout_t;
+
+/* Timeline events kept per hart and launch (8192 events). */
+#define RVHAL_TRACE_BYTES_PER_HART (256u * 1024u)
 
 /* Extra stack a hart needs beside its group's local memory. */
 #define RVHAL_HART_STACK_RESERVE (64u * 1024u)

@@ -54,6 +54,7 @@ int rvhal_mem_write(rvhal_device_t *d, hal_addr_t dst, const void *src, hal_size
   uint8_t *p;
   RVHAL_RETURN_IF_ERROR(check_range(d, "mem_write", "destination", dst, size, &p));
   memcpy(p, src, size);
+  rvhal_counters_after_transfer(d, size, 0);
   return RVHAL_OK;
 }
 
@@ -63,6 +64,7 @@ int rvhal_mem_read(rvhal_device_t *d, void *dst, hal_addr_t src, hal_size_t size
   uint8_t *p;
   RVHAL_RETURN_IF_ERROR(check_range(d, "mem_read", "source", src, size, &p));
   memcpy(dst, p, size);
+  rvhal_counters_after_transfer(d, 0, size);
   return RVHAL_OK;
 }
 
@@ -89,6 +91,7 @@ int rvhal_mem_fill(rvhal_device_t *d, hal_addr_t dst, const void *pattern, hal_s
   if (!size) return RVHAL_OK;
   uint8_t *p;
   RVHAL_RETURN_IF_ERROR(check_range(d, "mem_fill", "destination", dst, size, &p));
+  rvhal_counters_after_transfer(d, size, 0);
   if (pattern_size == 1) {
     memset(p, *(const uint8_t *)pattern, size);
     return RVHAL_OK;

@@ -26,7 +26,7 @@
 typedef struct qemu_backend {
   rvhal_backend_t base;
   rvhal_qemu_config_t cfg;
-  char *qemu_path, *firmware_path, *machine;
+  char *qemu_path, *firmware_path, *machine, *plugin_path;
   int ram_fd;
   int log_fd;   /* QEMU's stdout+stderr */
   int sock;     /* our end of the UART */
@@ -57,12 +57,14 @@ static void qemu_destroy(rvhal_backend_t *base) {
   free(q->qemu_path);
   free(q->firmware_path);
   free(q->machine);
+  free(q->plugin_path);
   free(q);
 }
 
 /* QEMU's command line, built before fork so the child only execs. */
 typedef struct qemu_argv {
   char smp[16], mem[32], backend[160], chardev[64], machine[96];
+  char plugin[4200];
   char extra[1024]; /* $RVHAL_QEMU_ARGS, split in place */
   const char *argv[64];
 } qemu_argv_t;
@@ -101,6 +103,12 @@ static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) 
   if (q->cfg.exact_timing) {
     *v++ = "-icount";
     *v++ = "shift=0";
+  }
+  if (q->plugin_path) {
+    snprintf(a->plugin, sizeof a->plugin, "%s,fd=%d,offset=%llu,first=%u", q->plugin_path, q->ram_fd,
+             (unsigned long long)q->cfg.plugin_offset, q->cfg.first_hart);
+    *v++ = "-plugin";
+    *v++ = a->plugin;
   }
   /* Extra options for debugging, e.g. RVHAL_QEMU_ARGS="-s" for a gdb stub
    * (qemu/README.md). Split on blanks; no quoting. */
@@ -260,6 +268,7 @@ int rvhal_qemu_backend_create(const rvhal_qemu_config_t *cfg, rvhal_backend_t **
   q->qemu_path = qemu;
   q->firmware_path = strdup(cfg->firmware_path);
   q->machine = strdup(cfg->machine);
+  if (cfg->plugin_path) q->plugin_path = strdup(cfg->plugin_path);
   int rc = RVHAL_OK;
   if (!q->qemu_path || !q->firmware_path || !q->machine) {
     rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");

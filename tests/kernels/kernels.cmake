@@ -1,3 +1,10 @@
 # Kernels used by the device tests and benchmarks (device build).
 rvhal_add_kernel(empty kernels/empty.c)
 rvhal_add_kernel(barrier_check kernels/barrier_check.c)
+rvhal_add_kernel(dt_ndrange kernels/dt_ndrange.c)
+rvhal_add_kernel(dt_args kernels/dt_args.c)
+rvhal_add_kernel(dt_prog_a kernels/dt_prog_a.c)
+rvhal_add_kernel(dt_prog_b kernels/dt_prog_b.c)
+rvhal_add_kernel(dt_mem kernels/dt_mem.c)
+rvhal_add_kernel(dt_trap kernels/dt_trap.c)
+rvhal_add_kernel(dt_prog_b2 kernels/dt_prog_b2.c)

@@ -16,6 +16,7 @@
 
 #include "hal_sched_info.h"
 #include "hal_types.h"
+#include "rvhal/counters.h"
 #include "rvhal/status.h"
 
 #ifdef __cplusplus
@@ -85,6 +86,10 @@ typedef struct rvhal_device_options {
   uint32_t linger_us;          /* hart 0 watches for the next launch this long; 0: 500; RVHAL_LINGER_OFF: never */
   rvhal_print_fn_t print_fn;   /* NULL: kernel output goes to stdout */
   void *print_user;
+  int counters;                /* record per-hart counters (rvhal/counters.h); 0: $RVHAL_COUNTERS */
+  const char *profile;         /* profile every launch: "table", "csv=FILE", "trace=FILE" (Chrome
+                                  trace JSON), "svg=FILE", comma-separated; NULL: $RVHAL_PROFILE.
+                                  Implies counters. docs/counters.md */
 } rvhal_device_options_t;
 
 #define RVHAL_LINGER_OFF UINT32_MAX

@@ -1,0 +1,33 @@
+/* Profiles of every launch, for people to read and look at: a per-hart
+ * table (stderr), a CSV (one row per launch and hart), a Chrome trace-event
+ * JSON timeline (Perfetto, chrome://tracing) and an SVG timeline. Turned on
+ * by rvhal_device_options_t.profile or $RVHAL_PROFILE. */
+#ifndef RVHAL_HOST_PROFILE_H
+#define RVHAL_HOST_PROFILE_H
+
+#include <stdint.h>
+
+typedef struct rvhal_device rvhal_device_t;
+typedef struct rvhal_profile rvhal_profile_t;
+
+/* What one launch did, as the profile needs it. */
+typedef struct rvhal_profile_launch {
+  uint64_t seq;
+  const char *kernel;
+  uint32_t work_dim;
+  uint64_t global[3], local[3], groups;
+  uint32_t harts, harts_per_group;
+  uint64_t host_start_ns; /* since the device was created */
+  uint64_t host_ns;       /* submit to completion */
+  uint64_t device_ticks;  /* launch span, device timebase */
+} rvhal_profile_launch_t;
+
+/* spec: "table", "csv=FILE", "trace=FILE", "svg=FILE", comma-separated. */
+int rvhal_profile_open(const char *spec, rvhal_profile_t **out_profile);
+/* Wants per-hart timeline events (trace or svg). */
+int rvhal_profile_wants_events(const rvhal_profile_t *p);
+void rvhal_profile_record(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_profile_launch_t *launch);
+/* Finishes the files (closes the JSON, draws the SVG) and frees. */
+void rvhal_profile_close(rvhal_profile_t *p);
+
+#endif /* RVHAL_HOST_PROFILE_H */

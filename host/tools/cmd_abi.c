@@ -1,0 +1,313 @@
+/* rvhal abi: how a list of kernel arguments is packed on RV32 and RV64, as
+ * rvhal_arg_layout() computes it, and (--c-struct) the SDK argument struct
+ * and RVHAL_KERNEL line that match it. */
+#include <ctype.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "rvhal/rvhal.h"
+#include "rvhal_kernel_meta.h"
+
+#define CMD "abi"
+
+void cmd_abi_usage(FILE *f) {
+  fprintf(f,
+          "usage: rvhal abi [--word 4|8] [--c-struct NAME] LIST...\n"
+          "Shows where each kernel argument sits in the packed argument buffer, for RV64 and RV32\n"
+          "(or only the --word given): each argument is aligned to the smallest power of two >= its\n"
+          "packed size. LIST is comma-separated argument kinds; several LIST words are joined.\n\n"
+          "  -w, --word 4|8       only the device word size given (4: RV32, 8: RV64)\n"
+          "  -c, --c-struct NAME  also print the SDK argument struct NAME_args and the RVHAL_KERNEL\n"
+          "                       line for a kernel NAME with these arguments\n"
+          "  -h, --help           this help\n\n"
+          "kinds:\n"
+          "  ptr, global, buf     global buffer (a device address: one word)\n"
+          "  local:N              local buffer of N bytes (packed as its size: one word)\n"
+          "  %s  values of these types\n"
+          "  char short int long float double        values of 1 2 4 8 4 8 bytes\n"
+          "  bytes:N              a value of N bytes (a struct)\n\n"
+          "example:\n",
+          cli_type_list());
+  /* What the example prints, checked by the cli.help test. */
+  fputs("  $ rvhal abi --word 8 --c-struct scale ptr,i32,f64,local:256,bytes:24\n"
+        "  RV64 (8-byte words)\n"
+        "    index  kind       offset  size  align\n"
+        "        0  ptr             0     8      8\n"
+        "        1  i32             8     4      4\n"
+        "        2  f64            16     8      8\n"
+        "        3  local:256      24     8      8\n"
+        "        4  bytes:24       32    24     32\n"
+        "    packed size 56 bytes (a C struct with this layout: 64 bytes)\n"
+        "\n"
+        "  /* Arguments of kernel scale: ptr,i32,f64,local:256,bytes:24 */\n"
+        "  #include \"kernel_if.h\"\n"
+        "\n"
+        "  typedef struct { uint8_t b[24]; } scale_bytes24;\n"
+        "\n"
+        "  typedef struct {\n"
+        "    __global void *arg0;                  /* ptr: offset 0 */\n"
+        "    int32_t arg1;                         /* i32: offset 8 */\n"
+        "    double arg2;                          /* f64: offset 16 */\n"
+        "    uintptr_t arg3;                       /* local:256: offset 24, rvhal_local_arg(e, 0) */\n"
+        "    RVHAL_PACKED_ARG(scale_bytes24) arg4; /* bytes:24: offset 32 */\n"
+        "  } scale_args;\n"
+        "\n"
+        "  static void scale_item(const scale_args *a, exec_state_t *e) {\n"
+        "    (void)a; /* one work-item: get_global_id(0, e), ... */\n"
+        "    (void)e;\n"
+        "  }\n"
+        "\n"
+        "  RVHAL_KERNEL(scale, scale_args, scale_item, RVHAL_GLOBAL, RVHAL_VALUE(int32_t), RVHAL_VALUE(double), RVHAL_LOCAL, RVHAL_VALUE_BYTES(24))\n",
+        f);
+}
+
+typedef enum abi_kind { ABI_GLOBAL, ABI_LOCAL, ABI_VALUE, ABI_BYTES } abi_kind_t;
+
+typedef struct abi_arg {
+  char text[40]; /* the kind as written */
+  abi_kind_t kind;
+  const cli_type_t *type; /* ABI_VALUE */
+  uint64_t size;          /* ABI_LOCAL, ABI_VALUE, ABI_BYTES */
+} abi_arg_t;
+
+/* One kind; -1 with the reason in why. */
+static int parse_kind(const char *s, size_t len, abi_arg_t *a, char *why, size_t why_size) {
+  if (len == 0) {
+    snprintf(why, why_size, "empty kind (two commas, or a comma at an end)");
+    return -1;
+  }
+  if (len >= sizeof a->text) {
+    snprintf(why, why_size, "kind '%.*s...' is too long", 16, s);
+    return -1;
+  }
+  memcpy(a->text, s, len);
+  a->text[len] = 0;
+  const char *t = a->text;
+  if (!strcmp(t, "ptr") || !strcmp(t, "global") || !strcmp(t, "buf")) {
+    a->kind = ABI_GLOBAL;
+    return 0;
+  }
+  int local = !strncmp(t, "local:", 6), bytes = !strncmp(t, "bytes:", 6);
+  if (local || bytes) {
+    if (cli_parse_u64(t + 6, &a->size) || a->size == 0) {
+      snprintf(why, why_size, "'%s': N must be a number of bytes >= 1", t);
+      return -1;
+    }
+    a->kind = local ? ABI_LOCAL : ABI_BYTES;
+    return 0;
+  }
+  a->type = cli_type_find(t, len, 1);
+  if (!a->type) {
+    snprintf(why, why_size,
+             "unknown kind '%s' (kinds: ptr global buf local:N %s char short int long float double bytes:N)", t,
+             cli_type_list());
+    return -1;
+  }
+  a->kind = ABI_VALUE;
+  a->size = a->type->size;
+  return 0;
+}
+
+static hal_arg_t arg_desc(const abi_arg_t *a) {
+  static const uint8_t pod[1]; /* the layout reads sizes, never the bytes */
+  hal_arg_t d = {.size = a->size};
+  if (a->kind == ABI_GLOBAL || a->kind == ABI_LOCAL) {
+    d.kind = hal_arg_address;
+    d.space = a->kind == ABI_GLOBAL ? hal_space_global : hal_space_local;
+  } else {
+    d.kind = hal_arg_value;
+    d.pod_data = pod;
+  }
+  return d;
+}
+
+/* The largest alignment: a C struct laid out like the pack is its size
+ * rounded up to it. */
+static uint32_t struct_size(const rvhal_arg_layout_t *l, uint32_t n, uint32_t total) {
+  uint32_t align = 1;
+  for (uint32_t i = 0; i < n; i++)
+    if (l[i].align > align) align = l[i].align;
+  return (total + align - 1) / align * align;
+}
+
+static void print_table(uint32_t word, const abi_arg_t *args, const rvhal_arg_layout_t *l, uint32_t n,
+                        uint32_t total) {
+  int w = 4;
+  for (uint32_t i = 0; i < n; i++)
+    if ((int)strlen(args[i].text) > w) w = (int)strlen(args[i].text);
+  printf("RV%u (%u-byte words)\n", word * 8, word);
+  printf("  index  %-*s  offset  size  align\n", w, "kind");
+  for (uint32_t i = 0; i < n; i++)
+    printf("  %5u  %-*s  %6u  %4u  %5u\n", i, w, args[i].text, l[i].offset, l[i].size, l[i].align);
+  printf("  packed size %u bytes (a C struct with this layout: %u bytes)\n", total, struct_size(l, n, total));
+}
+
+/* "offset 8" or, when the word sizes differ, "offset 8 (RV32: 4)". */
+static void print_offsets(const uint32_t words[2], rvhal_arg_layout_t *const layouts[2], uint32_t nwords,
+                          uint32_t i) {
+  printf("offset %u", layouts[0][i].offset);
+  if (nwords == 2 && layouts[1][i].offset != layouts[0][i].offset)
+    printf(" (RV%u: %u)", words[1] * 8, layouts[1][i].offset);
+}
+
+static int print_c_struct(const char *name, const abi_arg_t *args, uint32_t n, const uint32_t words[2],
+                          rvhal_arg_layout_t *const layouts[2], uint32_t nwords) {
+  /* Members first, so that the comments line up after the longest. */
+  char (*decl)[160] = calloc(n, sizeof *decl);
+  int width = 0;
+  if (!decl) {
+    fprintf(stderr, "rvhal abi: out of host memory\n");
+    return CLI_FAIL;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    const abi_arg_t *a = &args[i];
+    switch (a->kind) {
+    case ABI_GLOBAL: snprintf(decl[i], sizeof decl[i], "__global void *arg%u;", i); break;
+    case ABI_LOCAL: snprintf(decl[i], sizeof decl[i], "uintptr_t arg%u;", i); break;
+    case ABI_VALUE: snprintf(decl[i], sizeof decl[i], "%s arg%u;", a->type->c_type, i); break;
+    /* Always aligned explicitly: a byte array's own alignment is 1, even
+     * when its size is a power of two. A named type, because the attribute
+     * after an inline struct { } would align (and pad) the type itself. */
+    case ABI_BYTES:
+      snprintf(decl[i], sizeof decl[i], "RVHAL_PACKED_ARG(%s_bytes%" PRIu64 ") arg%u;", name, a->size, i);
+      break;
+    }
+    if ((int)strlen(decl[i]) > width) width = (int)strlen(decl[i]);
+  }
+  printf("\n/* Arguments of kernel %s: ", name);
+  for (uint32_t i = 0; i < n; i++) printf("%s%s", i ? "," : "", args[i].text);
+  printf(" */\n#include \"kernel_if.h\"\n\n");
+  int typedefs = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    int seen = 0;
+    for (uint32_t j = 0; j < i; j++) seen |= args[j].kind == ABI_BYTES && args[j].size == args[i].size;
+    if (args[i].kind != ABI_BYTES || seen) continue;
+    printf("typedef struct { uint8_t b[%" PRIu64 "]; } %s_bytes%" PRIu64 ";\n", args[i].size, name, args[i].size);
+    typedefs = 1;
+  }
+  printf("%stypedef struct {\n", typedefs ? "\n" : "");
+  uint32_t locals = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const abi_arg_t *a = &args[i];
+    printf("  %-*s /* %s: ", width, decl[i], a->text);
+    print_offsets(words, layouts, nwords, i);
+    if (a->kind == ABI_LOCAL) printf(", rvhal_local_arg(e, %u)", locals++);
+    printf(" */\n");
+  }
+  free(decl);
+  printf("} %s_args;\n\n", name);
+  printf("static void %s_item(const %s_args *a, exec_state_t *e) {\n"
+         "  (void)a; /* one work-item: get_global_id(0, e), ... */\n"
+         "  (void)e;\n}\n\n",
+         name, name);
+  printf("RVHAL_KERNEL(%s, %s_args, %s_item", name, name, name);
+  for (uint32_t i = 0; i < n; i++) {
+    const abi_arg_t *a = &args[i];
+    switch (a->kind) {
+    case ABI_GLOBAL: printf(", RVHAL_GLOBAL"); break;
+    case ABI_LOCAL: printf(", RVHAL_LOCAL"); break;
+    case ABI_VALUE: printf(", RVHAL_VALUE(%s)", a->type->c_type); break;
+    case ABI_BYTES: printf(", RVHAL_VALUE_BYTES(%" PRIu64 ")", a->size); break;
+    }
+  }
+  printf(")\n");
+  return CLI_OK;
+}
+
+static int is_identifier(const char *s) {
+  if (!isalpha((unsigned char)*s) && *s != '_') return 0;
+  for (; *s; s++)
+    if (!isalnum((unsigned char)*s) && *s != '_') return 0;
+  return 1;
+}
+
+int cmd_abi(int argc, char **argv) {
+  static const struct option opts[] = {
+      {"word", 1, 0, 'w'}, {"c-struct", 1, 0, 'c'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+  uint32_t words[2] = {8, 4}, nwords = 2;
+  const char *name = NULL;
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":w:c:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'w':
+      if (strcmp(optarg, "4") && strcmp(optarg, "8"))
+        return cli_usage_error(CMD, NULL, "--word '%s': expected 4 (RV32) or 8 (RV64)", optarg);
+      words[0] = (uint32_t)(optarg[0] - '0');
+      nwords = 1;
+      break;
+    case 'c':
+      if (!is_identifier(optarg) || strlen(optarg) > 64)
+        return cli_usage_error(CMD, NULL, "--c-struct '%s': not a C identifier of at most 64 characters", optarg);
+      name = optarg;
+      break;
+    case 'h': cmd_abi_usage(stdout); return CLI_OK;
+    default: return cli_getopt_error(CMD, cmd_abi_usage, argv, c);
+    }
+  }
+  if (optind == argc) return cli_usage_error(CMD, cmd_abi_usage, "missing LIST of argument kinds");
+
+  uint32_t n = 0, cap = 0;
+  abi_arg_t *args = NULL;
+  hal_arg_t *desc = NULL;
+  rvhal_arg_layout_t *layouts[2] = {NULL, NULL};
+  int rc = CLI_OK;
+  for (int w = optind; w < argc && rc == CLI_OK; w++) {
+    for (const char *p = argv[w];; p++) {
+      size_t len = strcspn(p, ",");
+      if (n == cap) {
+        cap = cap ? 2 * cap : 16;
+        abi_arg_t *grown = realloc(args, cap * sizeof *args);
+        if (!grown) {
+          fprintf(stderr, "rvhal abi: out of host memory\n");
+          rc = CLI_FAIL;
+          break;
+        }
+        args = grown;
+      }
+      char why[256];
+      if (parse_kind(p, len, &args[n], why, sizeof why)) {
+        /* Name the whole word only when it holds more than this kind. */
+        if (strchr(argv[w], ',')) rc = cli_usage_error(CMD, NULL, "'%s': %s", argv[w], why);
+        else rc = cli_usage_error(CMD, NULL, "%s", why);
+        break;
+      }
+      n++;
+      p += len;
+      if (!*p) break;
+    }
+  }
+  if (rc == CLI_OK && name && n > RVHAL_META_MAX_ARGS)
+    rc = cli_usage_error(CMD, NULL, "--c-struct: RVHAL_KERNEL describes at most %u arguments, the list has %u",
+                         (unsigned)RVHAL_META_MAX_ARGS, n);
+  if (rc == CLI_OK) {
+    desc = calloc(n, sizeof *desc);
+    layouts[0] = calloc(n, sizeof *layouts[0]);
+    layouts[1] = calloc(n, sizeof *layouts[1]);
+    if (!desc || !layouts[0] || !layouts[1]) {
+      fprintf(stderr, "rvhal abi: out of host memory\n");
+      rc = CLI_FAIL;
+    }
+  }
+  for (uint32_t i = 0; rc == CLI_OK && i < n; i++) desc[i] = arg_desc(&args[i]);
+  uint32_t totals[2];
+  for (uint32_t k = 0; rc == CLI_OK && k < nwords; k++) {
+    /* Only the list can be wrong here (a value too large, a local size
+     * beyond a 32-bit word): a usage error. */
+    if (rvhal_arg_layout(desc, n, words[k], layouts[k], &totals[k]))
+      rc = cli_usage_error(CMD, NULL, "RV%u: %s", words[k] * 8, rvhal_last_error());
+  }
+  for (uint32_t k = 0; rc == CLI_OK && k < nwords; k++) {
+    if (k) printf("\n");
+    print_table(words[k], args, layouts[k], n, totals[k]);
+  }
+  if (rc == CLI_OK && name) rc = print_c_struct(name, args, n, words, layouts, nwords);
+  free(layouts[0]);
+  free(layouts[1]);
+  free(desc);
+  free(args);
+  return rc;
+}

@@ -1,0 +1,143 @@
+/* rvhal info: the platform and its devices, from the catalogue or (--boot)
+ * from devices really started, which checks that the installation works. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "rvhal/rvhal.h"
+
+void cmd_info_usage(FILE *f) {
+  fprintf(f,
+          "usage: rvhal info [--device N] [--boot [--harts N]]\n"
+          "Shows the platform and each device's information. Without --boot the values are the\n"
+          "defaults of the device catalogue; nothing is started.\n\n"
+          "  -d, --device N   only device N (default: every device)\n"
+          "  -b, --boot       start the device(s), report the boot time and the live information;\n"
+          "                   fails (exit 1) with the reason if QEMU or the firmware is missing\n"
+          "  -n, --harts N    harts of a booted device (default: $RVHAL_HARTS or 4)\n"
+          "  -h, --help       this help\n\n"
+          "example:\n"
+          "  rvhal info --boot --device 0 --harts 2\n");
+}
+
+/* "256 MiB", "1.5 KiB", "512 bytes". */
+static void human_size(char *buf, size_t n, uint64_t bytes) {
+  static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  unsigned u = 0;
+  uint64_t scale = 1;
+  while (u + 1 < sizeof units / sizeof units[0] && bytes >= (scale << 10)) {
+    scale <<= 10;
+    u++;
+  }
+  if (bytes % scale == 0) snprintf(buf, n, "%" PRIu64 " %s", bytes / scale, units[u]);
+  else snprintf(buf, n, "%.1f %s", (double)bytes / (double)scale, units[u]);
+}
+
+/* A size with its exact byte count when the short form rounds or hides it. */
+static void print_size(const char *label, uint64_t bytes, const char *suffix) {
+  char h[32];
+  human_size(h, sizeof h, bytes);
+  if (bytes < 1024) printf("  %-22s %s%s\n", label, h, suffix);
+  else printf("  %-22s %s%s (%" PRIu64 " bytes)\n", label, h, suffix, bytes);
+}
+
+static const char *timing_name(rvhal_timing_mode_t t) {
+  switch (t) {
+  case RVHAL_TIMING_FAST: return "fast (harts in parallel, approximate counts)";
+  case RVHAL_TIMING_EXACT: return "exact (-icount, repeatable counts)";
+  default: return "default ($RVHAL_TIMING, else fast)";
+  }
+}
+
+static void print_device(uint32_t index, const rvhal_device_info_t *di, double boot_ms) {
+  printf("device %u: %s\n", index, di->name);
+  if (boot_ms >= 0) printf("  %-22s booted in %.0f ms\n", "status", boot_ms);
+  else printf("  %-22s not started (catalogue defaults; --boot starts it)\n", "status");
+  printf("  %-22s %s\n", "board", di->board);
+  printf("  %-22s %s\n", "ISA", di->isa);
+  printf("  %-22s %u bytes (RV%u)\n", "word size", di->word_size, di->word_size * 8);
+  printf("  %-22s %u\n", "harts", di->num_harts);
+  print_size("RAM", di->ram_size, "");
+  print_size("global memory", di->global_mem_size, "");
+  print_size("local memory", di->local_mem_size, " per work-group");
+  printf("  %-22s %u work-items\n", "max work-group size", di->max_work_group_size);
+  char h[32];
+  human_size(h, sizeof h, di->program_area_size);
+  printf("  %-22s 0x%" PRIx64 ", %s (%" PRIu64 " bytes)\n", "program area", di->program_area_base, h,
+         di->program_area_size);
+  printf("  %-22s %u bytes\n", "max packed arguments", di->max_args_size);
+  if (di->timebase_hz % 1000000 == 0)
+    printf("  %-22s %" PRIu64 " MHz (%" PRIu64 " Hz)\n", "timebase", di->timebase_hz / 1000000, di->timebase_hz);
+  else printf("  %-22s %" PRIu64 " Hz\n", "timebase", di->timebase_hz);
+  printf("  %-22s %s\n", "timing", timing_name(di->timing));
+}
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* Starts device `index`, shows it, stops it. */
+static int boot_device(uint32_t index, uint32_t harts) {
+  rvhal_device_options_t o = {.num_harts = harts};
+  rvhal_device_t *dev = NULL;
+  double t0 = now_ms();
+  if (rvhal_device_create(index, &o, &dev)) {
+    fprintf(stderr, "rvhal info: device %u does not start: %s\n", index, rvhal_last_error());
+    return CLI_FAIL;
+  }
+  print_device(index, rvhal_device_get_info(dev), now_ms() - t0);
+  rvhal_device_delete(dev);
+  return CLI_OK;
+}
+
+int cmd_info(int argc, char **argv) {
+  static const struct option opts[] = {{"device", 1, 0, 'd'}, {"boot", 0, 0, 'b'}, {"harts", 1, 0, 'n'},
+                                       {"help", 0, 0, 'h'},   {0, 0, 0, 0}};
+  const rvhal_platform_info_t *pi = rvhal_platform_info();
+  uint32_t device = 0, harts = 0;
+  int one = 0, boot = 0, c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":d:bn:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'd':
+      if (pi->num_devices == 0)
+        return cli_usage_error("info", NULL, "--device %s: the platform has no devices", optarg);
+      if (cli_opt_u32("info", "--device", optarg, 0, pi->num_devices - 1, &device)) return CLI_USAGE;
+      one = 1;
+      break;
+    case 'b': boot = 1; break;
+    case 'n':
+      if (cli_opt_u32("info", "--harts", optarg, 1, RVHAL_MAX_HARTS_PUBLIC, &harts)) return CLI_USAGE;
+      break;
+    case 'h': cmd_info_usage(stdout); return CLI_OK;
+    default: return cli_getopt_error("info", cmd_info_usage, argv, c);
+    }
+  }
+  if (optind < argc) return cli_usage_error("info", cmd_info_usage, "unexpected argument '%s'", argv[optind]);
+  if (harts && !boot)
+    return cli_usage_error("info", NULL, "--harts applies to a booted device: add --boot");
+
+  printf("platform: %s %s, API version %u, %u device%s\n", pi->name, pi->version, pi->api_version, pi->num_devices,
+         pi->num_devices == 1 ? "" : "s");
+  int rc = CLI_OK;
+  for (uint32_t i = one ? device : 0; i < (one ? device + 1 : pi->num_devices); i++) {
+    printf("\n");
+    fflush(stdout); /* keep the order with stderr */
+    if (boot) {
+      if (boot_device(i, harts)) rc = CLI_FAIL;
+      continue;
+    }
+    const rvhal_device_info_t *di;
+    if (rvhal_platform_device_info(i, &di)) {
+      fprintf(stderr, "rvhal info: %s\n", rvhal_last_error());
+      rc = CLI_FAIL;
+      continue;
+    }
+    print_device(i, di, -1);
+  }
+  return rc;
+}

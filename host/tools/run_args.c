@@ -1,0 +1,144 @@
+/* Kernel arguments of `rvhal run` from their command-line tokens. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run_args.h"
+
+/* More than any device's memory: refuse before allocating it on the host. */
+#define MAX_BUFFER_BYTES (UINT64_C(1) << 32)
+
+#define FAIL(...)                          \
+  do {                                     \
+    snprintf(why, why_size, __VA_ARGS__);  \
+    return -1;                             \
+  } while (0)
+
+/* splitmix64: a fixed, repeatable sequence per argument. */
+static uint64_t mix(uint64_t x) {
+  x += UINT64_C(0x9e3779b97f4a7c15);
+  x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+  x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+  return x ^ (x >> 31);
+}
+
+/* INIT of a buffer whose contents are zeroed already. */
+static int fill_buffer(run_arg_t *a, uint32_t index, const char *init, char *why, size_t why_size) {
+  const cli_type_t *t = a->type;
+  const uint32_t es = t->size;
+  if (!*init) FAIL("empty INIT after '=' (zero, iota, rand, a value or a list v1,v2,...)");
+  if (!strcmp(init, "zero")) return 0;
+  if (!strcmp(init, "iota")) {
+    for (uint64_t i = 0; i < a->count; i++) cli_value_from_u64(t, i, a->data + i * es);
+    return 0;
+  }
+  if (!strcmp(init, "rand")) {
+    for (uint64_t i = 0; i < a->count; i++)
+      cli_value_random(t, mix(((uint64_t)index << 40) ^ i), a->data + i * es);
+    return 0;
+  }
+  if (!strchr(init, ',')) { /* one value fills the buffer */
+    uint8_t v[8];
+    if (cli_value_parse(t, init, v, why, why_size)) return -1;
+    for (uint64_t i = 0; i < a->count; i++) memcpy(a->data + i * es, v, es);
+    return 0;
+  }
+  uint64_t n = 0;
+  for (const char *p = init;; n++) {
+    size_t len = strcspn(p, ",");
+    char item[128];
+    if (len == 0) FAIL("value %" PRIu64 " of the list is empty", n);
+    if (len >= sizeof item) FAIL("value %" PRIu64 " of the list is too long", n);
+    if (n == a->count) {
+      uint64_t total = n + 1;
+      for (const char *q = p; (q = strchr(q, ',')); q++) total++;
+      FAIL("%" PRIu64 " values for a buffer of %" PRIu64 " element%s", total, a->count, a->count == 1 ? "" : "s");
+    }
+    memcpy(item, p, len);
+    item[len] = 0;
+    char reason[160];
+    if (cli_value_parse(t, item, a->data + n * es, reason, sizeof reason))
+      FAIL("value %" PRIu64 " of the list: %s", n, reason);
+    p += len;
+    if (!*p) break;
+    p++;
+  }
+  return 0;
+}
+
+static int parse_buffer(run_arg_t *a, uint32_t index, const char *spec, uint64_t default_count, char *why,
+                        size_t why_size) {
+  const char *eq = strchr(spec, '=');
+  size_t spec_len = eq ? (size_t)(eq - spec) : strlen(spec);
+  size_t type_len = strcspn(spec, ":=");
+  if (type_len == 0) FAIL("missing element type after 'buf:' (types: %s)", cli_type_list());
+  a->type = cli_type_find(spec, type_len, 0);
+  if (!a->type) FAIL("unknown type '%.*s' (types: %s)", (int)type_len, spec, cli_type_list());
+  a->count = default_count;
+  if (type_len < spec_len) {
+    char num[32];
+    size_t len = spec_len - type_len - 1;
+    if (len == 0 || len >= sizeof num) FAIL("COUNT after the type is %s", len ? "too long" : "empty");
+    memcpy(num, spec + type_len + 1, len);
+    num[len] = 0;
+    if (cli_parse_u64(num, &a->count)) FAIL("COUNT '%s' is not a number", num);
+    if (a->count == 0) FAIL("COUNT must be at least 1");
+  }
+  if (a->count > MAX_BUFFER_BYTES / a->type->size)
+    FAIL("%" PRIu64 " elements of %s do not fit any device memory", a->count, a->type->name);
+  a->kind = RUN_ARG_BUFFER;
+  a->size = a->count * a->type->size;
+  a->data = calloc((size_t)a->count, a->type->size);
+  if (!a->data) FAIL("cannot allocate %" PRIu64 " bytes on the host", a->size);
+  return eq ? fill_buffer(a, index, eq + 1, why, why_size) : 0;
+}
+
+int run_arg_parse(run_arg_t *a, uint32_t index, const char *token, uint64_t default_count, char *why,
+                  size_t why_size) {
+  memset(a, 0, sizeof *a);
+  a->token = token;
+  const char *colon = strchr(token, ':');
+  if (!colon) FAIL("expected buf:TYPE[:COUNT][=INIT], TYPE:VALUE, bytes:HEX or local:SIZE");
+  size_t head = (size_t)(colon - token);
+  const char *rest = colon + 1;
+  if (head == 3 && !memcmp(token, "buf", 3)) return parse_buffer(a, index, rest, default_count, why, why_size);
+  if (head == 5 && !memcmp(token, "bytes", 5)) {
+    size_t len;
+    if (cli_parse_hex(rest, &a->data, &len, why, why_size)) return -1;
+    a->kind = RUN_ARG_VALUE;
+    a->size = len;
+    return 0;
+  }
+  if (head == 5 && !memcmp(token, "local", 5)) {
+    if (cli_parse_u64(rest, &a->size)) FAIL("SIZE '%s' is not a number of bytes", rest);
+    if (a->size == 0) FAIL("a local buffer needs at least 1 byte");
+    a->kind = RUN_ARG_LOCAL;
+    return 0;
+  }
+  a->type = cli_type_find(token, head, 0);
+  if (!a->type)
+    FAIL("unknown type '%.*s' (types: %s; or buf:, bytes:, local:)", (int)head, token, cli_type_list());
+  a->kind = RUN_ARG_VALUE;
+  a->size = a->type->size;
+  a->data = malloc(a->type->size);
+  if (!a->data) FAIL("out of host memory");
+  return cli_value_parse(a->type, rest, a->data, why, why_size);
+}
+
+hal_arg_t run_arg_desc(const run_arg_t *a) {
+  hal_arg_t d = {.size = a->size};
+  if (a->kind == RUN_ARG_VALUE) {
+    d.kind = hal_arg_value;
+    d.pod_data = a->data;
+  } else {
+    d.kind = hal_arg_address;
+    d.space = a->kind == RUN_ARG_BUFFER ? hal_space_global : hal_space_local;
+    if (a->kind == RUN_ARG_BUFFER) d.address = a->addr;
+  }
+  return d;
+}
+
+void run_arg_free(run_arg_t *a) {
+  free(a->data);
+  a->data = NULL;
+}

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Help and version: every way of asking for help shows it on stdout with an
+# example, and a wrong command or option prints a message and the usage on
+# stderr with exit status 2.
+set -u
+EXPECT=$(dirname "$0")/expect.sh
+RVHAL=$1
+failed=0
+ok() { "$EXPECT" "$@" >/dev/null || { "$EXPECT" "$@"; failed=1; }; }
+
+ok 0 'out:^usage: rvhal ' 'out:^  info ' 'out:^  run ' 'out:^  abi ' 'out:^example:' -- "$RVHAL" --help
+ok 0 'out:^rvhal [0-9]+\.[0-9]+\.[0-9]+ \(API version [0-9]+\)$' -- "$RVHAL" --version
+for cmd in info run abi; do
+  ok 0 "out:^usage: rvhal $cmd " 'out:^example:' -- "$RVHAL" help "$cmd"
+  ok 0 "out:^usage: rvhal $cmd " 'out:^example:' -- "$RVHAL" "$cmd" --help
+done
+# abi's example shows its output, which must be what the tool prints.
+ok 0 'out:^    packed size 56 bytes \(a C struct with this layout: 64 bytes\)$' \
+  'out:^  RVHAL_KERNEL\(scale, scale_args, scale_item, RVHAL_GLOBAL, ' -- "$RVHAL" abi --help
+example=$("$RVHAL" abi --help | sed -n 's/^  \$ rvhal //p')
+# shellcheck disable=SC2086 # the example's words
+actual=$("$RVHAL" $example | sed 's/^/  /; s/^  $//')
+shown=$("$RVHAL" abi --help | sed -n '/^  \$ rvhal /,$p' | sed 1d)
+if [ "$actual" != "$shown" ]; then
+  echo "FAIL: rvhal abi --help's example differs from what 'rvhal $example' prints:"
+  printf '%s\n' "$actual" >"${TMPDIR:-/tmp}/rvhal-abi-actual.$$"
+  printf '%s\n' "$shown" | diff - "${TMPDIR:-/tmp}/rvhal-abi-actual.$$"
+  rm -f "${TMPDIR:-/tmp}/rvhal-abi-actual.$$"
+  failed=1
+fi
+
+ok 2 "err:^rvhal: unknown command 'frobnicate'$" 'err:^usage: rvhal ' -- "$RVHAL" frobnicate
+ok 2 "err:^rvhal: unknown command 'frobnicate'$" -- "$RVHAL" help frobnicate
+ok 2 'err:^rvhal: no command given$' 'err:^usage: rvhal ' -- "$RVHAL"
+ok 2 "err:^rvhal: unknown option '--frob'$" 'err:^usage: rvhal ' -- "$RVHAL" --frob
+for cmd in info run abi; do
+  ok 2 "err:^rvhal $cmd: unknown option '--frob'$" "err:^usage: rvhal $cmd " -- "$RVHAL" "$cmd" --frob
+done
+[ $failed = 0 ] && echo "all help checks passed"
+exit $failed

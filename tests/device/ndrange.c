@@ -1,0 +1,221 @@
+/* ND-ranges on the device: the kernel dt_ndrange records, per work-item,
+ * every get_* builtin into the slot of the item's linear global position and
+ * counts itself there. For 1-, 2- and 3-D ranges, with and without global
+ * offsets (beyond 32 bits on RV64, up to the top of the word on both), one
+ * group, more than 1000 groups, groups smaller than, as large as and larger
+ * than the hart count, and launch options, on devices of 1 to 4 harts, every
+ * field of every item is compared with the host's computation and every item
+ * must have run exactly once. */
+#include "dev_util.h"
+
+#define NDR_FIELDS 28
+#define NDR_MAGIC 0x6e6472616e67654eull
+
+typedef struct {
+  rvhal_device_t *d;
+  hal_program_t prog;
+  hal_kernel_t kern;
+  uint32_t harts;
+  uint32_t word_size;
+  unsigned cases;
+} ctx_t;
+
+static const char *const field_names[] = {"global_id", "local_id", "group_id", "global_size",
+                                          "local_size", "num_groups", "global_offset"};
+
+static void field_name(uint32_t f, char *buf, size_t cap) {
+  if (f < 21) snprintf(buf, cap, "%s(%u)", field_names[f / 3], f % 3);
+  else snprintf(buf, cap, "%s", (const char *[]){"work_dim", "rank-3 ids", "rank-3 sizes", "local_linear_id",
+                                                 "hart", "magic", "zero"}[f - 21]);
+}
+
+/* One launch, verified item by item. nd's fields past work_dim are passed
+ * as they are (the library must ignore them). */
+static void run(ctx_t *c, uint32_t dim, const hal_ndrange_t *nd, const rvhal_launch_options_t *opt,
+                const char *what) {
+  uint64_t g[3], l[3], off[3], ng[3];
+  for (int i = 0; i < 3; i++) {
+    g[i] = i < (int)dim ? nd->global[i] : 1;
+    l[i] = i < (int)dim ? nd->local[i] : 1;
+    off[i] = i < (int)dim ? nd->offset[i] : 0;
+    ng[i] = g[i] / l[i];
+  }
+  uint64_t total = g[0] * g[1] * g[2];
+  size_t rec_bytes = (size_t)total * NDR_FIELDS * 8, count_bytes = ((size_t)total + 1) * 4;
+  hal_addr_t drec, dcount;
+  CHECK_OK(rvhal_mem_alloc(c->d, rec_bytes, 0, &drec));
+  CHECK_OK(rvhal_mem_alloc(c->d, count_bytes, 0, &dcount));
+  const uint8_t junk = 0xa5, zero = 0;
+  CHECK_OK(rvhal_mem_fill(c->d, drec, &junk, 1, rec_bytes));
+  CHECK_OK(rvhal_mem_fill(c->d, dcount, &zero, 1, count_bytes));
+  hal_arg_t args[3] = {arg_global(drec), arg_global(dcount), arg_value(&total, 8)};
+  c->cases++;
+  int rc = rvhal_kernel_exec_ex(c->d, c->prog, c->kern, nd, args, 3, dim, opt);
+  CHECK_MSG(rc == RVHAL_OK, "%u harts, %s: kernel_exec: %s: %s", c->harts, what, rvhal_status_name(rc),
+            rvhal_last_error());
+  if (rc) goto out;
+
+  rvhal_launch_report_t rep;
+  CHECK_OK(rvhal_device_last_launch(c->d, &rep));
+  CHECK_MSG(rep.num_groups == ng[0] * ng[1] * ng[2], "%s: report says %llu groups", what,
+            (unsigned long long)rep.num_groups);
+  uint32_t max_harts = opt && opt->harts ? opt->harts : c->harts;
+  CHECK_MSG(rep.harts >= 1 && rep.harts <= max_harts && rep.harts_per_group >= 1 &&
+                rep.harts % rep.harts_per_group == 0,
+            "%s: report says %u harts, %u per group (device %u harts)", what, rep.harts, rep.harts_per_group,
+            c->harts);
+  if (opt && opt->harts_per_group)
+    CHECK_MSG(rep.harts_per_group == opt->harts_per_group, "%s: %u harts per group, asked for %u", what,
+              rep.harts_per_group, opt->harts_per_group);
+
+  uint64_t *rec = malloc(rec_bytes);
+  uint32_t *count = malloc(count_bytes);
+  CHECK_OK(rvhal_mem_read(c->d, rec, drec, rec_bytes));
+  CHECK_OK(rvhal_mem_read(c->d, count, dcount, count_bytes));
+  uint64_t bad = 0, hart_mask = 0;
+  for (uint64_t pos = 0; pos < total; pos++) {
+    uint64_t rel[3] = {pos % g[0], pos / g[0] % g[1], pos / (g[0] * g[1])};
+    uint64_t want[NDR_FIELDS];
+    for (int i = 0; i < 3; i++) {
+      want[0 + i] = off[i] + rel[i];
+      want[3 + i] = rel[i] % l[i];
+      want[6 + i] = rel[i] / l[i];
+      want[9 + i] = g[i];
+      want[12 + i] = l[i];
+      want[15 + i] = ng[i];
+      want[18 + i] = off[i];
+    }
+    want[21] = dim;
+    want[22] = 0;
+    want[23] = 1 | 1ull << 16 | 1ull << 32;
+    want[24] = want[3] + l[0] * (want[4] + l[1] * want[5]);
+    const uint64_t *r = rec + pos * NDR_FIELDS;
+    want[25] = r[25] < max_harts ? r[25] : UINT64_MAX; /* any hart that takes part */
+    want[26] = NDR_MAGIC;
+    want[27] = 0;
+    if (count[pos] != 1) {
+      if (bad++ < 5)
+        fprintf(stderr, "  %u harts, %s: item %llu ran %u times\n", c->harts, what, (unsigned long long)pos, count[pos]);
+      continue;
+    }
+    if (r[25] < 64) hart_mask |= 1ull << r[25];
+    for (uint32_t f = 0; f < NDR_FIELDS; f++) {
+      if (r[f] == want[f]) continue;
+      if (bad++ < 5) {
+        char name[32];
+        field_name(f, name, sizeof name);
+        fprintf(stderr, "  %u harts, %s: item %llu: %s = %llu (0x%llx), expected %llu (0x%llx)\n", c->harts, what,
+                (unsigned long long)pos, name, (unsigned long long)r[f], (unsigned long long)r[f],
+                (unsigned long long)want[f], (unsigned long long)want[f]);
+      }
+    }
+  }
+  CHECK_MSG(bad == 0, "%u harts, %s: %llu wrong fields or counts over %llu items", c->harts, what,
+            (unsigned long long)bad, (unsigned long long)total);
+  CHECK_MSG(count[total] == 0, "%u harts, %s: %u items had ids outside the ND-range", c->harts, what, count[total]);
+  if (getenv("RVHAL_TEST_VERBOSE"))
+    printf("  %u harts, %-48s %6llu items, %5llu groups, harts %u x%u, mask 0x%llx\n", c->harts, what,
+           (unsigned long long)total, (unsigned long long)rep.num_groups, rep.harts, rep.harts_per_group,
+           (unsigned long long)hart_mask);
+  free(rec);
+  free(count);
+out:
+  CHECK_OK(rvhal_mem_free(c->d, drec));
+  CHECK_OK(rvhal_mem_free(c->d, dcount));
+}
+
+static void run1(ctx_t *c, uint64_t g, uint64_t l, uint64_t off, const rvhal_launch_options_t *opt, const char *what) {
+  hal_ndrange_t nd = {.offset = {off}, .global = {g}, .local = {l}};
+  run(c, 1, &nd, opt, what);
+}
+
+static void run3(ctx_t *c, uint32_t dim, const uint64_t g[3], const uint64_t l[3], const uint64_t off[3],
+                 const char *what) {
+  hal_ndrange_t nd;
+  for (int i = 0; i < 3; i++) {
+    nd.global[i] = g[i];
+    nd.local[i] = l[i];
+    nd.offset[i] = off[i];
+  }
+  run(c, dim, &nd, NULL, what);
+}
+
+static void all_cases(ctx_t *c) {
+  char what[128];
+  const uint32_t h = c->harts;
+  const uint64_t z[3] = {0, 0, 0};
+
+  /* 1-D */
+  run1(c, 64, 8, 0, NULL, "1-D 64/8");
+  run1(c, 16, 16, 0, NULL, "1-D one group of 16");
+  run1(c, 1, 1, 0, NULL, "1-D one item");
+  run1(c, 4096, 4, 3, NULL, "1-D 4096/4 (1024 groups), offset 3");
+  run1(c, 1000, 1, 0, NULL, "1-D 1000 groups of 1");
+  /* Group sizes around the hart count: several groups and a single one. */
+  for (uint32_t ls = h > 1 ? h - 1 : 1; ls <= h + 1; ls++) {
+    snprintf(what, sizeof what, "1-D 5 groups of %u (harts %u)", ls, h);
+    run1(c, 5ull * ls, ls, 2, NULL, what);
+    snprintf(what, sizeof what, "1-D one group of %u (harts %u)", ls, h);
+    run1(c, ls, ls, 0, NULL, what);
+    snprintf(what, sizeof what, "2-D one group of %ux2 (harts %u)", ls, h);
+    run3(c, 2, (uint64_t[]){ls, 2, 1}, (uint64_t[]){ls, 2, 1}, (uint64_t[]){1, 1, 0}, what);
+  }
+
+  /* 2-D */
+  run3(c, 2, (uint64_t[]){40, 80, 1}, (uint64_t[]){1, 2, 1}, (uint64_t[]){5, 9, 0}, "2-D 40x40 groups of 1x2");
+  run3(c, 2, (uint64_t[]){12, 6, 1}, (uint64_t[]){4, 3, 1}, z, "2-D 12x6/4x3");
+  run3(c, 2, (uint64_t[]){7, 5, 1}, (uint64_t[]){7, 5, 1}, (uint64_t[]){100, 200, 0}, "2-D one group of 7x5");
+  /* Dimensions past work_dim hold junk the library must ignore. */
+  run3(c, 2, (uint64_t[]){6, 4, 0}, (uint64_t[]){3, 2, 0}, (uint64_t[]){1, 2, 77}, "2-D, junk in dimension 2");
+  run3(c, 1, (uint64_t[]){6, 0, 5}, (uint64_t[]){2, 3, 0}, (uint64_t[]){4, 9, 9}, "1-D, junk in dimensions 1-2");
+
+  /* 3-D */
+  run3(c, 3, (uint64_t[]){6, 4, 10}, (uint64_t[]){3, 2, 5}, (uint64_t[]){5, 7, 11}, "3-D 6x4x10/3x2x5");
+  run3(c, 3, (uint64_t[]){2, 3, 4}, (uint64_t[]){2, 3, 4}, (uint64_t[]){1, 2, 3}, "3-D one group of 2x3x4");
+  run3(c, 3, (uint64_t[]){8, 8, 16}, (uint64_t[]){1, 1, 1}, z, "3-D 1024 groups of 1");
+  run3(c, 3, (uint64_t[]){4, 1, 3}, (uint64_t[]){2, 1, 1}, z, "3-D 4x1x3/2x1x1");
+
+  /* Large offsets. */
+  if (c->word_size == 8) {
+    run3(c, 3, (uint64_t[]){4, 6, 2}, (uint64_t[]){2, 3, 1}, (uint64_t[]){1ull << 33, (1ull << 34) + 3, 5},
+         "3-D offsets 2^33, 2^34+3, 5");
+    run1(c, 64, 8, (1ull << 40) + 1, NULL, "1-D offset 2^40+1");
+    run1(c, 64, 4, UINT64_MAX - 64, NULL, "1-D offset 2^64-65 (last id 2^64-2)");
+  } else {
+    run3(c, 3, (uint64_t[]){4, 6, 2}, (uint64_t[]){2, 3, 1}, (uint64_t[]){1ull << 31, (1ull << 30) + 3, 5},
+         "3-D offsets 2^31, 2^30+3, 5");
+  }
+  run1(c, 32, 4, (c->word_size == 8 ? UINT32_MAX : UINT32_MAX - 32), NULL, "1-D offset at the 32-bit top");
+
+  /* Launch options. */
+  rvhal_launch_options_t one = {.harts = 1};
+  run1(c, 256, 4, 0, &one, "1-D 256/4 on 1 hart (option)");
+  rvhal_launch_options_t team = {.harts_per_group = h};
+  snprintf(what, sizeof what, "1-D groups of %u, %u harts per group", 2 * h + 1, h);
+  run1(c, 3ull * (2 * h + 1), 2 * h + 1, 1, &team, what);
+  rvhal_launch_options_t solo = {.harts_per_group = 1};
+  run1(c, 12, 12, 0, &solo, "1-D one group, 1 hart per group");
+  rvhal_launch_options_t chunk = {.chunk_groups = 3};
+  run1(c, 600, 2, 0, &chunk, "1-D 300 groups, chunks of 3");
+  rvhal_launch_options_t chunk2 = {.chunk_groups = 1000};
+  run3(c, 2, (uint64_t[]){10, 6, 1}, (uint64_t[]){2, 2, 1}, z, "2-D 5x3 groups, chunk (clamped)");
+  hal_ndrange_t nd = {.global = {9, 4, 2}, .local = {3, 2, 1}};
+  run(c, 3, &nd, &chunk2, "3-D 3x2x2 groups, chunks of 1000");
+}
+
+int main(void) {
+  static const uint32_t hart_counts[] = {1, 2, 3, 4};
+  for (size_t i = 0; i < sizeof hart_counts / sizeof *hart_counts; i++) {
+    double t0 = dt_now();
+    ctx_t c = {.d = fixture_device(hart_counts[i])};
+    const rvhal_device_info_t *info = rvhal_device_get_info(c.d);
+    c.harts = info->num_harts;
+    c.word_size = info->word_size;
+    c.prog = fixture_program(c.d, "dt_ndrange");
+    c.kern = fixture_kernel(c.d, c.prog, "ndrange_record");
+    all_cases(&c);
+    printf("%s, %u harts: %u launches checked in %.2f s\n", info->name, c.harts, c.cases, dt_now() - t0);
+    rvhal_device_delete(c.d);
+  }
+  return check_result("ndrange");
+}

@@ -1,0 +1,93 @@
+/* Device tests (tests/device/trap.c): kernels that trap, never end or
+ * overflow their stack. Every item marks marks[gid] = gid + 1 first; the
+ * item `bad_item` records its hart (info[1]) and the address of the faulting
+ * instruction (info[0]), then faults. */
+#include "kernel_if.h"
+
+#if __riscv_xlen == 64
+#define STORE_WORD "sd"
+#else
+#define STORE_WORD "sw"
+#endif
+
+typedef struct {
+  __global uint64_t *info;
+  __global uint *marks;
+  uint64_t bad_item;
+} trap_args;
+
+static int trap_prologue(const trap_args *a, exec_state_t *e) {
+  size_t g = get_global_id(0, e);
+  a->marks[g] = (uint)g + 1;
+  if (g != a->bad_item) return 0;
+  a->info[1] = e->group->ci->hart_index;
+  a->info[2] = 0x7261707465737421ull; /* reached the fault */
+  return 1;
+}
+
+static void trap_illegal_item(const trap_args *a, exec_state_t *e) {
+  if (!trap_prologue(a, e)) return;
+  __asm__ volatile("lla t0, 1f\n\t" STORE_WORD " t0, 0(%0)\n1:\t.word 0\n" ::"r"(&a->info[0]) : "t0", "memory");
+}
+RVHAL_KERNEL(trap_illegal, trap_args, trap_illegal_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint64_t))
+
+static void trap_load_item(const trap_args *a, exec_state_t *e) {
+  if (!trap_prologue(a, e)) return;
+  uintptr_t v;
+  __asm__ volatile("lla t0, 1f\n\t" STORE_WORD " t0, 0(%1)\n\tli %0, 0x10\n1:\tlw %0, 0(%0)\n"
+                   : "=&r"(v)
+                   : "r"(&a->info[0])
+                   : "t0", "memory");
+  a->info[3] = v; /* not reached */
+}
+RVHAL_KERNEL(trap_load, trap_args, trap_load_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint64_t))
+
+static void trap_store_item(const trap_args *a, exec_state_t *e) {
+  if (!trap_prologue(a, e)) return;
+  __asm__ volatile("lla t0, 1f\n\t" STORE_WORD " t0, 0(%0)\n\tli t1, 0x10\n1:\tsw t0, 0(t1)\n" ::"r"(&a->info[0])
+                   : "t0", "t1", "memory");
+}
+RVHAL_KERNEL(trap_store, trap_args, trap_store_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint64_t))
+
+/* Every item but bad_item waits at a barrier; bad_item faults before it. */
+static void trap_barrier_item(const trap_args *a, exec_state_t *e) {
+  if (trap_prologue(a, e))
+    __asm__ volatile("lla t0, 1f\n\t" STORE_WORD " t0, 0(%0)\n1:\t.word 0\n" ::"r"(&a->info[0]) : "t0", "memory");
+  barrier(e);
+  a->marks[get_global_id(0, e)] = 0xdead; /* not reached by anyone */
+}
+RVHAL_KERNEL(trap_barrier, trap_args, trap_barrier_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint64_t))
+
+/* bad_item never returns. */
+static void trap_loop_item(const trap_args *a, exec_state_t *e) {
+  if (!trap_prologue(a, e)) return;
+  for (;;) __asm__ volatile("" ::: "memory");
+}
+RVHAL_KERNEL(trap_loop, trap_args, trap_loop_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint64_t))
+
+/* The kernel that must work after each of the above: out[i] = i * 7 + k. */
+typedef struct {
+  __global uint *out;
+  uint k;
+} trap_good_args;
+
+static void trap_good_item(const trap_good_args *a, exec_state_t *e) {
+  size_t i = get_global_id(0, e);
+  a->out[i] = (uint)i * 7u + a->k;
+}
+RVHAL_KERNEL(trap_good, trap_good_args, trap_good_item, RVHAL_GLOBAL, RVHAL_VALUE(uint))
+
+/* Uses `bytes` of stack (a variable-length array, every byte written). */
+typedef struct {
+  __global uint *out;
+  uint64_t bytes;
+} trap_stack_args;
+
+static void trap_stack_item(const trap_stack_args *a, exec_state_t *e) {
+  volatile uint8_t big[a->bytes];
+  for (uint64_t i = 0; i < a->bytes; i++) big[i] = (uint8_t)i;
+  uint sum = 0;
+  for (uint64_t i = 0; i < a->bytes; i += 64) sum += big[i];
+  a->out[get_global_id(0, e)] = sum;
+}
+RVHAL_KERNEL(trap_stack, trap_stack_args, trap_stack_item, RVHAL_GLOBAL, RVHAL_VALUE(uint64_t))
