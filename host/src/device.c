@@ -158,6 +158,7 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
   if (!d) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
   d->kind = kind;
   d->next_program = 1;
+  d->next_kernel = 1;
   int rc = resolve_options(options, &d->options);
   if (rc) goto fail;
   rvhal_layout_request_t req = {d->options.num_harts, d->options.ram_size, d->options.local_mem_size,

@@ -15,8 +15,11 @@
 #include "rvhal_kernel_meta.h"
 #include "rvhal_protocol.h"
 
-/* A kernel found in a program, with its metadata when the SDK emitted it. */
+/* A kernel of a program, with its metadata when the SDK emitted it. Its
+ * handle is given when program_find_kernel first names it, unique on the
+ * device, so a handle can never be mistaken for another program's. */
 typedef struct rvhal_kernel_entry {
+  hal_kernel_t handle; /* 0 until found */
   char *name;
   uint64_t entry;
   int has_meta;
@@ -70,6 +73,7 @@ struct rvhal_device {
   rvhal_allocator_t *heap;
   rvhal_program_obj_t *programs;
   hal_program_t next_program;
+  hal_kernel_t next_kernel;
   hal_program_t resident;    /* program installed in the program area (0: none) */
   uint64_t seq;              /* last launch submitted */
   int lost;                  /* the device stopped and could not be restarted */
@@ -91,6 +95,7 @@ const rvhal_device_kind_t *rvhal_device_kind(uint32_t index);
 /* (Re)boot the device process and wait for its firmware. */
 int rvhal_device_boot(rvhal_device_t *d);
 rvhal_program_obj_t *rvhal_program_get(rvhal_device_t *d, hal_program_t handle);
+rvhal_kernel_entry_t *rvhal_kernel_get(rvhal_program_obj_t *p, hal_kernel_t handle);
 
 static inline uint64_t rvhal_now_ns(void) {
   struct timespec t;

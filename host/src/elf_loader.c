@@ -573,3 +573,10 @@ const rvhal_elf_symbol_t *rvhal_elf_symbol_at(const rvhal_elf_image_t *image, ui
   }
   return best;
 }
+
+const rvhal_elf_symbol_t *rvhal_elf_symbol_named(const rvhal_elf_image_t *image, const char *name) {
+  if (!image || !name) return NULL;
+  for (uint32_t i = 0; i < image->num_symbols; i++)
+    if (!strcmp(image->symbols[i].name, name)) return &image->symbols[i];
+  return NULL;
+}

@@ -58,6 +58,9 @@ void rvhal_elf_free(rvhal_elf_image_t *image);
  * an executable segment: RVHAL_NOT_FOUND if there is none. */
 int rvhal_elf_find_function(const rvhal_elf_image_t *image, const char *name, uint64_t *out_addr);
 
+/* The symbol called `name`, whatever its kind: NULL if none. */
+const rvhal_elf_symbol_t *rvhal_elf_symbol_named(const rvhal_elf_image_t *image, const char *name);
+
 /* The symbol containing addr ("vector_add+0x1c" style): NULL if none. */
 const rvhal_elf_symbol_t *rvhal_elf_symbol_at(const rvhal_elf_image_t *image, uint64_t addr);
 

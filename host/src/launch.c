@@ -183,14 +183,19 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   rvhal_program_obj_t *p = rvhal_program_get(d, program);
   if (!p) return rvhal_error(RVHAL_NOT_FOUND, "kernel_exec: no loaded program has handle %llu",
                              (unsigned long long)program);
-  const rvhal_elf_symbol_t *sym = rvhal_elf_symbol_at(p->elf, kernel);
-  if (!sym || sym->value != kernel)
-    return rvhal_error(RVHAL_NOT_FOUND, "kernel_exec: 0x%llx is not a kernel of program %llu (use program_find_kernel)",
-                       (unsigned long long)kernel, (unsigned long long)program);
-  const char *kname = sym->name;
-  const rvhal_kernel_meta_t *meta = NULL;
-  for (uint32_t i = 0; i < p->num_kernels; i++)
-    if (p->kernels[i].entry == kernel) meta = &p->kernels[i].meta;
+  const rvhal_kernel_entry_t *kobj = rvhal_kernel_get(p, kernel);
+  if (!kobj) {
+    for (rvhal_program_obj_t *o = d->programs; o; o = o->next)
+      if (rvhal_kernel_get(o, kernel))
+        return rvhal_error(RVHAL_NOT_FOUND, "kernel_exec: kernel handle %llu is not a kernel of program %llu (it "
+                           "belongs to program %llu)", (unsigned long long)kernel, (unsigned long long)program,
+                           (unsigned long long)o->handle);
+    return rvhal_error(RVHAL_NOT_FOUND, "kernel_exec: %llu is not a kernel of program %llu (kernel handles come "
+                       "from program_find_kernel)", (unsigned long long)kernel, (unsigned long long)program);
+  }
+  const char *kname = kobj->name;
+  const rvhal_kernel_meta_t *meta = kobj->has_meta ? &kobj->meta : NULL;
+  kernel = kobj->entry; /* the device address from here on */
 
   /* The ND-range: dimensions past work_dim are 1 group of 1 item. */
   if (work_dim < 1 || work_dim > 3)

@@ -31,7 +31,8 @@ static const uint8_t *elf_bytes_at(const rvhal_elf_image_t *img, uint64_t vaddr,
 static int collect_kernels(rvhal_program_obj_t *p) {
   const rvhal_elf_image_t *img = p->elf;
   size_t suffix = strlen(RVHAL_META_SUFFIX);
-  p->kernels = calloc(img->num_symbols ? img->num_symbols : 1, sizeof *p->kernels);
+  /* Room for every symbol: a kernel is one of them. */
+  p->kernels = calloc(img->num_symbols + 1, sizeof *p->kernels);
   if (!p->kernels) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
   for (uint32_t i = 0; i < img->num_symbols; i++) {
     const rvhal_elf_symbol_t *sym = &img->symbols[i];
@@ -143,22 +144,35 @@ int rvhal_program_find_kernel(rvhal_device_t *d, hal_program_t program, const ch
                              (unsigned long long)program);
   uint64_t addr;
   int rc = rvhal_elf_find_function(p->elf, name, &addr);
-  if (rc == RVHAL_NOT_FOUND && p->num_kernels) {
+  if (rc == RVHAL_NOT_FOUND && p->num_kernels && !rvhal_elf_symbol_named(p->elf, name)) {
     /* Name the kernels the SDK declared rather than every function. */
     char list[512] = "";
     size_t n = 0;
     for (uint32_t i = 0; i < p->num_kernels && n + 64 < sizeof list; i++)
-      n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", p->kernels[i].name);
-    char why[512];
-    snprintf(why, sizeof why, "%s", rvhal_last_error());
-    if (strstr(why, "not found"))
-      return rvhal_error(RVHAL_NOT_FOUND, "kernel \"%s\" not found in program %llu (its kernels: %s)", name,
-                         (unsigned long long)program, list);
-    return rvhal_error(rc, "%s", why);
+      if (p->kernels[i].has_meta)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", p->kernels[i].name);
+    return rvhal_error(RVHAL_NOT_FOUND, "kernel \"%s\" not found in program %llu (its kernels: %s)", name,
+                       (unsigned long long)program, list);
   }
   if (rc) return rc;
-  *out_kernel = addr;
+  rvhal_kernel_entry_t *k = NULL;
+  for (uint32_t i = 0; i < p->num_kernels && !k; i++)
+    if (p->kernels[i].entry == addr) k = &p->kernels[i];
+  if (!k) { /* a function without SDK metadata: launched unchecked */
+    k = &p->kernels[p->num_kernels];
+    if (!(k->name = strdup(name))) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+    k->entry = addr;
+    p->num_kernels++;
+  }
+  if (!k->handle) k->handle = d->next_kernel++;
+  *out_kernel = k->handle;
   return RVHAL_OK;
+}
+
+rvhal_kernel_entry_t *rvhal_kernel_get(rvhal_program_obj_t *p, hal_kernel_t handle) {
+  for (uint32_t i = 0; i < p->num_kernels; i++)
+    if (handle && p->kernels[i].handle == handle) return &p->kernels[i];
+  return NULL;
 }
 
 int rvhal_program_free(rvhal_device_t *d, hal_program_t program) {
