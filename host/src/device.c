@@ -77,8 +77,9 @@ static void write_boot_config(rvhal_device_t *d) {
   b->fiber_stack_size = l->fiber_stack_size;
   b->program_base = l->program_base;
   b->program_size = l->program_size;
+  /* The firmware takes program copies from the staging area after the heap. */
   b->heap_base = l->heap_base;
-  b->heap_size = l->heap_size;
+  b->heap_size = l->staging_base + l->staging_size - l->heap_base;
   b->local_mem_size = l->local_mem_size;
   b->timebase_hz = rvhal_board.timebase_hz;
   b->trace_base = l->trace_base;
@@ -184,6 +185,7 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
   if ((rc = rvhal_qemu_backend_create(&qc, &d->backend))) goto fail;
   d->ctrl = (rvhal_ctrl_t *)(d->backend->ram + RVHAL_CTRL_OFFSET);
   if ((rc = rvhal_allocator_create(d->layout.heap_base, d->layout.heap_size, &d->heap))) goto fail;
+  if ((rc = rvhal_allocator_create(d->layout.staging_base, d->layout.staging_size, &d->staging))) goto fail;
   rvhal_print_init(&d->print, d->options.print_fn, d->options.print_user);
   rvhal_counters_init(d);
   if (d->options.profile && (rc = rvhal_profile_open(d->options.profile, &d->profile))) goto fail;
@@ -202,6 +204,7 @@ void rvhal_device_delete(rvhal_device_t *d) {
   rvhal_profile_close(d->profile);
   if (d->backend) d->backend->vtable->destroy(d->backend);
   rvhal_allocator_destroy(d->heap);
+  rvhal_allocator_destroy(d->staging);
   rvhal_print_free(&d->print);
   free(d);
 }

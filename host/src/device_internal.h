@@ -70,7 +70,8 @@ struct rvhal_device {
   rvhal_layout_t layout;
   rvhal_backend_t *backend;
   rvhal_ctrl_t *ctrl;        /* host view of the control block */
-  rvhal_allocator_t *heap;
+  rvhal_allocator_t *heap;    /* global memory for mem_alloc */
+  rvhal_allocator_t *staging; /* program copies, out of the user's reach */
   rvhal_program_obj_t *programs;
   hal_program_t next_program;
   hal_kernel_t next_kernel;

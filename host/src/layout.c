@@ -51,13 +51,15 @@ int rvhal_layout_compute(const rvhal_board_desc_t *board, const rvhal_layout_req
   at += l.trace_size * req->num_harts;
   l.heap_base = rvhal_align_up(at, 64 * KIB);
   uint64_t top = board->ram_base + req->ram_size - board->ram_top_reserved;
-  if (l.heap_base + 4 * MIB > top)
+  if (l.heap_base + 4 * MIB + RVHAL_STAGING_BYTES > top)
     return rvhal_error(RVHAL_INVALID_ARGUMENT,
                        "RAM size %llu MiB leaves no global memory: %u harts need %llu MiB of stacks; raise ram_size "
                        "or lower max_work_group_size / item_stack_size",
                        (unsigned long long)(req->ram_size / MIB), req->num_harts,
                        (unsigned long long)((l.heap_base - board->ram_base) / MIB));
-  l.heap_size = top - l.heap_base;
+  l.staging_size = RVHAL_STAGING_BYTES;
+  l.staging_base = top - l.staging_size;
+  l.heap_size = l.staging_base - l.heap_base;
   *out = l;
   return RVHAL_OK;
 }

@@ -23,10 +23,14 @@ typedef struct rvhal_layout {
   uint64_t stacks_base, hart_stack_size; /* hart i: [base + i*size, +size) */
   uint64_t fibers_base, fiber_pool_size, fiber_stack_size;
   uint64_t trace_base, trace_size;       /* hart i's timeline events: trace_base + i*trace_size */
-  uint64_t heap_base, heap_size;
+  uint64_t heap_base, heap_size;         /* global memory for mem_alloc */
+  uint64_t staging_base, staging_size;   /* the library's copies of loaded programs, after the heap */
   uint64_t local_mem_size;
   uint32_t max_work_group_size;
 } rvhal_layout_t;
+
+/* Room for loaded programs' staged copies (never reachable through mem_*). */
+#define RVHAL_STAGING_BYTES (16u * 1024u * 1024u)
 
 /* Timeline events kept per hart and launch (8192 events). */
 #define RVHAL_TRACE_BYTES_PER_HART (256u * 1024u)

@@ -1,5 +1,7 @@
-/* Programs: a kernel ELF is validated, its segments are staged in global
- * memory, and its kernels (with their SDK metadata) are listed. The program
+/* Programs: a kernel ELF is validated, its segments are staged in device
+ * memory set aside for programs (not global memory: mem_* and kernel
+ * arguments cannot reach it), and its kernels (with their SDK metadata) are
+ * listed. The program
  * is placed in the program area by the firmware when a launch needs it
  * (all programs are linked at the same address, so several can be loaded
  * and each takes the area in turn). */
@@ -65,7 +67,7 @@ static void program_destroy(rvhal_device_t *d, rvhal_program_obj_t *p) {
   if (!p) return;
   for (uint32_t i = 0; i < p->num_kernels; i++) free(p->kernels[i].name);
   free(p->kernels);
-  if (p->staging) rvhal_allocator_free(d->heap, p->staging);
+  if (p->staging) rvhal_allocator_free(d->staging, p->staging);
   rvhal_elf_free(p->elf);
   free(p);
 }
@@ -84,11 +86,11 @@ int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_
   uint64_t staged = 0;
   for (uint32_t i = 0; i < p->elf->num_segments; i++) staged += rvhal_align_up(p->elf->segments[i].filesz, 16);
   if (staged) {
-    if ((rc = rvhal_allocator_alloc(d->heap, staged, 64, &p->staging))) {
+    if ((rc = rvhal_allocator_alloc(d->staging, staged, 64, &p->staging))) {
       char why[512];
       snprintf(why, sizeof why, "%s", rvhal_last_error());
-      rc = rvhal_error(rc, "program_load: no global memory to stage the program (%llu bytes): %s",
-                       (unsigned long long)staged, why);
+      rc = rvhal_error(rc, "program_load: no room to keep the program (%llu bytes; loaded programs share %llu "
+                       "bytes): %s", (unsigned long long)staged, (unsigned long long)d->layout.staging_size, why);
       goto fail;
     }
     uint8_t *dst = rvhal_dev_ptr(d, p->staging);
