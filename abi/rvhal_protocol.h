@@ -33,6 +33,11 @@
 #define RVHAL_PROGRAM_MAX_SIZE 0x800000
 #define RVHAL_DYNAMIC_OFFSET 0xA00000 /* stacks, fiber pools, heap */
 
+/* The lowest bytes of each hart's stack region are a guard the hart's PMP
+ * forbids: a kernel running off its stack traps instead of corrupting the
+ * next hart's stack. A power of two; stacks are aligned to it. */
+#define RVHAL_STACK_GUARD 0x10000
+
 /* rvhal_fw_state_t.state */
 #define RVHAL_FW_BOOTING 0u
 #define RVHAL_FW_READY 1u
@@ -64,7 +69,7 @@ typedef struct rvhal_boot_config {
   uint64_t ram_base;        /* guest physical address of RAM offset 0 */
   uint64_t ram_size;
   uint64_t stacks_base;     /* hart i's stack: [base + i*size, base + (i+1)*size) */
-  uint64_t hart_stack_size; /* includes the group's local memory */
+  uint64_t hart_stack_size; /* guard + stack (which holds the group's local memory) */
   uint64_t fibers_base;     /* hart i's work-item stacks: base + i*fiber_pool_size */
   uint64_t fiber_pool_size;
   uint64_t fiber_stack_size;

@@ -80,8 +80,10 @@ static void check_boot_config(const rvhal_boot_config_t *b) {
     fw_fail(RVHAL_FIRMWARE, "firmware image overlaps the control block", (uintptr_t)__fw_end);
   if (b->program_base != b->ram_base + RVHAL_PROGRAM_OFFSET || b->program_size > RVHAL_PROGRAM_MAX_SIZE)
     fw_fail(RVHAL_FIRMWARE, "boot config: program area misplaced", b->program_base);
-  if (b->hart_stack_size < 16384 || (b->hart_stack_size & 15))
-    fw_fail(RVHAL_FIRMWARE, "boot config: hart stack size", b->hart_stack_size);
+  if (b->hart_stack_size < RVHAL_STACK_GUARD + 16384 || (b->hart_stack_size & (RVHAL_STACK_GUARD - 1)) ||
+      (b->stacks_base & (RVHAL_STACK_GUARD - 1)))
+    fw_fail(RVHAL_FIRMWARE, "boot config: hart stacks must be aligned to and larger than the guard",
+            b->hart_stack_size);
   if (!region_ok(b, b->stacks_base, b->hart_stack_size * b->num_harts))
     fw_fail(RVHAL_FIRMWARE, "boot config: hart stacks outside RAM", b->stacks_base);
   if (!region_ok(b, b->fibers_base, b->fiber_pool_size * b->num_harts))
@@ -105,8 +107,13 @@ static void hart_init(fw_hart_t *hart, uint32_t index) {
   hart->call.fiber_pool = (uintptr_t)(b->fibers_base + (uint64_t)index * b->fiber_pool_size);
   hart->call.fiber_pool_size = (uintptr_t)b->fiber_pool_size;
   hart->call.fiber_stack_size = (uintptr_t)b->fiber_stack_size;
-  /* A canary at the bottom of the hart stack tells us when a kernel ran off it. */
-  *(volatile uint64_t *)(uintptr_t)(b->stacks_base + (uint64_t)index * b->hart_stack_size) = FW_STACK_CANARY;
+  /* Below the stack, a guard this hart's PMP forbids even to M-mode (a
+   * locked entry: it stays until the device restarts). A canary just above
+   * the guard catches frames large enough to jump over it. */
+  uintptr_t guard = (uintptr_t)(b->stacks_base + (uint64_t)index * b->hart_stack_size);
+  csr_write(pmpaddr0, (guard >> 2) | ((RVHAL_STACK_GUARD >> 3) - 1));
+  csr_set(pmpcfg0, 0x98); /* entry 0: locked, NAPOT, no access */
+  *fw_stack_canary(index) = FW_STACK_CANARY;
   fw_board.timer_set(index, FW_TIMER_OFF);
   if (fw_board.hart_init) fw_board.hart_init(index);
 }

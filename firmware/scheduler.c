@@ -97,8 +97,7 @@ static void finish_share(fw_hart_t *hart) {
 }
 
 static void stack_check(fw_hart_t *hart) {
-  const rvhal_boot_config_t *b = &FW_CTRL->boot;
-  volatile uint64_t *canary = (volatile uint64_t *)(uintptr_t)(b->stacks_base + (uint64_t)hart->index * b->hart_stack_size);
+  volatile uint64_t *canary = fw_stack_canary(hart->index);
   if (*canary == FW_STACK_CANARY) return;
   *canary = FW_STACK_CANARY;
   int32_t expected = RVHAL_OK;

@@ -16,6 +16,13 @@
 #define FW_CTRL ((rvhal_ctrl_t *)((uintptr_t)RVHAL_BOARD_RAM_BASE + RVHAL_CTRL_OFFSET))
 #define FW_STACK_CANARY 0x5354414b43414e59ull
 
+/* The lowest word a hart's stack may use (just above its guard): where its
+ * canary lives. */
+static inline volatile uint64_t *fw_stack_canary(uint32_t index) {
+  const rvhal_boot_config_t *b = &FW_CTRL->boot;
+  return (volatile uint64_t *)(uintptr_t)(b->stacks_base + (uint64_t)index * b->hart_stack_size + RVHAL_STACK_GUARD);
+}
+
 /* The launch being run; shared by its harts. */
 typedef struct fw_launch {
   uint64_t seq;

@@ -100,14 +100,24 @@ static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const c
   if (st == RVHAL_STACK_OVERFLOW)
     return rvhal_error(st, "kernel %s overflowed the stack of hart %u (%llu bytes, local memory included); "
                        "reduce its stack use or raise local_mem_size", kname, done->fault_hart,
-                       (unsigned long long)d->layout.hart_stack_size);
+                       (unsigned long long)(d->layout.hart_stack_size - RVHAL_STACK_GUARD));
   if (r->seq != done->seq) return rvhal_error(st, "kernel %s failed on hart %u: %s", kname, done->fault_hart,
                                               rvhal_status_string(st));
   describe_pc(p, r->mepc, where, sizeof where);
-  if (r->kind == RVHAL_TRAP_EXCEPTION)
-    return rvhal_error(st, "kernel %s trapped on hart %u: %s (mcause %llu) at pc 0x%llx%s, address 0x%llx", kname,
+  if (r->kind == RVHAL_TRAP_EXCEPTION) {
+    /* mtval is the address for access faults, the instruction for illegal ones */
+    const char *what = r->mcause == 2 ? "instruction bits" : "address";
+    char hint[160] = "";
+    uint64_t off = r->mtval - d->layout.stacks_base;
+    if ((r->mcause == 5 || r->mcause == 7) && r->mtval >= d->layout.stacks_base &&
+        off / d->layout.hart_stack_size < d->info.num_harts && off % d->layout.hart_stack_size < RVHAL_STACK_GUARD)
+      snprintf(hint, sizeof hint, " (in the guard below hart %llu's stack: the kernel ran off its %llu-byte stack; "
+               "reduce its stack use or raise local_mem_size)", (unsigned long long)(off / d->layout.hart_stack_size),
+               (unsigned long long)(d->layout.hart_stack_size - RVHAL_STACK_GUARD));
+    return rvhal_error(st, "kernel %s trapped on hart %u: %s (mcause %llu) at pc 0x%llx%s, %s 0x%llx%s", kname,
                        done->fault_hart, mcause_name(r->mcause), (unsigned long long)r->mcause,
-                       (unsigned long long)r->mepc, where, (unsigned long long)r->mtval);
+                       (unsigned long long)r->mepc, where, what, (unsigned long long)r->mtval, hint);
+  }
   char detail[sizeof r->detail + 1];
   memcpy(detail, r->detail, sizeof r->detail);
   detail[sizeof r->detail] = '\0';

@@ -34,7 +34,8 @@ int rvhal_layout_compute(const rvhal_board_desc_t *board, const rvhal_layout_req
   l.program_size = RVHAL_PROGRAM_MAX_SIZE;
   l.local_mem_size = req->local_mem_size;
   l.max_work_group_size = req->max_work_group_size;
-  l.hart_stack_size = rvhal_align_up(req->local_mem_size + RVHAL_HART_STACK_RESERVE, 4 * KIB);
+  /* guard + stack, both multiples of the guard so guards stay aligned */
+  l.hart_stack_size = RVHAL_STACK_GUARD + rvhal_align_up(req->local_mem_size + RVHAL_HART_STACK_RESERVE, RVHAL_STACK_GUARD);
   l.fiber_stack_size = req->item_stack_size;
   /* Worst case: every item of a group on one hart, all but the first on
    * their own stacks. Untouched pages of the memfd cost nothing. */
@@ -51,13 +52,17 @@ int rvhal_layout_compute(const rvhal_board_desc_t *board, const rvhal_layout_req
   at += l.trace_size * req->num_harts;
   l.heap_base = rvhal_align_up(at, 64 * KIB);
   uint64_t top = board->ram_base + req->ram_size - board->ram_top_reserved;
-  if (l.heap_base + 4 * MIB + RVHAL_STAGING_BYTES > top)
+  l.staging_size = req->ram_size / 16;
+  if (l.staging_size < RVHAL_STAGING_MIN) l.staging_size = RVHAL_STAGING_MIN;
+  if (l.staging_size > RVHAL_STAGING_MAX) l.staging_size = RVHAL_STAGING_MAX;
+  if (l.heap_base + 4 * MIB + l.staging_size > top)
     return rvhal_error(RVHAL_INVALID_ARGUMENT,
-                       "RAM size %llu MiB leaves no global memory: %u harts need %llu MiB of stacks; raise ram_size "
+                       "RAM size %llu MiB leaves less than 4 MiB of global memory: firmware, programs and the stacks "
+                       "of %u harts take %llu MiB, program copies %llu MiB, the board keeps %llu MiB; raise ram_size "
                        "or lower max_work_group_size / item_stack_size",
                        (unsigned long long)(req->ram_size / MIB), req->num_harts,
-                       (unsigned long long)((l.heap_base - board->ram_base) / MIB));
-  l.staging_size = RVHAL_STAGING_BYTES;
+                       (unsigned long long)((l.heap_base - board->ram_base) / MIB),
+                       (unsigned long long)(l.staging_size / MIB), (unsigned long long)(board->ram_top_reserved / MIB));
   l.staging_base = top - l.staging_size;
   l.heap_size = l.staging_base - l.heap_base;
   *out = l;

@@ -29,8 +29,10 @@ typedef struct rvhal_layout {
   uint32_t max_work_group_size;
 } rvhal_layout_t;
 
-/* Room for loaded programs' staged copies (never reachable through mem_*). */
-#define RVHAL_STAGING_BYTES (16u * 1024u * 1024u)
+/* Room for loaded programs' staged copies (never reachable through mem_*):
+ * RAM/16, at least 1 MiB, at most 16 MiB. */
+#define RVHAL_STAGING_MIN (1u * 1024u * 1024u)
+#define RVHAL_STAGING_MAX (16u * 1024u * 1024u)
 
 /* Timeline events kept per hart and launch (8192 events). */
 #define RVHAL_TRACE_BYTES_PER_HART (256u * 1024u)
