@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +150,74 @@ static const char *qemu_diagnostics(rvhal_backend_t *base) {
   return q->diag;
 }
 
+/* QEMU is started with PR_SET_PDEATHSIG, which fires when the *thread*
+ * that forked it exits, not the process: a device created on a short-lived
+ * thread would lose its QEMU. So every QEMU is forked by one library thread
+ * that lives as long as the process (and dies with it). */
+typedef struct spawn_request {
+  const qemu_backend_t *q;
+  const qemu_argv_t *argv;
+  int child_sock;
+  pid_t pid;
+  int err;
+  int done;
+  struct spawn_request *next;
+} spawn_request_t;
+
+static pthread_mutex_t spawn_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t spawn_cv = PTHREAD_COND_INITIALIZER;
+static spawn_request_t *spawn_queue;
+static pthread_once_t spawner_once = PTHREAD_ONCE_INIT;
+static int spawner_error;
+
+static void *spawner_main(void *unused) {
+  (void)unused;
+  pthread_mutex_lock(&spawn_mu);
+  for (;;) {
+    while (!spawn_queue) pthread_cond_wait(&spawn_cv, &spawn_mu);
+    spawn_request_t *r = spawn_queue;
+    spawn_queue = r->next;
+    pthread_mutex_unlock(&spawn_mu);
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0) exec_qemu(r->q, r->argv, r->child_sock, parent);
+    pthread_mutex_lock(&spawn_mu);
+    r->pid = pid;
+    r->err = pid < 0 ? errno : 0;
+    r->done = 1;
+    pthread_cond_broadcast(&spawn_cv);
+  }
+  return NULL;
+}
+
+static void start_spawner(void) {
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old); /* the spawner takes no signals */
+  pthread_t t;
+  spawner_error = pthread_create(&t, NULL, spawner_main, NULL);
+  if (!spawner_error) pthread_detach(t);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static pid_t spawn_qemu(const qemu_backend_t *q, const qemu_argv_t *a, int child_sock, int *out_err) {
+  pthread_once(&spawner_once, start_spawner);
+  if (spawner_error) {
+    *out_err = spawner_error;
+    return -1;
+  }
+  spawn_request_t r = {.q = q, .argv = a, .child_sock = child_sock};
+  pthread_mutex_lock(&spawn_mu);
+  spawn_request_t **tail = &spawn_queue;
+  while (*tail) tail = &(*tail)->next;
+  *tail = &r;
+  pthread_cond_broadcast(&spawn_cv);
+  while (!r.done) pthread_cond_wait(&spawn_cv, &spawn_mu);
+  pthread_mutex_unlock(&spawn_mu);
+  *out_err = r.err;
+  return r.pid;
+}
+
 static int qemu_start(rvhal_backend_t *base) {
   qemu_backend_t *q = (qemu_backend_t *)base;
   int sv[2];
@@ -158,15 +227,13 @@ static int qemu_start(rvhal_backend_t *base) {
   }
   qemu_argv_t argv;
   build_argv(q, sv[1], &argv);
-  pid_t parent = getpid();
-  pid_t pid = fork();
+  int e;
+  pid_t pid = spawn_qemu(q, &argv, sv[1], &e);
   if (pid < 0) {
-    int e = errno;
     close(sv[0]);
     close(sv[1]);
-    return rvhal_error(RVHAL_HOST_IO, "fork: %s", strerror(e));
+    return rvhal_error(RVHAL_HOST_IO, "starting QEMU: %s", strerror(e));
   }
-  if (pid == 0) exec_qemu(q, &argv, sv[1], parent);
   close(sv[1]);
   q->sock = sv[0];
   q->pid = pid;
