@@ -10,27 +10,34 @@
 #include <stdint.h>
 
 #define RVHAL_META_MAGIC 0x4154454Du /* "META" */
-#define RVHAL_META_VERSION 1
+#define RVHAL_META_VERSION 2
 #define RVHAL_META_MAX_ARGS 64
 #define RVHAL_META_SUFFIX "__rvhal_meta"
 
-/* An argument descriptor: kind in the low byte, POD size above it. */
+/* An argument descriptor: kind in the low byte, the size of the kernel's
+ * struct member above it. */
 #define RVHAL_ARG_KIND_GLOBAL 1u
 #define RVHAL_ARG_KIND_LOCAL 2u
 #define RVHAL_ARG_KIND_VALUE 3u
 #define RVHAL_ARG_DESC_KIND(d) ((d) & 0xffu)
 #define RVHAL_ARG_DESC_SIZE(d) ((d) >> 8)
 
+typedef struct rvhal_kernel_meta_arg {
+  uint32_t desc;   /* kind | member size << 8 */
+  uint32_t offset; /* offsetof the member in the kernel's argument struct */
+} rvhal_kernel_meta_arg_t;
+
 typedef struct rvhal_kernel_meta {
   uint32_t magic;     /* RVHAL_META_MAGIC */
   uint32_t version;   /* RVHAL_META_VERSION */
   uint32_t args_size; /* sizeof the kernel's argument struct */
   uint32_t num_args;
-  uint32_t args[RVHAL_META_MAX_ARGS]; /* descriptors, in order */
+  rvhal_kernel_meta_arg_t args[RVHAL_META_MAX_ARGS]; /* in argument order */
 } rvhal_kernel_meta_t;
 
 _Static_assert(offsetof(rvhal_kernel_meta_t, num_args) == 12, "meta layout");
 _Static_assert(offsetof(rvhal_kernel_meta_t, args) == 16, "meta layout");
-_Static_assert(sizeof(rvhal_kernel_meta_t) == 16 + 4 * RVHAL_META_MAX_ARGS, "meta layout");
+_Static_assert(offsetof(rvhal_kernel_meta_arg_t, offset) == 4, "meta layout");
+_Static_assert(sizeof(rvhal_kernel_meta_t) == 16 + 8 * RVHAL_META_MAX_ARGS, "meta layout");
 
 #endif /* RVHAL_ABI_KERNEL_META_H */

@@ -20,4 +20,4 @@ typedef struct {
 
 static void barrier_print_item(const barrier_print_args *a, exec_state_t *e) { barrier_print(a->arrived, a->seen, e); }
 
-RVHAL_KERNEL(barrier_print_entry, barrier_print_args, barrier_print_item, RVHAL_GLOBAL, RVHAL_GLOBAL)
+RVHAL_KERNEL(barrier_print_entry, barrier_print_args, barrier_print_item, RVHAL_GLOBAL(arrived), RVHAL_GLOBAL(seen))

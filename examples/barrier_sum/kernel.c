@@ -27,4 +27,4 @@ static void barrier_sum_item(const barrier_sum_args *a, exec_state_t *e) {
   barrier_sum(a->in, a->sums, rvhal_local_arg(e, 0), e);
 }
 
-RVHAL_KERNEL(barrier_sum_entry, barrier_sum_args, barrier_sum_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_LOCAL)
+RVHAL_KERNEL(barrier_sum_entry, barrier_sum_args, barrier_sum_item, RVHAL_GLOBAL(in), RVHAL_GLOBAL(sums), RVHAL_LOCAL(tile_size))

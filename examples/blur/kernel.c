@@ -27,4 +27,4 @@ typedef struct {
 
 static void blur_item(const blur_args *a, exec_state_t *e) { blur(a->in, a->out, a->width, a->height, e); }
 
-RVHAL_KERNEL(blur_entry, blur_args, blur_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint), RVHAL_VALUE(uint))
+RVHAL_KERNEL(blur_entry, blur_args, blur_item, RVHAL_GLOBAL(in), RVHAL_GLOBAL(out), RVHAL_VALUE(width), RVHAL_VALUE(height))

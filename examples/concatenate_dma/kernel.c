@@ -43,5 +43,4 @@ static void concatenate_dma_item(const concatenate_dma_args *a, exec_state_t *e)
   concatenate_dma(a->src1, a->src2, a->dst, a->block_size, rvhal_local_arg(e, 0), rvhal_local_arg(e, 1), e);
 }
 
-RVHAL_KERNEL(concatenate_dma_entry, concatenate_dma_args, concatenate_dma_item, RVHAL_GLOBAL, RVHAL_GLOBAL,
-             RVHAL_GLOBAL, RVHAL_VALUE(uint), RVHAL_LOCAL, RVHAL_LOCAL)
+RVHAL_KERNEL(concatenate_dma_entry, concatenate_dma_args, concatenate_dma_item, RVHAL_GLOBAL(src1), RVHAL_GLOBAL(src2), RVHAL_GLOBAL(dst), RVHAL_VALUE(block_size), RVHAL_LOCAL(tile1_size), RVHAL_LOCAL(tile2_size))

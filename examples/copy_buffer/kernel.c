@@ -16,7 +16,7 @@ typedef struct {
     __global type *out;                                                                      \
   } name##_args;                                                                             \
   static void name##_item(const name##_args *a, exec_state_t *e) { name(a->in, a->out, e); } \
-  RVHAL_KERNEL(name##_entry, name##_args, name##_item, RVHAL_GLOBAL, RVHAL_GLOBAL)
+  RVHAL_KERNEL(name##_entry, name##_args, name##_item, RVHAL_GLOBAL(in), RVHAL_GLOBAL(out))
 
 COPY_KERNEL(copy_uchar, uchar)
 COPY_KERNEL(copy_ushort, ushort)

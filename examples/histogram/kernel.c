@@ -29,4 +29,4 @@ typedef struct {
 
 static void histogram_item(const histogram_args *a, exec_state_t *e) { histogram(a->data, a->n, a->hist, e); }
 
-RVHAL_KERNEL(histogram_entry, histogram_args, histogram_item, RVHAL_GLOBAL, RVHAL_VALUE(uint), RVHAL_GLOBAL)
+RVHAL_KERNEL(histogram_entry, histogram_args, histogram_item, RVHAL_GLOBAL(data), RVHAL_VALUE(n), RVHAL_GLOBAL(hist))

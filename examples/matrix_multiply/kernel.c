@@ -23,5 +23,4 @@ static void matrix_multiply_item(const matrix_multiply_args *p, exec_state_t *e)
   matrix_multiply(p->a, p->b, p->c, p->m, p->k, p->n, e);
 }
 
-RVHAL_KERNEL(matrix_multiply_entry, matrix_multiply_args, matrix_multiply_item, RVHAL_GLOBAL, RVHAL_GLOBAL,
-             RVHAL_GLOBAL, RVHAL_VALUE(uint), RVHAL_VALUE(uint), RVHAL_VALUE(uint))
+RVHAL_KERNEL(matrix_multiply_entry, matrix_multiply_args, matrix_multiply_item, RVHAL_GLOBAL(a), RVHAL_GLOBAL(b), RVHAL_GLOBAL(c), RVHAL_VALUE(m), RVHAL_VALUE(k), RVHAL_VALUE(n))

@@ -38,5 +38,4 @@ static void matrix_multiply_tiled_item(const matrix_multiply_tiled_args *a, exec
   matrix_multiply_tiled(a->A, a->B, a->C, a->M, a->N, a->K, e);
 }
 
-RVHAL_KERNEL(matrix_multiply_tiled_entry, matrix_multiply_tiled_args, matrix_multiply_tiled_item, RVHAL_GLOBAL,
-             RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint), RVHAL_VALUE(uint), RVHAL_VALUE(uint))
+RVHAL_KERNEL(matrix_multiply_tiled_entry, matrix_multiply_tiled_args, matrix_multiply_tiled_item, RVHAL_GLOBAL(A), RVHAL_GLOBAL(B), RVHAL_GLOBAL(C), RVHAL_VALUE(M), RVHAL_VALUE(N), RVHAL_VALUE(K))

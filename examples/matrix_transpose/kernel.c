@@ -21,5 +21,4 @@ static void matrix_transpose_item(const matrix_transpose_args *a, exec_state_t *
   matrix_transpose(a->in, a->out, a->width, a->height, e);
 }
 
-RVHAL_KERNEL(matrix_transpose_entry, matrix_transpose_args, matrix_transpose_item, RVHAL_GLOBAL, RVHAL_GLOBAL,
-             RVHAL_VALUE(uint), RVHAL_VALUE(uint))
+RVHAL_KERNEL(matrix_transpose_entry, matrix_transpose_args, matrix_transpose_item, RVHAL_GLOBAL(in), RVHAL_GLOBAL(out), RVHAL_VALUE(width), RVHAL_VALUE(height))

@@ -41,6 +41,4 @@ static void pod_values_item(const pod_values_args *a, exec_state_t *e) {
   pod_values(a->out_i, a->c, a->l, a->s, a->t, a->i, a->f, a->d, a->out_f, a->echo, e);
 }
 
-RVHAL_KERNEL(pod_values_entry, pod_values_args, pod_values_item, RVHAL_GLOBAL, RVHAL_VALUE(signed char),
-             RVHAL_VALUE(int64_t), RVHAL_VALUE(short), RVHAL_VALUE(pod_triple_t), RVHAL_VALUE(int), RVHAL_VALUE(float),
-             RVHAL_VALUE(double), RVHAL_GLOBAL, RVHAL_GLOBAL)
+RVHAL_KERNEL(pod_values_entry, pod_values_args, pod_values_item, RVHAL_GLOBAL(out_i), RVHAL_VALUE(c), RVHAL_VALUE(l), RVHAL_VALUE(s), RVHAL_VALUE(t), RVHAL_VALUE(i), RVHAL_VALUE(f), RVHAL_VALUE(d), RVHAL_GLOBAL(out_f), RVHAL_GLOBAL(echo))

@@ -29,4 +29,4 @@ static void reduction_item(const reduction_args *a, exec_state_t *e) {
   reduction(a->in, a->partial, rvhal_local_arg(e, 0), e);
 }
 
-RVHAL_KERNEL(reduction_entry, reduction_args, reduction_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_LOCAL)
+RVHAL_KERNEL(reduction_entry, reduction_args, reduction_item, RVHAL_GLOBAL(in), RVHAL_GLOBAL(partial), RVHAL_LOCAL(scratch_size))

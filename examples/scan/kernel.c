@@ -34,4 +34,4 @@ static void scan_item(const scan_args *a, exec_state_t *e) {
   scan(a->in, a->out, rvhal_local_arg(e, 0), rvhal_local_arg(e, 1), e);
 }
 
-RVHAL_KERNEL(scan_entry, scan_args, scan_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_LOCAL, RVHAL_LOCAL)
+RVHAL_KERNEL(scan_entry, scan_args, scan_item, RVHAL_GLOBAL(in), RVHAL_GLOBAL(out), RVHAL_LOCAL(buf0_size), RVHAL_LOCAL(buf1_size))

@@ -25,5 +25,4 @@ static void ternary_item(const ternary_args *p, exec_state_t *e) {
   ternary(p->cond, p->a, p->b, p->out, p->x, p->clamped, p->lo, p->hi, e);
 }
 
-RVHAL_KERNEL(ternary_entry, ternary_args, ternary_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_GLOBAL,
-             RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(int), RVHAL_VALUE(int))
+RVHAL_KERNEL(ternary_entry, ternary_args, ternary_item, RVHAL_GLOBAL(cond), RVHAL_GLOBAL(a), RVHAL_GLOBAL(b), RVHAL_GLOBAL(out), RVHAL_GLOBAL(x), RVHAL_GLOBAL(clamped), RVHAL_VALUE(lo), RVHAL_VALUE(hi))

@@ -14,4 +14,4 @@ typedef struct {
 
 static void vector_add_item(const vector_add_args *a, exec_state_t *e) { vector_add(a->src1, a->src2, a->dst, e); }
 
-RVHAL_KERNEL(vector_add_entry, vector_add_args, vector_add_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_GLOBAL)
+RVHAL_KERNEL(vector_add_entry, vector_add_args, vector_add_item, RVHAL_GLOBAL(src1), RVHAL_GLOBAL(src2), RVHAL_GLOBAL(dst))

@@ -38,5 +38,4 @@ static void volume3d_item(const volume3d_args *a, exec_state_t *e) {
   volume3d(a->in, a->out, a->cells, a->nx, a->ny, a->nz, e);
 }
 
-RVHAL_KERNEL(volume3d_entry, volume3d_args, volume3d_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint),
-             RVHAL_VALUE(uint), RVHAL_VALUE(uint))
+RVHAL_KERNEL(volume3d_entry, volume3d_args, volume3d_item, RVHAL_GLOBAL(in), RVHAL_GLOBAL(out), RVHAL_GLOBAL(cells), RVHAL_VALUE(nx), RVHAL_VALUE(ny), RVHAL_VALUE(nz))

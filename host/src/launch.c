@@ -45,30 +45,36 @@ static uint32_t arg_kind_of(const hal_arg_t *a) {
   return a->space == hal_space_local ? RVHAL_ARG_KIND_LOCAL : RVHAL_ARG_KIND_GLOBAL;
 }
 
-/* The launch's arguments against what the kernel declared. */
+/* The launch's arguments against what the kernel declared: count, kinds,
+ * sizes, and where its argument struct keeps each one. */
 static int check_against_meta(const char *kname, const rvhal_kernel_meta_t *m, const hal_arg_t *args,
-                              uint32_t num_args, const rvhal_arg_layout_t *layout, uint32_t total) {
+                              uint32_t num_args, uint32_t word_size, const rvhal_arg_layout_t *layout, uint32_t total) {
   if (num_args != m->num_args)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s takes %u arguments, %u given", kname, m->num_args, num_args);
-  uint32_t max_align = 1;
   for (uint32_t i = 0; i < num_args; i++) {
-    uint32_t want = RVHAL_ARG_DESC_KIND(m->args[i]), got = arg_kind_of(&args[i]);
+    uint32_t want = RVHAL_ARG_DESC_KIND(m->args[i].desc), got = arg_kind_of(&args[i]);
+    uint32_t member = RVHAL_ARG_DESC_SIZE(m->args[i].desc);
     if (want != got)
       return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: argument %u must be %s, got %s", kname, i,
                          arg_kind_name(want), arg_kind_name(got));
-    if (want == RVHAL_ARG_KIND_VALUE && RVHAL_ARG_DESC_SIZE(m->args[i]) != args[i].size)
+    if (want == RVHAL_ARG_KIND_VALUE && member != args[i].size)
       return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: argument %u is a POD value of %u bytes, got %llu bytes",
-                         kname, i, RVHAL_ARG_DESC_SIZE(m->args[i]), (unsigned long long)args[i].size);
-    if (layout[i].align > max_align) max_align = layout[i].align;
+                         kname, i, member, (unsigned long long)args[i].size);
+    if (want != RVHAL_ARG_KIND_VALUE && member != word_size)
+      return rvhal_error(RVHAL_INVALID_ARGUMENT,
+                         "kernel %s: argument %u (%s) is packed as a %u-byte device word but its struct member is %u "
+                         "bytes; declare it %s",
+                         kname, i, arg_kind_name(want), word_size, member,
+                         want == RVHAL_ARG_KIND_LOCAL ? "uintptr_t" : "a pointer");
+    if (m->args[i].offset != layout[i].offset)
+      return rvhal_error(RVHAL_INVALID_ARGUMENT,
+                         "kernel %s: argument %u is at offset %u of the pack (aligned to %u) but at offset %u of the "
+                         "kernel's argument struct; declare that member with RVHAL_PACKED_ARG (docs/abi.md)",
+                         kname, i, layout[i].offset, layout[i].align, m->args[i].offset);
   }
-  /* A C struct laid out like the pack has exactly the pack's size rounded
-   * up to its largest alignment. */
-  uint64_t expect = rvhal_align_up(total, max_align);
-  if (num_args && m->args_size != expect)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT,
-                       "kernel %s: its argument struct is %u bytes but the packed arguments need %llu; declare "
-                       "POD members whose size is not a power of two with RVHAL_PACKED_ARG (docs/abi.md)",
-                       kname, m->args_size, (unsigned long long)expect);
+  if (num_args && m->args_size < total)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: its argument struct is %u bytes, the pack %u", kname,
+                       m->args_size, total);
   return RVHAL_OK;
 }
 
@@ -247,7 +253,7 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
     snprintf(why, sizeof why, "%s", rvhal_last_error());
     return rvhal_error(rc, "kernel %s: %s", kname, why);
   }
-  if (meta) RVHAL_RETURN_IF_ERROR(check_against_meta(kname, meta, args, num_args, layout, total));
+  if (meta) RVHAL_RETURN_IF_ERROR(check_against_meta(kname, meta, args, num_args, d->info.word_size, layout, total));
   rvhal_launch_slot_t *slot = &d->ctrl->ring.slots[(d->seq + 1) % RVHAL_RING_SLOTS];
   rvhal_launch_desc_t *desc = &slot->desc;
   uint32_t nlocal = 0;

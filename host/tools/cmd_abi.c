@@ -60,7 +60,7 @@ void cmd_abi_usage(FILE *f) {
         "    (void)e;\n"
         "  }\n"
         "\n"
-        "  RVHAL_KERNEL(scale, scale_args, scale_item, RVHAL_GLOBAL, RVHAL_VALUE(int32_t), RVHAL_VALUE(double), RVHAL_LOCAL, RVHAL_VALUE_BYTES(24))\n",
+        "  RVHAL_KERNEL(scale, scale_args, scale_item, RVHAL_GLOBAL(arg0), RVHAL_VALUE(arg1), RVHAL_VALUE(arg2), RVHAL_LOCAL(arg3), RVHAL_VALUE(arg4))\n",
         f);
 }
 
@@ -206,12 +206,7 @@ static int print_c_struct(const char *name, const abi_arg_t *args, uint32_t n, c
   printf("RVHAL_KERNEL(%s, %s_args, %s_item", name, name, name);
   for (uint32_t i = 0; i < n; i++) {
     const abi_arg_t *a = &args[i];
-    switch (a->kind) {
-    case ABI_GLOBAL: printf(", RVHAL_GLOBAL"); break;
-    case ABI_LOCAL: printf(", RVHAL_LOCAL"); break;
-    case ABI_VALUE: printf(", RVHAL_VALUE(%s)", a->type->c_type); break;
-    case ABI_BYTES: printf(", RVHAL_VALUE_BYTES(%" PRIu64 ")", a->size); break;
-    }
+    printf(", %s(arg%u)", a->kind == ABI_GLOBAL ? "RVHAL_GLOBAL" : a->kind == ABI_LOCAL ? "RVHAL_LOCAL" : "RVHAL_VALUE", i);
   }
   printf(")\n");
   return CLI_OK;

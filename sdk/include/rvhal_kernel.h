@@ -23,6 +23,7 @@
 
 #include "hal_sched_info.h"
 #include "rvhal_kernel_abi.h"
+#include "rvhal_kernel_foreach.h"
 #include "rvhal_kernel_meta.h"
 
 #ifdef __cplusplus
@@ -154,30 +155,40 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   }
 }
 
-/* Argument descriptors for RVHAL_KERNEL, in argument order. */
-#define RVHAL_GLOBAL RVHAL_ARG_KIND_GLOBAL
-#define RVHAL_LOCAL RVHAL_ARG_KIND_LOCAL
-#define RVHAL_VALUE(type) (RVHAL_ARG_KIND_VALUE | ((uint32_t)sizeof(type) << 8))
-#define RVHAL_VALUE_BYTES(n) (RVHAL_ARG_KIND_VALUE | ((uint32_t)(n) << 8))
+/* Argument descriptors for RVHAL_KERNEL, one per member of the argument
+ * struct, in argument order: the kind, and the member that holds it. */
+#define RVHAL_GLOBAL(member) (RVHAL_ARG_KIND_GLOBAL, member)
+#define RVHAL_LOCAL(member) (RVHAL_ARG_KIND_LOCAL, member)
+#define RVHAL_VALUE(member) (RVHAL_ARG_KIND_VALUE, member)
 
 /* A POD member of an argument struct, aligned as the pack aligns it (to the
- * smallest power of two >= its size); needed only for sizes that are not
- * already powers of two, e.g. a 24-byte struct. */
+ * smallest power of two >= its size). Needed whenever the type's own
+ * alignment is smaller than that, e.g. any struct of 3, 12 or 24 bytes, a
+ * struct of two uint64_t (16 bytes, aligned to 8), or uint8_t b[8]. Use a
+ * named type: RVHAL_PACKED_ARG(struct {...}) would change that struct. The
+ * host refuses a launch whose struct does not match the pack. */
 #define RVHAL_POW2_(n)                                                                                  \
   ((n) <= 1 ? 1 : (n) <= 2 ? 2 : (n) <= 4 ? 4 : (n) <= 8 ? 8 : (n) <= 16 ? 16 : (n) <= 32 ? 32 : (n) <= 64 ? 64 \
    : (n) <= 128 ? 128 : (n) <= 256 ? 256 : (n) <= 512 ? 512 : (n) <= 1024 ? 1024 : (n) <= 2048 ? 2048 : 4096)
 #define RVHAL_PACKED_ARG(type) type __attribute__((aligned(RVHAL_POW2_(sizeof(type)))))
 
+#define RVHAL_UNPAREN_(...) __VA_ARGS__
+#define RVHAL_META_ARG_(type, desc) RVHAL_META_ARG_I_(type, RVHAL_UNPAREN_ desc)
+#define RVHAL_META_ARG_I_(...) RVHAL_META_ARG_II_(__VA_ARGS__)
+#define RVHAL_META_ARG_II_(type, kind, member) \
+  {(kind) | ((uint32_t)sizeof(((type *)0)->member) << 8), (uint32_t)offsetof(type, member)},
+
 /* Define the ABI entry point `name` running item_fn (taking a const
  * args_type * and an exec_state_t *) for every work-item, and describe its
- * arguments (RVHAL_GLOBAL, RVHAL_LOCAL, RVHAL_VALUE(type), in order) so the
- * host can check every launch against them. */
-#define RVHAL_KERNEL(name, args_type, item_fn, ...)                                              \
-  const rvhal_kernel_meta_t name##__rvhal_meta __attribute__((used)) = {                         \
-      RVHAL_META_MAGIC, RVHAL_META_VERSION, (uint32_t)sizeof(args_type),                         \
-      (uint32_t)(sizeof((const uint32_t[]){0, ##__VA_ARGS__}) / sizeof(uint32_t) - 1), {__VA_ARGS__}}; \
+ * arguments — RVHAL_GLOBAL(m), RVHAL_LOCAL(m), RVHAL_VALUE(m) for the
+ * members m of args_type, in argument order — so that the host checks
+ * every launch against them: count, kinds, sizes and offsets. */
+#define RVHAL_KERNEL(name, args_type, item_fn, ...)                                                  \
+  const rvhal_kernel_meta_t name##__rvhal_meta __attribute__((used)) = {                             \
+      RVHAL_META_MAGIC, RVHAL_META_VERSION, (uint32_t)sizeof(args_type),                             \
+      (uint32_t)RVHAL_NARGS_(__VA_ARGS__), {RVHAL_FOREACH_(RVHAL_META_ARG_, args_type, ##__VA_ARGS__)}};  \
   static void name##__rvhal_item(const void *a, exec_state_t *e) { item_fn((const args_type *)a, e); } \
-  void name(void *args, const hal_sched_info_t *sched);                                          \
+  void name(void *args, const hal_sched_info_t *sched);                                              \
   void name(void *args, const hal_sched_info_t *sched) { rvhal_run_call(args, sched, name##__rvhal_item); }
 
 /* The i-th local-buffer argument of the launch (in argument order). */

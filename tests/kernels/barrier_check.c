@@ -25,7 +25,7 @@ static void barrier_check_item(const barrier_check_args *a, exec_state_t *e) {
   a->out[g * n + lid] = acc;
 }
 
-RVHAL_KERNEL(barrier_check, barrier_check_args, barrier_check_item, RVHAL_GLOBAL, RVHAL_LOCAL, RVHAL_VALUE(uint))
+RVHAL_KERNEL(barrier_check, barrier_check_args, barrier_check_item, RVHAL_GLOBAL(out), RVHAL_LOCAL(tile_size), RVHAL_VALUE(rounds))
 
 /* The same with __local_variable storage instead of a local argument. */
 typedef struct {
@@ -48,4 +48,4 @@ static void barrier_var_item(const barrier_var_args *a, exec_state_t *e) {
   a->out[g * n + lid] = acc;
 }
 
-RVHAL_KERNEL(barrier_var, barrier_var_args, barrier_var_item, RVHAL_GLOBAL, RVHAL_VALUE(uint))
+RVHAL_KERNEL(barrier_var, barrier_var_args, barrier_var_item, RVHAL_GLOBAL(out), RVHAL_VALUE(rounds))

@@ -98,8 +98,7 @@ static void args_a_item(const args_a_t *a, exec_state_t *e) {
   dump_end(&d, a, sizeof *a, bad, mis);
 }
 
-RVHAL_KERNEL(args_a, args_a_t, args_a_item, RVHAL_GLOBAL, RVHAL_VALUE(uint8_t), RVHAL_VALUE(uint16_t),
-             RVHAL_VALUE(uint32_t), RVHAL_VALUE(uint64_t), RVHAL_VALUE(pod16), RVHAL_VALUE(pod24), RVHAL_LOCAL)
+RVHAL_KERNEL(args_a, args_a_t, args_a_item, RVHAL_GLOBAL(out), RVHAL_VALUE(u8), RVHAL_VALUE(u16), RVHAL_VALUE(u32), RVHAL_VALUE(u64), RVHAL_VALUE(v16), RVHAL_VALUE(v24), RVHAL_LOCAL(local))
 
 /* ---- B: 24, u8, local, out, u64, u16, 16, u32 ---- */
 typedef struct {
@@ -131,8 +130,7 @@ static void args_b_item(const args_b_t *a, exec_state_t *e) {
   dump_end(&d, a, sizeof *a, bad, mis);
 }
 
-RVHAL_KERNEL(args_b, args_b_t, args_b_item, RVHAL_VALUE(pod24), RVHAL_VALUE(uint8_t), RVHAL_LOCAL, RVHAL_GLOBAL,
-             RVHAL_VALUE(uint64_t), RVHAL_VALUE(uint16_t), RVHAL_VALUE(pod16), RVHAL_VALUE(uint32_t))
+RVHAL_KERNEL(args_b, args_b_t, args_b_item, RVHAL_VALUE(v24), RVHAL_VALUE(u8), RVHAL_LOCAL(local), RVHAL_GLOBAL(out), RVHAL_VALUE(u64), RVHAL_VALUE(u16), RVHAL_VALUE(v16), RVHAL_VALUE(u32))
 
 /* ---- C: u8, out, u8, local, u16, u8, 12, u32, u8, u64, 16, 24 ---- */
 typedef struct {
@@ -172,9 +170,7 @@ static void args_c_item(const args_c_t *a, exec_state_t *e) {
   dump_end(&d, a, sizeof *a, bad, mis);
 }
 
-RVHAL_KERNEL(args_c, args_c_t, args_c_item, RVHAL_VALUE(uint8_t), RVHAL_GLOBAL, RVHAL_VALUE(uint8_t), RVHAL_LOCAL,
-             RVHAL_VALUE(uint16_t), RVHAL_VALUE(uint8_t), RVHAL_VALUE(pod12), RVHAL_VALUE(uint32_t),
-             RVHAL_VALUE(uint8_t), RVHAL_VALUE(uint64_t), RVHAL_VALUE(pod16), RVHAL_VALUE(pod24))
+RVHAL_KERNEL(args_c, args_c_t, args_c_item, RVHAL_VALUE(c0), RVHAL_GLOBAL(out), RVHAL_VALUE(c1), RVHAL_LOCAL(local), RVHAL_VALUE(u16), RVHAL_VALUE(c2), RVHAL_VALUE(v12), RVHAL_VALUE(u32), RVHAL_VALUE(c3), RVHAL_VALUE(u64), RVHAL_VALUE(v16), RVHAL_VALUE(v24))
 
 /* ---- D: local, out, local, u8: two local buffers, checked for overlap ---- */
 typedef struct {
@@ -199,7 +195,7 @@ static void args_d_item(const args_d_t *a, exec_state_t *e) {
   dump_end(&d, a, sizeof *a, bad, mis);
 }
 
-RVHAL_KERNEL(args_d, args_d_t, args_d_item, RVHAL_LOCAL, RVHAL_GLOBAL, RVHAL_LOCAL, RVHAL_VALUE(uint8_t))
+RVHAL_KERNEL(args_d, args_d_t, args_d_item, RVHAL_LOCAL(local0), RVHAL_GLOBAL(out), RVHAL_LOCAL(local1), RVHAL_VALUE(u8))
 
 /* ---- N: u8, a 16-byte POD naturally aligned to 8, 24, out ----
  * docs/abi.md: "Members whose size is a power of two are naturally aligned
@@ -222,5 +218,4 @@ static void args_n_item(const args_n_t *a, exec_state_t *e) {
   dump_end(&d, a, sizeof *a, 0, 0);
 }
 
-RVHAL_KERNEL(args_natural16, args_n_t, args_n_item, RVHAL_VALUE(uint8_t), RVHAL_VALUE(pod16n), RVHAL_VALUE(pod24),
-             RVHAL_GLOBAL)
+RVHAL_KERNEL(args_natural16, args_n_t, args_n_item, RVHAL_VALUE(u8), RVHAL_VALUE(v16), RVHAL_VALUE(v24), RVHAL_GLOBAL(out))

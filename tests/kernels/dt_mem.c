@@ -18,5 +18,4 @@ static void mem_checksum_item(const mem_checksum_args *a, exec_state_t *e) {
   a->out[i] = h;
 }
 
-RVHAL_KERNEL(mem_checksum, mem_checksum_args, mem_checksum_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint64_t),
-             RVHAL_VALUE(uint64_t))
+RVHAL_KERNEL(mem_checksum, mem_checksum_args, mem_checksum_item, RVHAL_GLOBAL(in), RVHAL_GLOBAL(out), RVHAL_VALUE(n), RVHAL_VALUE(chunk))

@@ -41,4 +41,4 @@ static void ndr_item(const ndr_args *a, exec_state_t *e) {
   atomic_inc(&a->count[pos]);
 }
 
-RVHAL_KERNEL(ndrange_record, ndr_args, ndr_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint64_t))
+RVHAL_KERNEL(ndrange_record, ndr_args, ndr_item, RVHAL_GLOBAL(rec), RVHAL_GLOBAL(count), RVHAL_VALUE(total))

@@ -17,7 +17,7 @@ static void prog_a_item(const prog_a_args *a, exec_state_t *e) {
   a->out[i] = a->in[i] * 3u + a->k + prog_a_table[i % 8] + prog_a_bias;
 }
 
-RVHAL_KERNEL(prog_a_affine, prog_a_args, prog_a_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint))
+RVHAL_KERNEL(prog_a_affine, prog_a_args, prog_a_item, RVHAL_GLOBAL(out), RVHAL_GLOBAL(in), RVHAL_VALUE(k))
 
 /* Uses a local buffer: out[i] = sum over the group of in[j] * (j - group start + 1). */
 typedef struct {
@@ -36,4 +36,4 @@ static void prog_a_local_item(const prog_a_local_args *a, exec_state_t *e) {
   a->out[i] = s;
 }
 
-RVHAL_KERNEL(prog_a_local, prog_a_local_args, prog_a_local_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_LOCAL)
+RVHAL_KERNEL(prog_a_local, prog_a_local_args, prog_a_local_item, RVHAL_GLOBAL(out), RVHAL_GLOBAL(in), RVHAL_LOCAL(tile))

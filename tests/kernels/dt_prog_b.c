@@ -22,7 +22,7 @@ static void prog_b_item(const prog_b_args *a, exec_state_t *e) {
   a->out[i] = ((a->in[i] ^ a->k) + prog_b_table[i % 8]) * prog_b_bias;
 }
 
-RVHAL_KERNEL(prog_b_mix, prog_b_args, prog_b_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint))
+RVHAL_KERNEL(prog_b_mix, prog_b_args, prog_b_item, RVHAL_GLOBAL(out), RVHAL_GLOBAL(in), RVHAL_VALUE(k))
 
 /* A second kernel, so B has more than one. */
 typedef struct {
@@ -35,4 +35,4 @@ static void prog_b_fill_item(const prog_b_fill_args *a, exec_state_t *e) {
   a->out[i] = a->v + (uint)i;
 }
 
-RVHAL_KERNEL(prog_b_fill, prog_b_fill_args, prog_b_fill_item, RVHAL_GLOBAL, RVHAL_VALUE(uint))
+RVHAL_KERNEL(prog_b_fill, prog_b_fill_args, prog_b_fill_item, RVHAL_GLOBAL(out), RVHAL_VALUE(v))

@@ -29,7 +29,7 @@ static void trap_illegal_item(const trap_args *a, exec_state_t *e) {
   if (!trap_prologue(a, e)) return;
   __asm__ volatile("lla t0, 1f\n\t" STORE_WORD " t0, 0(%0)\n1:\t.word 0\n" ::"r"(&a->info[0]) : "t0", "memory");
 }
-RVHAL_KERNEL(trap_illegal, trap_args, trap_illegal_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint64_t))
+RVHAL_KERNEL(trap_illegal, trap_args, trap_illegal_item, RVHAL_GLOBAL(info), RVHAL_GLOBAL(marks), RVHAL_VALUE(bad_item))
 
 static void trap_load_item(const trap_args *a, exec_state_t *e) {
   if (!trap_prologue(a, e)) return;
@@ -40,14 +40,14 @@ static void trap_load_item(const trap_args *a, exec_state_t *e) {
                    : "t0", "memory");
   a->info[3] = v; /* not reached */
 }
-RVHAL_KERNEL(trap_load, trap_args, trap_load_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint64_t))
+RVHAL_KERNEL(trap_load, trap_args, trap_load_item, RVHAL_GLOBAL(info), RVHAL_GLOBAL(marks), RVHAL_VALUE(bad_item))
 
 static void trap_store_item(const trap_args *a, exec_state_t *e) {
   if (!trap_prologue(a, e)) return;
   __asm__ volatile("lla t0, 1f\n\t" STORE_WORD " t0, 0(%0)\n\tli t1, 0x10\n1:\tsw t0, 0(t1)\n" ::"r"(&a->info[0])
                    : "t0", "t1", "memory");
 }
-RVHAL_KERNEL(trap_store, trap_args, trap_store_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint64_t))
+RVHAL_KERNEL(trap_store, trap_args, trap_store_item, RVHAL_GLOBAL(info), RVHAL_GLOBAL(marks), RVHAL_VALUE(bad_item))
 
 /* Every item but bad_item waits at a barrier; bad_item faults before it. */
 static void trap_barrier_item(const trap_args *a, exec_state_t *e) {
@@ -56,14 +56,14 @@ static void trap_barrier_item(const trap_args *a, exec_state_t *e) {
   barrier(e);
   a->marks[get_global_id(0, e)] = 0xdead; /* not reached by anyone */
 }
-RVHAL_KERNEL(trap_barrier, trap_args, trap_barrier_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint64_t))
+RVHAL_KERNEL(trap_barrier, trap_args, trap_barrier_item, RVHAL_GLOBAL(info), RVHAL_GLOBAL(marks), RVHAL_VALUE(bad_item))
 
 /* bad_item never returns. */
 static void trap_loop_item(const trap_args *a, exec_state_t *e) {
   if (!trap_prologue(a, e)) return;
   for (;;) __asm__ volatile("" ::: "memory");
 }
-RVHAL_KERNEL(trap_loop, trap_args, trap_loop_item, RVHAL_GLOBAL, RVHAL_GLOBAL, RVHAL_VALUE(uint64_t))
+RVHAL_KERNEL(trap_loop, trap_args, trap_loop_item, RVHAL_GLOBAL(info), RVHAL_GLOBAL(marks), RVHAL_VALUE(bad_item))
 
 /* The kernel that must work after each of the above: out[i] = i * 7 + k. */
 typedef struct {
@@ -75,7 +75,7 @@ static void trap_good_item(const trap_good_args *a, exec_state_t *e) {
   size_t i = get_global_id(0, e);
   a->out[i] = (uint)i * 7u + a->k;
 }
-RVHAL_KERNEL(trap_good, trap_good_args, trap_good_item, RVHAL_GLOBAL, RVHAL_VALUE(uint))
+RVHAL_KERNEL(trap_good, trap_good_args, trap_good_item, RVHAL_GLOBAL(out), RVHAL_VALUE(k))
 
 /* Uses `bytes` of stack (a variable-length array, every byte written). */
 typedef struct {
@@ -90,4 +90,4 @@ static void trap_stack_item(const trap_stack_args *a, exec_state_t *e) {
   for (uint64_t i = 0; i < a->bytes; i += 64) sum += big[i];
   a->out[get_global_id(0, e)] = sum;
 }
-RVHAL_KERNEL(trap_stack, trap_stack_args, trap_stack_item, RVHAL_GLOBAL, RVHAL_VALUE(uint64_t))
+RVHAL_KERNEL(trap_stack, trap_stack_args, trap_stack_item, RVHAL_GLOBAL(out), RVHAL_VALUE(bytes))

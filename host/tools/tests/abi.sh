@@ -34,7 +34,7 @@ ok '^  __global void \*arg0; +/\* ptr: offset 0 \*/$' \
   '^typedef struct \{ uint8_t b\[24\]; \} k_bytes24;$' \
   '^  RVHAL_PACKED_ARG\(k_bytes24\) arg4; +/\* bytes:24: offset 32 \*/$' \
   '^\} k_args;$' \
-  '^RVHAL_KERNEL\(k, k_args, k_item, RVHAL_GLOBAL, RVHAL_VALUE\(int32_t\), RVHAL_VALUE\(double\), RVHAL_LOCAL, RVHAL_VALUE_BYTES\(24\)\)$' \
+  '^RVHAL_KERNEL\(k, k_args, k_item, RVHAL_GLOBAL\(arg0\), RVHAL_VALUE\(arg1\), RVHAL_VALUE\(arg2\), RVHAL_LOCAL\(arg3\), RVHAL_VALUE\(arg4\)\)$' \
   -- "$RVHAL" abi --c-struct k $L
 [ $failed = 0 ] && echo "all abi checks passed"
 exit $failed

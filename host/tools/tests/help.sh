@@ -16,7 +16,7 @@ for cmd in info run abi; do
 done
 # abi's example shows its output, which must be what the tool prints.
 ok 0 'out:^    packed size 56 bytes \(a C struct with this layout: 64 bytes\)$' \
-  'out:^  RVHAL_KERNEL\(scale, scale_args, scale_item, RVHAL_GLOBAL, ' -- "$RVHAL" abi --help
+  'out:^  RVHAL_KERNEL\(scale, scale_args, scale_item, RVHAL_GLOBAL\(arg0\), ' -- "$RVHAL" abi --help
 example=$("$RVHAL" abi --help | sed -n 's/^  \$ rvhal //p')
 # shellcheck disable=SC2086 # the example's words
 actual=$("$RVHAL" $example | sed 's/^/  /; s/^  $//')
