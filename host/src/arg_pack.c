@@ -55,7 +55,8 @@ int rvhal_arg_layout(const hal_arg_t *args, uint32_t num_args, uint32_t word_siz
     if (out_layout) out_layout[i] = (rvhal_arg_layout_t){(uint32_t)offset, size, align};
     offset += size;
     if (offset > RVHAL_ARGS_MAX)
-      return rvhal_error(RVHAL_INVALID_ARGUMENT, "arguments need more than %u bytes when packed", (unsigned)RVHAL_ARGS_MAX);
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "argument %u ends at byte %llu of the pack, past the limit of %u bytes",
+                         i, (unsigned long long)offset, (unsigned)RVHAL_ARGS_MAX);
   }
   if (out_total) *out_total = (uint32_t)offset;
   return RVHAL_OK;

@@ -66,6 +66,7 @@ static void print_record(rvhal_print_state_t *s, const rvhal_print_record_copy_t
       *pp = pl->next;
       free(pl->text);
       free(pl);
+      pp = find_partial(s, r->item); /* *pp was another work-item's line */
     } else if (nl) {
       emit(s, t, n);
     } else {
@@ -84,6 +85,15 @@ static void print_record(rvhal_print_state_t *s, const rvhal_print_record_copy_t
     t += n + 1;
   }
   if (r->flags & RVHAL_PRINT_TRUNCATED) {
+    /* The cut text lost its end (and newline): the line ends here. */
+    pp = find_partial(s, r->item);
+    if (*pp) {
+      rvhal_partial_line_t *pl = *pp;
+      emit(s, pl->text, pl->len);
+      *pp = pl->next;
+      free(pl->text);
+      free(pl);
+    }
     char note[96];
     int n = snprintf(note, sizeof note, "[rvhal: a print() of work-item %llu was cut to %u bytes]",
                      (unsigned long long)r->item, r->len);
@@ -188,7 +198,12 @@ void rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t
   }
 }
 
-void rvhal_print_reset_order(rvhal_print_state_t *s) { s->next_order = 0; }
+/* A rebooted device starts its print order and its lost-output counts at 0. */
+void rvhal_print_reset_order(rvhal_print_state_t *s) {
+  s->next_order = 0;
+  s->lost_records = 0;
+  s->lost_bytes = 0;
+}
 
 void rvhal_print_free(rvhal_print_state_t *s) {
   for (size_t i = 0; i < s->num_pending; i++) free(s->pending[i]);
