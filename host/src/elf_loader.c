@@ -229,9 +229,6 @@ static int parse_header(parser_t *p, uint32_t word_size) {
     return rvhal_error(RVHAL_BAD_ELF, "ELF: class is %u, expected %d (ELFCLASS32) or %d (ELFCLASS64)", cls, ELFCLASS32,
                        ELFCLASS64);
   p->is64 = cls == ELFCLASS64;
-  if ((p->is64 ? 8u : 4u) != word_size)
-    return rvhal_error(RVHAL_BAD_ELF, "ELF: class is %s (%s) but the device is RV%u", p->is64 ? "ELFCLASS64" : "ELFCLASS32",
-                       p->is64 ? "RV64" : "RV32", word_size * 8);
 
   if (d[EI_DATA] != ELFDATA2LSB)
     return rvhal_error(RVHAL_BAD_ELF, "ELF: data encoding is %u (%s), expected %d (ELFDATA2LSB, little-endian)", d[EI_DATA],
@@ -249,6 +246,10 @@ static int parse_header(parser_t *p, uint32_t word_size) {
   if (h->machine != EM_RISCV)
     return rvhal_error(RVHAL_BAD_ELF, "ELF: e_machine is %u (%s), expected %d (RISC-V)", h->machine, machine_name(h->machine),
                        EM_RISCV);
+  /* After the machine check, so that a foreign file is named as such. */
+  if ((p->is64 ? 8u : 4u) != word_size)
+    return rvhal_error(RVHAL_BAD_ELF, "ELF: class is %s (%s) but the device is RV%u", p->is64 ? "ELFCLASS64" : "ELFCLASS32",
+                       p->is64 ? "RV64" : "RV32", word_size * 8);
   if (h->type != ET_EXEC)
     return rvhal_error(RVHAL_BAD_ELF, "ELF: e_type is %u (%s), expected %d (ET_EXEC)", h->type, type_name(h->type), ET_EXEC);
   return RVHAL_OK;

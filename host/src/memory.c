@@ -39,13 +39,7 @@ int rvhal_mem_alloc(rvhal_device_t *d, hal_size_t size, hal_size_t alignment, ha
 int rvhal_mem_free(rvhal_device_t *d, hal_addr_t addr) {
   rvhal_clear_error();
   if (!d) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_free: NULL device");
-  int rc = rvhal_allocator_free(d->heap, addr);
-  if (rc) {
-    char why[512];
-    snprintf(why, sizeof why, "%s", rvhal_last_error());
-    return rvhal_error(rc, "mem_free: %s", why);
-  }
-  return RVHAL_OK;
+  return rvhal_allocator_free(d->heap, addr); /* its messages say mem_free */
 }
 
 int rvhal_mem_write(rvhal_device_t *d, hal_addr_t dst, const void *src, hal_size_t size) {
