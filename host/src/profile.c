@@ -151,15 +151,29 @@ static void collect_spans(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_pro
     if (b->end_cycle > last) last = b->end_cycle;
   }
   if (first >= last) return;
-  /* Device cycles to host microseconds, through the launch's span in the
-   * device timebase (exact mode: virtual time). */
-  double scale = (double)l->device_ticks * 1e6 / (double)d->info.timebase_hz / (double)(last - first);
+  /* Exact timing runs the harts in turn (see firmware/scheduler.c) and its
+   * counters describe them as side by side: so does the timeline, every
+   * hart starting at the launch's start; a cycle is a virtual nanosecond.
+   * Fast timing: real overlap, cycles turned into host time through the
+   * launch's span in the device timebase. */
+  const int exact = d->options.timing == RVHAL_TIMING_EXACT;
+  if (exact) {
+    last = first;
+    for (uint32_t h = 0; h < d->info.num_harts; h++) {
+      const rvhal_hart_block_t *b = &d->ctrl->harts[h];
+      if (b->counters_seq == l->seq && first + (b->end_cycle - b->start_cycle) > last)
+        last = first + (b->end_cycle - b->start_cycle);
+    }
+  }
+  double scale = exact ? 1e-3 : (double)l->device_ticks * 1e6 / (double)d->info.timebase_hz / (double)(last - first);
   double t0 = (double)l->host_start_ns / 1e3;
   uint32_t kidx = kernel_index(p, l->kernel);
-#define T(c) (t0 + (double)((c) - first) * scale)
+  uint64_t shift = 0; /* exact: this hart's start moved to the launch's */
+#define T(c) (t0 + (double)((c) - shift - first) * scale)
   for (uint32_t h = 0; h < d->info.num_harts; h++) {
     const rvhal_hart_block_t *b = &d->ctrl->harts[h];
     if (b->counters_seq != l->seq) continue;
+    shift = exact ? b->start_cycle - first : 0;
     if (p->trace && h >= p->harts_named) {
       for (; p->harts_named <= h; p->harts_named++)
         fprintf(p->trace, "%s{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, \"args\": "
@@ -167,7 +181,7 @@ static void collect_spans(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_pro
                 p->trace_events++ ? ",\n" : "", p->harts_named, p->harts_named);
     }
     span_t idle = {.hart = h, .kind = SPAN_IDLE, .kernel = kidx, .launch = l->seq};
-    if (b->start_cycle > first) {
+    if (b->start_cycle - shift > first) {
       idle.t0 = T(first);
       idle.t1 = T(b->start_cycle);
       add_span(p, &idle, l->kernel);
@@ -188,9 +202,9 @@ static void collect_spans(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_pro
       memcpy(s.group, ev[i].group, sizeof s.group);
       add_span(p, &s, l->kernel);
     }
-    if (b->end_cycle < last) {
+    if (b->end_cycle - shift < last) {
       idle.t0 = T(b->end_cycle);
-      idle.t1 = T(last);
+      idle.t1 = T(last + shift);
       add_span(p, &idle, l->kernel);
     }
   }
