@@ -1,0 +1,1 @@
+# Execution-model and counter tests (host side).

@@ -1,0 +1,1 @@
+# Execution-model and counter test kernels (device build).
