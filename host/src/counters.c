@@ -116,3 +116,15 @@ int rvhal_counters_exact(const rvhal_device_t *d, const char **out_why) {
   if (out_why) *out_why = why ? why : "cycles and instructions are exact and repeatable";
   return why == NULL;
 }
+
+int rvhal_device_instructions(const rvhal_device_t *d, uint32_t hart, uint64_t *out_count) {
+  if (!d || !out_count) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_instructions: NULL argument");
+  if (hart >= d->info.num_harts)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_instructions: hart %u, the device has %u", hart,
+                       d->info.num_harts);
+  if (!__atomic_load_n(&d->ctrl->insns.active, __ATOMIC_ACQUIRE))
+    return rvhal_error(RVHAL_UNSUPPORTED, "device_instructions: rvhal's QEMU plugin is not loaded (device option "
+                       "counters, and the plugin built: $RVHAL_QEMU_PLUGIN)");
+  *out_count = __atomic_load_n(&d->ctrl->insns.count[hart], __ATOMIC_ACQUIRE);
+  return RVHAL_OK;
+}

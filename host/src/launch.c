@@ -330,8 +330,9 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   desc->harts = harts;
   desc->harts_per_group = team;
   desc->flags = 0;
-  if (d->options.counters) desc->flags |= RVHAL_LAUNCH_COUNTERS;
-  if (rvhal_profile_wants_events(d->profile)) desc->flags |= RVHAL_LAUNCH_TRACE;
+  const int counting = d->options.counters && !(opts && opts->counters_off);
+  if (counting) desc->flags |= RVHAL_LAUNCH_COUNTERS;
+  if (counting && rvhal_profile_wants_events(d->profile)) desc->flags |= RVHAL_LAUNCH_TRACE;
   desc->chunk_groups = chunk;
   desc->num_local_args = nlocal;
   desc->num_installs = 0;
@@ -376,8 +377,9 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   r->device_ns = (done.end_mtime - done.start_mtime) * 1000000000ull / d->info.timebase_hz;
   r->host_ns = t1 - t0;
   for (uint32_t h = 0; h < d->info.num_harts; h++)
-    if (d->options.counters && d->ctrl->harts[h].counters_seq == seq)
+    if (counting && d->ctrl->harts[h].counters_seq == seq)
       r->groups_per_hart[h] = d->ctrl->harts[h].counters[RVHAL_HART_COUNTER_GROUPS];
+  if (!counting) return RVHAL_OK;
   rvhal_counters_after_launch(d, seq, r->host_ns);
   if (d->profile) {
     rvhal_profile_launch_t pl = {.seq = seq, .kernel = kname, .work_dim = work_dim, .groups = total_groups,

@@ -59,6 +59,12 @@ int rvhal_device_counters(const rvhal_device_t *device, uint32_t *out_num_counte
  * status for an unknown counter or index. */
 int rvhal_counter_read(rvhal_device_t *device, uint32_t counter_id, uint64_t *out_value, uint32_t index);
 
+/* Instructions hart `hart` has executed since the device started, whatever
+ * the launches asked (benchmarks compare launches with counters on and off
+ * through it). Needs rvhal's QEMU plugin, which counters=1 loads: else
+ * RVHAL_UNSUPPORTED. */
+int rvhal_device_instructions(const rvhal_device_t *device, uint32_t hart, uint64_t *out_count);
+
 /* 1 if instruction counts are exact per hart (rvhal's QEMU plugin counts
  * them) and cycles are deterministic (exact timing mode); 0 where numbers
  * only look exact. out_why says which part is approximate. */

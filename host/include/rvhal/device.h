@@ -137,6 +137,7 @@ typedef struct rvhal_launch_options {
   uint32_t harts;           /* harts taking part (0: as many as useful) */
   uint32_t harts_per_group; /* harts cooperating on one work-group (0: fastest correct choice) */
   uint64_t chunk_groups;    /* work-groups a hart claims at once (0: balanced) */
+  int counters_off;         /* 1: record no counters for this launch (on a device with counters) */
 } rvhal_launch_options_t;
 
 /* Runs `kernel` over the ND-range and returns when it has finished.
