@@ -5,11 +5,14 @@
  *             lingering (back-to-back launches) and with the doorbell only
  *   create    rvhal_device_create + delete
  *   transfer  mem_write / mem_read bandwidth against a host memcpy
+ *   overhead  runtime instructions per work-item, barrier, group; counters
+ *   vadd      vector_add over 16M elements, SDK against a direct loop
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "bench.h"
 #include "bench_util.h"
 #include "rvhal/rvhal.h"
 
@@ -17,14 +20,7 @@ static const char *kernel_dir;
 static int runs = 1000;
 static uint32_t harts = 4;
 
-#define CHECK_RC(expr)                                                                              \
-  do {                                                                                              \
-    int rc_ = (expr);                                                                               \
-    if (rc_) {                                                                                      \
-      fprintf(stderr, "rvhal-bench: %s: %s: %s\n", #expr, rvhal_status_name(rc_), rvhal_last_error()); \
-      exit(1);                                                                                      \
-    }                                                                                               \
-  } while (0)
+#define CHECK_RC BENCH_CHECK
 
 static void bench_launch(uint32_t linger_us, const char *label) {
   rvhal_device_options_t o = {.num_harts = harts, .linger_us = linger_us};
@@ -125,9 +121,10 @@ static void bench_transfer(void) {
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: rvhal-bench [options] [launch] [create] [transfer]\n"
+          "usage: rvhal-bench [options] [launch] [create] [transfer] [overhead] [vadd]\n"
           "Prints rvhal's performance figures (all sections by default).\n\n"
-          "  -r, --runs N       repetitions per figure (default 1000; create and transfer use at most 100)\n"
+          "  -r, --runs N       repetitions per figure (default 1000; create and transfer use at most 100,\n"
+          "                     vadd at most 5)\n"
           "  -n, --harts N      harts of the device (default 4)\n"
           "  -k, --kernel-dir D where the test kernels are (default: the build tree)\n"
           "  -h, --help         this help\n");
@@ -152,26 +149,32 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rvhal-bench: --runs must be at least 1\n");
     return 2;
   }
-  int all = optind == argc;
-  for (int i = optind; i < argc; i++)
-    if (strcmp(argv[i], "launch") && strcmp(argv[i], "create") && strcmp(argv[i], "transfer")) {
+  static const char *const sections[] = {"launch", "create", "transfer", "overhead", "vadd"};
+  const size_t nsections = sizeof sections / sizeof *sections;
+  for (int i = optind; i < argc; i++) {
+    size_t k = 0;
+    while (k < nsections && strcmp(argv[i], sections[k])) k++;
+    if (k == nsections) {
       fprintf(stderr, "rvhal-bench: unknown section '%s'\n", argv[i]);
       usage(stderr);
       return 2;
     }
-  for (int pass = 0; pass < 3; pass++) {
-    const char *sec = pass == 0 ? "launch" : pass == 1 ? "create" : "transfer";
-    int want = all;
-    for (int i = optind; i < argc; i++) want |= !strcmp(argv[i], sec);
+  }
+  for (size_t k = 0; k < nsections; k++) {
+    int want = optind == argc;
+    for (int i = optind; i < argc; i++) want |= !strcmp(argv[i], sections[k]);
     if (!want) continue;
-    if (pass == 0) {
+    switch (k) {
+    case 0:
       bench_launch(0, "hart 0 lingering (default):");
       bench_launch(RVHAL_LINGER_OFF, "doorbell every launch:");
-    } else if (pass == 1) {
-      bench_create();
-    } else {
-      bench_transfer();
+      break;
+    case 1: bench_create(); break;
+    case 2: bench_transfer(); break;
+    case 3: bench_overhead(kernel_dir); break;
+    case 4: bench_vadd(kernel_dir, runs < 5 ? runs : 5); break;
     }
+    fflush(stdout);
   }
   return 0;
 }

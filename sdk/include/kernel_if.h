@@ -37,7 +37,7 @@ typedef unsigned long ulong;
  * addressed through tp), shared by the group's work-items. */
 #define __local_variable static __thread
 
-static inline uint get_work_dim(exec_state_t *e) { return e->group->work_dim; }
+static inline uint get_work_dim(exec_state_t *e) { return e->group->s->num_dim; }
 
 static inline size_t get_local_id(uint rank, exec_state_t *e) { return rank < 3 ? e->local_id[rank] : 0; }
 
@@ -48,19 +48,21 @@ static inline size_t get_global_id(uint rank, exec_state_t *e) {
 }
 
 static inline size_t get_global_offset(uint rank, exec_state_t *e) {
-  return rank < 3 ? e->group->global_offset[rank] : 0;
+  return rank < 3 ? e->group->s->global_offset[rank] : 0;
 }
 
-static inline size_t get_local_size(uint rank, exec_state_t *e) { return rank < 3 ? e->group->local_size[rank] : 1; }
+static inline size_t get_local_size(uint rank, exec_state_t *e) { return rank < 3 ? e->group->s->local_size[rank] : 1; }
 
-static inline size_t get_num_groups(uint rank, exec_state_t *e) { return rank < 3 ? e->group->num_groups[rank] : 1; }
+static inline size_t get_num_groups(uint rank, exec_state_t *e) {
+  return rank < 3 ? e->group->s->num_groups_total[rank] : 1;
+}
 
 static inline size_t get_global_size(uint rank, exec_state_t *e) {
-  return rank < 3 ? e->group->num_groups[rank] * e->group->local_size[rank] : 1;
+  return rank < 3 ? e->group->s->num_groups_total[rank] * e->group->s->local_size[rank] : 1;
 }
 
 static inline size_t get_local_linear_id(exec_state_t *e) {
-  return e->local_id[0] + e->group->local_size[0] * (e->local_id[1] + e->group->local_size[1] * e->local_id[2]);
+  return e->local_id[0] + e->group->s->local_size[0] * (e->local_id[1] + e->group->s->local_size[1] * e->local_id[2]);
 }
 
 /* Wait until every work-item of the group has reached this call. */

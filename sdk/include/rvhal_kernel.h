@@ -30,39 +30,47 @@
 extern "C" {
 #endif
 
-/* Registers a work-item keeps across barrier(): ra, sp, s0-s11, fs0-fs11. */
+/* Registers a work-item keeps across barrier(): ra, sp, s0-s11, and
+ * fs0-fs11 when it has used the FPU since its last switch. */
 typedef struct rvhal_context {
   uintptr_t ra, sp, s[12];
 #ifdef __riscv_flen
   uint64_t fs[12];
+  uintptr_t fp_saved; /* fs[] holds this context's values */
 #endif
 } rvhal_context_t;
 
 struct exec_state;
 typedef void (*rvhal_item_fn_t)(const void *args, struct exec_state *e);
 
-/* What the work-items of one group share (on the leader's stack for the
- * group's lifetime; other harts of a team get a pointer). */
+/* What the work-items of a group share, for all the groups of one kernel
+ * call (on this hart's stack). */
 typedef struct rvhal_group {
-  size_t num_groups[3];
-  size_t global_offset[3];
-  uint32_t local_size[3];
-  uint32_t work_dim;
+  const hal_sched_info_t *s; /* sizes, numbers of groups, offset, dimensions */
   const rvhal_call_info_t *ci;
   const void *args;
   rvhal_item_fn_t fn;
-  /* This hart's share of the group's work-items, in local linear order. */
+  /* This hart's share of a group's work-items, in local linear order. */
   uint32_t first_item, num_items;
-  /* Barrier state: set once the first barrier() turned the group into
-   * contexts. */
+  uint32_t team;          /* several harts run each group */
+  uint32_t counting;      /* the launch records counters */
+  /* Barrier state: fibers_on once the first barrier() turned the group's
+   * items into contexts; fast while barrier() needs no more than a switch. */
   uint32_t fibers_on;
-  uint32_t plain;      /* items after the first run as a plain loop: no barrier allowed */
-  uint32_t finished;   /* items that returned */
-  uint32_t waiting;    /* items waiting at the current barrier */
-  uint32_t barrier_calls; /* barrier() calls by this hart's items */
-  uint32_t switches;      /* context switches */
-  rvhal_context_t main_ctx; /* the first item's context (on the hart stack) */
-  void *tls;           /* __local_variable block (tp) */
+  uint32_t fast;
+  uint32_t plain;         /* items after the first run as a plain loop: no barrier allowed */
+  uint32_t finished;      /* items that returned */
+  uint32_t waiting;       /* items waiting at the current barrier */
+  uint32_t barrier_calls; /* barrier() calls by this hart's items, this call */
+  uint32_t switches;      /* context switches, this call */
+  uintptr_t fiber1;       /* the context of item 1 (others follow at fiber_step) */
+  intptr_t fiber_step;
+#ifdef __riscv_flen
+  rvhal_context_t *fp_owner; /* whose values the FP registers hold */
+  uintptr_t fp_used;         /* some item's FP registers are saved */
+#endif
+  rvhal_context_t main_ctx;  /* the first item's context (on the hart stack) */
+  void *tls;                 /* __local_variable block (tp) */
   void *local_args[RVHAL_MAX_LOCAL_ARGS];
 } rvhal_group_t;
 
@@ -73,7 +81,8 @@ typedef struct exec_state {
   size_t global_base[3]; /* group_id * local_size + global_offset */
   rvhal_group_t *group;
   uint32_t slot;         /* index among this hart's items of the group */
-  uint32_t reserved;
+  uint32_t last;         /* the last of them: its barrier() releases the others */
+  struct rvhal_context *ctx, *next_ctx; /* its context and the next item's */
 } exec_state_t;
 
 /* A work-item running as a context: its saved registers and its ids, kept at
@@ -89,37 +98,51 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
                       void *local_block);
 void rvhal_group_init_tls(rvhal_group_t *g);
 void rvhal_group_finish_fibers(exec_state_t *e);
-void rvhal_group_end(rvhal_group_t *g);
-extern char __tdata_start[], __tdata_end[]; /* kernel.ld: initial __local_variable values */
+void rvhal_group_end_team(rvhal_group_t *g);
+void rvhal_call_end(rvhal_group_t *g, uint64_t groups);
+extern char __tdata_start[], __tdata_end[], __tbss_end[]; /* kernel.ld: the __local_variable block */
 
 /* Local memory blocks are aligned to this. */
 #define RVHAL_LOCAL_ALIGN 64u
 
 /* The ABI entry for one kernel call: every group of the call, and in each
  * group this hart's work-items. Inline so that a barrier-free item function
- * is inlined into a plain loop. */
+ * is inlined into a plain loop; everything per call or per group that is
+ * not needed (local memory, teams, counters) is skipped in a test or two. */
 static inline __attribute__((always_inline)) void rvhal_run_call(void *args, const hal_sched_info_t *s,
                                                                   rvhal_item_fn_t fn) {
+  const rvhal_call_info_t *ci = (const rvhal_call_info_t *)(uintptr_t)s->hal_extra;
   /* The group's local memory (local-buffer arguments and __local_variable
    * storage) is reserved here, on this hart's stack, once per call: the
    * groups of a call run one after the other. */
-  size_t bytes = rvhal_local_block_size(args, s);
+  size_t bytes = 0;
+  if (ci->launch->num_local_args || (uintptr_t)__tbss_end != (uintptr_t)__tdata_start)
+    bytes = rvhal_local_block_size(args, s);
   void *block = bytes ? __builtin_alloca_with_align(bytes, 8 * RVHAL_LOCAL_ALIGN) : 0;
   rvhal_group_t g;
   exec_state_t e;
   rvhal_call_start(&g, args, s, fn, block);
   e.group = &g;
-  e.reserved = 0;
-  const size_t lx = s->local_size[0], ly = s->local_size[1];
-  const uint32_t first = g.first_item;
-  const size_t x0 = first % lx, y0 = (first / lx) % ly, z0 = first / (lx * ly);
+  e.slot = 0;
+  e.last = g.num_items == 1;
+  const size_t lx = s->local_size[0], ly = s->local_size[1], lz = s->local_size[2];
+  const uint32_t items = g.num_items;
+  size_t x0 = 0, y0 = 0, z0 = 0;
+  if (__builtin_expect(g.first_item != 0, 0)) { /* a team member's share */
+    x0 = g.first_item % lx;
+    y0 = (g.first_item / lx) % ly;
+    z0 = g.first_item / (lx * ly);
+  }
   for (size_t gz = 0; gz < s->num_groups_per_call[2]; gz++) {
+    e.group_id[2] = s->group_id_start[2] + gz;
+    e.global_base[2] = e.group_id[2] * lz + s->global_offset[2];
     for (size_t gy = 0; gy < s->num_groups_per_call[1]; gy++) {
-      for (size_t gx = 0; gx < s->num_groups_per_call[0]; gx++) {
+      e.group_id[1] = s->group_id_start[1] + gy;
+      e.global_base[1] = e.group_id[1] * ly + s->global_offset[1];
+      size_t base_x = s->group_id_start[0] * lx + s->global_offset[0];
+      for (size_t gx = 0; gx < s->num_groups_per_call[0]; gx++, base_x += lx) {
         e.group_id[0] = s->group_id_start[0] + gx;
-        e.group_id[1] = s->group_id_start[1] + gy;
-        e.group_id[2] = s->group_id_start[2] + gz;
-        for (int d = 0; d < 3; d++) e.global_base[d] = e.group_id[d] * s->local_size[d] + s->global_offset[d];
+        e.global_base[0] = base_x;
         if ((uintptr_t)__tdata_end != (uintptr_t)__tdata_start) rvhal_group_init_tls(&g);
         /* The first item may call barrier(), which turns the group into
          * contexts; otherwise the rest is a plain loop. */
@@ -127,12 +150,10 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
         e.local_id[0] = x;
         e.local_id[1] = y;
         e.local_id[2] = z;
-        e.slot = 0;
         fn(args, &e);
         if (__builtin_expect(g.fibers_on, 0)) {
           rvhal_group_finish_fibers(&e);
-        } else {
-          const uint32_t items = g.num_items;
+        } else if (items > 1) {
           g.plain = 1;
           for (uint32_t n = 1; n < items; n++) {
             if (++x == lx) {
@@ -149,10 +170,13 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
           }
           g.plain = 0;
         }
-        rvhal_group_end(&g);
+        /* Harts of a team finish a group together: its local memory is
+         * reused by the next one. */
+        if (__builtin_expect(g.team, 0)) rvhal_group_end_team(&g);
       }
     }
   }
+  if (g.counting) rvhal_call_end(&g, s->num_groups_per_call[0] * s->num_groups_per_call[1] * s->num_groups_per_call[2]);
 }
 
 /* Argument descriptors for RVHAL_KERNEL, one per member of the argument

@@ -7,88 +7,156 @@
  * barrier() the other items become contexts, each with a small stack from
  * this hart's pool, and the items then take turns: each one that arrives
  * switches to the next, and when the last one arrives (and, in a team, every
- * other hart's last one too) the first resumes past the barrier. Work-items
- * that do not all reach the same barriers are reported as an error. */
+ * other hart's last one too) the first resumes past the barrier. A switch
+ * saves only callee-saved registers, and the FP ones only when the item
+ * used the FPU since it last ran (mstatus.FS). Work-items that do not all
+ * reach the same barriers are reported as an error. */
 #include <string.h>
 
 #include "kernel_if.h"
 
 void rvhal_context_switch(rvhal_context_t *from, rvhal_context_t *to);
+void rvhal_fp_save(rvhal_context_t *ctx);
+void rvhal_fp_restore(const rvhal_context_t *ctx);
 void rvhal_fiber_entry(void);
 void rvhal_fiber_main(rvhal_fiber_t *f) __attribute__((noreturn));
 
 #define STACK_CANARY 0x57494B4953544143ull
-
-static inline uintptr_t slot_base(const rvhal_group_t *g, uint32_t slot) {
-  return g->ci->fiber_pool + (uintptr_t)(slot - 1) * g->ci->fiber_stack_size;
-}
+#define MSTATUS_FS_DIRTY (3ul << 13)
+#define MSTATUS_FS_CLEAN_MASK (1ul << 13) /* clearing it turns Dirty into Clean */
 
 static inline rvhal_fiber_t *fiber_of(const rvhal_group_t *g, uint32_t slot) {
-  uintptr_t top = slot_base(g, slot) + g->ci->fiber_stack_size;
-  return (rvhal_fiber_t *)((top - sizeof(rvhal_fiber_t)) & ~(uintptr_t)15);
+  return (rvhal_fiber_t *)(g->fiber1 + (intptr_t)(slot - 1) * g->fiber_step);
 }
 
 static inline rvhal_context_t *ctx_of(rvhal_group_t *g, uint32_t slot) {
   return slot ? &fiber_of(g, slot)->ctx : &g->main_ctx;
 }
 
-static void __attribute__((noreturn)) divergent(rvhal_group_t *g, const exec_state_t *e) {
+/* The lowest word of item `slot`'s stack. */
+static inline volatile uint64_t *canary_of(const rvhal_group_t *g, uint32_t slot) {
+  return (volatile uint64_t *)(g->ci->fiber_pool + (uintptr_t)(slot - 1) * g->ci->fiber_stack_size);
+}
+
+/* Switch from one item to another, with the FP registers when needed:
+ * saved when `from` wrote them since it last ran (mstatus.FS dirty),
+ * restored when `to` has saved ones that are not in the registers. */
+static void switch_to(rvhal_group_t *g, rvhal_context_t *from, rvhal_context_t *to) {
+#ifdef __riscv_flen
+  unsigned long st;
+  __asm__ volatile("csrr %0, mstatus" : "=r"(st));
+  if ((st & MSTATUS_FS_DIRTY) == MSTATUS_FS_DIRTY) {
+    rvhal_fp_save(from);
+    from->fp_saved = 1;
+    g->fp_owner = from;
+    g->fp_used = 1;
+    __asm__ volatile("csrc mstatus, %0" ::"r"(MSTATUS_FS_CLEAN_MASK));
+  }
+  if (to->fp_saved && g->fp_owner != to) {
+    rvhal_fp_restore(to);
+    g->fp_owner = to;
+    __asm__ volatile("csrc mstatus, %0" ::"r"(MSTATUS_FS_CLEAN_MASK));
+  }
+#else
+  (void)g;
+#endif
+  rvhal_context_switch(from, to);
+}
+
+static void __attribute__((noreturn, noinline)) divergent(rvhal_group_t *g, const exec_state_t *e) {
   g->ci->services->fail(g->ci, RVHAL_BARRIER_DIVERGENCE, "work-item (local linear id) out of step",
                         g->first_item + e->slot);
   __builtin_unreachable();
 }
 
 /* Turn items 1..n-1 of this hart's share into contexts that start at the
- * beginning of the kernel. */
-static void start_fibers(rvhal_group_t *g, const exec_state_t *e0) {
+ * beginning of the kernel; chain every item to the next. */
+static void start_fibers(rvhal_group_t *g, exec_state_t *e0) {
   const rvhal_call_info_t *ci = g->ci;
+  const uint32_t n = g->num_items;
   if (e0->slot != 0) divergent(g, e0);
-  if ((uintptr_t)(g->num_items - 1) * ci->fiber_stack_size > ci->fiber_pool_size)
-    ci->services->fail(ci, RVHAL_LOCAL_MEMORY, "work-group needs more work-item stacks than the hart's pool holds",
-                       g->num_items);
-  const size_t lx = g->local_size[0], ly = g->local_size[1];
-  for (uint32_t k = 1; k < g->num_items; k++) {
+  if ((uintptr_t)(n - 1) * ci->fiber_stack_size > ci->fiber_pool_size)
+    ci->services->fail(ci, RVHAL_LOCAL_MEMORY, "work-group needs more work-item stacks than the hart's pool holds", n);
+  g->fiber_step = (intptr_t)ci->fiber_stack_size;
+  g->fiber1 = (ci->fiber_pool + ci->fiber_stack_size - sizeof(rvhal_fiber_t)) & ~(uintptr_t)15;
+  const size_t lx = g->s->local_size[0], ly = g->s->local_size[1];
+  size_t x = e0->local_id[0], y = e0->local_id[1], z = e0->local_id[2];
+  e0->ctx = &g->main_ctx;
+  e0->next_ctx = ctx_of(g, 1);
+  for (uint32_t k = 1; k < n; k++) {
+    if (++x == lx) {
+      x = 0;
+      if (++y == ly) {
+        y = 0;
+        ++z;
+      }
+    }
     rvhal_fiber_t *f = fiber_of(g, k);
-    uint32_t i = g->first_item + k;
     f->e = *e0;
-    f->e.local_id[0] = i % lx;
-    f->e.local_id[1] = (i / lx) % ly;
-    f->e.local_id[2] = i / (lx * ly);
+    f->e.local_id[0] = x;
+    f->e.local_id[1] = y;
+    f->e.local_id[2] = z;
     f->e.slot = k;
-    memset(&f->ctx, 0, sizeof f->ctx);
+    f->e.last = k == n - 1;
+    f->e.ctx = &f->ctx;
+    f->e.next_ctx = ctx_of(g, k + 1 == n ? 0 : k + 1);
     f->ctx.ra = (uintptr_t)rvhal_fiber_entry;
-    f->ctx.sp = (uintptr_t)f & ~(uintptr_t)15;
+    f->ctx.sp = (uintptr_t)f;
     f->ctx.s[0] = (uintptr_t)f;
-    *(volatile uint64_t *)slot_base(g, k) = STACK_CANARY;
+#ifdef __riscv_flen
+    f->ctx.fp_saved = 0;
+#endif
+    *canary_of(g, k) = STACK_CANARY;
   }
+#ifdef __riscv_flen
+  g->main_ctx.fp_saved = 0;
+  g->fp_owner = 0;
+  g->fp_used = 0;
+#endif
   g->fibers_on = 1;
+  g->fast = 1;
 }
 
-void barrier(exec_state_t *e) {
+/* Everything barrier() does beyond a plain switch: the group's first
+ * barrier, the last arrival of a round, items using the FPU, divergence. */
+static void __attribute__((noinline)) barrier_slow(exec_state_t *e) {
   rvhal_group_t *g = e->group;
-  const rvhal_call_info_t *ci = g->ci;
-  g->barrier_calls++;
-  if (g->num_items == 1) {
-    if (ci->team_size > 1) ci->services->team_barrier(ci);
-    return;
-  }
   if (!g->fibers_on) {
+    if (g->num_items == 1) { /* one item here: only the team to wait for */
+      g->barrier_calls++;
+      if (g->team) g->ci->services->team_barrier(g->ci);
+      return;
+    }
     if (g->plain) divergent(g, e); /* the first item returned without this barrier */
     start_fibers(g, e);
   }
   if (g->finished) divergent(g, e);
-  uint32_t cur = e->slot, next = cur + 1;
-  if (next == g->num_items) {
+  if (e->last) {
     /* Every item of this hart arrived; in a team, wait for the other harts. */
     if (g->waiting != g->num_items - 1) divergent(g, e);
     g->waiting = 0;
-    next = 0;
-    if (ci->team_size > 1) ci->services->team_barrier(ci);
+    g->barrier_calls += g->num_items;
+    g->switches += g->num_items;
+    if (g->team) g->ci->services->team_barrier(g->ci);
   } else {
     g->waiting++;
   }
-  g->switches++;
-  rvhal_context_switch(ctx_of(g, cur), ctx_of(g, next));
+  switch_to(g, e->ctx, e->next_ctx);
+}
+
+void barrier(exec_state_t *e) {
+  rvhal_group_t *g = e->group;
+  unsigned long st = 0;
+#ifdef __riscv_flen
+  __asm__ volatile("csrr %0, mstatus" : "=r"(st));
+  st = (st & MSTATUS_FS_DIRTY) == MSTATUS_FS_DIRTY || g->fp_used;
+#endif
+  if (__builtin_expect(!g->fast || e->last || st, 0)) {
+    barrier_slow(e);
+    return;
+  }
+  g->waiting++;
+  rvhal_context_switch(e->ctx, e->next_ctx);
 }
 
 /* An item running as a context returned from the kernel: hand over to the
@@ -99,9 +167,8 @@ void rvhal_fiber_main(rvhal_fiber_t *f) {
   g->fn(g->args, &f->e);
   if (g->waiting) divergent(g, &f->e);
   g->finished++;
-  uint32_t next = f->e.slot + 1 == g->num_items ? 0 : f->e.slot + 1;
-  g->switches++;
-  rvhal_context_switch(&f->ctx, ctx_of(g, next));
+  g->fast = 0; /* a barrier now means an item is out of step */
+  switch_to(g, f->e.ctx, f->e.next_ctx);
   __builtin_unreachable();
 }
 
@@ -110,12 +177,13 @@ void rvhal_group_finish_fibers(exec_state_t *e) {
   rvhal_group_t *g = e->group;
   if (g->waiting) divergent(g, e);
   g->finished = 1;
-  g->switches++;
-  rvhal_context_switch(&g->main_ctx, ctx_of(g, 1));
+  g->fast = 0; /* a barrier now means an item is out of step */
+  switch_to(g, e->ctx, e->next_ctx);
   if (g->finished != g->num_items) divergent(g, e);
+  g->switches += g->num_items;
   for (uint32_t k = 1; k < g->num_items; k++)
-    if (*(volatile uint64_t *)slot_base(g, k) != STACK_CANARY)
-      g->ci->services->fail(g->ci, RVHAL_STACK_OVERFLOW, "work-item stack overflow; raise the fiber stack size",
+    if (*canary_of(g, k) != STACK_CANARY)
+      g->ci->services->fail(g->ci, RVHAL_STACK_OVERFLOW, "work-item stack overflow; raise the item stack size",
                             g->first_item + k);
   g->fibers_on = 0;
   g->finished = 0;

@@ -43,34 +43,37 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
                       void *local_block) {
   const rvhal_call_info_t *ci = call_info(s);
   const rvhal_launch_desc_t *d = ci->launch;
-  for (int i = 0; i < 3; i++) {
-    g->num_groups[i] = s->num_groups_total[i];
-    g->global_offset[i] = s->global_offset[i];
-    g->local_size[i] = s->local_size[i];
-  }
-  g->work_dim = s->num_dim;
+  g->s = s;
   g->ci = ci;
   g->args = args;
   g->fn = fn;
   const uint32_t items = s->local_size[0] * s->local_size[1] * s->local_size[2];
   const uint32_t rank = ci->team_rank, size = ci->team_size;
-  g->first_item = (uint32_t)((uint64_t)items * rank / size);
-  g->num_items = (uint32_t)((uint64_t)items * (rank + 1) / size) - g->first_item;
+  g->team = size > 1;
+  g->counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
+  g->first_item = 0;
+  g->num_items = items;
+  if (g->team) {
+    g->first_item = (uint32_t)((uint64_t)items * rank / size);
+    g->num_items = (uint32_t)((uint64_t)items * (rank + 1) / size) - g->first_item;
+  }
   g->fibers_on = 0;
+  g->fast = 0;
   g->plain = 0;
   g->finished = 0;
   g->waiting = 0;
   g->barrier_calls = 0;
   g->switches = 0;
-
-  if (size > 1) {
+  if (g->team) {
     rvhal_team_t *team = ci->team;
     if (rank == 0) team->local_base = local_block;
     ci->services->team_barrier(ci); /* members now see the leader's block */
     local_block = team->local_base;
   }
-  carve(g, d, (char *)local_block);
-  __asm__ volatile("mv tp, %0" ::"r"(g->tls));
+  if (local_block) {
+    carve(g, d, (char *)local_block);
+    __asm__ volatile("mv tp, %0" ::"r"(g->tls));
+  }
 }
 
 /* Every group starts with the initial values of its __local_variable
@@ -78,20 +81,14 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
 void rvhal_group_init_tls(rvhal_group_t *g) {
   const rvhal_call_info_t *ci = g->ci;
   if (ci->team_rank == 0) memcpy(g->tls, __tdata_start, (size_t)(__tdata_end - __tdata_start));
-  if (ci->team_size > 1) ci->services->team_barrier(ci);
+  if (g->team) ci->services->team_barrier(ci);
 }
 
-void rvhal_group_end(rvhal_group_t *g) {
-  const rvhal_call_info_t *ci = g->ci;
-  if (ci->launch->flags & RVHAL_LAUNCH_COUNTERS) {
-    uint64_t *c = ci->counters;
-    c[RVHAL_HART_COUNTER_ITEMS] += g->num_items;
-    c[RVHAL_HART_COUNTER_BARRIERS] += g->barrier_calls;
-    c[RVHAL_HART_COUNTER_CONTEXT_SWITCHES] += g->switches;
-  }
-  g->barrier_calls = 0;
-  g->switches = 0;
-  /* Harts of a team finish a group together: its local memory is reused by
-   * the next one. */
-  if (ci->team_size > 1) ci->services->team_barrier(ci);
+void rvhal_group_end_team(rvhal_group_t *g) { g->ci->services->team_barrier(g->ci); }
+
+void rvhal_call_end(rvhal_group_t *g, uint64_t groups) {
+  uint64_t *c = g->ci->counters;
+  c[RVHAL_HART_COUNTER_ITEMS] += g->num_items * groups;
+  c[RVHAL_HART_COUNTER_BARRIERS] += g->barrier_calls;
+  c[RVHAL_HART_COUNTER_CONTEXT_SWITCHES] += g->switches;
 }

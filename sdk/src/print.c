@@ -19,11 +19,11 @@ int print(exec_state_t *e, const char *fmt, ...) {
     len = sizeof buf - 1;
     flags |= RVHAL_PRINT_TRUNCATED;
   }
-  const rvhal_group_t *g = e->group;
-  uint64_t gx = e->global_base[0] + e->local_id[0] - g->global_offset[0];
-  uint64_t gy = e->global_base[1] + e->local_id[1] - g->global_offset[1];
-  uint64_t gz = e->global_base[2] + e->local_id[2] - g->global_offset[2];
-  uint64_t sx = g->num_groups[0] * g->local_size[0], sy = g->num_groups[1] * g->local_size[1];
+  const hal_sched_info_t *s = e->group->s;
+  uint64_t gx = e->global_base[0] + e->local_id[0] - s->global_offset[0];
+  uint64_t gy = e->global_base[1] + e->local_id[1] - s->global_offset[1];
+  uint64_t gz = e->global_base[2] + e->local_id[2] - s->global_offset[2];
+  uint64_t sx = (uint64_t)s->num_groups_total[0] * s->local_size[0], sy = (uint64_t)s->num_groups_total[1] * s->local_size[1];
   ci->services->print(ci, gx + sx * (gy + sy * gz), buf, len, flags);
   return n;
 }

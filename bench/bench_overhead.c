@@ -1,0 +1,163 @@
+/* rvhal-bench sections on the execution model:
+ *
+ *   overhead  guest instructions the runtime spends, counted exactly (exact
+ *             timing, rvhal's QEMU plugin): per work-item of a barrier-free
+ *             kernel, per work-item and barrier, per work-group dispatch,
+ *             and what recording counters adds per work-group
+ *   vadd      wall time of vector_add over 16M elements through the SDK
+ *             against the same loop written straight on the ABI entry
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "bench_util.h"
+#include "rvhal/rvhal.h"
+
+typedef struct bench_dev {
+  rvhal_device_t *d;
+  hal_program_t p;
+} bench_dev_t;
+
+static bench_dev_t open_dev(const char *kernel_dir, const rvhal_device_options_t *o) {
+  bench_dev_t b;
+  BENCH_CHECK(rvhal_device_create(0, o, &b.d));
+  char path[1024];
+  snprintf(path, sizeof path, "%s/bench_kernels.elf", kernel_dir);
+  BENCH_CHECK(rvhal_program_load_file(b.d, path, &b.p));
+  return b;
+}
+
+static hal_kernel_t kern(bench_dev_t *b, const char *name) {
+  hal_kernel_t k;
+  BENCH_CHECK(rvhal_program_find_kernel(b->d, b->p, name, &k));
+  return k;
+}
+
+/* Instructions all harts retired in one launch (INSTRET counters). */
+static uint64_t launch_instructions(bench_dev_t *b, hal_kernel_t k, uint64_t groups, uint32_t local, uint32_t value,
+                                    uint64_t chunk) {
+  hal_arg_t arg = {.kind = hal_arg_value, .size = 4, .pod_data = &value};
+  hal_ndrange_t nd = {.global = {groups * local, 1, 1}, .local = {local, 1, 1}};
+  rvhal_launch_options_t lo = {.chunk_groups = chunk};
+  BENCH_CHECK(rvhal_kernel_exec_ex(b->d, b->p, k, &nd, &arg, 1, 1, &lo));
+  uint64_t sum = 0, v;
+  for (uint32_t h = 0; h < rvhal_device_get_info(b->d)->num_harts; h++)
+    if (rvhal_counter_read(b->d, RVHAL_HART_COUNTER_INSTRET, &v, h) == 1) sum += v;
+  return sum;
+}
+
+/* Instructions hart 0 executes for a whole launch, counters on or off. */
+static uint64_t hart0_instructions(bench_dev_t *b, hal_kernel_t k, uint64_t groups, int counters_off) {
+  uint32_t value = 0;
+  hal_arg_t arg = {.kind = hal_arg_value, .size = 4, .pod_data = &value};
+  hal_ndrange_t nd = {.global = {groups, 1, 1}, .local = {1, 1, 1}};
+  rvhal_launch_options_t lo = {.chunk_groups = 1, .counters_off = counters_off};
+  uint64_t before, after;
+  BENCH_CHECK(rvhal_device_instructions(b->d, 0, &before));
+  BENCH_CHECK(rvhal_kernel_exec_ex(b->d, b->p, k, &nd, &arg, 1, 1, &lo));
+  BENCH_CHECK(rvhal_device_instructions(b->d, 0, &after));
+  return after - before;
+}
+
+void bench_overhead(const char *kernel_dir) {
+  /* One hart, exact timing, counters on, hart 0 asleep between launches
+   * (no lingering loop in the counts). */
+  rvhal_device_options_t o = {.num_harts = 1, .counters = 1, .timing = RVHAL_TIMING_EXACT,
+                              .linger_us = RVHAL_LINGER_OFF};
+  bench_dev_t b = open_dev(kernel_dir, &o);
+  const char *why;
+  if (!rvhal_counters_exact(b.d, &why)) printf("overhead: counts are not exact: %s\n", why);
+  hal_kernel_t nothing = kern(&b, "bench_nothing"), barriers = kern(&b, "bench_barriers");
+  launch_instructions(&b, nothing, 4, 4, 0, 1); /* install the program */
+
+  /* per work-item: 64 groups of 1024 items against 64 groups of 1 */
+  const uint64_t G = 64;
+  uint64_t i1 = launch_instructions(&b, nothing, G, 1, 0, 1), i1024 = launch_instructions(&b, nothing, G, 1024, 0, 1);
+  double per_item = (double)(i1024 - i1) / (double)(G * 1023);
+  printf("overhead  per work-item, barrier-free kernel          %6.2f instructions  (aim <= 10)\n", per_item);
+
+  /* per barrier: 16 groups of 64 items; 32 barriers each against 16 gives
+   * the cost of one more barrier (the kernel's loop around it included),
+   * 1 against none the cost of the first (making the contexts, and
+   * finishing through them) */
+  const uint64_t BG = 16, BL = 64;
+  uint64_t b0 = launch_instructions(&b, barriers, BG, BL, 0, 1), b1 = launch_instructions(&b, barriers, BG, BL, 1, 1);
+  uint64_t b16 = launch_instructions(&b, barriers, BG, BL, 16, 1), b32 = launch_instructions(&b, barriers, BG, BL, 32, 1);
+  double per_barrier = (double)(b32 - b16) / (double)(BG * BL * 16);
+  printf("overhead  per work-item per barrier                  %6.2f instructions  (aim <= 60; the kernel's loop "
+         "around barrier() included)\n", per_barrier);
+  printf("overhead  per work-item, first barrier of a group    %6.2f instructions  (making the contexts, finishing "
+         "through them)\n", (double)(b1 - b0) / (double)(BG * BL));
+
+  /* per work-group: one group per claim, 1024 against 64 groups of 1 item */
+  uint64_t g64 = launch_instructions(&b, nothing, 64, 1, 0, 1), g1024 = launch_instructions(&b, nothing, 1024, 1, 0, 1);
+  double per_group = (double)(g1024 - g64) / 960.0 - per_item;
+  printf("overhead  per work-group dispatch (one per claim)    %6.1f instructions  (aim <= 300)\n", per_group);
+  uint64_t c64 = launch_instructions(&b, nothing, 64, 1, 0, 0), c1024 = launch_instructions(&b, nothing, 1024, 1, 0, 0);
+  printf("overhead  per work-group, default chunking           %6.1f instructions\n",
+         (double)(c1024 - c64) / 960.0 - per_item);
+
+  /* counters: the same launch with them on and off */
+  const uint64_t CG = 1024;
+  hart0_instructions(&b, nothing, CG, 0);
+  uint64_t on = hart0_instructions(&b, nothing, CG, 0), off = hart0_instructions(&b, nothing, CG, 1);
+  printf("overhead  counters on vs off, per work-group         %6.1f instructions  (aim <= 50; %llu vs %llu for %llu "
+         "groups)\n",
+         ((double)on - (double)off) / (double)CG, (unsigned long long)on, (unsigned long long)off,
+         (unsigned long long)CG);
+  rvhal_program_free(b.d, b.p);
+  rvhal_device_delete(b.d);
+}
+
+void bench_vadd(const char *kernel_dir, int runs) {
+  const uint64_t N = 16u << 20;
+  rvhal_device_options_t o = {.num_harts = 4, .ram_size = 512u << 20, .timing = RVHAL_TIMING_FAST};
+  bench_dev_t b = open_dev(kernel_dir, &o);
+  uint32_t harts = rvhal_device_get_info(b.d)->num_harts;
+  hal_kernel_t sdk = kern(&b, "bench_vadd"), direct = kern(&b, "bench_vadd_direct");
+  hal_addr_t a, bb, c;
+  BENCH_CHECK(rvhal_mem_alloc(b.d, N * 4, 0, &a));
+  BENCH_CHECK(rvhal_mem_alloc(b.d, N * 4, 0, &bb));
+  BENCH_CHECK(rvhal_mem_alloc(b.d, N * 4, 0, &c));
+  uint32_t *ha, *hb;
+  BENCH_CHECK(rvhal_mem_map(b.d, a, N * 4, (void **)&ha));
+  BENCH_CHECK(rvhal_mem_map(b.d, bb, N * 4, (void **)&hb));
+  for (uint64_t i = 0; i < N; i++) {
+    ha[i] = (uint32_t)i;
+    hb[i] = (uint32_t)(3 * i);
+  }
+  hal_arg_t args[4] = {{.kind = hal_arg_address, .space = hal_space_global, .address = a},
+                       {.kind = hal_arg_address, .space = hal_space_global, .address = bb},
+                       {.kind = hal_arg_address, .space = hal_space_global, .address = c}};
+  uint64_t per_group = N / harts;
+  args[3] = (hal_arg_t){.kind = hal_arg_value, .size = 8, .pod_data = &per_group};
+  hal_ndrange_t nd_sdk = {.global = {N, 1, 1}, .local = {64, 1, 1}};
+  hal_ndrange_t nd_direct = {.global = {harts, 1, 1}, .local = {1, 1, 1}};
+  rvhal_launch_options_t one_each = {.chunk_groups = 1};
+  double *ts = malloc(sizeof(double) * (size_t)runs), *td = malloc(sizeof(double) * (size_t)runs);
+  for (int r = -1; r < runs; r++) { /* r = -1: warm up (program install, first touch) */
+    double t0 = bench_now_us();
+    BENCH_CHECK(rvhal_kernel_exec(b.d, b.p, sdk, &nd_sdk, args, 3, 1));
+    double t1 = bench_now_us();
+    BENCH_CHECK(rvhal_kernel_exec_ex(b.d, b.p, direct, &nd_direct, args, 4, 1, &one_each));
+    double t2 = bench_now_us();
+    if (r >= 0) {
+      ts[r] = t1 - t0;
+      td[r] = t2 - t1;
+    }
+  }
+  uint32_t *hc;
+  BENCH_CHECK(rvhal_mem_map(b.d, c, N * 4, (void **)&hc));
+  uint64_t bad = 0;
+  for (uint64_t i = 0; i < N; i++) bad += hc[i] != (uint32_t)(4 * i);
+  double ms = bench_stats(ts, (size_t)runs).median, md = bench_stats(td, (size_t)runs).median;
+  printf("vadd      16M elements, %u harts: SDK (groups of 64) %.1f ms, direct loop %.1f ms: SDK at %.0f%% of direct "
+         "speed (aim >= 90%%), medians of %d%s\n",
+         harts, ms / 1e3, md / 1e3, 100.0 * md / ms, runs, bad ? "  RESULT WRONG" : "");
+  free(ts);
+  free(td);
+  rvhal_program_free(b.d, b.p);
+  rvhal_device_delete(b.d);
+}

@@ -1,0 +1,52 @@
+/* Kernels for rvhal-bench. */
+#include "kernel_if.h"
+
+/* A work-item that does nothing: all it costs is the runtime's. */
+typedef struct {
+  uint unused;
+} nothing_args;
+
+static void nothing_item(const nothing_args *a, exec_state_t *e) {
+  (void)a;
+  (void)e;
+}
+
+RVHAL_KERNEL(bench_nothing, nothing_args, nothing_item, RVHAL_VALUE(unused))
+
+/* `rounds` barriers per work-item and nothing else. */
+typedef struct {
+  uint rounds;
+} barriers_args;
+
+static void barriers_item(const barriers_args *a, exec_state_t *e) {
+  for (uint i = 0; i < a->rounds; i++) barrier(e);
+}
+
+RVHAL_KERNEL(bench_barriers, barriers_args, barriers_item, RVHAL_VALUE(rounds))
+
+/* vector_add through the SDK: one element per work-item. */
+typedef struct {
+  __global const uint *a, *b;
+  __global uint *c;
+} vadd_args;
+
+static void vadd_item(const vadd_args *p, exec_state_t *e) {
+  size_t i = get_global_id(0, e);
+  p->c[i] = p->a[i] + p->b[i];
+}
+
+RVHAL_KERNEL(bench_vadd, vadd_args, vadd_item, RVHAL_GLOBAL(a), RVHAL_GLOBAL(b), RVHAL_GLOBAL(c))
+
+/* The same loop straight on the ABI entry, without the SDK: each group is
+ * a contiguous slice of `per_group` elements. The baseline for the SDK's
+ * cost. (No RVHAL_KERNEL: launched without argument checks.) */
+void bench_vadd_direct(void *args, const hal_sched_info_t *sched);
+
+void bench_vadd_direct(void *args, const hal_sched_info_t *sched) {
+  const vadd_args *p = args;
+  size_t per_group = *(const uintptr_t *)((const char *)args + 3 * sizeof(uintptr_t));
+  for (size_t g = 0; g < sched->num_groups_per_call[0]; g++) {
+    size_t start = (sched->group_id_start[0] + g) * per_group;
+    for (size_t i = start; i < start + per_group; i++) p->c[i] = p->a[i] + p->b[i];
+  }
+}
