@@ -18,5 +18,6 @@
 
 void bench_overhead(const char *kernel_dir);
 void bench_vadd(const char *kernel_dir, int runs);
+void bench_teams(const char *kernel_dir, int runs);
 
 #endif /* RVHAL_BENCH_H */

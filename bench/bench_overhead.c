@@ -161,3 +161,57 @@ void bench_vadd(const char *kernel_dir, int runs) {
   rvhal_program_free(b.d, b.p);
   rvhal_device_delete(b.d);
 }
+
+/* One launch of bench_work: host wall time in microseconds, median of runs. */
+static double time_work(bench_dev_t *b, hal_kernel_t k, hal_addr_t out, uint64_t groups, uint32_t local, uint32_t work,
+                        uint32_t rounds, uint32_t team, int runs) {
+  hal_arg_t args[3] = {{.kind = hal_arg_address, .space = hal_space_global, .address = out},
+                       {.kind = hal_arg_value, .size = 4, .pod_data = &work},
+                       {.kind = hal_arg_value, .size = 4, .pod_data = &rounds}};
+  hal_ndrange_t nd = {.global = {groups * local, 1, 1}, .local = {local, 1, 1}};
+  rvhal_launch_options_t lo = {.harts_per_group = team};
+  double t[16];
+  if (runs > 16) runs = 16;
+  for (int r = 0; r < runs; r++) {
+    double a = bench_now_us();
+    BENCH_CHECK(rvhal_kernel_exec_ex(b->d, b->p, k, &nd, args, 3, 1, &lo));
+    t[r] = bench_now_us() - a;
+  }
+  return bench_stats(t, (size_t)runs).median;
+}
+
+void bench_teams(const char *kernel_dir, int runs) {
+  rvhal_device_options_t o = {.num_harts = 4, .timing = RVHAL_TIMING_FAST};
+  bench_dev_t b = open_dev(kernel_dir, &o);
+  hal_kernel_t k = kern(&b, "bench_work");
+  hal_addr_t out;
+  BENCH_CHECK(rvhal_mem_alloc(b.d, 64 * 64 * 4, 0, &out));
+  time_work(&b, k, out, 1, 64, 1, 0, 1, 1); /* install */
+  static const struct {
+    const char *what;
+    uint64_t groups;
+    uint32_t work, rounds;
+  } cases[] = {
+      {"1 group of 64, no barrier, 20000 steps/item", 1, 20000, 0},
+      {"1 group of 64, 100 barriers, 200 steps between", 1, 200, 100},
+      {"1 group of 64, 20 barriers, 1000 steps between", 1, 1000, 20},
+      {"2 groups of 64, 20 barriers, 1000 steps between", 2, 1000, 20},
+      {"16 groups of 64, 20 barriers, 1000 steps between", 16, 1000, 20},
+  };
+  printf("teams     wall time (fast timing, 4 harts, medians of %d) by harts per group:\n", runs < 16 ? runs : 16);
+  printf("teams     %-52s %10s %10s %10s  default\n", "", "1", "2", "4");
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    double t1 = time_work(&b, k, out, cases[c].groups, 64, cases[c].work, cases[c].rounds, 1, runs);
+    double t2 = time_work(&b, k, out, cases[c].groups, 64, cases[c].work, cases[c].rounds, 2, runs);
+    double t4 = cases[c].groups == 1 ? time_work(&b, k, out, 1, 64, cases[c].work, cases[c].rounds, 4, runs) : 0;
+    double td = time_work(&b, k, out, cases[c].groups, 64, cases[c].work, cases[c].rounds, 0, runs);
+    rvhal_launch_report_t rep;
+    BENCH_CHECK(rvhal_device_last_launch(b.d, &rep));
+    printf("teams     %-52s %8.2fms %8.2fms ", cases[c].what, t1 / 1e3, t2 / 1e3);
+    if (t4 > 0) printf("%8.2fms", t4 / 1e3);
+    else printf("%10s", "-");
+    printf("  %.2fms (%u per group)\n", td / 1e3, rep.harts_per_group);
+  }
+  rvhal_program_free(b.d, b.p);
+  rvhal_device_delete(b.d);
+}

@@ -7,6 +7,7 @@
  *   transfer  mem_write / mem_read bandwidth against a host memcpy
  *   overhead  runtime instructions per work-item, barrier, group; counters
  *   vadd      vector_add over 16M elements, SDK against a direct loop
+ *   teams     wall time by harts per group, for the default's choice
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -121,7 +122,7 @@ static void bench_transfer(void) {
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: rvhal-bench [options] [launch] [create] [transfer] [overhead] [vadd]\n"
+          "usage: rvhal-bench [options] [launch] [create] [transfer] [overhead] [vadd] [teams]\n"
           "Prints rvhal's performance figures (all sections by default).\n\n"
           "  -r, --runs N       repetitions per figure (default 1000; create and transfer use at most 100,\n"
           "                     vadd at most 5)\n"
@@ -149,7 +150,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rvhal-bench: --runs must be at least 1\n");
     return 2;
   }
-  static const char *const sections[] = {"launch", "create", "transfer", "overhead", "vadd"};
+  static const char *const sections[] = {"launch", "create", "transfer", "overhead", "vadd", "teams"};
   const size_t nsections = sizeof sections / sizeof *sections;
   for (int i = optind; i < argc; i++) {
     size_t k = 0;
@@ -173,6 +174,7 @@ int main(int argc, char **argv) {
     case 2: bench_transfer(); break;
     case 3: bench_overhead(kernel_dir); break;
     case 4: bench_vadd(kernel_dir, runs < 5 ? runs : 5); break;
+    case 5: bench_teams(kernel_dir, runs < 7 ? runs : 7); break;
     }
     fflush(stdout);
   }

@@ -50,3 +50,23 @@ void bench_vadd_direct(void *args, const hal_sched_info_t *sched) {
     for (size_t i = start; i < start + per_group; i++) p->c[i] = p->a[i] + p->b[i];
   }
 }
+
+/* `rounds` rounds of `work` steps of arithmetic, a barrier after each round
+ * (none when rounds is 0: then `work` steps once): work between barriers
+ * against barriers, for choosing how many harts share a group. */
+typedef struct {
+  __global uint *out;
+  uint work, rounds;
+} work_args;
+
+static void work_item(const work_args *a, exec_state_t *e) {
+  uint acc = (uint)get_global_id(0, e);
+  uint rounds = a->rounds ? a->rounds : 1;
+  for (uint r = 0; r < rounds; r++) {
+    for (uint i = 0; i < a->work; i++) acc = acc * 1664525u + 1013904223u;
+    if (a->rounds) barrier(e);
+  }
+  a->out[get_global_id(0, e)] = acc;
+}
+
+RVHAL_KERNEL(bench_work, work_args, work_item, RVHAL_GLOBAL(out), RVHAL_VALUE(work), RVHAL_VALUE(rounds))

@@ -1,5 +1,7 @@
 /* Device lifetime: options, memory layout, boot of the firmware, delete. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +192,9 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
   rvhal_counters_init(d);
   if (d->options.profile && (rc = rvhal_profile_open(d->options.profile, &d->profile))) goto fail;
   d->created_ns = rvhal_now_ns();
+  cpu_set_t cpus;
+  d->host_cpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? (uint32_t)CPU_COUNT(&cpus) : 1;
+  if (d->host_cpus < 1) d->host_cpus = 1;
   if ((rc = rvhal_device_boot(d))) goto fail;
   *out_device = d;
   return RVHAL_OK;

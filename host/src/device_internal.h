@@ -83,6 +83,7 @@ struct rvhal_device {
   rvhal_counter_state_t counters;
   struct rvhal_profile *profile; /* NULL unless profiling */
   uint64_t created_ns;           /* host clock when created: profile time zero */
+  uint32_t host_cpus;            /* cores this process may run on */
 };
 
 _Static_assert(RVHAL_MAX_HARTS_PUBLIC == RVHAL_MAX_HARTS, "public hart limit differs from the protocol's");

@@ -289,9 +289,12 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
                          opts->harts, d->info.num_harts);
     harts = opts->harts;
   }
-  /* Harts per group (a team): given, or several only when there are fewer
-   * groups than harts, so that harts would otherwise sit idle
-   * (docs/execution-model.md has the measurements behind this). */
+  /* Harts per group (a team): given, or chosen (docs/execution-model.md has
+   * the measurements): one per group while there are groups for every hart;
+   * with fewer groups, the harts are shared among them, but never more
+   * harts in all than the host has cores (in fast timing a hart is a host
+   * thread; beyond the cores, cross-hart barriers only wait longer), and
+   * never in exact timing (harts run in turn there). */
   uint32_t team = 1;
   if (opts && opts->harts_per_group) {
     team = opts->harts_per_group;
@@ -301,8 +304,10 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
     if (team > items)
       return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %u harts per work-group but a group has only %llu "
                          "work-items", kname, team, (unsigned long long)items);
-  } else if (total_groups < harts) {
-    team = (uint32_t)(harts / total_groups);
+  } else if (total_groups < harts && d->options.timing != RVHAL_TIMING_EXACT) {
+    uint32_t usable = harts < d->host_cpus ? harts : d->host_cpus;
+    team = (uint32_t)(usable / total_groups);
+    if (team < 1) team = 1;
     if (team > items) team = (uint32_t)items;
   }
   uint64_t teams = harts / team;
