@@ -168,6 +168,8 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
                                 d->options.max_work_group_size, d->options.item_stack_size};
   if ((rc = rvhal_layout_compute(&rvhal_board, &req, &d->layout))) goto fail;
   fill_info(d);
+  /* A bad profile spec fails before any QEMU starts. */
+  if (d->options.profile && (rc = rvhal_profile_open(d->options.profile, &d->profile))) goto fail;
 
   char fw[4096];
   const char *env_qemu = getenv("RVHAL_QEMU");
@@ -190,7 +192,6 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
   if ((rc = rvhal_allocator_create(d->layout.staging_base, d->layout.staging_size, &d->staging))) goto fail;
   rvhal_print_init(&d->print, d->options.print_fn, d->options.print_user);
   rvhal_counters_init(d);
-  if (d->options.profile && (rc = rvhal_profile_open(d->options.profile, &d->profile))) goto fail;
   d->created_ns = rvhal_now_ns();
   cpu_set_t cpus;
   d->host_cpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? (uint32_t)CPU_COUNT(&cpus) : 1;

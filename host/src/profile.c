@@ -74,7 +74,7 @@ int rvhal_profile_open(const char *spec, rvhal_profile_t **out_profile) {
       if (!(rc = open_file(item + 4, &f))) fclose(f);
     } else {
       rc = rvhal_error(RVHAL_INVALID_ARGUMENT,
-                       "profile: '%s' is not table, csv=FILE, trace=FILE or svg=FILE (RVHAL_PROFILE=%s)", item, spec);
+                       "profile: '%s' in '%s' is not table, csv=FILE, trace=FILE or svg=FILE", item, spec);
     }
   }
   free(copy);

@@ -26,6 +26,9 @@ void cmd_run_usage(FILE *f) {
           "      --harts-per-group N  harts cooperating on one work-group (default: the library chooses)\n"
           "      --timing fast|exact  fast: harts in parallel; exact: QEMU -icount, repeatable\n"
           "      --timeout-ms N       give up on a launch after N ms (default: $RVHAL_LAUNCH_TIMEOUT_MS or 60000)\n"
+          "      --profile[=SPEC]     profile the launch; SPEC: table (default, to stderr), csv=FILE,\n"
+          "                           trace=FILE (Chrome/Perfetto JSON), svg=FILE, comma-separated\n"
+          "                           (default: $RVHAL_PROFILE; see docs/counters.md)\n"
           "  -s, --show N             elements shown per buffer (default 16, 0: all)\n"
           "  -q, --quiet              discard the kernel's print() output\n"
           "  -h, --help               this help\n\n"
@@ -60,7 +63,7 @@ typedef struct run_opts {
   int quiet, local_default, offset_given;
   uint32_t work_dim;
   uint64_t global[3], local[3], offset[3];
-  const char *elf, *kernel;
+  const char *elf, *kernel, *profile;
 } run_opts_t;
 
 static void discard_print(void *user, const char *line, size_t len) {
@@ -79,12 +82,12 @@ static int dims_option(const char *opt, const char *text, uint64_t min, uint64_t
 /* Options and the ELF and KERNEL words; optind is left at the first ARG
  * (getopt_long moves the non-options to the end). */
 static int parse_options(int argc, char **argv, run_opts_t *o) {
-  enum { OPT_OFFSET = 256, OPT_HPG, OPT_TIMING, OPT_TIMEOUT };
+  enum { OPT_OFFSET = 256, OPT_HPG, OPT_TIMING, OPT_TIMEOUT, OPT_PROFILE };
   static const struct option opts[] = {
       {"global", 1, 0, 'g'},          {"local", 1, 0, 'l'},     {"offset", 1, 0, OPT_OFFSET},
       {"device", 1, 0, 'd'},          {"harts", 1, 0, 'n'},     {"harts-per-group", 1, 0, OPT_HPG},
       {"timing", 1, 0, OPT_TIMING},   {"timeout-ms", 1, 0, OPT_TIMEOUT}, {"show", 1, 0, 's'},
-      {"quiet", 0, 0, 'q'},           {"help", 0, 0, 'h'},      {0, 0, 0, 0}};
+      {"profile", 2, 0, OPT_PROFILE}, {"quiet", 0, 0, 'q'},           {"help", 0, 0, 'h'},      {0, 0, 0, 0}};
   const char *global_text = NULL, *local_text = NULL, *offset_text = NULL;
   uint32_t nlocal = 0, noffset = 0;
   int c;
@@ -124,6 +127,11 @@ static int parse_options(int argc, char **argv, run_opts_t *o) {
       break;
     case OPT_TIMEOUT:
       if (cli_opt_u32(CMD, "--timeout-ms", optarg, 1, UINT32_MAX - 1, &o->timeout_ms)) return CLI_USAGE;
+      break;
+    case OPT_PROFILE:
+      if (optarg && !*optarg)
+        return cli_usage_error(CMD, NULL, "--profile=: empty SPEC (use table, csv=FILE, trace=FILE or svg=FILE)");
+      o->profile = optarg ? optarg : "table";
       break;
     case 's':
       if (cli_opt_u32(CMD, "--show", optarg, 0, UINT32_MAX, &o->show)) return CLI_USAGE;
@@ -201,7 +209,8 @@ static int execute(const run_opts_t *o, run_arg_t *args, uint32_t num_args) {
   rvhal_device_options_t dopt = {.num_harts = o->harts,
                                  .timing = o->timing,
                                  .launch_timeout_ms = o->timeout_ms,
-                                 .print_fn = o->quiet ? discard_print : NULL};
+                                 .print_fn = o->quiet ? discard_print : NULL,
+                                 .profile = o->profile};
   rvhal_device_t *dev = NULL;
   hal_arg_t *desc = calloc(num_args ? num_args : 1, sizeof *desc);
   if (!desc) {

@@ -43,6 +43,7 @@ bad 'err:^rvhal run: --local 4 has 1 dimension, --global 8,2 has 2' -- "$RVHAL" 
 bad "err:^rvhal run: --timing 'slow': expected fast or exact" -- "$RVHAL" run "$ELF" vector_add_entry --global 8 --timing slow
 bad 'err:^rvhal run: --harts 9: must be 1\.\.8' -- "$RVHAL" run "$ELF" vector_add_entry --global 8 --harts 9
 bad 'err:^rvhal run: --device 99: must be 0\.\.' -- "$RVHAL" run "$ELF" vector_add_entry --global 8 --device 99
+bad 'err:^rvhal run: --profile=: empty SPEC' -- "$RVHAL" run "$ELF" vector_add_entry --global 8 --profile=
 bad "err:^rvhal run: option '--global' needs a value" -- "$RVHAL" run "$ELF" vector_add_entry --global
 bad 'err:^rvhal run: missing KERNEL' -- "$RVHAL" run "$ELF"
 bad "err:^rvhal abi: 'ptr,i33': unknown kind 'i33'" -- "$RVHAL" abi ptr,i33
