@@ -67,7 +67,7 @@ uint64_t fw_load_u64(const volatile uint64_t *p);
 void fw_store_u64(volatile uint64_t *p, uint64_t v);
 
 /* scheduler.c */
-void fw_run_launch(uint64_t seq);      /* hart 0 */
+void fw_run_launch(uint64_t seq);      /* hart 0; returns once every hart is done with it */
 void fw_worker_loop(fw_hart_t *hart) __attribute__((noreturn));
 
 /* doorbell.c */
