@@ -100,12 +100,13 @@ int main(int argc, char **argv) {
     if (!selected) continue;
     example_ctx_t ctx = {.dev = dev, .kernel_dir = kernel_dir, .local_size = local, .verbose = verbose};
     char summary[512] = "";
+    rvhal_launch_report_t before = {0}, rep = {0};
+    rvhal_device_last_launch(dev, &before); /* to tell whether this example launched at all */
     double t = now_ms();
     rc = (*e)->run(&ctx, summary, sizeof summary);
     t = now_ms() - t;
-    rvhal_launch_report_t rep = {0};
     char harts_used[32] = "-";
-    if (rvhal_device_last_launch(dev, &rep) == 0) {
+    if (rvhal_device_last_launch(dev, &rep) == 0 && rep.seq != before.seq) {
       if (rep.harts_per_group > 1) snprintf(harts_used, sizeof harts_used, "%ux%u", rep.harts / rep.harts_per_group, rep.harts_per_group);
       else snprintf(harts_used, sizeof harts_used, "%u", rep.harts);
     }

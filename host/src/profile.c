@@ -190,6 +190,11 @@ static void collect_spans(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_pro
         (const rvhal_trace_event_t *)rvhal_dev_ptr(d, lay->trace_base + (uint64_t)h * lay->trace_size);
     uint32_t n = b->trace_events;
     if ((uint64_t)n * sizeof *ev > lay->trace_size) n = (uint32_t)(lay->trace_size / sizeof *ev);
+    if (b->trace_dropped)
+      fprintf(stderr,
+              "rvhal profile: launch %" PRIu64 ", hart %u: the timeline keeps %u events per hart; %u later ones "
+              "are missing\n",
+              l->seq, h, (uint32_t)(lay->trace_size / sizeof *ev), b->trace_dropped);
     for (uint32_t i = 0; i + 1 < n; i++) {
       uint32_t want = ev[i].kind == RVHAL_TRACE_CALL_BEGIN ? RVHAL_TRACE_CALL_END
                       : ev[i].kind == RVHAL_TRACE_WAIT_BEGIN ? RVHAL_TRACE_WAIT_END : 0;
