@@ -66,8 +66,9 @@ int rvhal_counter_read(rvhal_device_t *device, uint32_t counter_id, uint64_t *ou
 int rvhal_device_instructions(const rvhal_device_t *device, uint32_t hart, uint64_t *out_count);
 
 /* 1 if instruction counts are exact per hart (rvhal's QEMU plugin counts
- * them) and cycles are deterministic (exact timing mode); 0 where numbers
- * only look exact. out_why says which part is approximate. */
+ * them) and cycles are deterministic (exact timing mode, and the last
+ * launch ran one hart per group); 0 where numbers only look exact. out_why
+ * says which part is approximate. */
 int rvhal_counters_exact(const rvhal_device_t *device, const char **out_why);
 
 #ifdef __cplusplus
