@@ -105,6 +105,11 @@ extern char __tdata_start[], __tdata_end[], __tbss_end[]; /* kernel.ld: the __lo
 /* Local memory blocks are aligned to this. */
 #define RVHAL_LOCAL_ALIGN 64u
 
+/* mstatus.FS tells barrier() whether a work-item wrote FP registers since
+ * it last ran (Dirty); clearing bit 13 turns Dirty into Clean. */
+#define RVHAL_MSTATUS_FS_DIRTY (3ul << 13)
+#define RVHAL_MSTATUS_FS_CLEAN_MASK (1ul << 13)
+
 /* The ABI entry for one kernel call: every group of the call, and in each
  * group this hart's work-items. Inline so that a barrier-free item function
  * is inlined into a plain loop; everything per call or per group that is

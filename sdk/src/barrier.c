@@ -22,8 +22,6 @@ void rvhal_fiber_entry(void);
 void rvhal_fiber_main(rvhal_fiber_t *f) __attribute__((noreturn));
 
 #define STACK_CANARY 0x57494B4953544143ull
-#define MSTATUS_FS_DIRTY (3ul << 13)
-#define MSTATUS_FS_CLEAN_MASK (1ul << 13) /* clearing it turns Dirty into Clean */
 
 static inline rvhal_fiber_t *fiber_of(const rvhal_group_t *g, uint32_t slot) {
   return (rvhal_fiber_t *)(g->fiber1 + (intptr_t)(slot - 1) * g->fiber_step);
@@ -45,17 +43,17 @@ static void switch_to(rvhal_group_t *g, rvhal_context_t *from, rvhal_context_t *
 #ifdef __riscv_flen
   unsigned long st;
   __asm__ volatile("csrr %0, mstatus" : "=r"(st));
-  if ((st & MSTATUS_FS_DIRTY) == MSTATUS_FS_DIRTY) {
+  if ((st & RVHAL_MSTATUS_FS_DIRTY) == RVHAL_MSTATUS_FS_DIRTY) {
     rvhal_fp_save(from);
     from->fp_saved = 1;
     g->fp_owner = from;
     g->fp_used = 1;
-    __asm__ volatile("csrc mstatus, %0" ::"r"(MSTATUS_FS_CLEAN_MASK));
+    __asm__ volatile("csrc mstatus, %0" ::"r"(RVHAL_MSTATUS_FS_CLEAN_MASK));
   }
   if (to->fp_saved && g->fp_owner != to) {
     rvhal_fp_restore(to);
     g->fp_owner = to;
-    __asm__ volatile("csrc mstatus, %0" ::"r"(MSTATUS_FS_CLEAN_MASK));
+    __asm__ volatile("csrc mstatus, %0" ::"r"(RVHAL_MSTATUS_FS_CLEAN_MASK));
   }
 #else
   (void)g;
@@ -149,7 +147,7 @@ void barrier(exec_state_t *e) {
   unsigned long st = 0;
 #ifdef __riscv_flen
   __asm__ volatile("csrr %0, mstatus" : "=r"(st));
-  st = (st & MSTATUS_FS_DIRTY) == MSTATUS_FS_DIRTY || g->fp_used;
+  st = (st & RVHAL_MSTATUS_FS_DIRTY) == RVHAL_MSTATUS_FS_DIRTY || g->fp_used;
 #endif
   if (__builtin_expect(!g->fast || e->last || st, 0)) {
     barrier_slow(e);

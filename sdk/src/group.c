@@ -60,6 +60,15 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
   g->fibers_on = 0;
   g->fast = 0;
   g->plain = 0;
+#ifdef __riscv_flen
+  /* No item of this call holds FP state yet. FS left Dirty by an earlier
+   * kernel (or by boot) would send every barrier of the call down the slow
+   * path, saving FP registers nobody uses: measured, +74522 instructions per
+   * hart on a barrier launch, and counts that depended on the launch before.
+   * FS = Clean whatever it was, in the same instructions every time. */
+  __asm__ volatile("csrs mstatus, %0\n\tcsrc mstatus, %1" ::"r"(RVHAL_MSTATUS_FS_DIRTY),
+                   "r"(RVHAL_MSTATUS_FS_CLEAN_MASK));
+#endif
   g->finished = 0;
   g->waiting = 0;
   g->barrier_calls = 0;

@@ -1,1 +1,3 @@
 # Execution-model and counter test kernels (device build).
+rvhal_add_kernel(ex_barrier exec/ex_barrier.c)
+rvhal_add_kernel(ex_misc exec/ex_misc.c)

@@ -1,0 +1,108 @@
+/* Helpers shared by the execution-model and counter tests (tests/exec/). */
+#ifndef RVHAL_TEST_EXEC_UTIL_H
+#define RVHAL_TEST_EXEC_UTIL_H
+
+#include <stdarg.h>
+
+#include "dev_util.h"
+
+#define EX_NUM_HART_COUNTERS RVHAL_NUM_HART_COUNTERS
+#define EX_MAX_HARTS RVHAL_MAX_HARTS_PUBLIC
+
+/* The options a test sets itself must not be changed behind its back by
+ * the caller's environment (RVHAL_COUNTERS=1 would turn counters on where a
+ * test needs them off, RVHAL_TIMING would change the timing mode). */
+static inline void ex_clean_env(void) {
+  unsetenv("RVHAL_COUNTERS");
+  unsetenv("RVHAL_PROFILE");
+  unsetenv("RVHAL_TIMING");
+  unsetenv("RVHAL_HARTS");
+  unsetenv("RVHAL_TEST_HARTS");
+}
+
+/* A device of `harts` harts; counters on or off; timing as given. */
+static inline rvhal_device_t *ex_device(uint32_t harts, int counters, rvhal_timing_mode_t timing) {
+  rvhal_device_options_t o = {0};
+  o.counters = counters;
+  o.timing = timing;
+  return fixture_device_opts(harts, &o);
+}
+
+static inline const char *ex_counter_name(uint32_t id) {
+  static const char *const names[] = {
+#define X(id, name, unit, desc) name,
+      RVHAL_HART_COUNTER_MAP(X)
+#undef X
+  };
+  if (id < RVHAL_NUM_HART_COUNTERS) return names[id];
+  switch (id) {
+  case RVHAL_COUNTER_BYTES_WRITTEN: return "bytes_written";
+  case RVHAL_COUNTER_BYTES_READ: return "bytes_read";
+  case RVHAL_COUNTER_LAUNCHES: return "launches";
+  case RVHAL_COUNTER_LAUNCH_TIME: return "launch_time";
+  }
+  return "?";
+}
+
+/* Every hart counter of every hart of the last launch, read through the
+ * counter API: v[counter][hart]. Each read must return 1 (fresh). */
+typedef struct ex_counts {
+  uint64_t v[EX_NUM_HART_COUNTERS][EX_MAX_HARTS];
+  uint32_t harts;
+} ex_counts_t;
+
+static inline void ex_read_counts(rvhal_device_t *d, ex_counts_t *c, const char *what) {
+  memset(c, 0, sizeof *c);
+  c->harts = rvhal_device_get_info(d)->num_harts;
+  for (uint32_t id = 0; id < EX_NUM_HART_COUNTERS; id++)
+    for (uint32_t h = 0; h < c->harts; h++) {
+      uint64_t v = 0;
+      int rc = rvhal_counter_read(d, id, &v, h);
+      CHECK_MSG(rc == 1, "%s: counter_read(%s, hart %u) returned %d (%s)", what, ex_counter_name(id), h, rc,
+                rc < 0 ? rvhal_last_error() : "no fresh value");
+      c->v[id][h] = v;
+    }
+}
+
+static inline uint64_t ex_sum(const ex_counts_t *c, uint32_t id) {
+  uint64_t s = 0;
+  for (uint32_t h = 0; h < c->harts; h++) s += c->v[id][h];
+  return s;
+}
+
+static inline void ex_print_counts(FILE *f, const ex_counts_t *c, const char *what) {
+  fprintf(f, "  %s:\n  %-20s", what, "counter");
+  for (uint32_t h = 0; h < c->harts; h++) fprintf(f, " %14s%u", "hart", h);
+  fputc('\n', f);
+  for (uint32_t id = 0; id < EX_NUM_HART_COUNTERS; id++) {
+    fprintf(f, "  %-20s", ex_counter_name(id));
+    for (uint32_t h = 0; h < c->harts; h++) fprintf(f, " %15" PRIu64, c->v[id][h]);
+    fputc('\n', f);
+  }
+}
+
+/* A launch that must succeed; returns its status (0) or the error. */
+static inline int ex_launch(rvhal_device_t *d, hal_program_t p, hal_kernel_t k, uint32_t dim, const uint64_t global[3],
+                            const uint64_t local[3], const hal_arg_t *args, uint32_t nargs,
+                            const rvhal_launch_options_t *opt, const char *what) {
+  hal_ndrange_t nd = {{0, 0, 0}, {1, 1, 1}, {1, 1, 1}};
+  for (uint32_t i = 0; i < dim; i++) {
+    nd.global[i] = global[i];
+    nd.local[i] = local[i];
+  }
+  int rc = rvhal_kernel_exec_ex(d, p, k, &nd, args, nargs, dim, opt);
+  CHECK_MSG(rc == RVHAL_OK, "%s: kernel_exec: %s: %s", what, rvhal_status_name(rc), rvhal_last_error());
+  return rc;
+}
+
+/* snprintf into a fixed buffer, for messages. */
+static inline const char *ex_fmt(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static inline const char *ex_fmt(char *buf, size_t cap, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, cap, fmt, ap);
+  va_end(ap);
+  return buf;
+}
+
+#endif /* RVHAL_TEST_EXEC_UTIL_H */
