@@ -35,6 +35,10 @@ extern const example_t *const rvhal_examples[];
 int example_load(const example_ctx_t *ctx, const char *program, const char *kernel, hal_program_t *out_program,
                  hal_kernel_t *out_kernel, char *summary, size_t cap);
 int example_fail(char *summary, size_t cap, const char *what, int rc);
+/* The 1-D work-group size: ctx->local_size, or `default_local`; -1 with
+ * the reason in `summary` if the device does not allow groups that big. */
+int example_local_1d(const example_ctx_t *ctx, uint32_t default_local, uint32_t *out_local, char *summary,
+                     size_t cap);
 hal_arg_t example_global(hal_addr_t addr);
 hal_arg_t example_local(hal_size_t size);
 hal_arg_t example_value(const void *data, hal_size_t size);

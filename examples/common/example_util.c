@@ -8,6 +8,18 @@ int example_fail(char *summary, size_t cap, const char *what, int rc) {
   return rc ? rc : -1;
 }
 
+int example_local_1d(const example_ctx_t *ctx, uint32_t default_local, uint32_t *out_local, char *summary,
+                     size_t cap) {
+  const uint32_t local = ctx->local_size ? ctx->local_size : default_local;
+  const uint32_t max_items = rvhal_device_get_info(ctx->dev)->max_work_group_size;
+  if (local > max_items) {
+    snprintf(summary, cap, "not run: groups of %u work-items, the device allows at most %u", local, max_items);
+    return -1;
+  }
+  *out_local = local;
+  return 0;
+}
+
 int example_load(const example_ctx_t *ctx, const char *program, const char *kernel, hal_program_t *out_program,
                  hal_kernel_t *out_kernel, char *summary, size_t cap) {
   char path[1024];

@@ -9,15 +9,11 @@
 #define N_BASE 3840u /* divisible by 1, 2, 3, 4, 5, 6, 8, 16, 64 */
 
 static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
-  const uint32_t local = ctx->local_size ? ctx->local_size : 64;
-  const uint32_t max_items = rvhal_device_get_info(ctx->dev)->max_work_group_size;
-  if (local > max_items) {
-    snprintf(summary, cap, "not run: groups of %u work-items, the device allows at most %u", local, max_items);
-    return -1;
-  }
+  uint32_t local;
   hal_program_t prog;
   hal_kernel_t k;
-  int rc = example_load(ctx, "scan", "scan_entry", &prog, &k, summary, cap);
+  int rc = example_local_1d(ctx, 64, &local, summary, cap);
+  if (!rc) rc = example_load(ctx, "scan", "scan_entry", &prog, &k, summary, cap);
   if (rc) return rc;
   const uint32_t n = (N_BASE + local - 1) / local * local; /* round up to whole groups */
   uint32_t *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out);

@@ -3,7 +3,10 @@
 # (label "device", fixture "device"), and with RV32 also as device.<name>.rv32
 # on the RV32 device (RVHAL_TEST_DEVICE=1, read by tests/common/device_fixture.h).
 #
-#   rvhal_device_test(<name> [RV32] [TIMEOUT <seconds>] [SOURCE <file>] [ARGS <arg>...])
+#   rvhal_device_test(<name> [RV32] [TIMEOUT <seconds>] [DIR <folder>] [SOURCE <file>] [ARGS <arg>...])
+#
+# DIR: the folder under tests/ that holds <file>.c (default: device); it is
+# on the test's include path too (tests/exec/exec.cmake uses exec).
 #
 # Every test runs with RVHAL_TEST_SUITE=1 in its environment, which QEMU
 # inherits: device.no_qemu_left_after_suite (the fixture's cleanup) fails if
@@ -11,13 +14,13 @@
 
 set(RVHAL_DEVICE_TEST_ENV RVHAL_TEST_SUITE=1 RVHAL_TEST_BUILD_DIR=${CMAKE_BINARY_DIR})
 
-function(rvhal_device_test_executable target source)
+function(rvhal_device_test_executable target dir source)
   if(TARGET ${target})
     return()
   endif()
-  add_executable(${target} ${source})
+  add_executable(${target} ${RVHAL_SOURCE_DIR}/tests/${dir}/${source}.c)
   target_include_directories(${target} PRIVATE ${RVHAL_SOURCE_DIR}/tests/common ${RVHAL_SOURCE_DIR}/tests/device
-                                                ${RVHAL_SOURCE_DIR}/host/src)
+                                                ${RVHAL_SOURCE_DIR}/tests/${dir} ${RVHAL_SOURCE_DIR}/host/src)
   target_compile_definitions(${target} PRIVATE RVHAL_TEST_KERNEL_DIR_RV64="${RVHAL_TEST_KERNEL_DIR_RV64}"
                                                RVHAL_TEST_KERNEL_DIR_RV32="${RVHAL_TEST_KERNEL_DIR_RV32}")
   target_link_libraries(${target} PRIVATE rvhal)
@@ -28,15 +31,18 @@ function(rvhal_device_test_executable target source)
 endfunction()
 
 function(rvhal_device_test name)
-  cmake_parse_arguments(T "RV32;CLEANUP" "TIMEOUT;SOURCE" "ARGS" ${ARGN})
+  cmake_parse_arguments(T "RV32;CLEANUP" "TIMEOUT;DIR;SOURCE" "ARGS" ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 60)
   endif()
   if(NOT T_SOURCE)
     set(T_SOURCE ${name})
   endif()
-  set(target device_test_${T_SOURCE})
-  rvhal_device_test_executable(${target} ${RVHAL_SOURCE_DIR}/tests/device/${T_SOURCE}.c)
+  if(NOT T_DIR)
+    set(T_DIR device)
+  endif()
+  set(target ${T_DIR}_test_${T_SOURCE})
+  rvhal_device_test_executable(${target} ${T_DIR} ${T_SOURCE})
   set(variants device.${name}=0)
   if(T_RV32 AND RVHAL_BUILD_RV32)
     list(APPEND variants device.${name}.rv32=1)
@@ -62,8 +68,8 @@ rvhal_device_test(memory RV32)
 rvhal_device_test(errors RV32)
 rvhal_device_test(trap RV32)
 rvhal_device_test(no_qemu_left)
-# Probes of known library bugs (see each source's header), kept apart so
-# the tests above stay a clean signal.
+# Regression tests for bugs found and fixed (see each source's header): the
+# same programs in another mode.
 rvhal_device_test(args_natural_align RV32 SOURCE args ARGS natural)
 rvhal_device_test(memory_staged_program RV32 SOURCE memory ARGS staged)
 rvhal_device_test(errors_kernel_handles RV32 SOURCE errors ARGS kernel-handles)
