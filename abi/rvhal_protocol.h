@@ -9,11 +9,11 @@
 #define RVHAL_ABI_PROTOCOL_H
 
 #include "rvhal_counters.h"
+#include "rvhal_limits.h"
 
 #define RVHAL_ABI_VERSION 1
 #define RVHAL_CTRL_MAGIC 0x4C414856u /* "VHAL" read as little-endian bytes */
 
-#define RVHAL_MAX_HARTS 8
 #define RVHAL_RING_SLOTS 4
 #define RVHAL_ARGS_MAX 4096        /* bytes of packed arguments per launch */
 #define RVHAL_MAX_LOCAL_ARGS 32    /* local-buffer arguments per launch */
@@ -50,12 +50,6 @@
 #define RVHAL_LAUNCH_COUNTERS 0x1u /* record per-hart counters */
 #define RVHAL_LAUNCH_TRACE 0x2u    /* record per-hart timeline events */
 
-/* Offsets used by start-up assembly (checked against the C layout below). */
-#define RVHAL_BOOT_MAGIC_OFS 0
-#define RVHAL_BOOT_NUM_HARTS_OFS 8
-#define RVHAL_BOOT_STACKS_BASE_OFS 32
-#define RVHAL_BOOT_HART_STACK_SIZE_OFS 40
-
 #ifndef __ASSEMBLER__
 #include <stddef.h>
 #include <stdint.h>
@@ -75,8 +69,8 @@ typedef struct rvhal_boot_config {
   uint64_t fiber_stack_size;
   uint64_t program_base;    /* kernels' program area */
   uint64_t program_size;
-  uint64_t heap_base;       /* global memory managed by the host allocator */
-  uint64_t heap_size;
+  uint64_t staging_base;    /* where program installs are copied from (host-managed) */
+  uint64_t staging_size;
   uint64_t local_mem_size;  /* local memory available to one work-group */
   uint64_t linger_ticks;    /* hart 0 keeps watching the ring this long after a launch */
   uint64_t trace_base;      /* hart i's timeline events: trace_base + i*trace_size */
@@ -103,7 +97,7 @@ typedef struct rvhal_fw_state {
  * drops its cached translations of code the guest itself overwrites. */
 typedef struct rvhal_install {
   uint64_t dst;       /* in the program area */
-  uint64_t src;       /* staged copy in global memory */
+  uint64_t src;       /* staged copy, inside the boot config's staging range */
   uint64_t copy_size; /* bytes copied from src */
   uint64_t zero_size; /* bytes zeroed after them (.bss) */
 } rvhal_install_t;
@@ -253,21 +247,21 @@ typedef struct rvhal_ctrl {
   _Static_assert(offsetof(type, field) == (ofs), #type "." #field " moved")
 
 /* Every field's offset, as docs/abi.md lists them. */
-RVHAL_ASSERT_OFS_(rvhal_boot_config_t, magic, RVHAL_BOOT_MAGIC_OFS);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, magic, 0);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, abi_version, 4);
-RVHAL_ASSERT_OFS_(rvhal_boot_config_t, num_harts, RVHAL_BOOT_NUM_HARTS_OFS);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, num_harts, 8);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, flags, 12);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, ram_base, 16);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, ram_size, 24);
-RVHAL_ASSERT_OFS_(rvhal_boot_config_t, stacks_base, RVHAL_BOOT_STACKS_BASE_OFS);
-RVHAL_ASSERT_OFS_(rvhal_boot_config_t, hart_stack_size, RVHAL_BOOT_HART_STACK_SIZE_OFS);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, stacks_base, 32);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, hart_stack_size, 40);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, fibers_base, 48);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, fiber_pool_size, 56);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, fiber_stack_size, 64);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, program_base, 72);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, program_size, 80);
-RVHAL_ASSERT_OFS_(rvhal_boot_config_t, heap_base, 88);
-RVHAL_ASSERT_OFS_(rvhal_boot_config_t, heap_size, 96);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, staging_base, 88);
+RVHAL_ASSERT_OFS_(rvhal_boot_config_t, staging_size, 96);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, local_mem_size, 104);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, linger_ticks, 112);
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, trace_base, 120);

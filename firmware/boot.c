@@ -88,7 +88,8 @@ static void check_boot_config(const rvhal_boot_config_t *b) {
     fw_fail(RVHAL_FIRMWARE, "boot config: hart stacks outside RAM", b->stacks_base);
   if (!region_ok(b, b->fibers_base, b->fiber_pool_size * b->num_harts))
     fw_fail(RVHAL_FIRMWARE, "boot config: fiber pools outside RAM", b->fibers_base);
-  if (!region_ok(b, b->heap_base, b->heap_size)) fw_fail(RVHAL_FIRMWARE, "boot config: heap outside RAM", b->heap_base);
+  if (!region_ok(b, b->staging_base, b->staging_size))
+    fw_fail(RVHAL_FIRMWARE, "boot config: staging area outside RAM", b->staging_base);
 }
 
 static void hart_init(fw_hart_t *hart, uint32_t index) {

@@ -35,7 +35,8 @@ static int32_t check_desc(const rvhal_launch_desc_t *d, const rvhal_launch_slot_
     uint64_t n = in->copy_size + in->zero_size;
     if (in->dst < b->program_base || n > b->program_size || in->dst - b->program_base > b->program_size - n)
       return RVHAL_BAD_LAUNCH;
-    if (in->src < b->heap_base || in->copy_size > b->heap_size || in->src - b->heap_base > b->heap_size - in->copy_size)
+    if (in->src < b->staging_base || in->copy_size > b->staging_size ||
+        in->src - b->staging_base > b->staging_size - in->copy_size)
       return RVHAL_BAD_LAUNCH;
   }
   return RVHAL_OK;

@@ -42,9 +42,15 @@ RVHAL_KERNEL(bench_vadd, vadd_args, vadd_item, RVHAL_GLOBAL(a), RVHAL_GLOBAL(b),
  * cost. (No RVHAL_KERNEL: launched without argument checks.) */
 void bench_vadd_direct(void *args, const hal_sched_info_t *sched);
 
+typedef struct {
+  __global const uint *a, *b;
+  __global uint *c;
+  uint64_t per_group; /* packed as an 8-byte value: 8-aligned on RV32 too */
+} vadd_direct_args;
+
 void bench_vadd_direct(void *args, const hal_sched_info_t *sched) {
-  const vadd_args *p = args;
-  size_t per_group = *(const uintptr_t *)((const char *)args + 3 * sizeof(uintptr_t));
+  const vadd_direct_args *p = args;
+  const size_t per_group = (size_t)p->per_group;
   for (size_t g = 0; g < sched->num_groups_per_call[0]; g++) {
     size_t start = (sched->group_id_start[0] + g) * per_group;
     for (size_t i = start; i < start + per_group; i++) p->c[i] = p->a[i] + p->b[i];

@@ -79,9 +79,8 @@ static void write_boot_config(rvhal_device_t *d) {
   b->fiber_stack_size = l->fiber_stack_size;
   b->program_base = l->program_base;
   b->program_size = l->program_size;
-  /* The firmware takes program copies from the staging area after the heap. */
-  b->heap_base = l->heap_base;
-  b->heap_size = l->staging_base + l->staging_size - l->heap_base;
+  b->staging_base = l->staging_base;
+  b->staging_size = l->staging_size;
   b->local_mem_size = l->local_mem_size;
   b->timebase_hz = rvhal_board.timebase_hz;
   b->trace_base = l->trace_base;

@@ -30,6 +30,8 @@ typedef struct rvhal_program_obj {
   hal_program_t handle;
   rvhal_elf_image_t *elf;
   hal_addr_t staging;     /* segments' file bytes, in global memory */
+  uint32_t num_installs;  /* what a launch that (re)installs the program copies into its descriptor */
+  rvhal_install_t install[RVHAL_MAX_INSTALLS];
   uint32_t num_kernels;
   rvhal_kernel_entry_t *kernels;
   struct rvhal_program_obj *next;
@@ -86,7 +88,6 @@ struct rvhal_device {
   uint32_t host_cpus;            /* cores this process may run on */
 };
 
-_Static_assert(RVHAL_MAX_HARTS_PUBLIC == RVHAL_MAX_HARTS, "public hart limit differs from the protocol's");
 
 /* Host pointer for a device address range known to be inside RAM. */
 static inline void *rvhal_dev_ptr(const rvhal_device_t *d, hal_addr_t addr) {

@@ -8,8 +8,10 @@
 #include <stdint.h>
 
 #include "hal_types.h"
+#include "rvhal_protocol.h"
 
-#define RVHAL_ELF_MAX_SEGMENTS 4
+/* A launch installs each loadable segment as one of its installs. */
+#define RVHAL_ELF_MAX_SEGMENTS RVHAL_MAX_INSTALLS
 
 typedef struct rvhal_elf_segment {
   uint64_t vaddr;  /* where it must be placed */

@@ -342,13 +342,8 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   desc->num_local_args = nlocal;
   desc->num_installs = 0;
   if (d->resident != program) {
-    hal_addr_t src = p->staging;
-    for (uint32_t i = 0; i < p->elf->num_segments; i++) {
-      const rvhal_elf_segment_t *s = &p->elf->segments[i];
-      desc->install[i] = (rvhal_install_t){s->vaddr, src, s->filesz, s->memsz - s->filesz};
-      src += rvhal_align_up(s->filesz, 16);
-    }
-    desc->num_installs = p->elf->num_segments;
+    memcpy(desc->install, p->install, sizeof p->install);
+    desc->num_installs = p->num_installs;
   }
 
   /* Submit: publish, then ring unless hart 0 is polling (Dekker with the

@@ -93,12 +93,16 @@ int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_
                        "bytes): %s", (unsigned long long)staged, (unsigned long long)d->layout.staging_size, why);
       goto fail;
     }
-    uint8_t *dst = rvhal_dev_ptr(d, p->staging);
+    /* The installs a launch hands the firmware: from the staged copy to
+     * the segment's address, zeroing what the file does not hold. */
+    hal_addr_t src = p->staging;
     for (uint32_t i = 0; i < p->elf->num_segments; i++) {
       const rvhal_elf_segment_t *s = &p->elf->segments[i];
-      memcpy(dst, p->elf->data + s->offset, s->filesz);
-      dst += rvhal_align_up(s->filesz, 16);
+      memcpy(rvhal_dev_ptr(d, src), p->elf->data + s->offset, s->filesz);
+      p->install[i] = (rvhal_install_t){s->vaddr, src, s->filesz, s->memsz - s->filesz};
+      src += rvhal_align_up(s->filesz, 16);
     }
+    p->num_installs = p->elf->num_segments;
   }
   p->handle = d->next_program++;
   p->next = d->programs;

@@ -111,7 +111,7 @@ int cmd_info(int argc, char **argv) {
       break;
     case 'b': boot = 1; break;
     case 'n':
-      if (cli_opt_u32("info", "--harts", optarg, 1, RVHAL_MAX_HARTS_PUBLIC, &harts)) return CLI_USAGE;
+      if (cli_opt_u32("info", "--harts", optarg, 1, RVHAL_MAX_HARTS, &harts)) return CLI_USAGE;
       break;
     case 'h': cmd_info_usage(stdout); return CLI_OK;
     default: return cli_getopt_error("info", cmd_info_usage, argv, c);

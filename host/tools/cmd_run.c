@@ -114,10 +114,10 @@ static int parse_options(int argc, char **argv, run_opts_t *o) {
       break;
     }
     case 'n':
-      if (cli_opt_u32(CMD, "--harts", optarg, 1, RVHAL_MAX_HARTS_PUBLIC, &o->harts)) return CLI_USAGE;
+      if (cli_opt_u32(CMD, "--harts", optarg, 1, RVHAL_MAX_HARTS, &o->harts)) return CLI_USAGE;
       break;
     case OPT_HPG:
-      if (cli_opt_u32(CMD, "--harts-per-group", optarg, 1, RVHAL_MAX_HARTS_PUBLIC, &o->harts_per_group))
+      if (cli_opt_u32(CMD, "--harts-per-group", optarg, 1, RVHAL_MAX_HARTS, &o->harts_per_group))
         return CLI_USAGE;
       break;
     case OPT_TIMING:

@@ -7,7 +7,7 @@
 #include "dev_util.h"
 
 #define EX_NUM_HART_COUNTERS RVHAL_NUM_HART_COUNTERS
-#define EX_MAX_HARTS RVHAL_MAX_HARTS_PUBLIC
+#define EX_MAX_HARTS RVHAL_MAX_HARTS
 
 /* The options a test sets itself must not be changed behind its back by
  * the caller's environment (RVHAL_COUNTERS=1 would turn counters on where a

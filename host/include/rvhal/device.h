@@ -16,6 +16,7 @@
 
 #include "hal_sched_info.h"
 #include "hal_types.h"
+#include "rvhal_limits.h" /* RVHAL_MAX_HARTS, abi/ */
 #include "rvhal/counters.h"
 #include "rvhal/status.h"
 
@@ -24,7 +25,6 @@ extern "C" {
 #endif
 
 #define RVHAL_API_VERSION 3 /* the seed HAL's api_version */
-#define RVHAL_MAX_HARTS_PUBLIC 8 /* = RVHAL_MAX_HARTS of the protocol */
 
 /* ---- platform ------------------------------------------------------- */
 
@@ -157,7 +157,7 @@ typedef struct rvhal_launch_report {
   uint32_t harts_per_group;
   uint64_t device_ns;                    /* first hart start to last hart end, device clock */
   uint64_t host_ns;                      /* kernel_exec call, host clock */
-  uint64_t groups_per_hart[RVHAL_MAX_HARTS_PUBLIC];
+  uint64_t groups_per_hart[RVHAL_MAX_HARTS];
 } rvhal_launch_report_t;
 
 int rvhal_device_last_launch(const rvhal_device_t *device, rvhal_launch_report_t *out_report);
