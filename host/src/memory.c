@@ -39,6 +39,7 @@ int rvhal_mem_alloc(rvhal_device_t *d, hal_size_t size, hal_size_t alignment, ha
 int rvhal_mem_free(rvhal_device_t *d, hal_addr_t addr) {
   rvhal_clear_error();
   if (!d) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_free: NULL device");
+  if (addr == hal_nullptr) return RVHAL_OK; /* like free(NULL): clean-up paths need no guard */
   return rvhal_allocator_free(d->heap, addr); /* its messages say mem_free */
 }
 

@@ -14,6 +14,21 @@
 extern "C" {
 #endif
 
+/* Argument descriptors, one per kind. */
+static inline hal_arg_t rvhal_arg_global(hal_addr_t address) {
+  hal_arg_t a = {.kind = hal_arg_address, .space = hal_space_global, .size = 0, .address = address};
+  return a;
+}
+static inline hal_arg_t rvhal_arg_local(hal_size_t bytes) {
+  hal_arg_t a = {.kind = hal_arg_address, .space = hal_space_local, .size = bytes, .address = 0};
+  return a;
+}
+/* `data` must stay valid until the launch that uses it is submitted. */
+static inline hal_arg_t rvhal_arg_value(const void *data, hal_size_t size) {
+  hal_arg_t a = {.kind = hal_arg_value, .space = hal_space_global, .size = size, .pod_data = data};
+  return a;
+}
+
 typedef struct rvhal_arg_layout {
   uint32_t offset; /* in the packed buffer */
   uint32_t size;   /* bytes it occupies */

@@ -109,6 +109,7 @@ void rvhal_device_get_print_fn(const rvhal_device_t *device, rvhal_print_fn_t *o
 
 /* alignment: a power of two, or 0 for 64. */
 int rvhal_mem_alloc(rvhal_device_t *device, hal_size_t size, hal_size_t alignment, hal_addr_t *out_addr);
+/* Frees an allocation made by rvhal_mem_alloc; hal_nullptr (0) is ignored. */
 int rvhal_mem_free(rvhal_device_t *device, hal_addr_t addr);
 /* Copies must stay inside one allocation. */
 int rvhal_mem_write(rvhal_device_t *device, hal_addr_t dst, const void *src, hal_size_t size);
