@@ -48,7 +48,18 @@ enum rvhal_device_counter_id {
   RVHAL_DEVICE_COUNTER_MAP(RVHAL_DEVICE_COUNTER_ENUM_)
 #undef RVHAL_DEVICE_COUNTER_ENUM_
 };
-_Static_assert(RVHAL_COUNTER_BYTES_WRITTEN >= RVHAL_HART_COUNTER_SLOTS, "device counter ids overlap hart counters");
+enum {
+#define RVHAL_DEVICE_COUNTER_COUNT_(id, num, name, unit, desc) +1
+  RVHAL_NUM_DEVICE_COUNTERS = 0 RVHAL_DEVICE_COUNTER_MAP(RVHAL_DEVICE_COUNTER_COUNT_)
+#undef RVHAL_DEVICE_COUNTER_COUNT_
+};
+/* Device counter ids run from RVHAL_HART_COUNTER_SLOTS without gaps (the
+ * host keeps them in arrays indexed by id - RVHAL_HART_COUNTER_SLOTS). */
+#define RVHAL_DEVICE_COUNTER_CHECK_(id, num, name, unit, desc)                                     \
+  _Static_assert(num >= RVHAL_HART_COUNTER_SLOTS && num < RVHAL_HART_COUNTER_SLOTS + RVHAL_NUM_DEVICE_COUNTERS, \
+                 "device counter " name ": id out of sequence");
+RVHAL_DEVICE_COUNTER_MAP(RVHAL_DEVICE_COUNTER_CHECK_)
+#undef RVHAL_DEVICE_COUNTER_CHECK_
 #endif
 
 #endif /* RVHAL_ABI_COUNTERS_H */

@@ -1,4 +1,5 @@
 /* The packed-argument ABI: layout and packing. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -62,29 +63,39 @@ int rvhal_arg_layout(const hal_arg_t *args, uint32_t num_args, uint32_t word_siz
   return RVHAL_OK;
 }
 
-int rvhal_arg_pack(const hal_arg_t *args, uint32_t num_args, uint32_t word_size, void *buf, uint32_t buf_size,
-                   uint32_t *out_total) {
-  uint32_t total;
-  RVHAL_RETURN_IF_ERROR(rvhal_arg_layout(args, num_args, word_size, NULL, &total));
-  if (total > buf_size)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "packed arguments need %u bytes, the buffer holds %u", total, buf_size);
+void rvhal_arg_pack_laid_out(const hal_arg_t *args, uint32_t num_args, uint32_t word_size,
+                             const rvhal_arg_layout_t *layout, void *buf, uint32_t buf_size) {
   uint8_t *out = buf;
+  /* Padding reads as zero, also past the last argument: a kernel's struct
+   * is rounded up to its largest member's alignment. */
   memset(out, 0, buf_size);
-  uint32_t offset = 0;
   for (uint32_t i = 0; i < num_args; i++) {
     const hal_arg_t *a = &args[i];
-    uint32_t size;
-    RVHAL_RETURN_IF_ERROR(packed_size(a, i, word_size, &size));
-    offset = (uint32_t)rvhal_align_up(offset, pow2_at_least(size));
     if (a->kind == hal_arg_address) {
       /* little-endian device word: an address, or a local buffer's size */
       uint64_t v = a->space == hal_space_local ? a->size : a->address;
-      memcpy(out + offset, &v, word_size);
+      memcpy(out + layout[i].offset, &v, word_size);
     } else {
-      memcpy(out + offset, a->pod_data, size);
+      memcpy(out + layout[i].offset, a->pod_data, layout[i].size);
     }
-    offset += size;
   }
-  if (out_total) *out_total = total;
-  return RVHAL_OK;
+}
+
+int rvhal_arg_pack(const hal_arg_t *args, uint32_t num_args, uint32_t word_size, void *buf, uint32_t buf_size,
+                   uint32_t *out_total) {
+  if (num_args > RVHAL_ARGS_MAX) /* every argument takes at least a byte */
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "%u arguments do not fit a pack of %u bytes", num_args,
+                       (unsigned)RVHAL_ARGS_MAX);
+  rvhal_arg_layout_t *layout = num_args ? malloc(num_args * sizeof *layout) : NULL;
+  if (num_args && !layout) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  uint32_t total;
+  int rc = rvhal_arg_layout(args, num_args, word_size, layout, &total);
+  if (!rc && total > buf_size)
+    rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "packed arguments need %u bytes, the buffer holds %u", total, buf_size);
+  if (!rc) {
+    rvhal_arg_pack_laid_out(args, num_args, word_size, layout, buf, buf_size);
+    if (out_total) *out_total = total;
+  }
+  free(layout);
+  return rc;
 }

@@ -15,7 +15,6 @@ typedef struct rvhal_board_desc {
   uint32_t first_hart; /* mhartid of hart index 0 */
 } rvhal_board_desc_t;
 
-#define RVHAL_BOARD_FIRST_HART_OF(b) ((b).first_hart)
 
 /* The board this library was built for (RVHAL_BOARD). */
 extern const rvhal_board_desc_t rvhal_board;

@@ -39,7 +39,9 @@ void rvhal_counters_init(rvhal_device_t *d) {
                                                           {RVHAL_VERBOSITY_NONE, RVHAL_VERBOSITY_LOW}};
 }
 
-static int device_slot(uint32_t id) { return id >= RVHAL_COUNTER_BYTES_WRITTEN ? (int)(id - RVHAL_COUNTER_BYTES_WRITTEN) : -1; }
+static int device_slot(uint32_t id) {
+  return id >= RVHAL_HART_COUNTER_SLOTS ? (int)(id - RVHAL_HART_COUNTER_SLOTS) : -1;
+}
 
 void rvhal_counters_after_launch(rvhal_device_t *d, uint64_t seq, uint64_t host_ns) {
   rvhal_counter_state_t *c = &d->counters;
@@ -107,12 +109,14 @@ int rvhal_counter_read(rvhal_device_t *d, uint32_t id, uint64_t *out_value, uint
 
 int rvhal_counters_exact(const rvhal_device_t *d, const char **out_why) {
   const char *why = NULL;
+  const int fast = d->options.timing != RVHAL_TIMING_EXACT;
   if (!d->counters.num) why = "counters are off";
-  else if (d->options.timing != RVHAL_TIMING_EXACT)
-    why = "fast timing mode: cycle counts follow host time; instruction counts are exact per hart";
   else if (!d->ctrl->insns.active)
-    why = "rvhal's QEMU plugin is not loaded: instruction counts are QEMU's minstret (all harts together under -icount)";
-  if (!why && !d->ctrl->insns.active) why = "rvhal's QEMU plugin is not loaded";
+    why = fast ? "fast timing mode without rvhal's QEMU plugin: cycles follow host time and instruction counts "
+                 "are QEMU's minstret"
+               : "rvhal's QEMU plugin is not loaded: instruction counts are QEMU's minstret (all harts together "
+                 "under -icount)";
+  else if (fast) why = "fast timing mode: cycle counts follow host time; instruction counts are exact per hart";
   /* Measured: the same team launch gives a few different splits of its
    * instructions and ~0.5% different cycles from run to run. */
   if (!why && d->last.harts_per_group > 1)

@@ -162,6 +162,7 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
   d->next_program = 1;
   d->next_kernel = 1;
   int rc = resolve_options(options, &d->options);
+  if (!rc) rc = env_u32("RVHAL_HOST_SPIN_NS", &d->host_spin_ns); /* launch.c: 0 by default */
   if (rc) goto fail;
   rvhal_layout_request_t req = {d->options.num_harts, d->options.ram_size, d->options.local_mem_size,
                                 d->options.max_work_group_size, d->options.item_stack_size};
@@ -183,7 +184,7 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
       .exact_timing = d->options.timing == RVHAL_TIMING_EXACT,
       .plugin_path = d->options.counters ? plugin_path() : NULL,
       .plugin_offset = RVHAL_CTRL_OFFSET + offsetof(rvhal_ctrl_t, insns),
-      .first_hart = RVHAL_BOARD_FIRST_HART_OF(rvhal_board),
+      .first_hart = rvhal_board.first_hart,
   };
   if ((rc = rvhal_qemu_backend_create(&qc, &d->backend))) goto fail;
   d->ctrl = (rvhal_ctrl_t *)(d->backend->ram + RVHAL_CTRL_OFFSET);

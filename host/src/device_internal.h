@@ -33,6 +33,7 @@ typedef struct rvhal_program_obj {
   uint32_t num_installs;  /* what a launch that (re)installs the program copies into its descriptor */
   rvhal_install_t install[RVHAL_MAX_INSTALLS];
   uint32_t num_kernels;
+  uint32_t num_sdk_kernels; /* kernels[0 .. num_sdk_kernels) have SDK metadata; others are added when named */
   rvhal_kernel_entry_t *kernels;
   struct rvhal_program_obj *next;
 } rvhal_program_obj_t;
@@ -58,11 +59,11 @@ typedef struct rvhal_device_kind {
  * was read (counters.c). */
 typedef struct rvhal_counter_state {
   uint32_t num;                                     /* 0: counters off */
-  rvhal_counter_description_t desc[RVHAL_HART_COUNTER_SLOTS + 8];
+  rvhal_counter_description_t desc[RVHAL_NUM_HART_COUNTERS + RVHAL_NUM_DEVICE_COUNTERS];
   uint64_t hart[RVHAL_NUM_HART_COUNTERS][RVHAL_MAX_HARTS];
   uint8_t hart_fresh[RVHAL_NUM_HART_COUNTERS][RVHAL_MAX_HARTS];
-  uint64_t dev[8];
-  uint8_t dev_fresh[8];
+  uint64_t dev[RVHAL_NUM_DEVICE_COUNTERS]; /* by id - RVHAL_HART_COUNTER_SLOTS */
+  uint8_t dev_fresh[RVHAL_NUM_DEVICE_COUNTERS];
 } rvhal_counter_state_t;
 
 struct rvhal_device {
@@ -86,6 +87,7 @@ struct rvhal_device {
   struct rvhal_profile *profile; /* NULL unless profiling */
   uint64_t created_ns;           /* host clock when created: profile time zero */
   uint32_t host_cpus;            /* cores this process may run on */
+  uint32_t host_spin_ns;         /* $RVHAL_HOST_SPIN_NS: spin before sleeping on a launch (launch.c) */
 };
 
 

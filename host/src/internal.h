@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rvhal/arg_pack.h"
 #include "rvhal/status.h"
 
 /* Record a detailed message for rvhal_last_error() and return status:
@@ -27,5 +28,10 @@ static inline uint64_t rvhal_align_up(uint64_t v, uint64_t a) { return (v + a - 
 static inline int rvhal_range_inside(uint64_t addr, uint64_t size, uint64_t base, uint64_t limit) {
   return addr >= base && size <= limit && addr - base <= limit - size;
 }
+
+/* Writes args into buf (buf_size >= the layout's total, zeroed first) as
+ * `layout`, from rvhal_arg_layout (which checked them), places them. */
+void rvhal_arg_pack_laid_out(const hal_arg_t *args, uint32_t num_args, uint32_t word_size,
+                             const rvhal_arg_layout_t *layout, void *buf, uint32_t buf_size);
 
 #endif /* RVHAL_HOST_INTERNAL_H */

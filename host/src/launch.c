@@ -17,8 +17,8 @@
 /* The host sleeps on the device's wake-up byte at once by default: on a
  * machine with few cores a spinning host takes the core the device needs
  * (measured here: 2 cores, empty launch median 11.7 us sleeping, 7.8-62 us
- * spinning 50 us). RVHAL_HOST_SPIN_NS sets a spin for many-core hosts. */
-#define SPIN_NS 0
+ * spinning 50 us). RVHAL_HOST_SPIN_NS sets a spin for many-core hosts
+ * (device.c reads it into host_spin_ns). */
 
 #if defined(__x86_64__) || defined(__i386__)
 #define cpu_relax() __builtin_ia32_pause()
@@ -150,10 +150,8 @@ static int recover(rvhal_device_t *d, int status, const char *what) {
 static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname) {
   rvhal_ring_t *ring = &d->ctrl->ring;
   uint64_t start = now_ns();
-  static long spin_ns = -1;
-  if (spin_ns < 0) spin_ns = getenv("RVHAL_HOST_SPIN_NS") ? atol(getenv("RVHAL_HOST_SPIN_NS")) : SPIN_NS;
   while (__atomic_load_n(&ring->completed, __ATOMIC_ACQUIRE) < seq) {
-    if (now_ns() - start > (uint64_t)spin_ns) break;
+    if (now_ns() - start > d->host_spin_ns) break;
     cpu_relax();
   }
   if (__atomic_load_n(&ring->completed, __ATOMIC_ACQUIRE) >= seq) return RVHAL_OK;
@@ -320,7 +318,7 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
 
   /* Describe the launch. */
   uint64_t seq = d->seq + 1;
-  RVHAL_RETURN_IF_ERROR(rvhal_arg_pack(args, num_args, d->info.word_size, slot->args, RVHAL_ARGS_MAX, &total));
+  rvhal_arg_pack_laid_out(args, num_args, d->info.word_size, layout, slot->args, RVHAL_ARGS_MAX);
   memset(&slot->done, 0, sizeof slot->done);
   desc->seq = seq;
   desc->entry = kernel;

@@ -47,6 +47,15 @@ static rvhal_partial_line_t **find_partial(rvhal_print_state_t *s, uint64_t item
 
 /* A record's text: complete lines go out now; a tail without a newline waits
  * for the same work-item's next record. */
+/* Unlinks the partial line *pp, printing it first if `emit_it`. */
+static void drop_partial(rvhal_print_state_t *s, rvhal_partial_line_t **pp, int emit_it) {
+  rvhal_partial_line_t *pl = *pp;
+  if (emit_it) emit(s, pl->text, pl->len);
+  *pp = pl->next;
+  free(pl->text);
+  free(pl);
+}
+
 static void print_record(rvhal_print_state_t *s, const rvhal_print_record_copy_t *r) {
   const char *t = r->text, *end = r->text + r->len;
   rvhal_partial_line_t **pp = find_partial(s, r->item);
@@ -62,10 +71,7 @@ static void print_record(rvhal_print_state_t *s, const rvhal_print_record_copy_t
         pl->len += n;
       }
       if (!nl) break;
-      emit(s, pl->text, pl->len);
-      *pp = pl->next;
-      free(pl->text);
-      free(pl);
+      drop_partial(s, pp, 1);
       pp = find_partial(s, r->item); /* *pp was another work-item's line */
     } else if (nl) {
       emit(s, t, n);
@@ -87,13 +93,7 @@ static void print_record(rvhal_print_state_t *s, const rvhal_print_record_copy_t
   if (r->flags & RVHAL_PRINT_TRUNCATED) {
     /* The cut text lost its end (and newline): the line ends here. */
     pp = find_partial(s, r->item);
-    if (*pp) {
-      rvhal_partial_line_t *pl = *pp;
-      emit(s, pl->text, pl->len);
-      *pp = pl->next;
-      free(pl->text);
-      free(pl);
-    }
+    if (*pp) drop_partial(s, pp, 1);
     char note[96];
     int n = snprintf(note, sizeof note, "[rvhal: a print() of work-item %llu was cut to %u bytes]",
                      (unsigned long long)r->item, r->len);
@@ -168,13 +168,7 @@ void rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t
   s->num_pending -= done;
 
   if (!final) return;
-  while (s->partial) { /* a last line without a newline */
-    rvhal_partial_line_t *pl = s->partial;
-    emit(s, pl->text, pl->len);
-    s->partial = pl->next;
-    free(pl->text);
-    free(pl);
-  }
+  while (s->partial) drop_partial(s, &s->partial, 1); /* a last line without a newline */
   uint64_t lost_records = 0, lost_bytes = 0;
   for (uint32_t h = 0; h < num_harts; h++) {
     lost_records += __atomic_load_n(&ctrl->harts[h].print.lost_records, __ATOMIC_ACQUIRE);
@@ -208,11 +202,6 @@ void rvhal_print_reset_order(rvhal_print_state_t *s) {
 void rvhal_print_free(rvhal_print_state_t *s) {
   for (size_t i = 0; i < s->num_pending; i++) free(s->pending[i]);
   free(s->pending);
-  while (s->partial) {
-    rvhal_partial_line_t *pl = s->partial;
-    s->partial = pl->next;
-    free(pl->text);
-    free(pl);
-  }
+  while (s->partial) drop_partial(s, &s->partial, 0);
   memset(s, 0, sizeof *s);
 }

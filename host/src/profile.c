@@ -24,7 +24,7 @@ typedef struct span {
 struct rvhal_profile {
   int table;
   FILE *csv, *trace;
-  char *csv_path, *trace_path, *svg_path;
+  char *svg_path;
   int trace_events;  /* events written to the JSON so far */
   uint32_t harts_named;
   span_t *spans;
@@ -38,12 +38,35 @@ static void free_profile(rvhal_profile_t *p) {
   if (p->csv) fclose(p->csv);
   if (p->trace) fclose(p->trace);
   for (uint32_t i = 0; i < p->num_kernels; i++) free(p->kernels[i]);
-  free(p->csv_path);
-  free(p->trace_path);
   free(p->svg_path);
   free(p->spans);
   free(p);
 }
+
+/* The per-hart counters a profile shows, in order: the table's heading and
+ * width; the CSV uses the counters' own names (abi/rvhal_counters.h). */
+static const struct {
+  uint32_t id;
+  const char *heading;
+  int width;
+} columns[] = {
+    {RVHAL_HART_COUNTER_GROUPS, "groups", 10},
+    {RVHAL_HART_COUNTER_ITEMS, "items", 10},
+    {RVHAL_HART_COUNTER_INSTRET, "instructions", 14},
+    {RVHAL_HART_COUNTER_CYCLES, "cycles", 14},
+    {RVHAL_HART_COUNTER_KERNEL_CYCLES, "kernel_cycles", 14},
+    {RVHAL_HART_COUNTER_BARRIERS, "barriers", 10},
+    {RVHAL_HART_COUNTER_BARRIER_WAIT_CYCLES, "barrier_wait", 14},
+    {RVHAL_HART_COUNTER_IDLE_CYCLES, "idle_cycles", 14},
+    {RVHAL_HART_COUNTER_CONTEXT_SWITCHES, "switches", 10},
+};
+#define NUM_COLUMNS (sizeof columns / sizeof *columns)
+
+static const char *const counter_names[] = {
+#define X(id, name, unit, desc) name,
+    RVHAL_HART_COUNTER_MAP(X)
+#undef X
+};
 
 static int open_file(const char *path, FILE **out) {
   *out = fopen(path, "w");
@@ -63,9 +86,11 @@ int rvhal_profile_open(const char *spec, rvhal_profile_t **out_profile) {
   for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
     if (!strcmp(item, "table")) p->table = 1;
     else if (!strncmp(item, "csv=", 4) && item[4]) {
-      if (!(rc = open_file(item + 4, &p->csv)))
-        fprintf(p->csv, "launch,kernel,hart,work_groups,work_items,instructions,cycles,kernel_cycles,barriers,"
-                        "barrier_wait_cycles,idle_cycles,context_switches,exact\n");
+      if (!(rc = open_file(item + 4, &p->csv))) {
+        fputs("launch,kernel,hart", p->csv);
+        for (size_t k = 0; k < NUM_COLUMNS; k++) fprintf(p->csv, ",%s", counter_names[columns[k].id]);
+        fputs(",exact\n", p->csv);
+      }
     } else if (!strncmp(item, "trace=", 6) && item[6]) {
       if (!(rc = open_file(item + 6, &p->trace))) fputs("{\"traceEvents\": [\n", p->trace);
     } else if (!strncmp(item, "svg=", 4) && item[4]) {
@@ -224,25 +249,20 @@ static void print_table(rvhal_device_t *d, const rvhal_profile_launch_t *l, int 
           l->local[1], l->local[2], l->harts, l->harts_per_group, (double)l->device_ticks * 1e3 / (double)d->info.timebase_hz,
           (double)l->host_ns / 1e6);
   if (!exact) fprintf(stderr, "rvhal profile: approximate: %s\n", why);
-  fprintf(stderr, "%6s %10s %10s %14s %14s %14s %10s %14s %14s %10s\n", "hart", "groups", "items", "instructions",
-          "cycles", "kernel_cycles", "barriers", "barrier_wait", "idle_cycles", "switches");
-  uint64_t tot[RVHAL_NUM_HART_COUNTERS] = {0};
-  static const int cols[] = {RVHAL_HART_COUNTER_GROUPS,        RVHAL_HART_COUNTER_ITEMS,
-                             RVHAL_HART_COUNTER_INSTRET,       RVHAL_HART_COUNTER_CYCLES,
-                             RVHAL_HART_COUNTER_KERNEL_CYCLES, RVHAL_HART_COUNTER_BARRIERS,
-                             RVHAL_HART_COUNTER_BARRIER_WAIT_CYCLES, RVHAL_HART_COUNTER_IDLE_CYCLES,
-                             RVHAL_HART_COUNTER_CONTEXT_SWITCHES};
-  static const int widths[] = {10, 10, 14, 14, 14, 10, 14, 14, 10};
+  fprintf(stderr, "%6s", "hart");
+  for (size_t k = 0; k < NUM_COLUMNS; k++) fprintf(stderr, " %*s", columns[k].width, columns[k].heading);
+  fputc('\n', stderr);
+  uint64_t tot[NUM_COLUMNS] = {0};
   for (uint32_t h = 0; h < d->info.num_harts; h++) {
     fprintf(stderr, "%6u", h);
-    for (size_t k = 0; k < sizeof cols / sizeof *cols; k++) {
-      fprintf(stderr, " %*" PRIu64, widths[k], c->hart[cols[k]][h]);
-      tot[cols[k]] += c->hart[cols[k]][h];
+    for (size_t k = 0; k < NUM_COLUMNS; k++) {
+      fprintf(stderr, " %*" PRIu64, columns[k].width, c->hart[columns[k].id][h]);
+      tot[k] += c->hart[columns[k].id][h];
     }
     fputc('\n', stderr);
   }
   fprintf(stderr, "%6s", "total");
-  for (size_t k = 0; k < sizeof cols / sizeof *cols; k++) fprintf(stderr, " %*" PRIu64, widths[k], tot[cols[k]]);
+  for (size_t k = 0; k < NUM_COLUMNS; k++) fprintf(stderr, " %*" PRIu64, columns[k].width, tot[k]);
   fputc('\n', stderr);
 }
 
@@ -252,14 +272,11 @@ void rvhal_profile_record(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_pro
   if (p->table) print_table(d, l, exact, why);
   if (p->csv) {
     const rvhal_counter_state_t *c = &d->counters;
-    for (uint32_t h = 0; h < d->info.num_harts; h++)
-      fprintf(p->csv, "%" PRIu64 ",%s,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                      ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d\n",
-              l->seq, l->kernel, h, c->hart[RVHAL_HART_COUNTER_GROUPS][h], c->hart[RVHAL_HART_COUNTER_ITEMS][h],
-              c->hart[RVHAL_HART_COUNTER_INSTRET][h], c->hart[RVHAL_HART_COUNTER_CYCLES][h],
-              c->hart[RVHAL_HART_COUNTER_KERNEL_CYCLES][h], c->hart[RVHAL_HART_COUNTER_BARRIERS][h],
-              c->hart[RVHAL_HART_COUNTER_BARRIER_WAIT_CYCLES][h], c->hart[RVHAL_HART_COUNTER_IDLE_CYCLES][h],
-              c->hart[RVHAL_HART_COUNTER_CONTEXT_SWITCHES][h], exact);
+    for (uint32_t h = 0; h < d->info.num_harts; h++) {
+      fprintf(p->csv, "%" PRIu64 ",%s,%u", l->seq, l->kernel, h);
+      for (size_t k = 0; k < NUM_COLUMNS; k++) fprintf(p->csv, ",%" PRIu64, c->hart[columns[k].id][h]);
+      fprintf(p->csv, ",%d\n", exact);
+    }
     fflush(p->csv);
   }
   if (rvhal_profile_wants_events(p)) collect_spans(p, d, l);

@@ -60,6 +60,7 @@ static int collect_kernels(rvhal_program_obj_t *p) {
     k->has_meta = 1;
     p->num_kernels++;
   }
+  p->num_sdk_kernels = p->num_kernels;
   return RVHAL_OK;
 }
 
@@ -150,13 +151,12 @@ int rvhal_program_find_kernel(rvhal_device_t *d, hal_program_t program, const ch
                              (unsigned long long)program);
   uint64_t addr;
   int rc = rvhal_elf_find_function(p->elf, name, &addr);
-  if (rc == RVHAL_NOT_FOUND && p->num_kernels && !rvhal_elf_symbol_named(p->elf, name)) {
+  if (rc == RVHAL_NOT_FOUND && p->num_sdk_kernels && !rvhal_elf_symbol_named(p->elf, name)) {
     /* Name the kernels the SDK declared rather than every function. */
     char list[512] = "";
     size_t n = 0;
-    for (uint32_t i = 0; i < p->num_kernels && n + 64 < sizeof list; i++)
-      if (p->kernels[i].has_meta)
-        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", p->kernels[i].name);
+    for (uint32_t i = 0; i < p->num_sdk_kernels && n + 64 < sizeof list; i++)
+      n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", p->kernels[i].name);
     return rvhal_error(RVHAL_NOT_FOUND, "kernel \"%s\" not found in program %llu (its kernels: %s)", name,
                        (unsigned long long)program, list);
   }
