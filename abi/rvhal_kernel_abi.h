@@ -19,11 +19,7 @@ struct rvhal_call_info;
 /* Shared by the harts of one team (the harts that run one work-group
  * together). The leader publishes the group's local memory through it. */
 typedef struct rvhal_team {
-  void *local_base;            /* leader's local memory block for the call */
-  /* owned by the firmware: */
-  volatile uintptr_t chunk;    /* the groups the team runs next (leader's claim) */
-  volatile uint32_t arrived;   /* barrier: harts arrived */
-  volatile uint32_t sense;     /* barrier: flips when all arrived */
+  void *local_base; /* leader's local memory block for the call */
 } rvhal_team_t;
 
 typedef struct rvhal_services {

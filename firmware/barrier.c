@@ -12,8 +12,8 @@
 void fw_team_barrier(const rvhal_call_info_t *ci) {
   const uint32_t size = ci->team_size;
   if (size <= 1) return;
-  rvhal_team_t *t = ci->team;
-  fw_hart_t *me = &fw_harts[ci->hart_index];
+  const uint32_t leader = ci->hart_index - ci->team_rank;
+  fw_hart_t *t = &fw_harts[leader], *me = &fw_harts[ci->hart_index];
   const uint32_t sense = me->barrier_sense ^ 1u;
   me->barrier_sense = sense;
 
@@ -21,7 +21,6 @@ void fw_team_barrier(const rvhal_call_info_t *ci) {
     t->arrived = 0;
     __atomic_store_n(&t->sense, sense, __ATOMIC_RELEASE);
     fw_fence();
-    const uint32_t leader = ci->hart_index - ci->team_rank;
     for (uint32_t i = leader; i < leader + size; i++)
       if (i != ci->hart_index) fw_board.ipi_send(i);
     return;

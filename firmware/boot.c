@@ -76,6 +76,10 @@ static void check_boot_config(const rvhal_boot_config_t *b) {
   if (b->num_harts == 0 || b->num_harts > RVHAL_MAX_HARTS || b->num_harts > RVHAL_BOARD_MAX_HARTS)
     fw_fail(RVHAL_FIRMWARE, "boot config: unsupported hart count", b->num_harts);
   if (b->ram_base != RVHAL_BOARD_RAM_BASE) fw_fail(RVHAL_FIRMWARE, "boot config: RAM base is not this board's", b->ram_base);
+  /* The host turns device ticks into time with its board description's
+   * timebase: it must be this firmware's board's. */
+  if (b->timebase_hz != RVHAL_BOARD_TIMEBASE_HZ)
+    fw_fail(RVHAL_FIRMWARE, "boot config: timebase is not this board's", b->timebase_hz);
   if ((uintptr_t)__fw_end > b->ram_base + RVHAL_CTRL_OFFSET)
     fw_fail(RVHAL_FIRMWARE, "firmware image overlaps the control block", (uintptr_t)__fw_end);
   if (b->program_base != b->ram_base + RVHAL_PROGRAM_OFFSET || b->program_size > RVHAL_PROGRAM_MAX_SIZE)

@@ -127,17 +127,20 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
   const uintptr_t total = (uintptr_t)L->total_chunks;
   for (uintptr_t k = 0;; k++) {
     /* The team's leader claims the next groups (exact timing: deals them in
-     * a fixed rotation, so every run gives each hart the same work); in a
-     * team, the others learn them at the barrier. */
-    uintptr_t c;
+     * a fixed rotation, so every run gives each hart the same work). In a
+     * team, one barrier both ends the previous call and publishes the claim.
+     * Claims alternate between two slots: a teammate reads slot k&1 after
+     * barrier k, and the leader cannot write it again (claim k+2) before
+     * that teammate reached barrier k+1. */
     if (rank == 0) {
-      if (L->abort) c = total;
-      else if (exact) c = team + k * teams;
-      else c = __atomic_fetch_add((volatile uintptr_t *)&L->next_chunk, 1, __ATOMIC_RELAXED);
-      leader->team.chunk = c;
+      uintptr_t claim;
+      if (L->abort) claim = total;
+      else if (exact) claim = team + k * teams;
+      else claim = __atomic_fetch_add((volatile uintptr_t *)&L->next_chunk, 1, __ATOMIC_RELAXED);
+      leader->chunk[k & 1] = claim;
     }
     fw_team_barrier(&hart->call);
-    c = leader->team.chunk;
+    const uintptr_t c = leader->chunk[k & 1];
     if (c >= total) return;
     uintptr_t row = c / per_row, gx = (c - row * per_row) * chunk;
     uintptr_t n = ngx - gx < chunk ? ngx - gx : chunk;
@@ -159,7 +162,6 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
       fw_trace(hart, RVHAL_TRACE_CALL_END, 0, 0);
     }
     if (rank == 0) t->groups += n;
-    fw_team_barrier(&hart->call); /* the team is done with this claim */
   }
 }
 
@@ -279,7 +281,6 @@ void fw_run_launch(uint64_t seq) {
 
   L->seq = seq;
   L->desc = d;
-  L->done = &slot->done;
   L->entry = (hal_kernel_entry_t)(uintptr_t)d->entry;
   L->args = (void *)(uintptr_t)d->args;
   L->chunks_per_row = (d->num_groups[0] + d->chunk_groups - 1) / d->chunk_groups;
@@ -293,8 +294,8 @@ void fw_run_launch(uint64_t seq) {
   L->abort = 0;
   L->fault_hart = 0;
   for (uint32_t i = 0; i < L->participants; i += L->team_size) {
-    fw_harts[i].team.arrived = 0;
-    fw_harts[i].team.sense = 0;
+    fw_harts[i].arrived = 0;
+    fw_harts[i].sense = 0;
   }
   install_program(d);
   __asm__ volatile("fence.i" ::: "memory");

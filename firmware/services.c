@@ -2,10 +2,6 @@
  * abi/rvhal_kernel_abi.h). */
 #include "fw.h"
 
-void fw_print_record(uint32_t hart, uint64_t item, const char *text, uint32_t len, uint32_t flags);
-void fw_kernel_fail(const rvhal_call_info_t *ci, int32_t status, const char *detail, uint64_t value)
-    __attribute__((noreturn));
-
 static void svc_print(const rvhal_call_info_t *ci, uint64_t item, const char *text, uint32_t len, uint32_t flags) {
   fw_print_record(ci->hart_index, item, text, len, flags);
 }

@@ -42,7 +42,6 @@ SECTIONS {
     . = ALIGN(16);
     __tbss_end = .;
   } :data :tls
-  __tls_size = __tbss_end - __tdata_start;
   .bss : ALIGN(16) {
     *(.sbss .sbss.* .bss .bss.* COMMON)
     . = ALIGN(16);

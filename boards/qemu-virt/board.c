@@ -7,31 +7,14 @@ static int virt_init(void) {
   return 0;
 }
 
-static void virt_doorbell_enable(void) {
-  plic_route_to_hart(RVHAL_BOARD_UART_IRQ, RVHAL_BOARD_FIRST_HART);
-  ns16550_enable_rx_irq();
-}
-
-static uint32_t virt_doorbell_ack(void) {
-  uint32_t src, n = 0;
-  while ((src = plic_claim(RVHAL_BOARD_FIRST_HART)) != 0) {
-    n += ns16550_drain_rx();
-    plic_complete(RVHAL_BOARD_FIRST_HART, src);
-  }
-  return n + ns16550_drain_rx();
-}
-
-static void virt_host_notify(void) { ns16550_putc('!'); }
-
 const fw_board_t fw_board = {
-    .name = RVHAL_BOARD_NAME,
     .init = virt_init,
     .hart_init = 0,
     .ipi_send = clint_ipi_send,
     .ipi_clear = clint_ipi_clear,
     .time_now = clint_time_now,
     .timer_set = clint_timer_set,
-    .doorbell_enable = virt_doorbell_enable,
-    .doorbell_ack = virt_doorbell_ack,
-    .host_notify = virt_host_notify,
+    .doorbell_enable = uart_doorbell_enable,
+    .doorbell_ack = uart_doorbell_ack,
+    .host_notify = uart_notify_host,
 };

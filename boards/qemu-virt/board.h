@@ -32,7 +32,5 @@
 
 /* How QEMU runs it (host side). */
 #define RVHAL_BOARD_QEMU_MACHINE "virt"
-#define RVHAL_BOARD_QEMU_CPU_RV64 "rv64"
-#define RVHAL_BOARD_QEMU_CPU_RV32 "rv32"
 
 #endif /* RVHAL_BOARD_H */

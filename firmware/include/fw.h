@@ -27,7 +27,6 @@ static inline volatile uint64_t *fw_stack_canary(uint32_t index) {
 typedef struct fw_launch {
   uint64_t seq;
   const rvhal_launch_desc_t *desc;
-  rvhal_completion_t *done;
   hal_kernel_entry_t entry;
   void *args;
   uint64_t chunks_per_row; /* claims per row of groups along dimension 0 */
@@ -52,7 +51,11 @@ typedef struct fw_hart {
   jmp_buf recover;    /* where a trapping kernel call unwinds to */
   uint32_t barrier_sense; /* this hart's sense for team barriers */
   rvhal_call_info_t call;
-  rvhal_team_t team;  /* used when this hart leads a team */
+  /* Used when this hart leads a team: */
+  rvhal_team_t team;               /* what the team's kernel calls share */
+  volatile uintptr_t chunk[2];     /* the leader's claims, alternately (scheduler.c) */
+  volatile uint32_t arrived;       /* team barrier: harts arrived */
+  volatile uint32_t sense;         /* team barrier: flips when all arrived */
 } fw_hart_t;
 
 extern fw_hart_t fw_harts[RVHAL_MAX_HARTS];
@@ -79,6 +82,11 @@ void fw_team_barrier(const rvhal_call_info_t *ci);
 
 /* trap.c */
 void fw_trap_handler(uintptr_t *frame);
+void fw_kernel_fail(const rvhal_call_info_t *ci, int32_t status, const char *detail, uint64_t value)
+    __attribute__((noreturn));
+
+/* print.c */
+void fw_print_record(uint32_t hart, uint64_t item, const char *text, uint32_t len, uint32_t flags);
 
 /* start.S */
 void fw_call_on_stack(void *arg, void (*fn)(void *), uintptr_t stack_top) __attribute__((noreturn));

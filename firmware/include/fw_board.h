@@ -11,7 +11,6 @@
 #define FW_TIMER_OFF UINT64_MAX
 
 typedef struct fw_board {
-  const char *name;
   /* Hart 0, once, before any other hart runs: bring up UART, interrupt
    * controller, timers. Returns 0 or a negative rvhal_status_t. */
   int (*init)(void);

@@ -16,6 +16,12 @@ void plic_route_to_hart(uint32_t source, uint32_t hartid);
 uint32_t plic_claim(uint32_t hartid);
 void plic_complete(uint32_t hartid, uint32_t source);
 
+/* The host link: doorbell in and notification out over the ns16550,
+ * through the PLIC (uart_doorbell.c). */
+void uart_doorbell_enable(void);
+uint32_t uart_doorbell_ack(void);
+void uart_notify_host(void);
+
 /* CLINT / ACLINT */
 void clint_ipi_send(uint32_t hart_index);
 void clint_ipi_clear(uint32_t hart_index);

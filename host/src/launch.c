@@ -264,13 +264,13 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
         return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: more than %u local-buffer arguments", kname,
                            RVHAL_MAX_LOCAL_ARGS);
       desc->local_arg_offset[nlocal++] = layout[i].offset;
-      local_bytes += rvhal_align_up(a->size, 64);
+      local_bytes += rvhal_align_up(a->size, RVHAL_LOCAL_ALIGN);
     } else if (a->address != hal_nullptr && rvhal_allocator_lookup(d->heap, a->address, NULL, NULL) != RVHAL_OK) {
       return rvhal_error(RVHAL_OUT_OF_RANGE, "kernel %s: argument %u: buffer address 0x%llx is not inside any "
                          "allocation of device global memory", kname, i, (unsigned long long)a->address);
     }
   }
-  uint64_t tls = rvhal_align_up(p->elf->tls_size, 64);
+  uint64_t tls = rvhal_align_up(p->elf->tls_size, RVHAL_LOCAL_ALIGN);
   if (local_bytes + tls > d->layout.local_mem_size)
     return rvhal_error(RVHAL_LOCAL_MEMORY,
                        "kernel %s: a work-group needs %llu bytes of local memory (%llu in local-buffer arguments, "

@@ -53,6 +53,7 @@ typedef struct rvhal_group {
   /* This hart's share of a group's work-items, in local linear order. */
   uint32_t first_item, num_items;
   uint32_t team;          /* several harts run each group */
+  uint32_t team_local;    /* ... and share local memory: they sync at each group's start and end */
   uint32_t counting;      /* the launch records counters */
   /* Barrier state: fibers_on once the first barrier() turned the group's
    * items into contexts; fast while barrier() needs no more than a switch. */
@@ -63,8 +64,6 @@ typedef struct rvhal_group {
   uint32_t waiting;       /* items waiting at the current barrier */
   uint32_t barrier_calls; /* barrier() calls by this hart's items, this call */
   uint32_t switches;      /* context switches, this call */
-  uintptr_t fiber1;       /* the context of item 1 (others follow at fiber_step) */
-  intptr_t fiber_step;
 #ifdef __riscv_flen
   rvhal_context_t *fp_owner; /* whose values the FP registers hold */
   uintptr_t fp_used;         /* some item's FP registers are saved */
@@ -102,8 +101,6 @@ void rvhal_group_end_team(rvhal_group_t *g);
 void rvhal_call_end(rvhal_group_t *g, uint64_t groups);
 extern char __tdata_start[], __tdata_end[], __tbss_end[]; /* kernel.ld: the __local_variable block */
 
-/* Local memory blocks are aligned to this. */
-#define RVHAL_LOCAL_ALIGN 64u
 
 /* mstatus.FS tells barrier() whether a work-item wrote FP registers since
  * it last ran (Dirty); clearing bit 13 turns Dirty into Clean. */
@@ -177,7 +174,7 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
         }
         /* Harts of a team finish a group together: its local memory is
          * reused by the next one. */
-        if (__builtin_expect(g.team, 0)) rvhal_group_end_team(&g);
+        if (__builtin_expect(g.team_local, 0)) rvhal_group_end_team(&g);
       }
     }
   }

@@ -23,14 +23,6 @@ void rvhal_fiber_main(rvhal_fiber_t *f) __attribute__((noreturn));
 
 #define STACK_CANARY 0x57494B4953544143ull
 
-static inline rvhal_fiber_t *fiber_of(const rvhal_group_t *g, uint32_t slot) {
-  return (rvhal_fiber_t *)(g->fiber1 + (intptr_t)(slot - 1) * g->fiber_step);
-}
-
-static inline rvhal_context_t *ctx_of(rvhal_group_t *g, uint32_t slot) {
-  return slot ? &fiber_of(g, slot)->ctx : &g->main_ctx;
-}
-
 /* The lowest word of item `slot`'s stack. */
 static inline volatile uint64_t *canary_of(const rvhal_group_t *g, uint32_t slot) {
   return (volatile uint64_t *)(g->ci->fiber_pool + (uintptr_t)(slot - 1) * g->ci->fiber_stack_size);
@@ -75,12 +67,14 @@ static void start_fibers(rvhal_group_t *g, exec_state_t *e0) {
   if (e0->slot != 0) divergent(g, e0);
   if ((uintptr_t)(n - 1) * ci->fiber_stack_size > ci->fiber_pool_size)
     ci->services->fail(ci, RVHAL_LOCAL_MEMORY, "work-group needs more work-item stacks than the hart's pool holds", n);
-  g->fiber_step = (intptr_t)ci->fiber_stack_size;
-  g->fiber1 = (ci->fiber_pool + ci->fiber_stack_size - sizeof(rvhal_fiber_t)) & ~(uintptr_t)15;
+  /* Item k's fiber (k >= 1) sits at the top of stack k-1 of the pool. */
+  const uintptr_t step = ci->fiber_stack_size;
+  const uintptr_t fiber1 = (ci->fiber_pool + step - sizeof(rvhal_fiber_t)) & ~(uintptr_t)15;
+#define FIBER_(k) ((rvhal_fiber_t *)(fiber1 + (uintptr_t)((k) - 1) * step))
   const size_t lx = g->s->local_size[0], ly = g->s->local_size[1];
   size_t x = e0->local_id[0], y = e0->local_id[1], z = e0->local_id[2];
   e0->ctx = &g->main_ctx;
-  e0->next_ctx = ctx_of(g, 1);
+  e0->next_ctx = &FIBER_(1)->ctx; /* n >= 2: a lone item never gets here */
   for (uint32_t k = 1; k < n; k++) {
     if (++x == lx) {
       x = 0;
@@ -89,7 +83,7 @@ static void start_fibers(rvhal_group_t *g, exec_state_t *e0) {
         ++z;
       }
     }
-    rvhal_fiber_t *f = fiber_of(g, k);
+    rvhal_fiber_t *f = FIBER_(k);
     f->e = *e0;
     f->e.local_id[0] = x;
     f->e.local_id[1] = y;
@@ -97,7 +91,7 @@ static void start_fibers(rvhal_group_t *g, exec_state_t *e0) {
     f->e.slot = k;
     f->e.last = k == n - 1;
     f->e.ctx = &f->ctx;
-    f->e.next_ctx = ctx_of(g, k + 1 == n ? 0 : k + 1);
+    f->e.next_ctx = k + 1 == n ? &g->main_ctx : &FIBER_(k + 1)->ctx;
     f->ctx.ra = (uintptr_t)rvhal_fiber_entry;
     f->ctx.sp = (uintptr_t)f;
     f->ctx.s[0] = (uintptr_t)f;
@@ -106,6 +100,7 @@ static void start_fibers(rvhal_group_t *g, exec_state_t *e0) {
 #endif
     *canary_of(g, k) = STACK_CANARY;
   }
+#undef FIBER_
 #ifdef __riscv_flen
   g->main_ctx.fp_saved = 0;
   g->fp_owner = 0;

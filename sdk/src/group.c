@@ -73,7 +73,12 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
   g->waiting = 0;
   g->barrier_calls = 0;
   g->switches = 0;
-  if (g->team) {
+  /* Only a team with local memory syncs beyond the kernel's barriers: the
+   * leader's block must be published before use and not reused (by the
+   * next group) while a teammate still works in it. Every hart of the team
+   * decides alike (members reserve no block of their own). */
+  g->team_local = g->team && (d->num_local_args || (uintptr_t)__tbss_end != (uintptr_t)__tdata_start);
+  if (g->team_local) {
     rvhal_team_t *team = ci->team;
     if (rank == 0) team->local_base = local_block;
     ci->services->team_barrier(ci); /* members now see the leader's block */
@@ -90,7 +95,7 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
 void rvhal_group_init_tls(rvhal_group_t *g) {
   const rvhal_call_info_t *ci = g->ci;
   if (ci->team_rank == 0) memcpy(g->tls, __tdata_start, (size_t)(__tdata_end - __tdata_start));
-  if (g->team) ci->services->team_barrier(ci);
+  if (g->team_local) ci->services->team_barrier(ci);
 }
 
 void rvhal_group_end_team(rvhal_group_t *g) { g->ci->services->team_barrier(g->ci); }
