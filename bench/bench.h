@@ -16,6 +16,19 @@
     }                                                                                               \
   } while (0)
 
+/* A device with one program loaded (bench_dev.c); any failure exits. */
+typedef struct bench_dev {
+  rvhal_device_t *d;
+  hal_program_t p;
+} bench_dev_t;
+
+/* Creates device 0 with `o` and loads <kernel_dir>/<program>.elf. */
+bench_dev_t bench_open(const char *kernel_dir, const char *program, const rvhal_device_options_t *o);
+hal_kernel_t bench_kernel(bench_dev_t *b, const char *name);
+/* Frees the program and deletes the device. */
+void bench_close(bench_dev_t *b);
+
+/* Sections; vadd and teams cap `runs` at what they can afford. */
 void bench_overhead(const char *kernel_dir);
 void bench_vadd(const char *kernel_dir, int runs);
 void bench_teams(const char *kernel_dir, int runs);

@@ -15,30 +15,10 @@
 #include "bench_util.h"
 #include "rvhal/rvhal.h"
 
-typedef struct bench_dev {
-  rvhal_device_t *d;
-  hal_program_t p;
-} bench_dev_t;
-
-static bench_dev_t open_dev(const char *kernel_dir, const rvhal_device_options_t *o) {
-  bench_dev_t b;
-  BENCH_CHECK(rvhal_device_create(0, o, &b.d));
-  char path[1024];
-  snprintf(path, sizeof path, "%s/bench_kernels.elf", kernel_dir);
-  BENCH_CHECK(rvhal_program_load_file(b.d, path, &b.p));
-  return b;
-}
-
-static hal_kernel_t kern(bench_dev_t *b, const char *name) {
-  hal_kernel_t k;
-  BENCH_CHECK(rvhal_program_find_kernel(b->d, b->p, name, &k));
-  return k;
-}
-
 /* Instructions all harts retired in one launch (INSTRET counters). */
 static uint64_t launch_instructions(bench_dev_t *b, hal_kernel_t k, uint64_t groups, uint32_t local, uint32_t value,
                                     uint64_t chunk) {
-  hal_arg_t arg = {.kind = hal_arg_value, .size = 4, .pod_data = &value};
+  hal_arg_t arg = rvhal_arg_value(&value, sizeof value);
   hal_ndrange_t nd = {.global = {groups * local, 1, 1}, .local = {local, 1, 1}};
   rvhal_launch_options_t lo = {.chunk_groups = chunk};
   BENCH_CHECK(rvhal_kernel_exec_ex(b->d, b->p, k, &nd, &arg, 1, 1, &lo));
@@ -51,7 +31,7 @@ static uint64_t launch_instructions(bench_dev_t *b, hal_kernel_t k, uint64_t gro
 /* Instructions hart 0 executes for a whole launch, counters on or off. */
 static uint64_t hart0_instructions(bench_dev_t *b, hal_kernel_t k, uint64_t groups, int counters_off) {
   uint32_t value = 0;
-  hal_arg_t arg = {.kind = hal_arg_value, .size = 4, .pod_data = &value};
+  hal_arg_t arg = rvhal_arg_value(&value, sizeof value);
   hal_ndrange_t nd = {.global = {groups, 1, 1}, .local = {1, 1, 1}};
   rvhal_launch_options_t lo = {.chunk_groups = 1, .counters_off = counters_off};
   uint64_t before, after;
@@ -66,10 +46,10 @@ void bench_overhead(const char *kernel_dir) {
    * (no lingering loop in the counts). */
   rvhal_device_options_t o = {.num_harts = 1, .counters = 1, .timing = RVHAL_TIMING_EXACT,
                               .linger_us = RVHAL_LINGER_OFF};
-  bench_dev_t b = open_dev(kernel_dir, &o);
+  bench_dev_t b = bench_open(kernel_dir, "bench_kernels", &o);
   const char *why;
   if (!rvhal_counters_exact(b.d, &why)) printf("overhead: counts are not exact: %s\n", why);
-  hal_kernel_t nothing = kern(&b, "bench_nothing"), barriers = kern(&b, "bench_barriers");
+  hal_kernel_t nothing = bench_kernel(&b, "bench_nothing"), barriers = bench_kernel(&b, "bench_barriers");
   launch_instructions(&b, nothing, 4, 4, 0, 1); /* install the program */
 
   /* per work-item: 64 groups of 1024 items against 64 groups of 1 */
@@ -107,16 +87,16 @@ void bench_overhead(const char *kernel_dir) {
          "groups)\n",
          ((double)on - (double)off) / (double)CG, (unsigned long long)on, (unsigned long long)off,
          (unsigned long long)CG);
-  rvhal_program_free(b.d, b.p);
-  rvhal_device_delete(b.d);
+  bench_close(&b);
 }
 
 void bench_vadd(const char *kernel_dir, int runs) {
+  if (runs > 5) runs = 5; /* 16M elements a run */
   const uint64_t N = 16u << 20;
   rvhal_device_options_t o = {.num_harts = 4, .ram_size = 512u << 20, .timing = RVHAL_TIMING_FAST};
-  bench_dev_t b = open_dev(kernel_dir, &o);
+  bench_dev_t b = bench_open(kernel_dir, "bench_kernels", &o);
   uint32_t harts = rvhal_device_get_info(b.d)->num_harts;
-  hal_kernel_t sdk = kern(&b, "bench_vadd"), direct = kern(&b, "bench_vadd_direct");
+  hal_kernel_t sdk = bench_kernel(&b, "bench_vadd"), direct = bench_kernel(&b, "bench_vadd_direct");
   hal_addr_t a, bb, c;
   BENCH_CHECK(rvhal_mem_alloc(b.d, N * 4, 0, &a));
   BENCH_CHECK(rvhal_mem_alloc(b.d, N * 4, 0, &bb));
@@ -128,11 +108,9 @@ void bench_vadd(const char *kernel_dir, int runs) {
     ha[i] = (uint32_t)i;
     hb[i] = (uint32_t)(3 * i);
   }
-  hal_arg_t args[4] = {{.kind = hal_arg_address, .space = hal_space_global, .address = a},
-                       {.kind = hal_arg_address, .space = hal_space_global, .address = bb},
-                       {.kind = hal_arg_address, .space = hal_space_global, .address = c}};
   uint64_t per_group = N / harts;
-  args[3] = (hal_arg_t){.kind = hal_arg_value, .size = 8, .pod_data = &per_group};
+  hal_arg_t args[4] = {rvhal_arg_global(a), rvhal_arg_global(bb), rvhal_arg_global(c),
+                       rvhal_arg_value(&per_group, sizeof per_group)};
   hal_ndrange_t nd_sdk = {.global = {N, 1, 1}, .local = {64, 1, 1}};
   hal_ndrange_t nd_direct = {.global = {harts, 1, 1}, .local = {1, 1, 1}};
   rvhal_launch_options_t one_each = {.chunk_groups = 1};
@@ -158,20 +136,21 @@ void bench_vadd(const char *kernel_dir, int runs) {
          harts, ms / 1e3, md / 1e3, 100.0 * md / ms, runs, bad ? "  RESULT WRONG" : "");
   free(ts);
   free(td);
-  rvhal_program_free(b.d, b.p);
-  rvhal_device_delete(b.d);
+  bench_close(&b);
 }
 
-/* One launch of bench_work: host wall time in microseconds, median of runs. */
+/* Repetitions of each teams figure, at most. */
+#define TEAMS_RUNS_MAX 7
+
+/* One launch of bench_work: host wall time in microseconds, median of runs
+ * (at most TEAMS_RUNS_MAX). */
 static double time_work(bench_dev_t *b, hal_kernel_t k, hal_addr_t out, uint64_t groups, uint32_t local, uint32_t work,
                         uint32_t rounds, uint32_t team, int runs) {
-  hal_arg_t args[3] = {{.kind = hal_arg_address, .space = hal_space_global, .address = out},
-                       {.kind = hal_arg_value, .size = 4, .pod_data = &work},
-                       {.kind = hal_arg_value, .size = 4, .pod_data = &rounds}};
+  hal_arg_t args[3] = {rvhal_arg_global(out), rvhal_arg_value(&work, sizeof work),
+                       rvhal_arg_value(&rounds, sizeof rounds)};
   hal_ndrange_t nd = {.global = {groups * local, 1, 1}, .local = {local, 1, 1}};
   rvhal_launch_options_t lo = {.harts_per_group = team};
-  double t[16];
-  if (runs > 16) runs = 16;
+  double t[TEAMS_RUNS_MAX];
   for (int r = 0; r < runs; r++) {
     double a = bench_now_us();
     BENCH_CHECK(rvhal_kernel_exec_ex(b->d, b->p, k, &nd, args, 3, 1, &lo));
@@ -181,9 +160,10 @@ static double time_work(bench_dev_t *b, hal_kernel_t k, hal_addr_t out, uint64_t
 }
 
 void bench_teams(const char *kernel_dir, int runs) {
+  if (runs > TEAMS_RUNS_MAX) runs = TEAMS_RUNS_MAX;
   rvhal_device_options_t o = {.num_harts = 4, .timing = RVHAL_TIMING_FAST};
-  bench_dev_t b = open_dev(kernel_dir, &o);
-  hal_kernel_t k = kern(&b, "bench_work");
+  bench_dev_t b = bench_open(kernel_dir, "bench_kernels", &o);
+  hal_kernel_t k = bench_kernel(&b, "bench_work");
   hal_addr_t out;
   BENCH_CHECK(rvhal_mem_alloc(b.d, 64 * 64 * 4, 0, &out));
   time_work(&b, k, out, 1, 64, 1, 0, 1, 1); /* install */
@@ -198,7 +178,7 @@ void bench_teams(const char *kernel_dir, int runs) {
       {"2 groups of 64, 20 barriers, 1000 steps between", 2, 1000, 20},
       {"16 groups of 64, 20 barriers, 1000 steps between", 16, 1000, 20},
   };
-  printf("teams     wall time (fast timing, 4 harts, medians of %d) by harts per group:\n", runs < 16 ? runs : 16);
+  printf("teams     wall time (fast timing, 4 harts, medians of %d) by harts per group:\n", runs);
   printf("teams     %-52s %10s %10s %10s  default\n", "", "1", "2", "4");
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     double t1 = time_work(&b, k, out, cases[c].groups, 64, cases[c].work, cases[c].rounds, 1, runs);
@@ -212,6 +192,5 @@ void bench_teams(const char *kernel_dir, int runs) {
     else printf("%10s", "-");
     printf("  %.2fms (%u per group)\n", td / 1e3, rep.harts_per_group);
   }
-  rvhal_program_free(b.d, b.p);
-  rvhal_device_delete(b.d);
+  bench_close(&b);
 }

@@ -21,32 +21,23 @@ static const char *kernel_dir;
 static int runs = 1000;
 static uint32_t harts = 4;
 
-#define CHECK_RC BENCH_CHECK
-
 static void bench_launch(uint32_t linger_us, const char *label) {
   rvhal_device_options_t o = {.num_harts = harts, .linger_us = linger_us};
-  rvhal_device_t *d;
-  CHECK_RC(rvhal_device_create(0, &o, &d));
-  char path[1024];
-  snprintf(path, sizeof path, "%s/empty.elf", kernel_dir);
-  hal_program_t p;
-  hal_kernel_t k;
-  CHECK_RC(rvhal_program_load_file(d, path, &p));
-  CHECK_RC(rvhal_program_find_kernel(d, p, "empty", &k));
+  bench_dev_t b = bench_open(kernel_dir, "empty", &o);
+  hal_kernel_t k = bench_kernel(&b, "empty");
   hal_ndrange_t nd = {.global = {1, 1, 1}, .local = {1, 1, 1}};
-  for (int i = 0; i < 20; i++) CHECK_RC(rvhal_kernel_exec(d, p, k, &nd, NULL, 0, 1)); /* warm up */
+  for (int i = 0; i < 20; i++) BENCH_CHECK(rvhal_kernel_exec(b.d, b.p, k, &nd, NULL, 0, 1)); /* warm up */
   double *t = malloc(sizeof *t * (size_t)runs);
   for (int i = 0; i < runs; i++) {
     double a = bench_now_us();
-    CHECK_RC(rvhal_kernel_exec(d, p, k, &nd, NULL, 0, 1));
+    BENCH_CHECK(rvhal_kernel_exec(b.d, b.p, k, &nd, NULL, 0, 1));
     t[i] = bench_now_us() - a;
   }
   bench_stats_t s = bench_stats(t, (size_t)runs);
   printf("launch  empty kernel, %-28s median %7.1f us   p10 %7.1f   p90 %7.1f   (%d runs)\n", label, s.median, s.p10,
          s.p90, runs);
   free(t);
-  rvhal_program_free(d, p);
-  rvhal_device_delete(d);
+  bench_close(&b);
 }
 
 static void bench_create(void) {
@@ -56,7 +47,7 @@ static void bench_create(void) {
     rvhal_device_options_t o = {.num_harts = harts};
     rvhal_device_t *d;
     double a = bench_now_us();
-    CHECK_RC(rvhal_device_create(0, &o, &d));
+    BENCH_CHECK(rvhal_device_create(0, &o, &d));
     t[i] = bench_now_us() - a;
     rvhal_device_delete(d);
   }
@@ -69,7 +60,7 @@ static void bench_create(void) {
 static void bench_transfer(void) {
   rvhal_device_options_t o = {.num_harts = 1};
   rvhal_device_t *d;
-  CHECK_RC(rvhal_device_create(0, &o, &d));
+  BENCH_CHECK(rvhal_device_create(0, &o, &d));
   static const size_t sizes[] = {4096, 1 << 20, 64 << 20};
   int n = runs < 100 ? runs : 100;
   for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
@@ -79,21 +70,21 @@ static void bench_transfer(void) {
     memset(src, 0x5a, size);
     memset(dst, 0, size);
     hal_addr_t dev;
-    CHECK_RC(rvhal_mem_alloc(d, size, 0, &dev));
+    BENCH_CHECK(rvhal_mem_alloc(d, size, 0, &dev));
     double *tw = malloc(sizeof(double) * (size_t)n), *tr = malloc(sizeof(double) * (size_t)n),
            *tm = malloc(sizeof(double) * (size_t)n);
     /* warm: first touch of guest RAM pages and of the host buffers */
-    CHECK_RC(rvhal_mem_write(d, dev, src, size));
-    CHECK_RC(rvhal_mem_read(d, dst, dev, size));
+    BENCH_CHECK(rvhal_mem_write(d, dev, src, size));
+    BENCH_CHECK(rvhal_mem_read(d, dst, dev, size));
     memcpy(dst, src, size);
     /* Small copies are repeated within a sample so the clock's own cost
      * does not dominate. */
     int reps = size >= (1 << 20) ? 1 : (int)((1 << 20) / size);
     for (int i = 0; i < n; i++) {
       double a = bench_now_us();
-      for (int r = 0; r < reps; r++) CHECK_RC(rvhal_mem_write(d, dev, src, size));
+      for (int r = 0; r < reps; r++) BENCH_CHECK(rvhal_mem_write(d, dev, src, size));
       double b = bench_now_us();
-      for (int r = 0; r < reps; r++) CHECK_RC(rvhal_mem_read(d, dst, dev, size));
+      for (int r = 0; r < reps; r++) BENCH_CHECK(rvhal_mem_read(d, dst, dev, size));
       double c = bench_now_us();
       for (int r = 0; r < reps; r++) {
         memcpy(dst, src, size);
@@ -110,7 +101,7 @@ static void bench_transfer(void) {
     printf("transfer %8zu bytes  mem_write %8.0f MiB/s (%3.0f%% of memcpy)  mem_read %8.0f MiB/s (%3.0f%%)  "
            "memcpy %8.0f MiB/s  (medians of %d)\n",
            size, mib / (mw / 1e6), 100 * mm / mw, mib / (mr / 1e6), 100 * mm / mr, mib / (mm / 1e6), n);
-    CHECK_RC(rvhal_mem_free(d, dev));
+    BENCH_CHECK(rvhal_mem_free(d, dev));
     free(src);
     free(dst);
     free(tw);
@@ -125,7 +116,7 @@ static void usage(FILE *f) {
           "usage: rvhal-bench [options] [launch] [create] [transfer] [overhead] [vadd] [teams]\n"
           "Prints rvhal's performance figures (all sections by default).\n\n"
           "  -r, --runs N       repetitions per figure (default 1000; create and transfer use at most 100,\n"
-          "                     vadd at most 5)\n"
+          "                     vadd at most 5, teams at most 7)\n"
           "  -n, --harts N      harts of the device (default 4)\n"
           "  -k, --kernel-dir D where the test kernels are (default: the build tree)\n"
           "  -h, --help         this help\n");
@@ -173,8 +164,8 @@ int main(int argc, char **argv) {
     case 1: bench_create(); break;
     case 2: bench_transfer(); break;
     case 3: bench_overhead(kernel_dir); break;
-    case 4: bench_vadd(kernel_dir, runs < 5 ? runs : 5); break;
-    case 5: bench_teams(kernel_dir, runs < 7 ? runs : 7); break;
+    case 4: bench_vadd(kernel_dir, runs); break;
+    case 5: bench_teams(kernel_dir, runs); break;
     }
     fflush(stdout);
   }

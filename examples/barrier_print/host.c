@@ -106,7 +106,7 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
   int rc = example_local_1d(ctx, 8, &local, summary, cap);
   if (!rc) rc = example_load(ctx, "barrier_print", "barrier_print_entry", &prog, &k, summary, cap);
   if (rc) return rc;
-  const uint32_t n = (N_BASE + local - 1) / local * local; /* round up to whole groups */
+  const uint32_t n = example_round_up(N_BASE, local); /* round up to whole groups */
   const uint32_t groups = n / local;
   uint32_t *seen = malloc((size_t)n * sizeof *seen);
   capture_t cap_lines = {.echo = ctx->verbose};
@@ -125,7 +125,7 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     goto out;
   }
   hal_ndrange_t nd = {.global = {n, 1, 1}, .local = {local, 1, 1}};
-  hal_arg_t args[2] = {example_global(darrived), example_global(dseen)};
+  hal_arg_t args[2] = {rvhal_arg_global(darrived), rvhal_arg_global(dseen)};
   rvhal_launch_options_t lo = {.harts_per_group = ctx->harts_per_group};
   rvhal_print_fn_t saved_fn;
   void *saved_user;
@@ -159,8 +159,8 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
 out:
   for (size_t i = 0; i < cap_lines.count; i++) free(cap_lines.lines[i]);
   free(cap_lines.lines);
-  if (darrived) rvhal_mem_free(ctx->dev, darrived);
-  if (dseen) rvhal_mem_free(ctx->dev, dseen);
+  rvhal_mem_free(ctx->dev, darrived);
+  rvhal_mem_free(ctx->dev, dseen);
   rvhal_program_free(ctx->dev, prog);
   free(seen);
   return rc;

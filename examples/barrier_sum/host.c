@@ -16,7 +16,7 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
   int rc = example_local_1d(ctx, 64, &local, summary, cap);
   if (!rc) rc = example_load(ctx, "barrier_sum", "barrier_sum_entry", &prog, &k, summary, cap);
   if (rc) return rc;
-  const uint32_t n = (N_BASE + local - 1) / local * local; /* round up to whole groups */
+  const uint32_t n = example_round_up(N_BASE, local); /* round up to whole groups */
   const uint32_t groups = n / local;
   float *in = malloc((size_t)n * sizeof *in), *sums = malloc((size_t)groups * sizeof *sums);
   hal_addr_t din = 0, dsums = 0;
@@ -34,7 +34,7 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     goto out;
   }
   hal_ndrange_t nd = {.global = {n, 1, 1}, .local = {local, 1, 1}};
-  hal_arg_t args[3] = {example_global(din), example_global(dsums), example_local((hal_size_t)local * 4)};
+  hal_arg_t args[3] = {rvhal_arg_global(din), rvhal_arg_global(dsums), rvhal_arg_local((hal_size_t)local * 4)};
   rvhal_launch_options_t lo = {.harts_per_group = ctx->harts_per_group};
   if ((rc = rvhal_kernel_exec_ex(ctx->dev, prog, k, &nd, args, 3, 1, &lo))) {
     rc = example_fail(summary, cap, "kernel_exec", rc);
@@ -64,8 +64,8 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     rc = 0;
   }
 out:
-  if (din) rvhal_mem_free(ctx->dev, din);
-  if (dsums) rvhal_mem_free(ctx->dev, dsums);
+  rvhal_mem_free(ctx->dev, din);
+  rvhal_mem_free(ctx->dev, dsums);
   rvhal_program_free(ctx->dev, prog);
   free(in);
   free(sums);

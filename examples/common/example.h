@@ -31,7 +31,9 @@ typedef struct example {
 /* All examples, NULL-terminated (examples/common/registry.c). */
 extern const example_t *const rvhal_examples[];
 
-/* Helpers for examples' host parts (examples/common/example_util.c). */
+/* Helpers for examples' host parts (examples/common/example_util.c).
+ * Kernel arguments are built with rvhal_arg_global/local/value
+ * (rvhal/arg_pack.h). */
 int example_load(const example_ctx_t *ctx, const char *program, const char *kernel, hal_program_t *out_program,
                  hal_kernel_t *out_kernel, char *summary, size_t cap);
 int example_fail(char *summary, size_t cap, const char *what, int rc);
@@ -39,9 +41,8 @@ int example_fail(char *summary, size_t cap, const char *what, int rc);
  * the reason in `summary` if the device does not allow groups that big. */
 int example_local_1d(const example_ctx_t *ctx, uint32_t default_local, uint32_t *out_local, char *summary,
                      size_t cap);
-hal_arg_t example_global(hal_addr_t addr);
-hal_arg_t example_local(hal_size_t size);
-hal_arg_t example_value(const void *data, hal_size_t size);
+/* n rounded up to a multiple of m: a global size that is whole groups. */
+static inline uint32_t example_round_up(uint32_t n, uint32_t m) { return (n + m - 1) / m * m; }
 /* Fixed-seed pseudo-random numbers for inputs. */
 uint32_t example_rand(uint32_t *state);
 

@@ -34,18 +34,6 @@ int example_load(const example_ctx_t *ctx, const char *program, const char *kern
   return 0;
 }
 
-hal_arg_t example_global(hal_addr_t addr) {
-  return (hal_arg_t){.kind = hal_arg_address, .space = hal_space_global, .address = addr};
-}
-
-hal_arg_t example_local(hal_size_t size) {
-  return (hal_arg_t){.kind = hal_arg_address, .space = hal_space_local, .size = size};
-}
-
-hal_arg_t example_value(const void *data, hal_size_t size) {
-  return (hal_arg_t){.kind = hal_arg_value, .size = size, .pod_data = data};
-}
-
 uint32_t example_rand(uint32_t *state) {
   /* xorshift32 */
   uint32_t x = *state ? *state : 0x9e3779b9u;

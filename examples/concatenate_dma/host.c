@@ -12,15 +12,14 @@
 #define BLOCK 8 /* elements of each input per work-item */
 #define MARKER 0xdeadbeefu
 
-static uint32_t round_up(uint32_t n, uint32_t m) { return (n + m - 1) / m * m; }
-
 static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
+  uint32_t local;
   hal_program_t prog;
   hal_kernel_t k;
-  int rc = example_load(ctx, "concatenate_dma", "concatenate_dma_entry", &prog, &k, summary, cap);
+  int rc = example_local_1d(ctx, 16, &local, summary, cap);
+  if (!rc) rc = example_load(ctx, "concatenate_dma", "concatenate_dma_entry", &prog, &k, summary, cap);
   if (rc) return rc;
-  const uint32_t local = ctx->local_size ? ctx->local_size : 16;
-  const uint32_t items = round_up(ITEMS, local), block = BLOCK;
+  const uint32_t items = example_round_up(ITEMS, local), block = BLOCK;
   const size_t n = (size_t)items * block, bytes = n * 4; /* per input */
   uint32_t *src1 = malloc(bytes), *src2 = malloc(bytes), *dst = malloc(2 * bytes), seed = 11;
   hal_addr_t d1 = 0, d2 = 0, dd = 0;
@@ -41,8 +40,8 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     goto out;
   }
   const hal_size_t tile = (hal_size_t)local * block * 4; /* each group's slice of one input */
-  hal_arg_t args[6] = {example_global(d1),           example_global(d2), example_global(dd),
-                       example_value(&block, sizeof block), example_local(tile),  example_local(tile)};
+  hal_arg_t args[6] = {rvhal_arg_global(d1), rvhal_arg_global(d2), rvhal_arg_global(dd),
+                       rvhal_arg_value(&block, sizeof block), rvhal_arg_local(tile), rvhal_arg_local(tile)};
   hal_ndrange_t nd = {.global = {items, 1, 1}, .local = {local, 1, 1}};
   rvhal_launch_options_t lo = {.harts_per_group = ctx->harts_per_group};
   if ((rc = rvhal_kernel_exec_ex(ctx->dev, prog, k, &nd, args, 6, 1, &lo))) {
@@ -68,9 +67,9 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     snprintf(summary, cap, "1-D, 2x%zu uints, %u items x %u in groups of %u", n, items, block, local);
   }
 out:
-  if (d1) rvhal_mem_free(ctx->dev, d1);
-  if (d2) rvhal_mem_free(ctx->dev, d2);
-  if (dd) rvhal_mem_free(ctx->dev, dd);
+  rvhal_mem_free(ctx->dev, d1);
+  rvhal_mem_free(ctx->dev, d2);
+  rvhal_mem_free(ctx->dev, dd);
   rvhal_program_free(ctx->dev, prog);
   free(src1);
   free(src2);

@@ -25,15 +25,13 @@ static const copy_run_t runs[] = {
     {"copy_uint4_entry", "uint4", 16, N_SMALL}, {"copy_uint_entry", "uint", 4, N_LARGE},
 };
 
-static uint32_t round_up(uint32_t n, uint32_t m) { return (n + m - 1) / m * m; }
-
 /* One copy; 0 if every byte is right, else a message in summary. */
 static int copy_once(const example_ctx_t *ctx, hal_program_t prog, const copy_run_t *r, uint32_t local, uint32_t *seed,
                      char *summary, size_t cap) {
   hal_kernel_t k;
   int rc = rvhal_program_find_kernel(ctx->dev, prog, r->kernel, &k);
   if (rc) return example_fail(summary, cap, "program_find_kernel", rc);
-  const uint32_t n = round_up(r->count, local);
+  const uint32_t n = example_round_up(r->count, local);
   const size_t bytes = (size_t)n * r->elem_size, total = bytes + 2 * GUARD;
   uint8_t *in = malloc(bytes), *out = malloc(total);
   hal_addr_t din = 0, dout = 0;
@@ -50,7 +48,7 @@ static int copy_once(const example_ctx_t *ctx, hal_program_t prog, const copy_ru
     goto out;
   }
   /* The output buffer starts GUARD bytes into its allocation. */
-  hal_arg_t args[2] = {example_global(din), example_global(dout + GUARD)};
+  hal_arg_t args[2] = {rvhal_arg_global(din), rvhal_arg_global(dout + GUARD)};
   hal_ndrange_t nd = {.global = {n, 1, 1}, .local = {local, 1, 1}};
   rvhal_launch_options_t lo = {.harts_per_group = ctx->harts_per_group};
   if ((rc = rvhal_kernel_exec_ex(ctx->dev, prog, k, &nd, args, 2, 1, &lo))) {
@@ -76,24 +74,25 @@ static int copy_once(const example_ctx_t *ctx, hal_program_t prog, const copy_ru
     rc = -1;
   }
 out:
-  if (din) rvhal_mem_free(ctx->dev, din);
-  if (dout) rvhal_mem_free(ctx->dev, dout);
+  rvhal_mem_free(ctx->dev, din);
+  rvhal_mem_free(ctx->dev, dout);
   free(in);
   free(out);
   return rc;
 }
 
 static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
+  uint32_t local;
   hal_program_t prog;
   hal_kernel_t k;
-  int rc = example_load(ctx, "copy_buffer", "copy_uint_entry", &prog, &k, summary, cap);
+  int rc = example_local_1d(ctx, 64, &local, summary, cap);
+  if (!rc) rc = example_load(ctx, "copy_buffer", "copy_uint_entry", &prog, &k, summary, cap);
   if (rc) return rc;
-  const uint32_t local = ctx->local_size ? ctx->local_size : 64;
   uint32_t seed = 5;
   for (size_t i = 0; i < sizeof runs / sizeof *runs && !rc; i++) rc = copy_once(ctx, prog, &runs[i], local, &seed, summary, cap);
   if (!rc)
-    snprintf(summary, cap, "1-D, 1-16 B x %u, uint x %u; groups of %u", round_up(N_SMALL, local),
-             round_up(N_LARGE, local), local);
+    snprintf(summary, cap, "1-D, 1-16 B x %u, uint x %u; groups of %u", example_round_up(N_SMALL, local),
+             example_round_up(N_LARGE, local), local);
   rvhal_program_free(ctx->dev, prog);
   return rc;
 }

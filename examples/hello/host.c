@@ -38,15 +38,14 @@ static void capture_line(void *user, const char *line, size_t len) {
   }
 }
 
-static uint32_t round_up(uint32_t n, uint32_t m) { return (n + m - 1) / m * m; }
-
 static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
+  uint32_t local;
   hal_program_t prog;
   hal_kernel_t k;
-  int rc = example_load(ctx, "hello", "hello_entry", &prog, &k, summary, cap);
+  int rc = example_local_1d(ctx, 8, &local, summary, cap);
+  if (!rc) rc = example_load(ctx, "hello", "hello_entry", &prog, &k, summary, cap);
   if (rc) return rc;
-  const uint32_t local = ctx->local_size ? ctx->local_size : 8;
-  const uint32_t n = round_up(N, local);
+  const uint32_t n = example_round_up(N, local);
   capture_t cap_state = {.n = n, .local = local, .seen = calloc(n, 1)};
   if (!cap_state.seen) {
     snprintf(summary, cap, "out of host memory");

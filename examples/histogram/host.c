@@ -12,15 +12,14 @@
 #define ITEMS 960
 #define BINS 256
 
-static uint32_t round_up(uint32_t n, uint32_t m) { return (n + m - 1) / m * m; }
-
 static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
+  uint32_t local;
   hal_program_t prog;
   hal_kernel_t k;
-  int rc = example_load(ctx, "histogram", "histogram_entry", &prog, &k, summary, cap);
+  int rc = example_local_1d(ctx, 64, &local, summary, cap);
+  if (!rc) rc = example_load(ctx, "histogram", "histogram_entry", &prog, &k, summary, cap);
   if (rc) return rc;
-  const uint32_t local = ctx->local_size ? ctx->local_size : 64;
-  const uint32_t items = round_up(ITEMS, local), n = BYTES;
+  const uint32_t items = example_round_up(ITEMS, local), n = BYTES;
   uint8_t *data = malloc(n);
   uint32_t hist[BINS], want[BINS] = {0}, seed = 13;
   hal_addr_t ddata = 0, dhist = 0;
@@ -41,7 +40,7 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     rc = example_fail(summary, cap, "memory", rc);
     goto out;
   }
-  hal_arg_t args[3] = {example_global(ddata), example_value(&n, sizeof n), example_global(dhist)};
+  hal_arg_t args[3] = {rvhal_arg_global(ddata), rvhal_arg_value(&n, sizeof n), rvhal_arg_global(dhist)};
   hal_ndrange_t nd = {.global = {items, 1, 1}, .local = {local, 1, 1}};
   rvhal_launch_options_t lo = {.harts_per_group = ctx->harts_per_group};
   if ((rc = rvhal_kernel_exec_ex(ctx->dev, prog, k, &nd, args, 3, 1, &lo))) {
@@ -66,8 +65,8 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     snprintf(summary, cap, "1-D, %u bytes, %u items in groups of %u", n, items, local);
   }
 out:
-  if (ddata) rvhal_mem_free(ctx->dev, ddata);
-  if (dhist) rvhal_mem_free(ctx->dev, dhist);
+  rvhal_mem_free(ctx->dev, ddata);
+  rvhal_mem_free(ctx->dev, dhist);
   rvhal_program_free(ctx->dev, prog);
   free(data);
   return rc;

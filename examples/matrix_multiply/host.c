@@ -15,15 +15,13 @@
 #define K 40 /* columns of A, rows of B */
 #define N 80 /* columns of B and C */
 
-static uint32_t round_up(uint32_t n, uint32_t m) { return (n + m - 1) / m * m; }
-
 static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
   hal_program_t prog;
   hal_kernel_t kern;
   int rc = example_load(ctx, "matrix_multiply", "matrix_multiply_entry", &prog, &kern, summary, cap);
   if (rc) return rc;
   const uint32_t local = ctx->local_size ? ctx->local_size : 8;
-  const uint32_t m = round_up(M, local), n = round_up(N, local), k = K;
+  const uint32_t m = example_round_up(M, local), n = example_round_up(N, local), k = K;
   float *a = malloc((size_t)m * k * 4), *b = malloc((size_t)k * n * 4), *c = malloc((size_t)m * n * 4);
   uint32_t seed = 19;
   hal_addr_t da = 0, db = 0, dc = 0;
@@ -44,8 +42,8 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     rc = example_fail(summary, cap, "memory", rc);
     goto out;
   }
-  hal_arg_t args[6] = {example_global(da),         example_global(db),         example_global(dc),
-                       example_value(&m, sizeof m), example_value(&k, sizeof k), example_value(&n, sizeof n)};
+  hal_arg_t args[6] = {rvhal_arg_global(da),          rvhal_arg_global(db),          rvhal_arg_global(dc),
+                       rvhal_arg_value(&m, sizeof m), rvhal_arg_value(&k, sizeof k), rvhal_arg_value(&n, sizeof n)};
   hal_ndrange_t nd = {.global = {n, m, 1}, .local = {local, local, 1}};
   rvhal_launch_options_t lo = {.harts_per_group = ctx->harts_per_group};
   if ((rc = rvhal_kernel_exec_ex(ctx->dev, prog, kern, &nd, args, 6, 2, &lo))) {
@@ -85,9 +83,9 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     if (ctx->verbose) printf("    matrix_multiply: largest error %.2f of its tolerance\n", worst);
   }
 out:
-  if (da) rvhal_mem_free(ctx->dev, da);
-  if (db) rvhal_mem_free(ctx->dev, db);
-  if (dc) rvhal_mem_free(ctx->dev, dc);
+  rvhal_mem_free(ctx->dev, da);
+  rvhal_mem_free(ctx->dev, db);
+  rvhal_mem_free(ctx->dev, dc);
   rvhal_program_free(ctx->dev, prog);
   free(a);
   free(b);

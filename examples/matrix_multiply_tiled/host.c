@@ -14,8 +14,6 @@
 #define N_BASE 56u
 #define MAX_TILE 32u /* as in kernel.c */
 
-static uint32_t round_up(uint32_t v, uint32_t m) { return (v + m - 1) / m * m; }
-
 static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
   const uint32_t ts = ctx->local_size ? ctx->local_size : 8;
   if (ts > MAX_TILE) {
@@ -33,7 +31,7 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
   hal_kernel_t k;
   int rc = example_load(ctx, "matrix_multiply_tiled", "matrix_multiply_tiled_entry", &prog, &k, summary, cap);
   if (rc) return rc;
-  const uint32_t m = round_up(M_BASE, ts), kk = round_up(K_BASE, ts), n = round_up(N_BASE, ts);
+  const uint32_t m = example_round_up(M_BASE, ts), kk = example_round_up(K_BASE, ts), n = example_round_up(N_BASE, ts);
   const size_t asz = (size_t)m * kk, bsz = (size_t)kk * n, csz = (size_t)m * n;
   float *a = malloc(asz * sizeof *a), *b = malloc(bsz * sizeof *b), *c = malloc(csz * sizeof *c);
   hal_addr_t da = 0, db = 0, dc = 0;
@@ -52,8 +50,8 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     goto out;
   }
   hal_ndrange_t nd = {.global = {n, m, 1}, .local = {ts, ts, 1}};
-  hal_arg_t args[6] = {example_global(da),       example_global(db),       example_global(dc),
-                       example_value(&m, 4),     example_value(&n, 4),     example_value(&kk, 4)};
+  hal_arg_t args[6] = {rvhal_arg_global(da),   rvhal_arg_global(db),   rvhal_arg_global(dc),
+                       rvhal_arg_value(&m, 4), rvhal_arg_value(&n, 4), rvhal_arg_value(&kk, 4)};
   rvhal_launch_options_t lo = {.harts_per_group = ctx->harts_per_group};
   if ((rc = rvhal_kernel_exec_ex(ctx->dev, prog, k, &nd, args, 6, 2, &lo))) {
     rc = example_fail(summary, cap, "kernel_exec", rc);
@@ -85,9 +83,9 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     rc = 0;
   }
 out:
-  if (da) rvhal_mem_free(ctx->dev, da);
-  if (db) rvhal_mem_free(ctx->dev, db);
-  if (dc) rvhal_mem_free(ctx->dev, dc);
+  rvhal_mem_free(ctx->dev, da);
+  rvhal_mem_free(ctx->dev, db);
+  rvhal_mem_free(ctx->dev, dc);
   rvhal_program_free(ctx->dev, prog);
   free(a);
   free(b);

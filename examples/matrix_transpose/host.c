@@ -11,8 +11,6 @@
 #define HEIGHT 240 /* rows of the input */
 #define MARKER 0xdeadbeefu
 
-static uint32_t round_up(uint32_t n, uint32_t m) { return (n + m - 1) / m * m; }
-
 static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
   hal_program_t prog;
   hal_kernel_t k;
@@ -20,7 +18,7 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
   if (rc) return rc;
   /* Square groups of local x local; the matrix grows to a multiple of it. */
   const uint32_t local = ctx->local_size ? ctx->local_size : 8;
-  const uint32_t w = round_up(WIDTH, local), h = round_up(HEIGHT, local);
+  const uint32_t w = example_round_up(WIDTH, local), h = example_round_up(HEIGHT, local);
   const size_t n = (size_t)w * h, bytes = n * sizeof(uint32_t);
   uint32_t *in = malloc(bytes), *out = malloc(bytes);
   hal_addr_t din = 0, dout = 0;
@@ -39,8 +37,8 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     rc = example_fail(summary, cap, "memory", rc);
     goto out;
   }
-  hal_arg_t args[4] = {example_global(din), example_global(dout), example_value(&w, sizeof w),
-                       example_value(&h, sizeof h)};
+  hal_arg_t args[4] = {rvhal_arg_global(din), rvhal_arg_global(dout), rvhal_arg_value(&w, sizeof w),
+                       rvhal_arg_value(&h, sizeof h)};
   hal_ndrange_t nd = {.global = {w, h, 1}, .local = {local, local, 1}};
   rvhal_launch_options_t lo = {.harts_per_group = ctx->harts_per_group};
   if ((rc = rvhal_kernel_exec_ex(ctx->dev, prog, k, &nd, args, 4, 2, &lo))) {
@@ -67,8 +65,8 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     snprintf(summary, cap, "2-D, %ux%u -> %ux%u in groups of %ux%u", w, h, h, w, local, local);
   }
 out:
-  if (din) rvhal_mem_free(ctx->dev, din);
-  if (dout) rvhal_mem_free(ctx->dev, dout);
+  rvhal_mem_free(ctx->dev, din);
+  rvhal_mem_free(ctx->dev, dout);
   rvhal_program_free(ctx->dev, prog);
   free(in);
   free(out);

@@ -12,15 +12,14 @@
 
 #define N 480
 
-static uint32_t round_up(uint32_t n, uint32_t m) { return (n + m - 1) / m * m; }
-
 static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
+  uint32_t local;
   hal_program_t prog;
   hal_kernel_t k;
-  int rc = example_load(ctx, "pod_values", "pod_values_entry", &prog, &k, summary, cap);
+  int rc = example_local_1d(ctx, 16, &local, summary, cap);
+  if (!rc) rc = example_load(ctx, "pod_values", "pod_values_entry", &prog, &k, summary, cap);
   if (rc) return rc;
-  const uint32_t local = ctx->local_size ? ctx->local_size : 16;
-  const uint32_t n = round_up(N, local);
+  const uint32_t n = example_round_up(N, local);
   const signed char c = -7;
   const int64_t l = -(INT64_C(1) << 40) + 12345;
   const short s = -12345;
@@ -45,10 +44,10 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     rc = example_fail(summary, cap, "memory", rc);
     goto out;
   }
-  hal_arg_t args[10] = {example_global(di),     example_value(&c, 1), example_value(&l, 8),
-                        example_value(&s, 2),   example_value(&t, sizeof t), example_value(&i, 4),
-                        example_value(&f, 4),   example_value(&d, 8), example_global(df),
-                        example_global(de)};
+  hal_arg_t args[10] = {rvhal_arg_global(di), rvhal_arg_value(&c, 1), rvhal_arg_value(&l, 8),
+                        rvhal_arg_value(&s, 2), rvhal_arg_value(&t, sizeof t), rvhal_arg_value(&i, 4),
+                        rvhal_arg_value(&f, 4), rvhal_arg_value(&d, 8), rvhal_arg_global(df),
+                        rvhal_arg_global(de)};
   hal_ndrange_t nd = {.global = {n, 1, 1}, .local = {local, 1, 1}};
   rvhal_launch_options_t lo = {.harts_per_group = ctx->harts_per_group};
   if ((rc = rvhal_kernel_exec_ex(ctx->dev, prog, k, &nd, args, 10, 1, &lo))) {
@@ -91,9 +90,9 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     snprintf(summary, cap, "1-D, %u items in groups of %u; 7 POD values", n, local);
   }
 out:
-  if (di) rvhal_mem_free(ctx->dev, di);
-  if (df) rvhal_mem_free(ctx->dev, df);
-  if (de) rvhal_mem_free(ctx->dev, de);
+  rvhal_mem_free(ctx->dev, di);
+  rvhal_mem_free(ctx->dev, df);
+  rvhal_mem_free(ctx->dev, de);
   rvhal_program_free(ctx->dev, prog);
   free(out_i);
   free(out_f);

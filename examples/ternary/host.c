@@ -10,15 +10,14 @@
 #define N 7680 /* 240 * 32 */
 #define NBUF 6
 
-static uint32_t round_up(uint32_t n, uint32_t m) { return (n + m - 1) / m * m; }
-
 static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
+  uint32_t local;
   hal_program_t prog;
   hal_kernel_t k;
-  int rc = example_load(ctx, "ternary", "ternary_entry", &prog, &k, summary, cap);
+  int rc = example_local_1d(ctx, 16, &local, summary, cap);
+  if (!rc) rc = example_load(ctx, "ternary", "ternary_entry", &prog, &k, summary, cap);
   if (rc) return rc;
-  const uint32_t local = ctx->local_size ? ctx->local_size : 16;
-  const uint32_t n = round_up(N, local);
+  const uint32_t n = example_round_up(N, local);
   const size_t bytes = (size_t)n * 4;
   const int32_t lo = -1000, hi = 2500;
   /* cond, a, b, out, x, clamped: all 4-byte elements. */
@@ -54,9 +53,9 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     rc = example_fail(summary, cap, "memory", rc);
     goto out;
   }
-  for (int i = 0; i < NBUF; i++) args[i] = example_global(d[i]);
-  args[NBUF] = example_value(&lo, sizeof lo);
-  args[NBUF + 1] = example_value(&hi, sizeof hi);
+  for (int i = 0; i < NBUF; i++) args[i] = rvhal_arg_global(d[i]);
+  args[NBUF] = rvhal_arg_value(&lo, sizeof lo);
+  args[NBUF + 1] = rvhal_arg_value(&hi, sizeof hi);
   hal_ndrange_t nd = {.global = {n, 1, 1}, .local = {local, 1, 1}};
   rvhal_launch_options_t lo_opts = {.harts_per_group = ctx->harts_per_group};
   if ((rc = rvhal_kernel_exec_ex(ctx->dev, prog, k, &nd, args, NBUF + 2, 1, &lo_opts))) {
@@ -85,7 +84,7 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
   }
 out:
   for (int i = 0; i < NBUF; i++) {
-    if (d[i]) rvhal_mem_free(ctx->dev, d[i]);
+    rvhal_mem_free(ctx->dev, d[i]);
     free(h[i]);
   }
   rvhal_program_free(ctx->dev, prog);

@@ -8,12 +8,13 @@
 #define N_MIN 65536
 
 static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
+  uint32_t local;
   hal_program_t prog;
   hal_kernel_t k;
-  int rc = example_load(ctx, "vector_add", "vector_add_entry", &prog, &k, summary, cap);
+  int rc = example_local_1d(ctx, 64, &local, summary, cap);
+  if (!rc) rc = example_load(ctx, "vector_add", "vector_add_entry", &prog, &k, summary, cap);
   if (rc) return rc;
-  uint32_t local = ctx->local_size ? ctx->local_size : 64;
-  const uint32_t N = (N_MIN + local - 1) / local * local;
+  const uint32_t N = example_round_up(N_MIN, local);
   uint32_t *a = malloc(N * 4), *b = malloc(N * 4), *c = malloc(N * 4), seed = 1;
   for (uint32_t i = 0; i < N; i++) {
     a[i] = example_rand(&seed);
@@ -28,9 +29,9 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     rc = example_fail(summary, cap, "memory", rc);
     goto out;
   }
-  args[0] = example_global(da);
-  args[1] = example_global(db);
-  args[2] = example_global(dc);
+  args[0] = rvhal_arg_global(da);
+  args[1] = rvhal_arg_global(db);
+  args[2] = rvhal_arg_global(dc);
   rvhal_launch_options_t lo = {.harts_per_group = ctx->harts_per_group};
   if ((rc = rvhal_kernel_exec_ex(ctx->dev, prog, k, &nd, args, 3, 1, &lo))) {
     rc = example_fail(summary, cap, "kernel_exec", rc);

@@ -15,8 +15,6 @@
 #define OZ 2
 #define MARKER 0x7eadbeef
 
-static uint32_t round_up(uint32_t n, uint32_t m) { return (n + m - 1) / m * m; }
-
 static int sum6(const int32_t *in, uint32_t nx, uint32_t ny, uint32_t nz, uint32_t x, uint32_t y, uint32_t z) {
   size_t plane = (size_t)nx * ny, c = z * plane + (size_t)y * nx + x;
   int s = 0;
@@ -45,7 +43,7 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     rvhal_program_free(ctx->dev, prog);
     return -1;
   }
-  const uint32_t gx = round_up(GX, local), gy = round_up(GY, local), gz = round_up(GZ, lz);
+  const uint32_t gx = example_round_up(GX, local), gy = example_round_up(GY, local), gz = example_round_up(GZ, lz);
   /* The grid: the box plus margins of different widths on each side. */
   const uint32_t nx = OX + gx + 3, ny = OY + gy + 2, nz = OZ + gz + 1;
   const size_t cells = (size_t)nx * ny * nz, items = (size_t)gx * gy * gz;
@@ -67,8 +65,9 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
     rc = example_fail(summary, cap, "memory", rc);
     goto out;
   }
-  hal_arg_t args[6] = {example_global(din),         example_global(dout),        example_global(dwhere),
-                       example_value(&nx, sizeof nx), example_value(&ny, sizeof ny), example_value(&nz, sizeof nz)};
+  hal_arg_t args[6] = {rvhal_arg_global(din),           rvhal_arg_global(dout),
+                       rvhal_arg_global(dwhere),        rvhal_arg_value(&nx, sizeof nx),
+                       rvhal_arg_value(&ny, sizeof ny), rvhal_arg_value(&nz, sizeof nz)};
   hal_ndrange_t nd = {.offset = {OX, OY, OZ}, .global = {gx, gy, gz}, .local = {local, local, lz}};
   rvhal_launch_options_t lo = {.harts_per_group = ctx->harts_per_group};
   if ((rc = rvhal_kernel_exec_ex(ctx->dev, prog, k, &nd, args, 6, 3, &lo))) {
@@ -109,9 +108,9 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
              local, lz);
   }
 out:
-  if (din) rvhal_mem_free(ctx->dev, din);
-  if (dout) rvhal_mem_free(ctx->dev, dout);
-  if (dwhere) rvhal_mem_free(ctx->dev, dwhere);
+  rvhal_mem_free(ctx->dev, din);
+  rvhal_mem_free(ctx->dev, dout);
+  rvhal_mem_free(ctx->dev, dwhere);
   rvhal_program_free(ctx->dev, prog);
   free(in);
   free(out);

@@ -37,6 +37,11 @@ int cli_usage_error(const char *cmd, void (*usage)(FILE *f), const char *fmt, ..
 int cli_getopt_error(const char *cmd, void (*usage)(FILE *f), char **argv, int c);
 /* The option's unsigned value in [min, max], or a usage error. */
 int cli_opt_u32(const char *cmd, const char *opt, const char *text, uint32_t min, uint32_t max, uint32_t *out);
+/* --device: an index of the platform's devices, or a usage error. */
+int cli_opt_device(const char *cmd, const char *text, uint32_t *out);
+/* A number of harts (--harts, --harts-per-group): 1..RVHAL_MAX_HARTS, or a
+ * usage error. */
+int cli_opt_harts(const char *cmd, const char *opt, const char *text, uint32_t *out);
 
 /* ---- element types ------------------------------------------------------ */
 
@@ -52,8 +57,12 @@ typedef struct cli_type {
 /* The type called name[0..len); C names (char short int long float double)
  * only when c_names is set. NULL if there is none. */
 const cli_type_t *cli_type_find(const char *name, size_t len, int c_names);
-/* "u8 i8 u16 i16 u32 i32 u64 i64 f32 f64" */
+/* The type names, space-separated: "u8 i8 u16 i16 u32 i32 u64 i64 f32 f64". */
 const char *cli_type_list(void);
+/* The C names ("char short int long float double") and, in the same
+ * order, their sizes ("1 2 4 8 4 8"). */
+const char *cli_c_type_list(void);
+const char *cli_c_type_sizes(void);
 
 /* Parses `text` as a value of type t into out (t->size bytes). On error
  * returns -1 with the reason in why. */

@@ -33,7 +33,34 @@ const cli_type_t *cli_type_find(const char *name, size_t len, int c_names) {
   return NULL;
 }
 
-const char *cli_type_list(void) { return "u8 i8 u16 i16 u32 i32 u64 i64 f32 f64"; }
+/* The names (or sizes) of n types, space-separated, into buf (once: the
+ * tables are constant). */
+static const char *join(char *buf, size_t cap, const cli_type_t *t, size_t n, int sizes) {
+  if (buf[0]) return buf;
+  size_t len = 0;
+  for (size_t i = 0; i < n && len < cap; i++) {
+    int w = sizes ? snprintf(buf + len, cap - len, "%s%u", i ? " " : "", t[i].size)
+                  : snprintf(buf + len, cap - len, "%s%s", i ? " " : "", t[i].name);
+    if (w < 0) break;
+    len += (size_t)w;
+  }
+  return buf;
+}
+
+const char *cli_type_list(void) {
+  static char list[COUNT_OF(types) * 8];
+  return join(list, sizeof list, types, COUNT_OF(types), 0);
+}
+
+const char *cli_c_type_list(void) {
+  static char list[COUNT_OF(c_types) * 8];
+  return join(list, sizeof list, c_types, COUNT_OF(c_types), 0);
+}
+
+const char *cli_c_type_sizes(void) {
+  static char list[COUNT_OF(c_types) * 4];
+  return join(list, sizeof list, c_types, COUNT_OF(c_types), 1);
+}
 
 /* Little-endian hosts only (as the library): the low bytes of v are the value. */
 static void store_u64(const cli_type_t *t, uint64_t v, void *out) { memcpy(out, &v, t->size); }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "rvhal/rvhal.h"
 
 int cli_usage_error(const char *cmd, void (*usage)(FILE *f), const char *fmt, ...) {
   va_list ap;
@@ -39,4 +40,14 @@ int cli_opt_u32(const char *cmd, const char *opt, const char *text, uint32_t min
     return cli_usage_error(cmd, NULL, "%s %s: must be %u..%u", opt, text, min, max);
   *out = (uint32_t)v;
   return 0;
+}
+
+int cli_opt_device(const char *cmd, const char *text, uint32_t *out) {
+  const uint32_t n = rvhal_platform_info()->num_devices;
+  if (n == 0) return cli_usage_error(cmd, NULL, "--device %s: the platform has no devices", text);
+  return cli_opt_u32(cmd, "--device", text, 0, n - 1, out);
+}
+
+int cli_opt_harts(const char *cmd, const char *opt, const char *text, uint32_t *out) {
+  return cli_opt_u32(cmd, opt, text, 1, RVHAL_MAX_HARTS, out);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "run_args.h"
 #include "rvhal/rvhal.h"
 #include "rvhal_kernel_meta.h"
 
@@ -27,10 +28,10 @@ void cmd_abi_usage(FILE *f) {
           "  ptr, global, buf     global buffer (a device address: one word)\n"
           "  local:N              local buffer of N bytes (packed as its size: one word)\n"
           "  %s  values of these types\n"
-          "  char short int long float double        values of 1 2 4 8 4 8 bytes\n"
+          "  %-38s  values of %s bytes\n"
           "  bytes:N              a value of N bytes (a struct)\n\n"
           "example:\n",
-          cli_type_list());
+          cli_type_list(), cli_c_type_list(), cli_c_type_sizes());
   /* What the example prints, checked by the cli.help test. */
   fputs("  $ rvhal abi --word 8 --c-struct scale ptr,i32,f64,local:256,bytes:24\n"
         "  RV64 (8-byte words)\n"
@@ -64,14 +65,15 @@ void cmd_abi_usage(FILE *f) {
         f);
 }
 
-typedef enum abi_kind { ABI_GLOBAL, ABI_LOCAL, ABI_VALUE, ABI_BYTES } abi_kind_t;
-
+/* One kind of the list: an argument of `rvhal run` (run_args.h) without
+ * contents; its kind, type (NULL for bytes:N) and size are what the layout
+ * and the C struct need. */
 typedef struct abi_arg {
   char text[40]; /* the kind as written */
-  abi_kind_t kind;
-  const cli_type_t *type; /* ABI_VALUE */
-  uint64_t size;          /* ABI_LOCAL, ABI_VALUE, ABI_BYTES */
+  run_arg_t arg;
 } abi_arg_t;
+
+static int is_bytes(const abi_arg_t *a) { return a->arg.kind == RUN_ARG_VALUE && !a->arg.type; }
 
 /* One kind; -1 with the reason in why. */
 static int parse_kind(const char *s, size_t len, abi_arg_t *a, char *why, size_t why_size) {
@@ -85,43 +87,30 @@ static int parse_kind(const char *s, size_t len, abi_arg_t *a, char *why, size_t
   }
   memcpy(a->text, s, len);
   a->text[len] = 0;
+  static uint8_t no_data[1]; /* a value's bytes (never freed): the layout reads sizes, never the bytes */
+  a->arg = (run_arg_t){.kind = RUN_ARG_VALUE, .data = no_data};
   const char *t = a->text;
   if (!strcmp(t, "ptr") || !strcmp(t, "global") || !strcmp(t, "buf")) {
-    a->kind = ABI_GLOBAL;
+    a->arg.kind = RUN_ARG_BUFFER;
     return 0;
   }
   int local = !strncmp(t, "local:", 6), bytes = !strncmp(t, "bytes:", 6);
   if (local || bytes) {
-    if (cli_parse_u64(t + 6, &a->size) || a->size == 0) {
+    if (cli_parse_u64(t + 6, &a->arg.size) || a->arg.size == 0) {
       snprintf(why, why_size, "'%s': N must be a number of bytes >= 1", t);
       return -1;
     }
-    a->kind = local ? ABI_LOCAL : ABI_BYTES;
+    if (local) a->arg.kind = RUN_ARG_LOCAL;
     return 0;
   }
-  a->type = cli_type_find(t, len, 1);
-  if (!a->type) {
-    snprintf(why, why_size,
-             "unknown kind '%s' (kinds: ptr global buf local:N %s char short int long float double bytes:N)", t,
-             cli_type_list());
+  a->arg.type = cli_type_find(t, len, 1);
+  if (!a->arg.type) {
+    snprintf(why, why_size, "unknown kind '%s' (kinds: ptr global buf local:N %s %s bytes:N)", t, cli_type_list(),
+             cli_c_type_list());
     return -1;
   }
-  a->kind = ABI_VALUE;
-  a->size = a->type->size;
+  a->arg.size = a->arg.type->size;
   return 0;
-}
-
-static hal_arg_t arg_desc(const abi_arg_t *a) {
-  static const uint8_t pod[1]; /* the layout reads sizes, never the bytes */
-  hal_arg_t d = {.size = a->size};
-  if (a->kind == ABI_GLOBAL || a->kind == ABI_LOCAL) {
-    d.kind = hal_arg_address;
-    d.space = a->kind == ABI_GLOBAL ? hal_space_global : hal_space_local;
-  } else {
-    d.kind = hal_arg_value;
-    d.pod_data = pod;
-  }
-  return d;
 }
 
 /* The largest alignment: a C struct laid out like the pack is its size
@@ -164,15 +153,19 @@ static int print_c_struct(const char *name, const abi_arg_t *args, uint32_t n, c
   }
   for (uint32_t i = 0; i < n; i++) {
     const abi_arg_t *a = &args[i];
-    switch (a->kind) {
-    case ABI_GLOBAL: snprintf(decl[i], sizeof decl[i], "__global void *arg%u;", i); break;
-    case ABI_LOCAL: snprintf(decl[i], sizeof decl[i], "uintptr_t arg%u;", i); break;
-    case ABI_VALUE: snprintf(decl[i], sizeof decl[i], "%s arg%u;", a->type->c_type, i); break;
-    /* Always aligned explicitly: a byte array's own alignment is 1, even
-     * when its size is a power of two. A named type, because the attribute
-     * after an inline struct { } would align (and pad) the type itself. */
-    case ABI_BYTES:
-      snprintf(decl[i], sizeof decl[i], "RVHAL_PACKED_ARG(%s_bytes%" PRIu64 ") arg%u;", name, a->size, i);
+    switch (a->arg.kind) {
+    case RUN_ARG_BUFFER: snprintf(decl[i], sizeof decl[i], "__global void *arg%u;", i); break;
+    case RUN_ARG_LOCAL: snprintf(decl[i], sizeof decl[i], "uintptr_t arg%u;", i); break;
+    case RUN_ARG_VALUE:
+      if (a->arg.type) {
+        snprintf(decl[i], sizeof decl[i], "%s arg%u;", a->arg.type->c_type, i);
+        break;
+      }
+      /* bytes:N, always aligned explicitly: a byte array's own alignment is
+       * 1, even when its size is a power of two. A named type, because the
+       * attribute after an inline struct { } would align (and pad) the type
+       * itself. */
+      snprintf(decl[i], sizeof decl[i], "RVHAL_PACKED_ARG(%s_bytes%" PRIu64 ") arg%u;", name, a->arg.size, i);
       break;
     }
     if ((int)strlen(decl[i]) > width) width = (int)strlen(decl[i]);
@@ -183,9 +176,10 @@ static int print_c_struct(const char *name, const abi_arg_t *args, uint32_t n, c
   int typedefs = 0;
   for (uint32_t i = 0; i < n; i++) {
     int seen = 0;
-    for (uint32_t j = 0; j < i; j++) seen |= args[j].kind == ABI_BYTES && args[j].size == args[i].size;
-    if (args[i].kind != ABI_BYTES || seen) continue;
-    printf("typedef struct { uint8_t b[%" PRIu64 "]; } %s_bytes%" PRIu64 ";\n", args[i].size, name, args[i].size);
+    for (uint32_t j = 0; j < i; j++) seen |= is_bytes(&args[j]) && args[j].arg.size == args[i].arg.size;
+    if (!is_bytes(&args[i]) || seen) continue;
+    printf("typedef struct { uint8_t b[%" PRIu64 "]; } %s_bytes%" PRIu64 ";\n", args[i].arg.size, name,
+           args[i].arg.size);
     typedefs = 1;
   }
   printf("%stypedef struct {\n", typedefs ? "\n" : "");
@@ -194,7 +188,7 @@ static int print_c_struct(const char *name, const abi_arg_t *args, uint32_t n, c
     const abi_arg_t *a = &args[i];
     printf("  %-*s /* %s: ", width, decl[i], a->text);
     print_offsets(words, layouts, nwords, i);
-    if (a->kind == ABI_LOCAL) printf(", rvhal_local_arg(e, %u)", locals++);
+    if (a->arg.kind == RUN_ARG_LOCAL) printf(", rvhal_local_arg(e, %u)", locals++);
     printf(" */\n");
   }
   free(decl);
@@ -205,8 +199,8 @@ static int print_c_struct(const char *name, const abi_arg_t *args, uint32_t n, c
          name, name);
   printf("RVHAL_KERNEL(%s, %s_args, %s_item", name, name, name);
   for (uint32_t i = 0; i < n; i++) {
-    const abi_arg_t *a = &args[i];
-    printf(", %s(arg%u)", a->kind == ABI_GLOBAL ? "RVHAL_GLOBAL" : a->kind == ABI_LOCAL ? "RVHAL_LOCAL" : "RVHAL_VALUE", i);
+    const run_arg_kind_t k = args[i].arg.kind;
+    printf(", %s(arg%u)", k == RUN_ARG_BUFFER ? "RVHAL_GLOBAL" : k == RUN_ARG_LOCAL ? "RVHAL_LOCAL" : "RVHAL_VALUE", i);
   }
   printf(")\n");
   return CLI_OK;
@@ -287,7 +281,7 @@ int cmd_abi(int argc, char **argv) {
       rc = CLI_FAIL;
     }
   }
-  for (uint32_t i = 0; rc == CLI_OK && i < n; i++) desc[i] = arg_desc(&args[i]);
+  for (uint32_t i = 0; rc == CLI_OK && i < n; i++) desc[i] = run_arg_desc(&args[i].arg);
   uint32_t totals[2];
   for (uint32_t k = 0; rc == CLI_OK && k < nwords; k++) {
     /* Only the list can be wrong here (a value too large, a local size

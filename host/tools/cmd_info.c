@@ -104,14 +104,12 @@ int cmd_info(int argc, char **argv) {
   while ((c = getopt_long(argc, argv, ":d:bn:h", opts, NULL)) != -1) {
     switch (c) {
     case 'd':
-      if (pi->num_devices == 0)
-        return cli_usage_error("info", NULL, "--device %s: the platform has no devices", optarg);
-      if (cli_opt_u32("info", "--device", optarg, 0, pi->num_devices - 1, &device)) return CLI_USAGE;
+      if (cli_opt_device("info", optarg, &device)) return CLI_USAGE;
       one = 1;
       break;
     case 'b': boot = 1; break;
     case 'n':
-      if (cli_opt_u32("info", "--harts", optarg, 1, RVHAL_MAX_HARTS, &harts)) return CLI_USAGE;
+      if (cli_opt_harts("info", "--harts", optarg, &harts)) return CLI_USAGE;
       break;
     case 'h': cmd_info_usage(stdout); return CLI_OK;
     default: return cli_getopt_error("info", cmd_info_usage, argv, c);

@@ -107,18 +107,14 @@ static int parse_options(int argc, char **argv, run_opts_t *o) {
       offset_text = optarg;
       if (dims_option("--offset", optarg, 0, o->offset, &noffset)) return CLI_USAGE;
       break;
-    case 'd': {
-      uint32_t n = rvhal_platform_info()->num_devices;
-      if (n == 0) return cli_usage_error(CMD, NULL, "--device %s: the platform has no devices", optarg);
-      if (cli_opt_u32(CMD, "--device", optarg, 0, n - 1, &o->device)) return CLI_USAGE;
+    case 'd':
+      if (cli_opt_device(CMD, optarg, &o->device)) return CLI_USAGE;
       break;
-    }
     case 'n':
-      if (cli_opt_u32(CMD, "--harts", optarg, 1, RVHAL_MAX_HARTS, &o->harts)) return CLI_USAGE;
+      if (cli_opt_harts(CMD, "--harts", optarg, &o->harts)) return CLI_USAGE;
       break;
     case OPT_HPG:
-      if (cli_opt_u32(CMD, "--harts-per-group", optarg, 1, RVHAL_MAX_HARTS, &o->harts_per_group))
-        return CLI_USAGE;
+      if (cli_opt_harts(CMD, "--harts-per-group", optarg, &o->harts_per_group)) return CLI_USAGE;
       break;
     case OPT_TIMING:
       if (!strcmp(optarg, "fast")) o->timing = RVHAL_TIMING_FAST;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "run_args.h"
+#include "rvhal/arg_pack.h"
 
 /* More than any device's memory: refuse before allocating it on the host. */
 #define MAX_BUFFER_BYTES (UINT64_C(1) << 32)
@@ -126,16 +127,12 @@ int run_arg_parse(run_arg_t *a, uint32_t index, const char *token, uint64_t defa
 }
 
 hal_arg_t run_arg_desc(const run_arg_t *a) {
-  hal_arg_t d = {.size = a->size};
-  if (a->kind == RUN_ARG_VALUE) {
-    d.kind = hal_arg_value;
-    d.pod_data = a->data;
-  } else {
-    d.kind = hal_arg_address;
-    d.space = a->kind == RUN_ARG_BUFFER ? hal_space_global : hal_space_local;
-    if (a->kind == RUN_ARG_BUFFER) d.address = a->addr;
+  switch (a->kind) {
+  case RUN_ARG_BUFFER: return rvhal_arg_global(a->addr);
+  case RUN_ARG_LOCAL: return rvhal_arg_local(a->size);
+  case RUN_ARG_VALUE: break;
   }
-  return d;
+  return rvhal_arg_value(a->data, a->size);
 }
 
 void run_arg_free(run_arg_t *a) {
