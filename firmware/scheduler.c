@@ -198,6 +198,25 @@ static void wait_turn(fw_hart_t *hart, uint32_t team) {
   }
 }
 
+/* Exact timing: a hart whose turn came sleeps ~1 us before it starts
+ * counting. The hart that handed over still runs a few instructions on its
+ * way to wfi; under -icount they advance the one clock every hart reads, so
+ * inside this hart's span they would add cycles now and then, as QEMU's
+ * time slices fall. Asleep, this hart lets them finish first. */
+#define SETTLE_TICKS (RVHAL_BOARD_TIMEBASE_HZ / 1000000 + 1)
+
+static void settle(fw_hart_t *hart) {
+  const uint64_t until = fw_board.time_now() + SETTLE_TICKS;
+  fw_board.timer_set(hart->index, until);
+  csr_set(mie, MIP_MTIP);
+  while (fw_board.time_now() < until) {
+    fw_board.ipi_clear(hart->index); /* a stale IPI must not turn this into a spin */
+    fw_wfi();
+  }
+  csr_clear(mie, MIP_MTIP);
+  fw_board.timer_set(hart->index, FW_TIMER_OFF);
+}
+
 static void pass_turn(uint32_t next_team) {
   fw_launch_t *L = &fw_launch;
   __atomic_store_n(&L->turn, next_team, __ATOMIC_RELEASE);
@@ -231,7 +250,10 @@ static void run_share(fw_hart_t *hart) {
   const int exact = (FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) != 0;
   const uint32_t team = hart->index / L->team_size;
   uint64_t i0 = 0;
-  if (exact) wait_turn(hart, team);
+  if (exact) {
+    wait_turn(hart, team);
+    settle(hart);
+  }
   blk->trace_events = 0;
   blk->trace_dropped = 0;
   if (counting) {

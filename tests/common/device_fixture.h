@@ -60,14 +60,4 @@ static inline hal_kernel_t fixture_kernel(rvhal_device_t *d, hal_program_t p, co
   return k;
 }
 
-static inline hal_arg_t arg_global(hal_addr_t a) {
-  return (hal_arg_t){.kind = hal_arg_address, .space = hal_space_global, .address = a};
-}
-static inline hal_arg_t arg_local(hal_size_t size) {
-  return (hal_arg_t){.kind = hal_arg_address, .space = hal_space_local, .size = size};
-}
-static inline hal_arg_t arg_value(const void *p, hal_size_t size) {
-  return (hal_arg_t){.kind = hal_arg_value, .size = size, .pod_data = p};
-}
-
 #endif /* RVHAL_TEST_DEVICE_FIXTURE_H */

@@ -13,10 +13,9 @@
  * ("members whose size is a power of two are naturally aligned as the pack
  * needs"); the launch must be refused or deliver the right bytes. */
 #include "dev_util.h"
+#include "dt_shared.h"
 #include "rvhal/arg_pack.h"
 
-#define ARGS_SLICE 1024u
-#define ARGS_RAW_AT 512u
 #define MAX_MEMBERS 12
 
 typedef enum { M_GLOBAL, M_LOCAL, M_VALUE } mkind_t;
@@ -61,14 +60,14 @@ static void run(rvhal_device_t *d, hal_program_t prog, kdesc_t *k, uint32_t item
     member_t *m = &k->m[i];
     memset(want[i], 0, sizeof want[i]);
     if (m->kind == M_GLOBAL) {
-      args[i] = arg_global(out);
+      args[i] = rvhal_arg_global(out);
       memcpy(want[i], &out, ws);
     } else if (m->kind == M_LOCAL) {
-      args[i] = arg_local(m->size);
+      args[i] = rvhal_arg_local(m->size);
       uint64_t sz = m->size;
       memcpy(want[i], &sz, ws);
     } else {
-      args[i] = arg_value(m->data, m->size);
+      args[i] = rvhal_arg_value(m->data, m->size);
       memcpy(want[i], m->data, m->size);
     }
   }
@@ -123,38 +122,6 @@ static void run(rvhal_device_t *d, hal_program_t prog, kdesc_t *k, uint32_t item
   CHECK_OK(rvhal_mem_free(d, out));
 }
 
-/* The worked examples of docs/abi.md, host only. */
-static void doc_examples(void) {
-  static const uint8_t pod[128] = {1};
-  hal_arg_t ex1[] = {arg_global(0x80000000u), arg_value(pod, 4), arg_value(pod, 8), arg_local(256),
-                     arg_value(pod, 24)};
-  const uint32_t off32[] = {0, 4, 8, 16, 32}, off64[] = {0, 8, 16, 24, 32};
-  rvhal_arg_layout_t l[6];
-  uint32_t total;
-  CHECK_OK(rvhal_arg_layout(ex1, 5, 4, l, &total));
-  for (int i = 0; i < 5; i++) CHECK_EQ_U64(l[i].offset, off32[i]);
-  CHECK_EQ_U64(total, 56);
-  CHECK_OK(rvhal_arg_layout(ex1, 5, 8, l, &total));
-  for (int i = 0; i < 5; i++) CHECK_EQ_U64(l[i].offset, off64[i]);
-  CHECK_EQ_U64(total, 56);
-  CHECK_EQ_U64(l[4].align, 32);
-  hal_arg_t ex2[] = {arg_value(pod, 1), arg_value(pod, 2), arg_value(pod, 1),
-                     arg_value(pod, 4), arg_value(pod, 3), arg_value(pod, 8)};
-  const uint32_t off2[] = {0, 2, 4, 8, 12, 16};
-  CHECK_OK(rvhal_arg_layout(ex2, 6, 8, l, &total));
-  for (int i = 0; i < 6; i++) CHECK_EQ_U64(l[i].offset, off2[i]);
-  CHECK_EQ_U64(total, 24);
-  hal_arg_t ex3[] = {arg_value(pod, 1), arg_global(0x80000000u), arg_value(pod, 16),
-                     arg_local(100), arg_value(pod, 100), arg_value(pod, 2)};
-  const uint32_t off3_32[] = {0, 4, 16, 32, 128, 228}, off3_64[] = {0, 8, 16, 32, 128, 228};
-  CHECK_OK(rvhal_arg_layout(ex3, 6, 4, l, &total));
-  for (int i = 0; i < 6; i++) CHECK_EQ_U64(l[i].offset, off3_32[i]);
-  CHECK_EQ_U64(total, 230);
-  CHECK_OK(rvhal_arg_layout(ex3, 6, 8, l, &total));
-  for (int i = 0; i < 6; i++) CHECK_EQ_U64(l[i].offset, off3_64[i]);
-  CHECK_EQ_U64(total, 230);
-}
-
 static void randomize(kdesc_t *k, uint64_t seed) {
   for (uint32_t i = 0; i < k->n; i++) {
     dt_fill_random(k->m[i].data, sizeof k->m[i].data, seed * 100 + i);
@@ -174,7 +141,6 @@ int main(int argc, char **argv) {
     rvhal_device_delete(d);
     return check_result("args_natural_align");
   }
-  doc_examples();
   for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
     randomize(&kernels[i], i + 1);
     run(d, prog, &kernels[i], 8, 2, 0); /* 4 groups, spread over the harts */

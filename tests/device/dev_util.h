@@ -52,6 +52,24 @@ static inline hal_addr_t dt_buffer(rvhal_device_t *d, size_t n, const void *init
   return a;
 }
 
+/* The whole file at `path` in a malloc'ed buffer with a NUL after its *len
+ * bytes; NULL if it cannot be opened. */
+static inline char *dt_read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap + 1);
+  if (!buf) abort();
+  for (size_t got; (got = fread(buf + n, 1, cap - n, f)) > 0;) {
+    n += got;
+    if (n == cap && !(buf = realloc(buf, (cap *= 2) + 1))) abort();
+  }
+  fclose(f);
+  buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
 /* The first index where two byte arrays differ, or -1. */
 static inline long dt_first_diff(const void *a, const void *b, size_t n) {
   const uint8_t *x = a, *y = b;

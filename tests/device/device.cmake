@@ -19,8 +19,10 @@ function(rvhal_device_test_executable target dir source)
     return()
   endif()
   add_executable(${target} ${RVHAL_SOURCE_DIR}/tests/${dir}/${source}.c)
+  # tests/kernels: dt_shared.h, the constants a test shares with its kernels.
   target_include_directories(${target} PRIVATE ${RVHAL_SOURCE_DIR}/tests/common ${RVHAL_SOURCE_DIR}/tests/device
-                                                ${RVHAL_SOURCE_DIR}/tests/${dir} ${RVHAL_SOURCE_DIR}/host/src)
+                                                ${RVHAL_SOURCE_DIR}/tests/kernels ${RVHAL_SOURCE_DIR}/tests/${dir}
+                                                ${RVHAL_SOURCE_DIR}/host/src)
   target_compile_definitions(${target} PRIVATE RVHAL_TEST_KERNEL_DIR_RV64="${RVHAL_TEST_KERNEL_DIR_RV64}"
                                                RVHAL_TEST_KERNEL_DIR_RV32="${RVHAL_TEST_KERNEL_DIR_RV32}")
   target_link_libraries(${target} PRIVATE rvhal)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "dev_util.h"
+#include "dt_shared.h"
 
 #define N 64
 
@@ -26,14 +27,12 @@ typedef struct {
 
 static ctx_t c;
 
-static const uint32_t table_a[8] = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88};
-
 /* The good kernel: prog_a_affine over N items, result checked. */
 static void good_at(int line) {
   uint32_t k = ++c.k * 1000003u;
   const uint32_t poison = 0xdeadbeef;
   CHECK_OK(rvhal_mem_fill(c.d, c.out, &poison, 4, N * 4));
-  hal_arg_t args[3] = {arg_global(c.out), arg_global(c.in), arg_value(&k, 4)};
+  hal_arg_t args[3] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in), rvhal_arg_value(&k, 4)};
   hal_ndrange_t nd = {.global = {N}, .local = {4}};
   int rc = rvhal_kernel_exec(c.d, c.pa, c.affine, &nd, args, 3, 1);
   CHECK_MSG(rc == RVHAL_OK, "good kernel after the case at line %d: %s: %s", line, rvhal_status_name(rc),
@@ -41,7 +40,7 @@ static void good_at(int line) {
   uint32_t out[N];
   CHECK_OK(rvhal_mem_read(c.d, out, c.out, sizeof out));
   unsigned bad = 0;
-  for (uint32_t i = 0; i < N; i++) bad += out[i] != c.host_in[i] * 3u + k + table_a[i % 8] + 1000u;
+  for (uint32_t i = 0; i < N; i++) bad += out[i] != want_a(c.host_in[i], k, i);
   CHECK_MSG(bad == 0, "good kernel after the case at line %d: %u wrong results", line, bad);
   c.good_runs++;
 }
@@ -62,7 +61,7 @@ static int exec1(hal_program_t p, hal_kernel_t k, uint64_t g, uint64_t l, const 
 
 static int exec_nd(hal_kernel_t k, hal_ndrange_t nd, uint32_t dim) {
   uint32_t kv = 1;
-  hal_arg_t args[3] = {arg_global(c.out), arg_global(c.in), arg_value(&kv, 4)};
+  hal_arg_t args[3] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in), rvhal_arg_value(&kv, 4)};
   return rvhal_kernel_exec(c.d, c.pa, k, &nd, args, 3, dim);
 }
 
@@ -85,7 +84,7 @@ static void ndranges(void) {
   if (c.word_size == 4)
     CASE(exec_nd(k, (hal_ndrange_t){.global = {1ull << 32}, .local = {1}}, 1), RVHAL_INVALID_ARGUMENT, "32-bit");
   uint32_t kv = 1;
-  hal_arg_t args[3] = {arg_global(c.out), arg_global(c.in), arg_value(&kv, 4)};
+  hal_arg_t args[3] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in), rvhal_arg_value(&kv, 4)};
   CASE(rvhal_kernel_exec(c.d, c.pa, k, NULL, args, 3, 1), RVHAL_INVALID_ARGUMENT, "NULL");
   hal_ndrange_t nd = {.global = {8}, .local = {4}};
   CASE(rvhal_kernel_exec(NULL, c.pa, k, &nd, args, 3, 1), RVHAL_INVALID_ARGUMENT, "NULL");
@@ -108,58 +107,59 @@ static void arguments(void) {
   uint64_t k8 = 5;
   uint16_t k2 = 5;
   /* Count. */
-  hal_arg_t two[2] = {arg_global(c.out), arg_global(c.in)};
+  hal_arg_t two[2] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in)};
   CASE(exec1(c.pa, k, 8, 4, two, 2, 1), RVHAL_INVALID_ARGUMENT, "takes 3 arguments, 2 given");
-  hal_arg_t four[4] = {arg_global(c.out), arg_global(c.in), arg_value(&kv, 4), arg_value(&kv, 4)};
+  hal_arg_t four[4] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in), rvhal_arg_value(&kv, 4),
+                       rvhal_arg_value(&kv, 4)};
   CASE(exec1(c.pa, k, 8, 4, four, 4, 1), RVHAL_INVALID_ARGUMENT, "takes 3 arguments, 4 given");
   CASE(exec1(c.pa, k, 8, 4, NULL, 0, 1), RVHAL_INVALID_ARGUMENT, "takes 3 arguments, 0 given");
   CASE(exec1(c.pa, k, 8, 4, NULL, 3, 1), RVHAL_INVALID_ARGUMENT, "args is NULL");
   /* Kind. */
-  hal_arg_t kind0[3] = {arg_value(&k8, 8), arg_global(c.in), arg_value(&kv, 4)};
+  hal_arg_t kind0[3] = {rvhal_arg_value(&k8, 8), rvhal_arg_global(c.in), rvhal_arg_value(&kv, 4)};
   CASE(exec1(c.pa, k, 8, 4, kind0, 3, 1), RVHAL_INVALID_ARGUMENT, "argument 0 must be a global buffer, got a POD value");
-  hal_arg_t kind1[3] = {arg_global(c.out), arg_local(64), arg_value(&kv, 4)};
+  hal_arg_t kind1[3] = {rvhal_arg_global(c.out), rvhal_arg_local(64), rvhal_arg_value(&kv, 4)};
   CASE(exec1(c.pa, k, 8, 4, kind1, 3, 1), RVHAL_INVALID_ARGUMENT, "argument 1 must be a global buffer, got a local buffer");
-  hal_arg_t kind2[3] = {arg_global(c.out), arg_global(c.in), arg_global(c.in)};
+  hal_arg_t kind2[3] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in), rvhal_arg_global(c.in)};
   CASE(exec1(c.pa, k, 8, 4, kind2, 3, 1), RVHAL_INVALID_ARGUMENT, "argument 2 must be a POD value, got a global buffer");
-  hal_arg_t kind3[3] = {arg_global(c.out), arg_global(c.in), arg_value(&kv, 4)};
+  hal_arg_t kind3[3] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in), rvhal_arg_value(&kv, 4)};
   kind3[1].space = (hal_addr_space_t)7;
   CASE(exec1(c.pa, k, 8, 4, kind3, 3, 1), RVHAL_INVALID_ARGUMENT, "neither global nor local");
-  kind3[1] = arg_global(c.in);
+  kind3[1] = rvhal_arg_global(c.in);
   kind3[2].kind = (hal_arg_kind_t)5;
   CASE(exec1(c.pa, k, 8, 4, kind3, 3, 1), RVHAL_INVALID_ARGUMENT, "neither address nor value");
   /* POD size. */
-  hal_arg_t size8[3] = {arg_global(c.out), arg_global(c.in), arg_value(&k8, 8)};
+  hal_arg_t size8[3] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in), rvhal_arg_value(&k8, 8)};
   CASE(exec1(c.pa, k, 8, 4, size8, 3, 1), RVHAL_INVALID_ARGUMENT, "argument 2 is a POD value of 4 bytes, got 8 bytes");
-  hal_arg_t size2[3] = {arg_global(c.out), arg_global(c.in), arg_value(&k2, 2)};
+  hal_arg_t size2[3] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in), rvhal_arg_value(&k2, 2)};
   CASE(exec1(c.pa, k, 8, 4, size2, 3, 1), RVHAL_INVALID_ARGUMENT, "got 2 bytes");
-  hal_arg_t size0[3] = {arg_global(c.out), arg_global(c.in), arg_value(&kv, 0)};
+  hal_arg_t size0[3] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in), rvhal_arg_value(&kv, 0)};
   CASE(exec1(c.pa, k, 8, 4, size0, 3, 1), RVHAL_INVALID_ARGUMENT, "size 0");
-  hal_arg_t nulldata[3] = {arg_global(c.out), arg_global(c.in), arg_value(NULL, 4)};
+  hal_arg_t nulldata[3] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in), rvhal_arg_value(NULL, 4)};
   CASE(exec1(c.pa, k, 8, 4, nulldata, 3, 1), RVHAL_INVALID_ARGUMENT, "NULL data");
   static uint8_t big[8192];
-  hal_arg_t huge[3] = {arg_global(c.out), arg_global(c.in), arg_value(big, sizeof big)};
+  hal_arg_t huge[3] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in), rvhal_arg_value(big, sizeof big)};
   CASE(exec1(c.pa, k, 8, 4, huge, 3, 1), RVHAL_INVALID_ARGUMENT, "larger than any pack");
   hal_arg_t many[65];
-  for (int i = 0; i < 65; i++) many[i] = arg_value(&kv, 4);
+  for (int i = 0; i < 65; i++) many[i] = rvhal_arg_value(&kv, 4);
   CASE(exec1(c.pa, k, 8, 4, many, 65, 1), RVHAL_INVALID_ARGUMENT, "65 arguments");
 
   /* Buffers that are not inside any allocation. */
-  hal_arg_t unmapped[3] = {arg_global(c.out), arg_global(0x1000), arg_value(&kv, 4)};
+  hal_arg_t unmapped[3] = {rvhal_arg_global(c.out), rvhal_arg_global(0x1000), rvhal_arg_value(&kv, 4)};
   CASE(exec1(c.pa, k, 8, 4, unmapped, 3, 1), RVHAL_OUT_OF_RANGE, "argument 1: buffer address 0x1000 is not inside any");
   /* Just past the end of an allocation that has free memory after it (it
    * is alone in its MiB). */
   hal_addr_t lone;
   CHECK_OK(rvhal_mem_alloc(c.d, 256, 1u << 20, &lone));
-  hal_arg_t past[3] = {arg_global(lone + 256), arg_global(c.in), arg_value(&kv, 4)};
+  hal_arg_t past[3] = {rvhal_arg_global(lone + 256), rvhal_arg_global(c.in), rvhal_arg_value(&kv, 4)};
   CASE(exec1(c.pa, k, 8, 4, past, 3, 1), RVHAL_OUT_OF_RANGE, "not inside any allocation");
   CHECK_OK(rvhal_mem_free(c.d, lone));
   hal_addr_t freed;
   CHECK_OK(rvhal_mem_alloc(c.d, 256, 0, &freed));
   CHECK_OK(rvhal_mem_free(c.d, freed));
-  hal_arg_t gone[3] = {arg_global(freed), arg_global(c.in), arg_value(&kv, 4)};
+  hal_arg_t gone[3] = {rvhal_arg_global(freed), rvhal_arg_global(c.in), rvhal_arg_value(&kv, 4)};
   CASE(exec1(c.pa, k, 8, 4, gone, 3, 1), RVHAL_OUT_OF_RANGE, "argument 0");
-  hal_arg_t prog_area[3] = {arg_global(c.out), arg_global(rvhal_device_get_info(c.d)->program_area_base),
-                            arg_value(&kv, 4)};
+  hal_arg_t prog_area[3] = {rvhal_arg_global(c.out), rvhal_arg_global(rvhal_device_get_info(c.d)->program_area_base),
+                            rvhal_arg_value(&kv, 4)};
   CASE(exec1(c.pa, k, 8, 4, prog_area, 3, 1), RVHAL_OUT_OF_RANGE, "not inside any allocation");
 
   /* Local memory: over the limit is refused before the launch, with both
@@ -167,19 +167,19 @@ static void arguments(void) {
   const uint64_t lm = rvhal_device_get_info(c.d)->local_mem_size;
   char lm_str[32], need_str[32];
   snprintf(lm_str, sizeof lm_str, "%llu", (unsigned long long)lm);
-  hal_arg_t loc[3] = {arg_global(c.out), arg_global(c.in), arg_local(lm + 1)};
+  hal_arg_t loc[3] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in), rvhal_arg_local(lm + 1)};
   snprintf(need_str, sizeof need_str, "needs %llu bytes", (unsigned long long)(lm + 64));
   CHECK_FAILS(exec1(c.pa, c.local, 8, 4, loc, 3, 1), RVHAL_LOCAL_MEMORY, need_str);
   CHECK_LAST_ERROR_HAS(lm_str);
   GOOD();
-  loc[2] = arg_local(70000);
+  loc[2] = rvhal_arg_local(70000);
   CHECK_FAILS(exec1(c.pa, c.local, 8, 4, loc, 3, 1), RVHAL_LOCAL_MEMORY, "70016");
   CHECK_LAST_ERROR_HAS(lm_str);
   GOOD();
-  loc[2] = arg_local(1ull << 31);
+  loc[2] = rvhal_arg_local(1ull << 31);
   CHECK_FAILS(exec1(c.pa, c.local, 8, 4, loc, 3, 1), RVHAL_LOCAL_MEMORY, "2147483648");
   GOOD();
-  loc[2] = arg_local(lm);
+  loc[2] = rvhal_arg_local(lm);
   int rc = exec1(c.pa, c.local, 8, 4, loc, 3, 1);
   CHECK_MSG(rc == RVHAL_OK, "local buffer of exactly local_mem_size (%llu): %s: %s", (unsigned long long)lm,
             rvhal_status_name(rc), rvhal_last_error());
@@ -193,21 +193,11 @@ static void arguments(void) {
   GOOD();
 }
 
-static uint8_t *read_file(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    CHECK_MSG(0, "cannot open %s", path);
-    return NULL;
-  }
-  size_t cap = 1 << 16, n = 0;
-  uint8_t *buf = malloc(cap);
-  for (size_t got; (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-    n += got;
-    if (n == cap) buf = realloc(buf, cap *= 2);
-  }
-  fclose(f);
-  *size = n;
-  return buf;
+/* A kernel file's bytes; a failed CHECK if it cannot be read. */
+static uint8_t *read_kernel_file(const char *path, size_t *size) {
+  uint8_t *elf = (uint8_t *)dt_read_file(path, size);
+  CHECK_MSG(elf != NULL, "cannot open %s", path);
+  return elf;
 }
 
 static void programs(void) {
@@ -216,7 +206,7 @@ static void programs(void) {
   /* Truncated: every prefix of a real kernel file is refused. */
   snprintf(path, sizeof path, "%s/dt_prog_a.elf", fixture_kernel_dir(c.d));
   size_t size;
-  uint8_t *elf = read_file(path, &size);
+  uint8_t *elf = read_kernel_file(path, &size);
   if (elf) {
     CHECK_OK(rvhal_program_load(c.d, elf, size, &p)); /* the whole file is fine */
     CHECK_OK(rvhal_program_free(c.d, p));
@@ -263,7 +253,7 @@ static void programs(void) {
    * class is refused first), and a kernel file with e_machine changed. */
   CASE(rvhal_program_load_file(c.d, "/proc/self/exe", &p), RVHAL_BAD_ELF, c.word_size == 8 ? "RISC-V" : "ELF");
   snprintf(path, sizeof path, "%s/dt_prog_a.elf", fixture_kernel_dir(c.d));
-  elf = read_file(path, &size);
+  elf = read_kernel_file(path, &size);
   if (elf && size > 20) {
     const uint16_t machines[] = {3 /* EM_386 */, 62 /* EM_X86_64 */, 183 /* EM_AARCH64 */, 0};
     for (int i = 0; i < 4; i++) {
@@ -299,7 +289,7 @@ static void programs(void) {
 
   /* Program handles. */
   uint32_t kv = 1;
-  hal_arg_t args[3] = {arg_global(c.out), arg_global(c.in), arg_value(&kv, 4)};
+  hal_arg_t args[3] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in), rvhal_arg_value(&kv, 4)};
   CASE(rvhal_program_find_kernel(c.d, 9999, "prog_a_affine", &k), RVHAL_NOT_FOUND, "no loaded program has handle 9999");
   CASE(rvhal_program_find_kernel(c.d, hal_invalid_program, "prog_a_affine", &k), RVHAL_NOT_FOUND, "no loaded program");
   CASE(exec1(9999, c.affine, 8, 4, args, 3, 1), RVHAL_NOT_FOUND, "no loaded program has handle 9999");
@@ -317,7 +307,7 @@ static void programs(void) {
  * takes for one (errors_kernel_handles). */
 static void kernel_handles(void) {
   uint32_t kv = 1;
-  hal_arg_t args[3] = {arg_global(c.out), arg_global(c.in), arg_value(&kv, 4)};
+  hal_arg_t args[3] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in), rvhal_arg_value(&kv, 4)};
   /* hal_invalid_kernel. */
   CASE(exec1(c.pa, hal_invalid_kernel, 8, 4, args, 3, 1), RVHAL_NOT_FOUND, "not a kernel of program");
   /* B's handle on B2, the same code built with other constants (so its

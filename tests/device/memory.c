@@ -39,7 +39,8 @@ static void device_sees(ctx_t *c, hal_addr_t addr, const uint8_t *expect, uint64
     return;
   }
   uint64_t chunk = CHUNK;
-  hal_arg_t args[4] = {arg_global(addr), arg_global(c->sums), arg_value(&n, 8), arg_value(&chunk, 8)};
+  hal_arg_t args[4] = {rvhal_arg_global(addr), rvhal_arg_global(c->sums), rvhal_arg_value(&n, 8),
+                       rvhal_arg_value(&chunk, 8)};
   hal_ndrange_t nd = {.global = {global}, .local = {4}};
   int rc = rvhal_kernel_exec(c->d, c->prog, c->sum, &nd, args, 4, 1);
   CHECK_MSG(rc == RVHAL_OK, "%s: checksum kernel: %s: %s", what, rvhal_status_name(rc), rvhal_last_error());
@@ -274,6 +275,13 @@ static void bad_inputs(ctx_t *c) {
   CHECK_FAILS(rvhal_mem_free(d, a + 16), RVHAL_NOT_FOUND, "inside the allocation");
   CHECK_FAILS(rvhal_mem_free(d, 0x1000), RVHAL_NOT_FOUND, "not the start of an allocation");
   CHECK_FAILS(rvhal_mem_free(d, b + 4096), RVHAL_NOT_FOUND, "not the start of an allocation");
+  /* hal_nullptr (0) is ignored, like free(NULL): no allocation goes, and the
+   * device keeps working (a and b just below; the guard, also by a kernel,
+   * at the end). */
+  CHECK_OK(rvhal_mem_free(d, hal_nullptr));
+  CHECK_OK(rvhal_mem_free(d, hal_nullptr)); /* again: still nothing to free */
+  CHECK_OK(rvhal_mem_write(d, b, buf, 100));
+  CHECK_OK(rvhal_mem_read(d, buf, a, 100));
   CHECK_OK(rvhal_mem_free(d, a));
   CHECK_FAILS(rvhal_mem_free(d, a), RVHAL_NOT_FOUND, "not the start of an allocation"); /* double free */
   /* Freed memory is not accessible. */
@@ -385,17 +393,17 @@ static void internal_memory(ctx_t *c) {
   void *p;
   CHECK_FAILS(rvhal_mem_map(c->d, a, 16, &p), RVHAL_OUT_OF_RANGE, "not inside any allocation");
   uint32_t v = 0x1000;
-  hal_arg_t args[3] = {arg_global(a), arg_value(&v, 4)};
+  hal_arg_t args[3] = {rvhal_arg_global(a), rvhal_arg_value(&v, 4)};
   hal_ndrange_t nd = {.global = {16}, .local = {4}};
   CHECK_FAILS(rvhal_kernel_exec(c->d, pb, fill, &nd, args, 2, 1), RVHAL_OUT_OF_RANGE, "not inside any allocation");
   hal_addr_t out = dt_buffer(c->d, 64 * 4, NULL);
 
   /* Install A, then B again from its staged copy: B must be intact. */
-  args[0] = arg_global(out);
-  args[1] = arg_global(out);
-  args[2] = arg_value(&v, 4);
+  args[0] = rvhal_arg_global(out);
+  args[1] = rvhal_arg_global(out);
+  args[2] = rvhal_arg_value(&v, 4);
   CHECK_OK(rvhal_kernel_exec(c->d, pa, affine, &nd, args, 3, 1));
-  args[1] = arg_value(&v, 4);
+  args[1] = rvhal_arg_value(&v, 4);
   nd.global[0] = 64;
   int rc = rvhal_kernel_exec(c->d, pb, fill, &nd, args, 2, 1);
   CHECK_MSG(rc == RVHAL_OK, "prog_b_fill reinstalled after accesses to the freed block: %s: %s",

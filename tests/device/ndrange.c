@@ -7,9 +7,7 @@
  * field of every item is compared with the host's computation and every item
  * must have run exactly once. */
 #include "dev_util.h"
-
-#define NDR_FIELDS 28
-#define NDR_MAGIC 0x6e6472616e67654eull
+#include "dt_shared.h"
 
 typedef struct {
   rvhal_device_t *d;
@@ -48,7 +46,7 @@ static void run(ctx_t *c, uint32_t dim, const hal_ndrange_t *nd, const rvhal_lau
   const uint8_t junk = 0xa5, zero = 0;
   CHECK_OK(rvhal_mem_fill(c->d, drec, &junk, 1, rec_bytes));
   CHECK_OK(rvhal_mem_fill(c->d, dcount, &zero, 1, count_bytes));
-  hal_arg_t args[3] = {arg_global(drec), arg_global(dcount), arg_value(&total, 8)};
+  hal_arg_t args[3] = {rvhal_arg_global(drec), rvhal_arg_global(dcount), rvhal_arg_value(&total, 8)};
   c->cases++;
   int rc = rvhal_kernel_exec_ex(c->d, c->prog, c->kern, nd, args, 3, dim, opt);
   CHECK_MSG(rc == RVHAL_OK, "%u harts, %s: kernel_exec: %s: %s", c->harts, what, rvhal_status_name(rc),

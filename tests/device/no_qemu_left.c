@@ -35,7 +35,7 @@ static int run_kernel(rvhal_device_t *d) {
   hal_addr_t out;
   if (rvhal_program_find_kernel(d, p, "prog_b_fill", &k) || rvhal_mem_alloc(d, 64 * 4, 0, &out)) return -1;
   uint32_t v = 77;
-  hal_arg_t args[2] = {arg_global(out), arg_value(&v, 4)};
+  hal_arg_t args[2] = {rvhal_arg_global(out), rvhal_arg_value(&v, 4)};
   hal_ndrange_t nd = {.global = {64}, .local = {4}};
   int rc = rvhal_kernel_exec(d, p, k, &nd, args, 2, 1);
   if (rc) {
@@ -166,6 +166,8 @@ static int after_suite(void) {
   for (;;) {
     pid_t pids[64];
     int n = dt_find_qemu(0, "RVHAL_TEST_SUITE=1", pids, 64);
+    CHECK_MSG(n >= 0, "cannot read /proc: cannot tell whether QEMU processes were left behind");
+    if (n < 0) break;
     counted = 0;
     for (int i = 0; i < n && i < 64; i++) {
       char buf[4096];

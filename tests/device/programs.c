@@ -5,14 +5,9 @@
  * handles are refused; the same file loaded twice gives two working
  * programs. */
 #include "dev_util.h"
+#include "dt_shared.h"
 
 #define N 96
-
-static const uint32_t table_a[8] = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88};
-static const uint32_t table_b[8] = {0x9000, 0xa000, 0xb000, 0xc000, 0xd000, 0xe000, 0xf000, 0x1000};
-
-static uint32_t want_a(uint32_t in, uint32_t k, size_t i) { return in * 3u + k + table_a[i % 8] + 1000u; }
-static uint32_t want_b(uint32_t in, uint32_t k, size_t i) { return ((in ^ k) + table_b[i % 8]) * 7u; }
 
 typedef struct {
   rvhal_device_t *d;
@@ -24,7 +19,7 @@ typedef struct {
 static void launch(bufs_t *b, hal_program_t prog, hal_kernel_t kern, int is_a, uint32_t k, const char *what) {
   const uint32_t poison = 0xdeadbeef;
   CHECK_OK(rvhal_mem_fill(b->d, b->out, &poison, 4, N * 4));
-  hal_arg_t args[3] = {arg_global(b->out), arg_global(b->in), arg_value(&k, 4)};
+  hal_arg_t args[3] = {rvhal_arg_global(b->out), rvhal_arg_global(b->in), rvhal_arg_value(&k, 4)};
   hal_ndrange_t nd = {.global = {N}, .local = {8}};
   int rc = rvhal_kernel_exec(b->d, prog, kern, &nd, args, 3, 1);
   CHECK_MSG(rc == RVHAL_OK, "%s: %s: %s", what, rvhal_status_name(rc), rvhal_last_error());
@@ -40,7 +35,7 @@ static void launch(bufs_t *b, hal_program_t prog, hal_kernel_t kern, int is_a, u
 }
 
 static void launch_fill(bufs_t *b, hal_program_t prog, hal_kernel_t kern, uint32_t v) {
-  hal_arg_t args[2] = {arg_global(b->out), arg_value(&v, 4)};
+  hal_arg_t args[2] = {rvhal_arg_global(b->out), rvhal_arg_value(&v, 4)};
   hal_ndrange_t nd = {.global = {N}, .local = {4}};
   CHECK_OK(rvhal_kernel_exec(b->d, prog, kern, &nd, args, 2, 1));
   uint32_t out[N];
@@ -90,7 +85,7 @@ int main(void) {
   CHECK_FAILS(rvhal_program_find_kernel(d, pa, "prog_a_affine", &k), RVHAL_NOT_FOUND, "no loaded program");
   {
     uint32_t kk = 1;
-    hal_arg_t args[3] = {arg_global(b.out), arg_global(b.in), arg_value(&kk, 4)};
+    hal_arg_t args[3] = {rvhal_arg_global(b.out), rvhal_arg_global(b.in), rvhal_arg_value(&kk, 4)};
     hal_ndrange_t nd = {.global = {N}, .local = {8}};
     CHECK_FAILS(rvhal_kernel_exec(d, pa, ka, &nd, args, 3, 1), RVHAL_NOT_FOUND, "no loaded program");
   }

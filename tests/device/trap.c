@@ -10,10 +10,10 @@
  * (RVHAL_STACK_OVERFLOW); with the argument "stack", every hart overflows
  * into its neighbour's stack, and the device must still work after. */
 #include "dev_util.h"
+#include "dt_shared.h"
 
 #define N 64
 #define TIMEOUT_MS 1500
-#define REACHED 0x7261707465737421ull
 
 typedef struct {
   rvhal_device_t *d;
@@ -31,7 +31,7 @@ static hal_kernel_t kern(const char *name) { return fixture_kernel(c.d, c.prog, 
  * buffer is intact, and this process has exactly one QEMU. */
 static void healthy_at(int line) {
   uint32_t k = ++c.k;
-  hal_arg_t args[2] = {arg_global(c.out), arg_value(&k, 4)};
+  hal_arg_t args[2] = {rvhal_arg_global(c.out), rvhal_arg_value(&k, 4)};
   hal_ndrange_t nd = {.global = {N}, .local = {4}};
   int rc = rvhal_kernel_exec(c.d, c.prog, kern("trap_good"), &nd, args, 2, 1);
   CHECK_MSG(rc == RVHAL_OK, "trap_good after line %d: %s: %s", line, rvhal_status_name(rc), rvhal_last_error());
@@ -57,7 +57,7 @@ static void reset_marks(void) {
 
 static int launch(const char *name, uint64_t items, uint64_t local, uint64_t bad_item,
                   const rvhal_launch_options_t *opt) {
-  hal_arg_t args[3] = {arg_global(c.info), arg_global(c.marks), arg_value(&bad_item, 8)};
+  hal_arg_t args[3] = {rvhal_arg_global(c.info), rvhal_arg_global(c.marks), rvhal_arg_value(&bad_item, 8)};
   hal_ndrange_t nd = {.global = {items}, .local = {local}};
   return rvhal_kernel_exec_ex(c.d, c.prog, kern(name), &nd, args, 3, 1, opt);
 }
@@ -79,7 +79,7 @@ static void fault(const char *name, const char *cause, int mcause, int64_t addr,
   uint32_t marks[N];
   CHECK_OK(rvhal_mem_read(c.d, marks, c.marks, sizeof marks));
   /* Global memory the kernel wrote before faulting is there. */
-  CHECK_MSG(info[2] == REACHED, "%s: the faulting item did not record reaching the fault", name);
+  CHECK_MSG(info[2] == TRAP_REACHED, "%s: the faulting item did not record reaching the fault", name);
   CHECK_EQ_U64(marks[bad_item], bad_item + 1);
   char want[160];
   const char *needles[6];
@@ -173,7 +173,7 @@ static void endless(void) {
   uint32_t marks[N];
   CHECK_OK(rvhal_mem_read(c.d, info, c.info, sizeof info));
   CHECK_OK(rvhal_mem_read(c.d, marks, c.marks, sizeof marks));
-  CHECK_MSG(info[2] == REACHED, "trap_loop: the looping item's write before the loop is gone");
+  CHECK_MSG(info[2] == TRAP_REACHED, "trap_loop: the looping item's write before the loop is gone");
   CHECK_EQ_U64(marks[9], 10);
   if (getenv("RVHAL_TEST_VERBOSE")) printf("  trap_loop: %s (%.3f s)\n", msg, dt);
   HEALTHY();
@@ -199,7 +199,7 @@ static void stack_overflow(void) {
   rvhal_launch_options_t one = {.harts = 1};
   hal_ndrange_t nd = {.global = {1}, .local = {1}};
   uint64_t bytes = info->local_mem_size / 2; /* fits */
-  hal_arg_t args[2] = {arg_global(c.out), arg_value(&bytes, 8)};
+  hal_arg_t args[2] = {rvhal_arg_global(c.out), rvhal_arg_value(&bytes, 8)};
   int rc = rvhal_kernel_exec_ex(c.d, c.prog, k, &nd, args, 2, 1, &one);
   CHECK_MSG(rc == RVHAL_OK, "trap_stack with %llu bytes: %s: %s", (unsigned long long)bytes, rvhal_status_name(rc),
             rvhal_last_error());
@@ -222,7 +222,7 @@ static void stack_overflow_all_harts(void) {
   hal_ndrange_t nd = {.global = {info->num_harts}, .local = {1}};
   for (int round = 0; round < 3; round++) {
     uint64_t bytes = info->local_mem_size * 2 + 4096 + 2048 * (uint64_t)round;
-    hal_arg_t args[2] = {arg_global(c.out), arg_value(&bytes, 8)};
+    hal_arg_t args[2] = {rvhal_arg_global(c.out), rvhal_arg_value(&bytes, 8)};
     double t0 = dt_now();
     int rc = rvhal_kernel_exec(c.d, c.prog, k, &nd, args, 2, 1);
     double dt = dt_now() - t0;

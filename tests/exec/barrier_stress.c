@@ -73,11 +73,11 @@ static void run_stress(ctx_t *x, const stress_case_t *c, int use_var) {
   uint32_t rounds = c->rounds, ntrips = c->ntrips;
   hal_arg_t args[5];
   uint32_t nargs = 0;
-  args[nargs++] = arg_global(dout);
-  args[nargs++] = arg_global(dtrips);
-  if (!use_var) args[nargs++] = arg_local((hal_size_t)n * 4);
-  args[nargs++] = arg_value(&rounds, 4);
-  args[nargs++] = arg_value(&ntrips, 4);
+  args[nargs++] = rvhal_arg_global(dout);
+  args[nargs++] = rvhal_arg_global(dtrips);
+  if (!use_var) args[nargs++] = rvhal_arg_local((hal_size_t)n * 4);
+  args[nargs++] = rvhal_arg_value(&rounds, 4);
+  args[nargs++] = rvhal_arg_value(&ntrips, 4);
   rvhal_launch_options_t opt = {.harts = c->harts, .harts_per_group = c->harts_per_group};
   double t0 = dt_now();
   int rc = ex_launch(x->d, x->prog, use_var ? x->k_var : x->k_arg, c->dim, c->global, c->local, args, nargs, &opt,
@@ -161,7 +161,7 @@ static void run_private(ctx_t *x, const char *name, uint32_t groups, uint32_t n,
   snprintf(what, sizeof what, "private local memory: %s", name);
   size_t bytes = (size_t)groups * 2 * 4;
   hal_addr_t dout = dt_buffer(x->d, bytes, NULL);
-  hal_arg_t args[3] = {arg_global(dout), arg_local((hal_size_t)n * 4), arg_value(&rounds, 4)};
+  hal_arg_t args[3] = {rvhal_arg_global(dout), rvhal_arg_local((hal_size_t)n * 4), rvhal_arg_value(&rounds, 4)};
   rvhal_launch_options_t opt = {.harts_per_group = per_group};
   uint64_t global[3] = {(uint64_t)groups * n, 1, 1}, local[3] = {n, 1, 1};
   double t0 = dt_now();

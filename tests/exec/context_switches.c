@@ -47,7 +47,7 @@ static void run_case(ctx_t *x, uint32_t dim, uint64_t g0, uint64_t g1, uint64_t 
            local[1], local[2], n, team ? ", team of " : "", team ? (team == 2 ? "2" : "4") : "");
   size_t bytes = (size_t)items * 4;
   hal_addr_t dout = dt_buffer(x->d, bytes, NULL);
-  hal_arg_t args[2] = {arg_global(dout), arg_value(&nbar, 4)};
+  hal_arg_t args[2] = {rvhal_arg_global(dout), rvhal_arg_value(&nbar, 4)};
   rvhal_launch_options_t opt = {.harts_per_group = team};
   if (ex_launch(x->d, x->prog, with_barrier_kernel ? x->k_bars : x->k_nobar, dim, global, local, args,
                 with_barrier_kernel ? 2 : 1, &opt, what))

@@ -28,57 +28,43 @@
 #define LOOP_N 50000u
 #define LOOP_MARGIN 16
 
-static const struct {
-  uint32_t id;
-  const char *name;
-  rvhal_counter_unit_t unit;
-} table[] = {
-#define X(id, name, unit, desc) {RVHAL_HART_COUNTER_##id, name, unit},
-    RVHAL_HART_COUNTER_MAP(X)
-#undef X
-#define X(id, num, name, unit, desc) {num, name, unit},
-    RVHAL_DEVICE_COUNTER_MAP(X)
-#undef X
-};
-#define NUM_TABLE (sizeof table / sizeof *table)
-
 static int is_hart_counter(uint32_t id) { return id < RVHAL_NUM_HART_COUNTERS; }
 
 static void check_descriptions(rvhal_device_t *d) {
   uint32_t num = 0;
   const rvhal_counter_description_t *desc = NULL;
   CHECK_OK(rvhal_device_counters(d, &num, &desc));
-  CHECK_MSG(num == NUM_TABLE, "device_counters lists %u counters, the tables have %zu", num, NUM_TABLE);
+  CHECK_MSG(num == EX_NUM_COUNTERS, "device_counters lists %u counters, the tables have %zu", num, EX_NUM_COUNTERS);
   CHECK(desc != NULL);
   if (!desc) return;
-  int seen[NUM_TABLE] = {0};
+  int seen[EX_NUM_COUNTERS] = {0};
   for (uint32_t i = 0; i < num; i++) {
     const rvhal_counter_description_t *c = &desc[i];
     size_t t = 0;
-    while (t < NUM_TABLE && table[t].id != c->counter_id) t++;
-    CHECK_MSG(t < NUM_TABLE, "description %u has counter id %u, which no table defines", i, c->counter_id);
-    if (t == NUM_TABLE) continue;
+    while (t < EX_NUM_COUNTERS && ex_counters[t].id != c->counter_id) t++;
+    CHECK_MSG(t < EX_NUM_COUNTERS, "description %u has counter id %u, which no table defines", i, c->counter_id);
+    if (t == EX_NUM_COUNTERS) continue;
     seen[t]++;
-    CHECK_MSG(c->name && !strcmp(c->name, table[t].name), "counter %u is named '%s', expected '%s'", c->counter_id,
-              c->name ? c->name : "(null)", table[t].name);
-    CHECK_MSG(c->description && strlen(c->description) > 10, "counter %s has description '%s'", table[t].name,
+    CHECK_MSG(c->name && !strcmp(c->name, ex_counters[t].name), "counter %u is named '%s', expected '%s'",
+              c->counter_id, c->name ? c->name : "(null)", ex_counters[t].name);
+    CHECK_MSG(c->description && strlen(c->description) > 10, "counter %s has description '%s'", ex_counters[t].name,
               c->description ? c->description : "(null)");
-    CHECK_MSG(c->unit == table[t].unit, "counter %s has unit %d, expected %d", table[t].name, (int)c->unit,
-              (int)table[t].unit);
+    CHECK_MSG(c->unit == ex_counters[t].unit, "counter %s has unit %d, expected %d", ex_counters[t].name, (int)c->unit,
+              (int)ex_counters[t].unit);
     if (is_hart_counter(c->counter_id)) {
       CHECK_MSG(c->sub_value_name && !strcmp(c->sub_value_name, "hart"), "counter %s: sub_value_name '%s'",
-                table[t].name, c->sub_value_name ? c->sub_value_name : "(null)");
-      CHECK_MSG(c->contained_values == HARTS, "counter %s: contained_values %u, expected %u (harts)", table[t].name,
-                c->contained_values, HARTS);
+                ex_counters[t].name, c->sub_value_name ? c->sub_value_name : "(null)");
+      CHECK_MSG(c->contained_values == HARTS, "counter %s: contained_values %u, expected %u (harts)",
+                ex_counters[t].name, c->contained_values, HARTS);
     } else {
-      CHECK_MSG(c->contained_values == 1, "device counter %s: contained_values %u, expected 1", table[t].name,
+      CHECK_MSG(c->contained_values == 1, "device counter %s: contained_values %u, expected 1", ex_counters[t].name,
                 c->contained_values);
       CHECK_MSG(!c->sub_value_name || strcmp(c->sub_value_name, "hart"), "device counter %s has sub-values 'hart'",
-                table[t].name);
+                ex_counters[t].name);
     }
   }
-  for (size_t t = 0; t < NUM_TABLE; t++)
-    CHECK_MSG(seen[t] == 1, "counter %s (id %u) is listed %d times", table[t].name, table[t].id, seen[t]);
+  for (size_t t = 0; t < EX_NUM_COUNTERS; t++)
+    CHECK_MSG(seen[t] == 1, "counter %s (id %u) is listed %d times", ex_counters[t].name, ex_counters[t].id, seen[t]);
 }
 
 /* Reads (id, index) and checks the outcome: want 1 (a value, returned in
@@ -92,8 +78,8 @@ static void expect_read(rvhal_device_t *d, uint32_t id, uint32_t index, int want
 }
 
 static void check_all_fresh_once(rvhal_device_t *d, const char *when, uint64_t launches) {
-  for (size_t t = 0; t < NUM_TABLE; t++) {
-    uint32_t id = table[t].id;
+  for (size_t t = 0; t < EX_NUM_COUNTERS; t++) {
+    uint32_t id = ex_counters[t].id;
     if (id == RVHAL_COUNTER_BYTES_WRITTEN || id == RVHAL_COUNTER_BYTES_READ) continue; /* not launch counters */
     uint32_t n = is_hart_counter(id) ? HARTS : 1;
     for (uint32_t i = 0; i < n; i++) {
@@ -141,7 +127,7 @@ static void check_bad_calls(rvhal_device_t *d) {
 /* Launch the barrier kernel over `groups` groups of 8; returns 0 on success. */
 static int launch_bars(rvhal_device_t *d, hal_program_t p, hal_kernel_t k, hal_addr_t out, uint64_t groups) {
   uint32_t nbar = 2;
-  hal_arg_t args[2] = {arg_global(out), arg_value(&nbar, 4)};
+  hal_arg_t args[2] = {rvhal_arg_global(out), rvhal_arg_value(&nbar, 4)};
   uint64_t g[3] = {groups * 8, 1, 1}, l[3] = {8, 1, 1};
   return ex_launch(d, p, k, 1, g, l, args, 2, NULL, "ex_bars");
 }
@@ -208,7 +194,7 @@ static void exact_device_checks(void) {
   /* A launch that fails before reaching the device counts nothing. */
   hal_ndrange_t nd = {{0}, {12, 1, 1}, {5, 1, 1}}; /* 12 is not a multiple of 5 */
   uint32_t nbar = 1;
-  hal_arg_t args[2] = {arg_global(buf), arg_value(&nbar, 4)};
+  hal_arg_t args[2] = {rvhal_arg_global(buf), rvhal_arg_value(&nbar, 4)};
   CHECK_FAILS(rvhal_kernel_exec(d, p, k, &nd, args, 2, 1), RVHAL_INVALID_ARGUMENT, "multiple");
   expect_read(d, RVHAL_COUNTER_LAUNCHES, 0, 0, NULL, "after a refused launch");
   check_bad_calls(d);
@@ -258,7 +244,7 @@ static void fast_device_checks(void) {
   hal_program_t pm = fixture_program(d, "ex_misc");
   hal_kernel_t kl = fixture_kernel(d, pm, "ex_asm_loop");
   uintptr_t n;
-  hal_arg_t al[2] = {arg_global(buf), arg_value(&n, rvhal_device_get_info(d)->word_size)};
+  hal_arg_t al[2] = {rvhal_arg_global(buf), rvhal_arg_value(&n, rvhal_device_get_info(d)->word_size)};
   uint64_t one[3] = {1, 1, 1}, instret[2] = {0, 0};
   for (int k2 = 0; k2 < 2; k2++) {
     n = k2 ? 0 : LOOP_N;

@@ -10,13 +10,9 @@
  * a team), and waits again. Every value depends on the group, so a group
  * that saw another group's tile, or passed a barrier early, ends with a
  * wrong result; the host recomputes every item's result. */
-#include "kernel_if.h"
+#include "test_kernel.h"
 
 #define EX_MAX_ITEMS 1024
-
-static inline size_t group_linear(exec_state_t *e) {
-  return get_group_id(0, e) + get_num_groups(0, e) * (get_group_id(1, e) + get_num_groups(1, e) * get_group_id(2, e));
-}
 
 static inline void stress_body(__global uint *out, __global const uint *trips, uint rounds, uint ntrips,
                                __local volatile uint *tile, exec_state_t *e) {
@@ -103,12 +99,6 @@ RVHAL_KERNEL(ex_private, ex_private_args, ex_private_item, RVHAL_GLOBAL(out), RV
 typedef struct {
   __global uint *out;
 } ex_nobar_args;
-
-static inline size_t global_linear(exec_state_t *e) {
-  return get_global_id(0, e) - get_global_offset(0, e) +
-         get_global_size(0, e) * (get_global_id(1, e) - get_global_offset(1, e) +
-                                  get_global_size(1, e) * (get_global_id(2, e) - get_global_offset(2, e)));
-}
 
 static void ex_nobar_item(const ex_nobar_args *a, exec_state_t *e) {
   size_t i = global_linear(e);

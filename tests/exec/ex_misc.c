@@ -1,6 +1,6 @@
 /* Execution-model tests (tests/exec/): a loop of a known instruction count,
  * print volume and order, and initialised __local_variable storage. */
-#include "kernel_if.h"
+#include "test_kernel.h"
 
 /* ex_asm_loop: `n` iterations of a two-instruction loop (addi, bnez), in
  * inline assembly so that the compiler can neither change nor remove it:
@@ -26,12 +26,6 @@ static void ex_asm_loop_item(const ex_asm_loop_args *a, exec_state_t *e) {
 
 RVHAL_KERNEL(ex_asm_loop, ex_asm_loop_args, ex_asm_loop_item, RVHAL_GLOBAL(out), RVHAL_VALUE(n))
 
-static inline size_t global_linear(exec_state_t *e) {
-  return get_global_id(0, e) - get_global_offset(0, e) +
-         get_global_size(0, e) * (get_global_id(1, e) - get_global_offset(1, e) +
-                                  get_global_size(1, e) * (get_global_id(2, e) - get_global_offset(2, e)));
-}
-
 /* ex_print_lines: every item prints `lines` lines of 40 characters:
  * "V item=IIIII line=LLLLL sum=SSSSSSSSSS.." with a checksum of the two
  * numbers, no barrier. */
@@ -53,7 +47,7 @@ typedef struct {
 } ex_print_phases_args;
 
 static void ex_print_phases_item(const ex_print_phases_args *a, exec_state_t *e) {
-  uint g = (uint)(get_group_id(0, e) + get_num_groups(0, e) * (get_group_id(1, e) + get_num_groups(1, e) * get_group_id(2, e)));
+  uint g = (uint)group_linear(e);
   uint id = (uint)global_linear(e);
   for (uint p = 0; p < a->phases; p++) {
     if (p) barrier(e);
@@ -84,7 +78,7 @@ static void ex_init_item(const ex_init_args *a, exec_state_t *e) {
   volatile uint *sv = &seven;
   __local volatile uint *tile = rvhal_local_arg(e, 0);
   const uint lid = (uint)get_local_linear_id(e);
-  const uint g = (uint)(get_group_id(0, e) + get_num_groups(0, e) * (get_group_id(1, e) + get_num_groups(1, e) * get_group_id(2, e)));
+  const uint g = (uint)group_linear(e);
   __global uint *o = a->out + 2 * global_linear(e);
   if (a->mode == 0) {
     o[0] = atomic_inc(&seven);

@@ -87,7 +87,8 @@ static void one_run(uint32_t harts, int team_mode, int linger_off, run_t *r, con
   hal_addr_t dout = dt_buffer(d, 1 << 16, NULL), dtrips = dt_buffer(d, sizeof trips, trips);
   memset(r, 0, sizeof *r);
   uint32_t rounds = 40, ntrips = 4;
-  hal_arg_t a4[4] = {arg_global(dout), arg_global(dtrips), arg_value(&rounds, 4), arg_value(&ntrips, 4)};
+  hal_arg_t a4[4] = {rvhal_arg_global(dout), rvhal_arg_global(dtrips), rvhal_arg_value(&rounds, 4),
+                     rvhal_arg_value(&ntrips, 4)};
   uint64_t g2[3] = {64, 1, 1}, l2[3] = {64, 1, 1};
   rvhal_launch_options_t team = {.harts_per_group = harts};
 
@@ -98,8 +99,8 @@ static void one_run(uint32_t harts, int team_mode, int linger_off, run_t *r, con
       continue;
     }
     /* Barriers over 32 groups of 16, local argument. */
-    hal_arg_t a5[5] = {arg_global(dout), arg_global(dtrips), arg_local(16 * 4), arg_value(&rounds, 4),
-                       arg_value(&ntrips, 4)};
+    hal_arg_t a5[5] = {rvhal_arg_global(dout), rvhal_arg_global(dtrips), rvhal_arg_local(16 * 4),
+                       rvhal_arg_value(&rounds, 4), rvhal_arg_value(&ntrips, 4)};
     uint64_t g1[3] = {512, 1, 1}, l1[3] = {16, 1, 1};
     if (!ex_launch(d, pb, k_stress, 1, g1, l1, a5, 5, NULL, label)) record(d, r, "stress 32x16");
     /* The same with __local_variable, one hart per group of 64. */
@@ -107,13 +108,13 @@ static void one_run(uint32_t harts, int team_mode, int linger_off, run_t *r, con
     rvhal_launch_options_t solo = {.harts_per_group = 1};
     if (!ex_launch(d, pb, k_var, 1, g3, l2, a4, 4, &solo, label)) record(d, r, "stress 4x64");
     /* Barrier-free, 2-D. */
-    hal_arg_t a1[1] = {arg_global(dout)};
+    hal_arg_t a1[1] = {rvhal_arg_global(dout)};
     uint64_t g4[3] = {64, 32, 1}, l4[3] = {8, 4, 1};
     if (!ex_launch(d, pb, k_nobar, 2, g4, l4, a1, 1, NULL, label)) record(d, r, "nobar 2-D");
     /* The known loop, n and 0, one work-item. */
     uintptr_t n = LOOP_N;
     uint64_t word = rvhal_device_get_info(d)->word_size;
-    hal_arg_t al[2] = {arg_global(dout), arg_value(&n, word)};
+    hal_arg_t al[2] = {rvhal_arg_global(dout), rvhal_arg_value(&n, word)};
     uint64_t one[3] = {1, 1, 1};
     for (int k = 0; k < 2; k++) {
       n = k ? 0 : LOOP_N;
@@ -131,7 +132,7 @@ static void one_run(uint32_t harts, int team_mode, int linger_off, run_t *r, con
    * counts. */
   hal_kernel_t k_fp = fixture_kernel(d, pm, "ex_fp");
   float scale = 1.5f;
-  hal_arg_t af[2] = {arg_global(dout), arg_value(&scale, 4)};
+  hal_arg_t af[2] = {rvhal_arg_global(dout), rvhal_arg_value(&scale, 4)};
   uint64_t gf[3] = {64, 1, 1}, lf[3] = {8, 1, 1};
   if (!ex_launch(d, pm, k_fp, 1, gf, lf, af, 2, NULL, label)) {
     ex_counts_t dummy;
@@ -139,8 +140,8 @@ static void one_run(uint32_t harts, int team_mode, int linger_off, run_t *r, con
     if (team_mode) {
       if (!ex_launch(d, pb, k_var, 1, g2, l2, a4, 4, &team, label)) record(d, r, "team stress 1x64 after ex_fp");
     } else {
-      hal_arg_t a5[5] = {arg_global(dout), arg_global(dtrips), arg_local(16 * 4), arg_value(&rounds, 4),
-                         arg_value(&ntrips, 4)};
+      hal_arg_t a5[5] = {rvhal_arg_global(dout), rvhal_arg_global(dtrips), rvhal_arg_local(16 * 4),
+                         rvhal_arg_value(&rounds, 4), rvhal_arg_value(&ntrips, 4)};
       uint64_t g1[3] = {512, 1, 1}, l1[3] = {16, 1, 1};
       if (!ex_launch(d, pb, k_stress, 1, g1, l1, a5, 5, NULL, label)) record(d, r, "stress 32x16 after ex_fp");
     }
@@ -211,11 +212,12 @@ static void team_repeat(int runs) {
     static const uint32_t trips[4] = {1, 2, 0, 1};
     hal_addr_t dout = dt_buffer(d, 1 << 16, NULL), dtrips = dt_buffer(d, sizeof trips, trips);
     uint32_t rounds = 40, ntrips = 4, nbar = 1;
-    hal_arg_t aw[2] = {arg_global(dout), arg_value(&nbar, 4)};
+    hal_arg_t aw[2] = {rvhal_arg_global(dout), rvhal_arg_value(&nbar, 4)};
     uint64_t gw[3] = {8, 1, 1}, lw[3] = {2, 1, 1};
     ex_counts_t c;
     if (!ex_launch(d, pb, k_bars, 1, gw, lw, aw, 2, NULL, "warm-up")) ex_read_counts(d, &c, "warm-up");
-    hal_arg_t a4[4] = {arg_global(dout), arg_global(dtrips), arg_value(&rounds, 4), arg_value(&ntrips, 4)};
+    hal_arg_t a4[4] = {rvhal_arg_global(dout), rvhal_arg_global(dtrips), rvhal_arg_value(&rounds, 4),
+                       rvhal_arg_value(&ntrips, 4)};
     uint64_t g2[3] = {64, 1, 1}, l2[3] = {64, 1, 1};
     rvhal_launch_options_t team = {.harts_per_group = 4};
     if (!ex_launch(d, pb, k_var, 1, g2, l2, a4, 4, &team, "team")) {

@@ -28,19 +28,27 @@ static inline rvhal_device_t *ex_device(uint32_t harts, int counters, rvhal_timi
   return fixture_device_opts(harts, &o);
 }
 
+/* Every counter of abi/rvhal_counters.h, hart counters then device
+ * counters, expanded from the two maps. */
+typedef struct ex_counter_info {
+  uint32_t id;
+  const char *name;
+  rvhal_counter_unit_t unit;
+} ex_counter_info_t;
+
+static const ex_counter_info_t ex_counters[] = {
+#define EX_HART_COUNTER_(id, name, unit, desc) {RVHAL_HART_COUNTER_##id, name, unit},
+    RVHAL_HART_COUNTER_MAP(EX_HART_COUNTER_)
+#undef EX_HART_COUNTER_
+#define EX_DEVICE_COUNTER_(id, num, name, unit, desc) {num, name, unit},
+    RVHAL_DEVICE_COUNTER_MAP(EX_DEVICE_COUNTER_)
+#undef EX_DEVICE_COUNTER_
+};
+#define EX_NUM_COUNTERS (sizeof ex_counters / sizeof *ex_counters)
+
 static inline const char *ex_counter_name(uint32_t id) {
-  static const char *const names[] = {
-#define X(id, name, unit, desc) name,
-      RVHAL_HART_COUNTER_MAP(X)
-#undef X
-  };
-  if (id < RVHAL_NUM_HART_COUNTERS) return names[id];
-  switch (id) {
-  case RVHAL_COUNTER_BYTES_WRITTEN: return "bytes_written";
-  case RVHAL_COUNTER_BYTES_READ: return "bytes_read";
-  case RVHAL_COUNTER_LAUNCHES: return "launches";
-  case RVHAL_COUNTER_LAUNCH_TIME: return "launch_time";
-  }
+  for (size_t i = 0; i < EX_NUM_COUNTERS; i++)
+    if (ex_counters[i].id == id) return ex_counters[i].name;
   return "?";
 }
 

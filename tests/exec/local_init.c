@@ -32,7 +32,7 @@ static void run(rvhal_device_t *d, hal_program_t p, hal_kernel_t k, uint32_t mod
   hal_addr_t out = dt_buffer(d, bytes, NULL);
   const uint8_t junk = 0x5a;
   CHECK_OK(rvhal_mem_fill(d, out, &junk, 1, bytes));
-  hal_arg_t a[3] = {arg_global(out), arg_local(n * 4), arg_value(&mode, 4)};
+  hal_arg_t a[3] = {rvhal_arg_global(out), rvhal_arg_local(n * 4), rvhal_arg_value(&mode, 4)};
   rvhal_launch_options_t opt = {.chunk_groups = chunk, .harts_per_group = team};
   if (ex_launch(d, p, k, dim, global, local, a, 3, &opt, label)) goto out;
   rvhal_launch_report_t rep;

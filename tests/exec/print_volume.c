@@ -71,7 +71,7 @@ static void check_volume(const lines_t *l, uint32_t items, uint32_t per_item, co
 static void volume(rvhal_device_t *d, hal_program_t p, lines_t *l, uint32_t groups, uint32_t local,
                    uint32_t per_item, uint32_t harts, const char *what) {
   hal_kernel_t k = fixture_kernel(d, p, "ex_print_lines");
-  hal_arg_t a[1] = {arg_value(&per_item, 4)};
+  hal_arg_t a[1] = {rvhal_arg_value(&per_item, 4)};
   uint64_t g[3] = {(uint64_t)groups * local, 1, 1}, lo[3] = {local, 1, 1};
   rvhal_launch_options_t opt = {.harts = harts};
   clear_lines(l);
@@ -90,7 +90,7 @@ static void volume(rvhal_device_t *d, hal_program_t p, lines_t *l, uint32_t grou
 static void phases(rvhal_device_t *d, hal_program_t p, lines_t *l, uint32_t dim, const uint64_t global[3],
                    const uint64_t local[3], uint32_t nphases, uint32_t team, const char *what) {
   hal_kernel_t k = fixture_kernel(d, p, "ex_print_phases");
-  hal_arg_t a[1] = {arg_value(&nphases, 4)};
+  hal_arg_t a[1] = {rvhal_arg_value(&nphases, 4)};
   rvhal_launch_options_t opt = {.harts_per_group = team};
   uint64_t items = 1, n = 1;
   for (uint32_t i = 0; i < dim; i++) {

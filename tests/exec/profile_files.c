@@ -43,21 +43,6 @@ typedef struct launch_info {
   ex_counts_t c;
 } launch_info_t;
 
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap + 1);
-  for (size_t got; (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-    n += got;
-    if (n == cap) buf = realloc(buf, (cap *= 2) + 1);
-  }
-  fclose(f);
-  buf[n] = '\0';
-  *len = n;
-  return buf;
-}
-
 /* ---- CSV ---------------------------------------------------------------- */
 
 static const char *const csv_columns[] = {"launch", "kernel", "hart", "work_groups", "work_items", "instructions",
@@ -96,7 +81,7 @@ static int parse_u64(const char *s, uint64_t *out) {
 
 static void check_csv(const char *path, const launch_info_t *L) {
   size_t len;
-  char *text = read_file(path, &len);
+  char *text = dt_read_file(path, &len);
   CHECK_MSG(text != NULL, "CSV %s was not written", path);
   if (!text) return;
   CHECK_MSG(len > 0 && text[len - 1] == '\n', "CSV does not end with a newline");
@@ -184,7 +169,7 @@ static int span_cmp(const void *a, const void *b) {
 
 static void check_trace(const char *path, const launch_info_t *L) {
   size_t len;
-  char *text = read_file(path, &len);
+  char *text = dt_read_file(path, &len);
   CHECK_MSG(text != NULL, "trace %s was not written", path);
   if (!text) return;
   char err[160];
@@ -326,7 +311,7 @@ static size_t count_of(const char *s, const char *needle) {
 
 static void check_svg(const char *path, const launch_info_t *L) {
   size_t len;
-  char *text = read_file(path, &len);
+  char *text = dt_read_file(path, &len);
   CHECK_MSG(text != NULL, "SVG %s was not written", path);
   if (!text) return;
   while (len && (text[len - 1] == '\n' || text[len - 1] == ' ')) text[--len] = '\0';
@@ -355,7 +340,7 @@ static void check_svg(const char *path, const launch_info_t *L) {
 
 static void check_table(const char *path, const launch_info_t *L) {
   size_t len;
-  char *text = read_file(path, &len);
+  char *text = dt_read_file(path, &len);
   CHECK_MSG(text != NULL, "captured stderr %s missing", path);
   if (!text) return;
   printf("  --- table (stderr) ---\n%s  ---\n", text);
@@ -443,7 +428,7 @@ int main(void) {
   hal_kernel_t kb = fixture_kernel(d, p, "ex_bars"), kn = fixture_kernel(d, p, "ex_nobar");
   hal_addr_t buf = dt_buffer(d, 1 << 16, NULL);
   uint32_t nbar = 2;
-  hal_arg_t ab[2] = {arg_global(buf), arg_value(&nbar, 4)}, an[1] = {arg_global(buf)};
+  hal_arg_t ab[2] = {rvhal_arg_global(buf), rvhal_arg_value(&nbar, 4)}, an[1] = {rvhal_arg_global(buf)};
   struct {
     hal_kernel_t k;
     const char *name;

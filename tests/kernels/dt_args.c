@@ -11,10 +11,8 @@
  * group's items together, then read back whole by every item. */
 #include <string.h>
 
+#include "dt_shared.h"
 #include "kernel_if.h"
-
-#define ARGS_SLICE 1024u
-#define ARGS_RAW_AT 512u
 
 typedef struct { uint8_t b[12]; } pod12;
 typedef struct { uint8_t b[16]; } pod16;

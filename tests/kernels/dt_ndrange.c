@@ -2,9 +2,8 @@
  * get_* builtins tell it, in the slot of its linear global position, and
  * counts itself there; an item whose ids point outside the ND-range counts
  * in count[total] instead. */
+#include "dt_shared.h"
 #include "kernel_if.h"
-
-#define NDR_FIELDS 28
 
 typedef struct {
   __global uint64_t *rec; /* NDR_FIELDS per item */
@@ -36,7 +35,7 @@ static void ndr_item(const ndr_args *a, exec_state_t *e) {
   r[23] = (uint64_t)get_local_size(3, e) | (uint64_t)get_num_groups(3, e) << 16 | (uint64_t)get_global_size(3, e) << 32;
   r[24] = get_local_linear_id(e);
   r[25] = e->group->ci->hart_index;
-  r[26] = 0x6e6472616e67654eull; /* a record was written */
+  r[26] = NDR_MAGIC; /* a record was written */
   r[27] = 0;
   atomic_inc(&a->count[pos]);
 }

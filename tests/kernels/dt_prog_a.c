@@ -1,10 +1,11 @@
 /* Device tests: program A of tests/device/programs.c (and the good kernels
  * of tests/device/errors.c). Its results depend on its own .rodata and
  * .data, so running with another program's data installed shows. */
+#include "dt_shared.h"
 #include "kernel_if.h"
 
-static const uint prog_a_table[8] = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88};
-static volatile uint prog_a_bias = 1000; /* .data */
+static const uint prog_a_table[8] = PROG_A_TABLE;
+static volatile uint prog_a_bias = PROG_A_BIAS; /* .data */
 
 typedef struct {
   __global uint *out;
@@ -14,7 +15,7 @@ typedef struct {
 
 static void prog_a_item(const prog_a_args *a, exec_state_t *e) {
   size_t i = get_global_id(0, e);
-  a->out[i] = a->in[i] * 3u + a->k + prog_a_table[i % 8] + prog_a_bias;
+  a->out[i] = prog_a_formula(a->in[i], a->k, prog_a_table[i % 8], prog_a_bias);
 }
 
 RVHAL_KERNEL(prog_a_affine, prog_a_args, prog_a_item, RVHAL_GLOBAL(out), RVHAL_GLOBAL(in), RVHAL_VALUE(k))

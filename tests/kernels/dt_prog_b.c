@@ -2,14 +2,15 @@
  * another formula than program A. dt_prog_b2.c builds the same code with
  * other constants (PROG_B_VARIANT), so both programs have their kernels at
  * the same addresses. */
+#include "dt_shared.h"
 #include "kernel_if.h"
 
 #ifndef PROG_B_VARIANT
 #define PROG_B_VARIANT 1
 #endif
 
-static const uint prog_b_table[8] = {0x9000 * PROG_B_VARIANT, 0xa000, 0xb000, 0xc000, 0xd000, 0xe000, 0xf000, 0x1000};
-static volatile uint prog_b_bias = 6 + PROG_B_VARIANT; /* .data */
+static const uint prog_b_table[8] = PROG_B_TABLE(PROG_B_VARIANT);
+static volatile uint prog_b_bias = PROG_B_BIAS(PROG_B_VARIANT); /* .data */
 
 typedef struct {
   __global uint *out;
@@ -19,7 +20,7 @@ typedef struct {
 
 static void prog_b_item(const prog_b_args *a, exec_state_t *e) {
   size_t i = get_global_id(0, e);
-  a->out[i] = ((a->in[i] ^ a->k) + prog_b_table[i % 8]) * prog_b_bias;
+  a->out[i] = prog_b_formula(a->in[i], a->k, prog_b_table[i % 8], prog_b_bias);
 }
 
 RVHAL_KERNEL(prog_b_mix, prog_b_args, prog_b_item, RVHAL_GLOBAL(out), RVHAL_GLOBAL(in), RVHAL_VALUE(k))

@@ -2,6 +2,7 @@
  * overflow their stack. Every item marks marks[gid] = gid + 1 first; the
  * item `bad_item` records its hart (info[1]) and the address of the faulting
  * instruction (info[0]), then faults. */
+#include "dt_shared.h"
 #include "kernel_if.h"
 
 #if __riscv_xlen == 64
@@ -21,7 +22,7 @@ static int trap_prologue(const trap_args *a, exec_state_t *e) {
   a->marks[g] = (uint)g + 1;
   if (g != a->bad_item) return 0;
   a->info[1] = e->group->ci->hart_index;
-  a->info[2] = 0x7261707465737421ull; /* reached the fault */
+  a->info[2] = TRAP_REACHED; /* reached the fault */
   return 1;
 }
 

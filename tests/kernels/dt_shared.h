@@ -1,0 +1,52 @@
+/* Constants shared by the device-test kernels (tests/kernels/dt_*.c, built
+ * for the device) and their host tests (tests/device/): written once
+ * here, included from both sides. Fixed-width types only. */
+#ifndef RVHAL_TEST_DT_SHARED_H
+#define RVHAL_TEST_DT_SHARED_H
+
+#include <stdint.h>
+
+/* dt_args.c / args.c: each work-item's slice of `out`, and where in it the
+ * raw argument struct is copied. */
+#define ARGS_SLICE 1024u
+#define ARGS_RAW_AT 512u
+
+/* dt_ndrange.c / ndrange.c: uint64_t fields per work-item record, and the
+ * value of field 26 in every record written. */
+#define NDR_FIELDS 28
+#define NDR_MAGIC 0x6e6472616e67654eull
+
+/* dt_trap.c / trap.c: info[2] once the faulting item reached its fault. */
+#define TRAP_REACHED 0x7261707465737421ull
+
+/* dt_prog_a.c: prog_a_affine's .rodata table and .data bias (the kernel
+ * keeps its own copies in those sections: the test checks they are its
+ * own). out[i] = prog_a_formula(in[i], k, table[i % 8], bias). */
+#define PROG_A_TABLE {0x11u, 0x22u, 0x33u, 0x44u, 0x55u, 0x66u, 0x77u, 0x88u}
+#define PROG_A_BIAS 1000u
+
+static inline uint32_t prog_a_formula(uint32_t in, uint32_t k, uint32_t table_entry, uint32_t bias) {
+  return in * 3u + k + table_entry + bias;
+}
+
+/* dt_prog_b.c (variant 1) and dt_prog_b2.c (variant 2): prog_b_mix's table
+ * and bias. out[i] = prog_b_formula(in[i], k, table[i % 8], bias). */
+#define PROG_B_TABLE(variant) {0x9000u * (variant), 0xa000u, 0xb000u, 0xc000u, 0xd000u, 0xe000u, 0xf000u, 0x1000u}
+#define PROG_B_BIAS(variant) (6u + (variant))
+
+static inline uint32_t prog_b_formula(uint32_t in, uint32_t k, uint32_t table_entry, uint32_t bias) {
+  return ((in ^ k) + table_entry) * bias;
+}
+
+/* What the host expects: prog_a_affine, and prog_b_mix of dt_prog_b. */
+static inline uint32_t want_a(uint32_t in, uint32_t k, uint32_t i) {
+  static const uint32_t table[8] = PROG_A_TABLE;
+  return prog_a_formula(in, k, table[i % 8], PROG_A_BIAS);
+}
+
+static inline uint32_t want_b(uint32_t in, uint32_t k, uint32_t i) {
+  static const uint32_t table[8] = PROG_B_TABLE(1);
+  return prog_b_formula(in, k, table[i % 8], PROG_B_BIAS(1));
+}
+
+#endif /* RVHAL_TEST_DT_SHARED_H */
