@@ -1,7 +1,7 @@
 # Helpers for the device build (RVHAL_DEVICE_BUILD=ON).
 
 # Linker scripts are C-preprocessed so their addresses come from the board
-# header and abi/rvhal_protocol.h, the one definition of the memory map.
+# header and abi/rvhal/rvhal_protocol.h, the one definition of the memory map.
 function(rvhal_linker_script out_var template)
   get_filename_component(name ${template} NAME)
   string(REGEX REPLACE "\\.S$" "" name ${name})
@@ -10,7 +10,7 @@ function(rvhal_linker_script out_var template)
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/linker
     COMMAND ${CMAKE_C_COMPILER} -E -P -x assembler-with-cpp -I${RVHAL_SOURCE_DIR}/abi -I${RVHAL_BOARD_DIR}
             ${template} -o ${out}
-    DEPENDS ${template} ${RVHAL_BOARD_DIR}/board.h ${RVHAL_SOURCE_DIR}/abi/rvhal_protocol.h
+    DEPENDS ${template} ${RVHAL_BOARD_DIR}/board.h ${RVHAL_SOURCE_DIR}/abi/rvhal/rvhal_protocol.h
     VERBATIM)
   set(${out_var} ${out} PARENT_SCOPE)
 endfunction()

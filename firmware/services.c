@@ -1,5 +1,5 @@
 /* The firmware services a kernel reaches through hal_extra (see
- * abi/rvhal_kernel_abi.h). */
+ * abi/rvhal/rvhal_kernel_abi.h). */
 #include "fw.h"
 
 static void svc_print(const rvhal_call_info_t *ci, uint64_t item, const char *text, uint32_t len, uint32_t flags) {

@@ -3,7 +3,7 @@
  * later serves as its trap stack (mscratch), then enters fw_hart_entry. */
 #include "board.h"
 #include "fw_asm.h"
-#include "rvhal_protocol.h"
+#include "rvhal/rvhal_protocol.h"
 
   .section .text.start, "ax", @progbits
   .globl _start

@@ -1,7 +1,7 @@
 /* Firmware image: linked at RAM base + RVHAL_FW_OFFSET; must fit below the
  * control block. Preprocessed with the board's board.h. */
 #include "board.h"
-#include "rvhal_protocol.h"
+#include "rvhal/rvhal_protocol.h"
 
 OUTPUT_ARCH("riscv")
 ENTRY(_start)

@@ -3,7 +3,7 @@
  * validates that every loadable segment stays inside the area. Preprocessed
  * with the board's board.h. */
 #include "board.h"
-#include "rvhal_protocol.h"
+#include "rvhal/rvhal_protocol.h"
 
 OUTPUT_ARCH("riscv")
 ENTRY(__rvhal_program_start)

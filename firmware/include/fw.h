@@ -8,10 +8,10 @@
 #include "board.h"
 #include "fw_asm.h"
 #include "fw_format.h"
-#include "hal_sched_info.h"
-#include "rvhal_kernel_abi.h"
-#include "rvhal_protocol.h"
-#include "rvhal_status.h"
+#include "rvhal/hal_sched_info.h"
+#include "rvhal/rvhal_kernel_abi.h"
+#include "rvhal/rvhal_protocol.h"
+#include "rvhal/rvhal_status.h"
 
 #define FW_CTRL ((rvhal_ctrl_t *)((uintptr_t)RVHAL_BOARD_RAM_BASE + RVHAL_CTRL_OFFSET))
 #define FW_STACK_CANARY 0x5354414b43414e59ull

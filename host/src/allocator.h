@@ -6,7 +6,7 @@
 #ifndef RVHAL_HOST_ALLOCATOR_H
 #define RVHAL_HOST_ALLOCATOR_H
 
-#include "hal_types.h"
+#include "rvhal/hal_types.h"
 
 typedef struct rvhal_allocator rvhal_allocator_t;
 

@@ -4,7 +4,7 @@
 
 #include "internal.h"
 #include "rvhal/arg_pack.h"
-#include "rvhal_protocol.h"
+#include "rvhal/rvhal_protocol.h"
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "rvhal packs device words by copying host integers: a little-endian host is required"

@@ -12,8 +12,8 @@
 #include "print_drain.h"
 #include "rvhal/counters.h"
 #include "rvhal/device.h"
-#include "rvhal_kernel_meta.h"
-#include "rvhal_protocol.h"
+#include "rvhal/rvhal_kernel_meta.h"
+#include "rvhal/rvhal_protocol.h"
 
 /* A kernel of a program, with its metadata when the SDK emitted it. Its
  * handle is given when program_find_kernel first names it, unique on the

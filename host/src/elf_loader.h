@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hal_types.h"
-#include "rvhal_protocol.h"
+#include "rvhal/hal_types.h"
+#include "rvhal/rvhal_protocol.h"
 
 /* A launch installs each loadable segment as one of its installs. */
 #define RVHAL_ELF_MAX_SEGMENTS RVHAL_MAX_INSTALLS

@@ -2,7 +2,7 @@
 #include "layout.h"
 
 #include "internal.h"
-#include "rvhal_protocol.h"
+#include "rvhal/rvhal_protocol.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)

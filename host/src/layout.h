@@ -1,5 +1,5 @@
 /* The device memory map (docs/architecture.md): fixed regions from
- * abi/rvhal_protocol.h, then per-hart stacks, work-item stack pools and the
+ * abi/rvhal/rvhal_protocol.h, then per-hart stacks, work-item stack pools and the
  * global-memory heap laid out from the device options. */
 #ifndef RVHAL_HOST_LAYOUT_H
 #define RVHAL_HOST_LAYOUT_H

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "rvhal/device.h"
-#include "rvhal_protocol.h"
+#include "rvhal/rvhal_protocol.h"
 
 typedef struct rvhal_print_record_copy rvhal_print_record_copy_t;
 typedef struct rvhal_partial_line rvhal_partial_line_t;

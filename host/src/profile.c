@@ -44,7 +44,7 @@ static void free_profile(rvhal_profile_t *p) {
 }
 
 /* The per-hart counters a profile shows, in order: the table's heading and
- * width; the CSV uses the counters' own names (abi/rvhal_counters.h). */
+ * width; the CSV uses the counters' own names (abi/rvhal/rvhal_counters.h). */
 static const struct {
   uint32_t id;
   const char *heading;

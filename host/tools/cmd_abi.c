@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "run_args.h"
 #include "rvhal/rvhal.h"
-#include "rvhal_kernel_meta.h"
+#include "rvhal/rvhal_kernel_meta.h"
 
 #define CMD "abi"
 

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "cli.h"
-#include "hal_types.h"
+#include "rvhal/hal_types.h"
 
 typedef enum run_arg_kind { RUN_ARG_BUFFER, RUN_ARG_VALUE, RUN_ARG_LOCAL } run_arg_kind_t;
 

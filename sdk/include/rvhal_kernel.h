@@ -21,10 +21,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hal_sched_info.h"
-#include "rvhal_kernel_abi.h"
+#include "rvhal/hal_sched_info.h"
+#include "rvhal/rvhal_kernel_abi.h"
 #include "rvhal_kernel_foreach.h"
-#include "rvhal_kernel_meta.h"
+#include "rvhal/rvhal_kernel_meta.h"
 
 #ifdef __cplusplus
 extern "C" {

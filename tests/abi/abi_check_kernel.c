@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "abi_check.h"
-#include "hal_sched_info.h"
+#include "rvhal/hal_sched_info.h"
 
 void abi_check(void *args, const hal_sched_info_t *sched);
 

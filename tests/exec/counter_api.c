@@ -1,4 +1,4 @@
-/* The counter API (host/include/rvhal/counters.h, abi/rvhal_counters.h;
+/* The counter API (host/include/rvhal/counters.h, abi/rvhal/rvhal_counters.h;
  * kernels: tests/exec/ex_barrier.c, tests/exec/ex_misc.c).
  *
  * - rvhal_device_counters lists every counter of the shared tables once,

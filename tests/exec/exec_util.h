@@ -28,7 +28,7 @@ static inline rvhal_device_t *ex_device(uint32_t harts, int counters, rvhal_timi
   return fixture_device_opts(harts, &o);
 }
 
-/* Every counter of abi/rvhal_counters.h, hart counters then device
+/* Every counter of abi/rvhal/rvhal_counters.h, hart counters then device
  * counters, expanded from the two maps. */
 typedef struct ex_counter_info {
   uint32_t id;

@@ -14,7 +14,7 @@
 #include "check.h"
 #include "rvhal/arg_pack.h"
 #include "rvhal/status.h"
-#include "rvhal_protocol.h"
+#include "rvhal/rvhal_protocol.h"
 #include "test_rng.h"
 
 #define SENTINEL 0xcc

@@ -1,5 +1,5 @@
 /* Unit test of the device memory layout (host/src/layout.c): the fixed
- * regions of abi/rvhal_protocol.h (firmware, control block, print rings,
+ * regions of abi/rvhal/rvhal_protocol.h (firmware, control block, print rings,
  * program area), then hart stacks (each with its guard), work-item stack
  * pools, trace buffers, the heap and the program staging area, over a
  * matrix of hart counts, RAM sizes, local memory, work-group and item stack
@@ -13,7 +13,7 @@
 #include "check.h"
 #include "layout.h"
 #include "rvhal/status.h"
-#include "rvhal_protocol.h"
+#include "rvhal/rvhal_protocol.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * 1024ull)

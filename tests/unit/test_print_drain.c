@@ -1,7 +1,7 @@
 /* Unit test of kernel print() collection (host/src/print_drain.c). A fake
  * device (a RAM buffer holding the print rings, and a control block) gets
  * print records from a writer that follows the protocol of
- * abi/rvhal_protocol.h the way firmware/print.c does; the drained lines are
+ * abi/rvhal/rvhal_protocol.h the way firmware/print.c does; the drained lines are
  * captured through the print callback. */
 #include <inttypes.h>
 #include <stdint.h>
@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "print_drain.h"
-#include "rvhal_protocol.h"
+#include "rvhal/rvhal_protocol.h"
 
 #define RING RVHAL_PRINT_RING_SIZE
 #define HDR ((uint32_t)sizeof(rvhal_print_record_t))

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "hal_types.h"
+#include "rvhal/hal_types.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "rvhal_counters.h" /* counter ids, abi/ */
+#include "rvhal/rvhal_counters.h" /* counter ids, abi/ */
 
 #ifdef __cplusplus
 extern "C" {

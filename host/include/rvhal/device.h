@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hal_sched_info.h"
-#include "hal_types.h"
-#include "rvhal_limits.h" /* RVHAL_MAX_HARTS, abi/ */
+#include "rvhal/hal_sched_info.h"
+#include "rvhal/hal_types.h"
+#include "rvhal/rvhal_limits.h" /* RVHAL_MAX_HARTS, abi/ */
 #include "rvhal/counters.h"
 #include "rvhal/status.h"
 

@@ -4,7 +4,7 @@
 #ifndef RVHAL_STATUS_H
 #define RVHAL_STATUS_H
 
-#include "rvhal_status.h" /* the shared code table, abi/ */
+#include "rvhal/rvhal_status.h" /* the shared code table, abi/ */
 
 #ifdef __cplusplus
 extern "C" {

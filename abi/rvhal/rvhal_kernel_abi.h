@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rvhal_protocol.h"
-#include "rvhal_status.h"
+#include "rvhal/rvhal_protocol.h"
+#include "rvhal/rvhal_status.h"
 
 #define RVHAL_KERNEL_ABI_VERSION 1
 

@@ -8,6 +8,8 @@
 #ifndef RVHAL_ABI_COUNTERS_H
 #define RVHAL_ABI_COUNTERS_H
 
+#include "rvhal/rvhal_static_assert.h"
+
 /* X(ID, name, unit, description) */
 #define RVHAL_HART_COUNTER_MAP(X)                                              \
   X(CYCLES, "cycles", RVHAL_UNIT_CYCLES, "cycles from this hart's start in the launch to its end") \
@@ -39,7 +41,7 @@ enum rvhal_hart_counter_id {
   RVHAL_NUM_HART_COUNTERS
 };
 
-_Static_assert(RVHAL_NUM_HART_COUNTERS <= RVHAL_HART_COUNTER_SLOTS, "counter block too small");
+RVHAL_STATIC_ASSERT(RVHAL_NUM_HART_COUNTERS <= RVHAL_HART_COUNTER_SLOTS, "counter block too small");
 
 /* Counter ids: per-hart counters are 0 .. RVHAL_NUM_HART_COUNTERS-1 (their
  * index in the hart block), device counters 16 and up. */
@@ -56,7 +58,7 @@ enum {
 /* Device counter ids run from RVHAL_HART_COUNTER_SLOTS without gaps (the
  * host keeps them in arrays indexed by id - RVHAL_HART_COUNTER_SLOTS). */
 #define RVHAL_DEVICE_COUNTER_CHECK_(id, num, name, unit, desc)                                     \
-  _Static_assert(num >= RVHAL_HART_COUNTER_SLOTS && num < RVHAL_HART_COUNTER_SLOTS + RVHAL_NUM_DEVICE_COUNTERS, \
+  RVHAL_STATIC_ASSERT(num >= RVHAL_HART_COUNTER_SLOTS && num < RVHAL_HART_COUNTER_SLOTS + RVHAL_NUM_DEVICE_COUNTERS, \
                  "device counter " name ": id out of sequence");
 RVHAL_DEVICE_COUNTER_MAP(RVHAL_DEVICE_COUNTER_CHECK_)
 #undef RVHAL_DEVICE_COUNTER_CHECK_

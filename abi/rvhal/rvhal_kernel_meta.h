@@ -6,6 +6,7 @@
 #ifndef RVHAL_ABI_KERNEL_META_H
 #define RVHAL_ABI_KERNEL_META_H
 
+#include "rvhal/rvhal_static_assert.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,9 +36,9 @@ typedef struct rvhal_kernel_meta {
   rvhal_kernel_meta_arg_t args[RVHAL_META_MAX_ARGS]; /* in argument order */
 } rvhal_kernel_meta_t;
 
-_Static_assert(offsetof(rvhal_kernel_meta_t, num_args) == 12, "meta layout");
-_Static_assert(offsetof(rvhal_kernel_meta_t, args) == 16, "meta layout");
-_Static_assert(offsetof(rvhal_kernel_meta_arg_t, offset) == 4, "meta layout");
-_Static_assert(sizeof(rvhal_kernel_meta_t) == 16 + 8 * RVHAL_META_MAX_ARGS, "meta layout");
+RVHAL_STATIC_ASSERT(offsetof(rvhal_kernel_meta_t, num_args) == 12, "meta layout");
+RVHAL_STATIC_ASSERT(offsetof(rvhal_kernel_meta_t, args) == 16, "meta layout");
+RVHAL_STATIC_ASSERT(offsetof(rvhal_kernel_meta_arg_t, offset) == 4, "meta layout");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_kernel_meta_t) == 16 + 8 * RVHAL_META_MAX_ARGS, "meta layout");
 
 #endif /* RVHAL_ABI_KERNEL_META_H */

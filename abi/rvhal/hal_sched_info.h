@@ -8,6 +8,7 @@
 #ifndef RVHAL_ABI_HAL_SCHED_INFO_H
 #define RVHAL_ABI_HAL_SCHED_INFO_H
 
+#include "rvhal/rvhal_static_assert.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,23 +50,23 @@ typedef struct hal_sched_info_64_t {
 #define HAL_SCHED64_HAL_EXTRA 112
 #define HAL_SCHED64_SIZE 120
 
-_Static_assert(offsetof(hal_sched_info_32_t, group_id_start) == HAL_SCHED32_GROUP_ID_START, "abi");
-_Static_assert(offsetof(hal_sched_info_32_t, num_groups_total) == HAL_SCHED32_NUM_GROUPS_TOTAL, "abi");
-_Static_assert(offsetof(hal_sched_info_32_t, global_offset) == HAL_SCHED32_GLOBAL_OFFSET, "abi");
-_Static_assert(offsetof(hal_sched_info_32_t, local_size) == HAL_SCHED32_LOCAL_SIZE, "abi");
-_Static_assert(offsetof(hal_sched_info_32_t, num_dim) == HAL_SCHED32_NUM_DIM, "abi");
-_Static_assert(offsetof(hal_sched_info_32_t, num_groups_per_call) == HAL_SCHED32_NUM_GROUPS_PER_CALL, "abi");
-_Static_assert(offsetof(hal_sched_info_32_t, hal_extra) == HAL_SCHED32_HAL_EXTRA, "abi");
-_Static_assert(sizeof(hal_sched_info_32_t) == HAL_SCHED32_SIZE, "abi");
+RVHAL_STATIC_ASSERT(offsetof(hal_sched_info_32_t, group_id_start) == HAL_SCHED32_GROUP_ID_START, "abi");
+RVHAL_STATIC_ASSERT(offsetof(hal_sched_info_32_t, num_groups_total) == HAL_SCHED32_NUM_GROUPS_TOTAL, "abi");
+RVHAL_STATIC_ASSERT(offsetof(hal_sched_info_32_t, global_offset) == HAL_SCHED32_GLOBAL_OFFSET, "abi");
+RVHAL_STATIC_ASSERT(offsetof(hal_sched_info_32_t, local_size) == HAL_SCHED32_LOCAL_SIZE, "abi");
+RVHAL_STATIC_ASSERT(offsetof(hal_sched_info_32_t, num_dim) == HAL_SCHED32_NUM_DIM, "abi");
+RVHAL_STATIC_ASSERT(offsetof(hal_sched_info_32_t, num_groups_per_call) == HAL_SCHED32_NUM_GROUPS_PER_CALL, "abi");
+RVHAL_STATIC_ASSERT(offsetof(hal_sched_info_32_t, hal_extra) == HAL_SCHED32_HAL_EXTRA, "abi");
+RVHAL_STATIC_ASSERT(sizeof(hal_sched_info_32_t) == HAL_SCHED32_SIZE, "abi");
 
-_Static_assert(offsetof(hal_sched_info_64_t, group_id_start) == HAL_SCHED64_GROUP_ID_START, "abi");
-_Static_assert(offsetof(hal_sched_info_64_t, num_groups_total) == HAL_SCHED64_NUM_GROUPS_TOTAL, "abi");
-_Static_assert(offsetof(hal_sched_info_64_t, global_offset) == HAL_SCHED64_GLOBAL_OFFSET, "abi");
-_Static_assert(offsetof(hal_sched_info_64_t, local_size) == HAL_SCHED64_LOCAL_SIZE, "abi");
-_Static_assert(offsetof(hal_sched_info_64_t, num_dim) == HAL_SCHED64_NUM_DIM, "abi");
-_Static_assert(offsetof(hal_sched_info_64_t, num_groups_per_call) == HAL_SCHED64_NUM_GROUPS_PER_CALL, "abi");
-_Static_assert(offsetof(hal_sched_info_64_t, hal_extra) == HAL_SCHED64_HAL_EXTRA, "abi");
-_Static_assert(sizeof(hal_sched_info_64_t) == HAL_SCHED64_SIZE, "abi");
+RVHAL_STATIC_ASSERT(offsetof(hal_sched_info_64_t, group_id_start) == HAL_SCHED64_GROUP_ID_START, "abi");
+RVHAL_STATIC_ASSERT(offsetof(hal_sched_info_64_t, num_groups_total) == HAL_SCHED64_NUM_GROUPS_TOTAL, "abi");
+RVHAL_STATIC_ASSERT(offsetof(hal_sched_info_64_t, global_offset) == HAL_SCHED64_GLOBAL_OFFSET, "abi");
+RVHAL_STATIC_ASSERT(offsetof(hal_sched_info_64_t, local_size) == HAL_SCHED64_LOCAL_SIZE, "abi");
+RVHAL_STATIC_ASSERT(offsetof(hal_sched_info_64_t, num_dim) == HAL_SCHED64_NUM_DIM, "abi");
+RVHAL_STATIC_ASSERT(offsetof(hal_sched_info_64_t, num_groups_per_call) == HAL_SCHED64_NUM_GROUPS_PER_CALL, "abi");
+RVHAL_STATIC_ASSERT(offsetof(hal_sched_info_64_t, hal_extra) == HAL_SCHED64_HAL_EXTRA, "abi");
+RVHAL_STATIC_ASSERT(sizeof(hal_sched_info_64_t) == HAL_SCHED64_SIZE, "abi");
 
 /* On the device, the variant matching XLEN. */
 #if defined(__riscv_xlen)

@@ -8,8 +8,9 @@
 #ifndef RVHAL_ABI_PROTOCOL_H
 #define RVHAL_ABI_PROTOCOL_H
 
-#include "rvhal_counters.h"
-#include "rvhal_limits.h"
+#include "rvhal/rvhal_static_assert.h"
+#include "rvhal/rvhal_counters.h"
+#include "rvhal/rvhal_limits.h"
 
 #define RVHAL_ABI_VERSION 1
 #define RVHAL_CTRL_MAGIC 0x4C414856u /* "VHAL" read as little-endian bytes */
@@ -244,7 +245,7 @@ typedef struct rvhal_ctrl {
 } rvhal_ctrl_t;
 
 #define RVHAL_ASSERT_OFS_(type, field, ofs) \
-  _Static_assert(offsetof(type, field) == (ofs), #type "." #field " moved")
+  RVHAL_STATIC_ASSERT(offsetof(type, field) == (ofs), #type "." #field " moved")
 
 /* Every field's offset, as docs/abi.md lists them. */
 RVHAL_ASSERT_OFS_(rvhal_boot_config_t, magic, 0);
@@ -339,29 +340,29 @@ RVHAL_ASSERT_OFS_(rvhal_print_record_t, hart, 12);
 RVHAL_ASSERT_OFS_(rvhal_print_record_t, flags, 14);
 RVHAL_ASSERT_OFS_(rvhal_print_record_t, item, 16);
 
-_Static_assert(sizeof(rvhal_boot_config_t) == 176, "boot config size");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_boot_config_t) == 176, "boot config size");
 
-_Static_assert(sizeof(rvhal_fw_state_t) == 144, "fw state size");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_fw_state_t) == 144, "fw state size");
 
-_Static_assert(sizeof(rvhal_install_t) == 32, "install size");
-_Static_assert(sizeof(rvhal_launch_desc_t) == 376, "launch desc size");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_install_t) == 32, "install size");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_launch_desc_t) == 376, "launch desc size");
 
-_Static_assert(sizeof(rvhal_completion_t) == 64, "completion size");
-_Static_assert(sizeof(rvhal_launch_slot_t) % 64 == 0, "slots start on cache lines");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_completion_t) == 64, "completion size");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_launch_slot_t) % 64 == 0, "slots start on cache lines");
 
-_Static_assert(sizeof(rvhal_trap_report_t) == 128, "trap report size");
-_Static_assert(sizeof(rvhal_print_ring_t) == 128, "print ring size");
-_Static_assert(sizeof(rvhal_print_record_t) == 24, "print record size");
-_Static_assert(sizeof(rvhal_hart_block_t) == 448, "hart block size");
-_Static_assert(sizeof(rvhal_insn_counts_t) == 128, "insn counts size");
-_Static_assert(sizeof(rvhal_trace_event_t) == 32, "trace event size");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_trap_report_t) == 128, "trap report size");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_print_ring_t) == 128, "print ring size");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_print_record_t) == 24, "print record size");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_hart_block_t) == 448, "hart block size");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_insn_counts_t) == 128, "insn counts size");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_trace_event_t) == 32, "trace event size");
 
-_Static_assert(offsetof(rvhal_ctrl_t, harts) % 64 == 0, "hart blocks start on a cache line");
-_Static_assert(sizeof(rvhal_ctrl_t) <= RVHAL_CTRL_MAX_SIZE, "control block outgrew its region");
-_Static_assert(RVHAL_CTRL_OFFSET + RVHAL_CTRL_MAX_SIZE <= RVHAL_PRINT_OFFSET, "regions overlap");
-_Static_assert(RVHAL_PRINT_OFFSET + RVHAL_MAX_HARTS * RVHAL_PRINT_RING_SIZE <= RVHAL_PROGRAM_OFFSET,
+RVHAL_STATIC_ASSERT(offsetof(rvhal_ctrl_t, harts) % 64 == 0, "hart blocks start on a cache line");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_ctrl_t) <= RVHAL_CTRL_MAX_SIZE, "control block outgrew its region");
+RVHAL_STATIC_ASSERT(RVHAL_CTRL_OFFSET + RVHAL_CTRL_MAX_SIZE <= RVHAL_PRINT_OFFSET, "regions overlap");
+RVHAL_STATIC_ASSERT(RVHAL_PRINT_OFFSET + RVHAL_MAX_HARTS * RVHAL_PRINT_RING_SIZE <= RVHAL_PROGRAM_OFFSET,
                "regions overlap");
-_Static_assert(RVHAL_PROGRAM_OFFSET + RVHAL_PROGRAM_MAX_SIZE <= RVHAL_DYNAMIC_OFFSET, "regions overlap");
+RVHAL_STATIC_ASSERT(RVHAL_PROGRAM_OFFSET + RVHAL_PROGRAM_MAX_SIZE <= RVHAL_DYNAMIC_OFFSET, "regions overlap");
 
 #undef RVHAL_ASSERT_OFS_
 #endif /* !__ASSEMBLER__ */

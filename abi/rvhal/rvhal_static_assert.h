@@ -1,0 +1,13 @@
+/* One spelling of a compile-time check for every header under abi/: these
+ * headers are read by C firmware, C kernels, the C host library and C++
+ * host programs, and C++ has no _Static_assert. */
+#ifndef RVHAL_STATIC_ASSERT_H
+#define RVHAL_STATIC_ASSERT_H
+
+#ifdef __cplusplus
+#define RVHAL_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define RVHAL_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#endif
+
+#endif
