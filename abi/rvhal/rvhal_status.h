@@ -23,7 +23,8 @@
   X(FIRMWARE, -14, "firmware failed")                                         \
   X(BUSY, -15, "resource is in use")                                          \
   X(STACK_OVERFLOW, -16, "kernel overflowed its stack")                      \
-  X(BARRIER_DIVERGENCE, -17, "work-items of a group reached different barriers")
+  X(BARRIER_DIVERGENCE, -17, "work-items of a group reached different barriers") \
+  X(CANCELLED, -18, "command cancelled: a command it depends on failed")
 
 typedef enum rvhal_status {
 #define RVHAL_STATUS_ENUM_(name, value, msg) RVHAL_##name = (value),

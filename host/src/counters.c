@@ -74,6 +74,7 @@ void rvhal_counters_after_transfer(rvhal_device_t *d, uint64_t written, uint64_t
 }
 
 int rvhal_device_counters(const rvhal_device_t *d, uint32_t *out_num, const rvhal_counter_description_t **out_desc) {
+  RVHAL_DEVICE_GUARD(d);
   if (!d || !out_num || !out_desc) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_counters: NULL argument");
   *out_num = d->counters.num;
   *out_desc = d->counters.desc;
@@ -81,6 +82,7 @@ int rvhal_device_counters(const rvhal_device_t *d, uint32_t *out_num, const rvha
 }
 
 int rvhal_counter_read(rvhal_device_t *d, uint32_t id, uint64_t *out_value, uint32_t index) {
+  RVHAL_DEVICE_GUARD(d);
   if (!d || !out_value) return rvhal_error(RVHAL_INVALID_ARGUMENT, "counter_read: NULL device or out_value");
   rvhal_counter_state_t *c = &d->counters;
   if (!c->num)
@@ -128,6 +130,7 @@ int rvhal_counters_exact(const rvhal_device_t *d, const char **out_why) {
 }
 
 int rvhal_device_instructions(const rvhal_device_t *d, uint32_t hart, uint64_t *out_count) {
+  RVHAL_DEVICE_GUARD(d);
   if (!d || !out_count) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_instructions: NULL argument");
   if (hart >= d->info.num_harts)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_instructions: hart %u, the device has %u", hart,

@@ -158,6 +158,11 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
                        rvhal_platform_info()->num_devices);
   rvhal_device_t *d = calloc(1, sizeof *d);
   if (!d) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  pthread_mutexattr_t ma;
+  pthread_mutexattr_init(&ma);
+  pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+  pthread_mutex_init(&d->lock, &ma);
+  pthread_mutexattr_destroy(&ma);
   d->kind = kind;
   d->next_program = 1;
   d->next_kernel = 1;
@@ -206,18 +211,21 @@ fail:
 
 void rvhal_device_delete(rvhal_device_t *d) {
   if (!d) return;
+  rvhal_queues_device_deleted(d); /* before the lock: their threads may be waiting for it */
   while (d->programs) rvhal_program_free(d, d->programs->handle);
   rvhal_profile_close(d->profile);
   if (d->backend) d->backend->vtable->destroy(d->backend);
   rvhal_allocator_destroy(d->heap);
   rvhal_allocator_destroy(d->staging);
   rvhal_print_free(&d->print);
+  pthread_mutex_destroy(&d->lock);
   free(d);
 }
 
 const rvhal_device_info_t *rvhal_device_get_info(const rvhal_device_t *d) { return d ? &d->info : NULL; }
 
 void rvhal_device_set_print_fn(rvhal_device_t *d, rvhal_print_fn_t fn, void *user) {
+  RVHAL_DEVICE_GUARD(d);
   if (!d) return;
   d->options.print_fn = fn;
   d->options.print_user = user;

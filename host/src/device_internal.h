@@ -2,6 +2,7 @@
 #ifndef RVHAL_HOST_DEVICE_INTERNAL_H
 #define RVHAL_HOST_DEVICE_INTERNAL_H
 
+#include <pthread.h>
 #include <time.h>
 
 #include "allocator.h"
@@ -88,7 +89,28 @@ struct rvhal_device {
   uint64_t created_ns;           /* host clock when created: profile time zero */
   uint32_t host_cpus;            /* cores this process may run on */
   uint32_t host_spin_ns;         /* $RVHAL_HOST_SPIN_NS: spin before sleeping on a launch (launch.c) */
+  pthread_mutex_t lock;          /* one call at a time uses the device (recursive: queues call the API) */
+  struct rvhal_queue *queues;    /* queues on this device (queue.c) */
 };
+
+static inline void rvhal_device_lock(rvhal_device_t *d) { pthread_mutex_lock(&d->lock); }
+static inline void rvhal_device_unlock(rvhal_device_t *d) { pthread_mutex_unlock(&d->lock); }
+
+/* First line of every public call on a device: holds the device's lock until
+ * the call returns, whichever way it returns (NULL devices pass through to
+ * the call's own check). */
+static inline rvhal_device_t *rvhal_device_guard_acquire_(const rvhal_device_t *d) {
+  if (d) rvhal_device_lock((rvhal_device_t *)d);
+  return (rvhal_device_t *)d;
+}
+static inline void rvhal_device_guard_release_(rvhal_device_t **d) {
+  if (*d) rvhal_device_unlock(*d);
+}
+#define RVHAL_DEVICE_GUARD(d)                                                                \
+  rvhal_device_t *rvhal_device_guard_ __attribute__((cleanup(rvhal_device_guard_release_))) = \
+      rvhal_device_guard_acquire_(d)
+/* queue.c: stops the device's queues, cancelling what has not started. */
+void rvhal_queues_device_deleted(rvhal_device_t *d);
 
 
 /* Host pointer for a device address range known to be inside RAM. */

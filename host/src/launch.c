@@ -191,6 +191,7 @@ int rvhal_kernel_exec(rvhal_device_t *d, hal_program_t program, hal_kernel_t ker
 int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
                          const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
                          const rvhal_launch_options_t *opts) {
+  RVHAL_DEVICE_GUARD(d);
   rvhal_clear_error();
   if (!d || !nd) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel_exec: NULL device or ndrange");
   if (d->lost) return rvhal_error(RVHAL_DEVICE_LOST, "kernel_exec: the device stopped and could not be restarted");
@@ -393,6 +394,7 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
 }
 
 int rvhal_device_last_launch(const rvhal_device_t *d, rvhal_launch_report_t *out_report) {
+  RVHAL_DEVICE_GUARD(d);
   if (!d || !out_report) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_last_launch: NULL argument");
   if (!d->last.seq) return rvhal_error(RVHAL_NOT_FOUND, "device_last_launch: no launch has completed yet");
   *out_report = d->last;

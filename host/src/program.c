@@ -74,6 +74,7 @@ static void program_destroy(rvhal_device_t *d, rvhal_program_obj_t *p) {
 }
 
 int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_program_t *out_program) {
+  RVHAL_DEVICE_GUARD(d);
   rvhal_clear_error();
   if (!d || !out_program) return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_load: NULL device or out_program");
   *out_program = hal_invalid_program;
@@ -116,6 +117,7 @@ fail:
 }
 
 int rvhal_program_load_file(rvhal_device_t *d, const char *path, hal_program_t *out_program) {
+  RVHAL_DEVICE_GUARD(d);
   rvhal_clear_error();
   if (!path) return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_load_file: NULL path");
   FILE *f = fopen(path, "rb");
@@ -142,6 +144,7 @@ int rvhal_program_load_file(rvhal_device_t *d, const char *path, hal_program_t *
 }
 
 int rvhal_program_find_kernel(rvhal_device_t *d, hal_program_t program, const char *name, hal_kernel_t *out_kernel) {
+  RVHAL_DEVICE_GUARD(d);
   rvhal_clear_error();
   if (!d || !name || !out_kernel)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_find_kernel: NULL device, name or out_kernel");
@@ -182,6 +185,7 @@ rvhal_kernel_entry_t *rvhal_kernel_get(rvhal_program_obj_t *p, hal_kernel_t hand
 }
 
 int rvhal_program_free(rvhal_device_t *d, hal_program_t program) {
+  RVHAL_DEVICE_GUARD(d);
   rvhal_clear_error();
   if (!d) return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_free: NULL device");
   for (rvhal_program_obj_t **pp = &d->programs; *pp; pp = &(*pp)->next) {

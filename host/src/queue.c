@@ -1,0 +1,522 @@
+/* Queues (queue.h): in-order command lists, each run by a thread of its own
+ * that waits for a command's dependencies, runs it on the device (under the
+ * device's lock, as a blocking call would) and ends its event. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device_internal.h"
+#include "event.h"
+#include "sync.h"
+
+typedef enum {
+  CMD_KERNEL,
+  CMD_WRITE,
+  CMD_READ,
+  CMD_COPY,
+  CMD_FILL,
+  CMD_MARKER,
+  CMD_CALLBACK,
+  CMD_FREE,
+} cmd_kind_t;
+
+typedef struct cmd {
+  struct cmd *next;
+  cmd_kind_t kind;
+  rvhal_event_t *event; /* the command's reference */
+  rvhal_event_t **wait_events;
+  uint32_t num_wait_events;
+  rvhal_semaphore_value_t *wait_sems, *signal_sems;
+  uint32_t num_wait_sems, num_signal_sems;
+  union {
+    struct {
+      hal_program_t program;
+      hal_kernel_t kernel;
+      hal_ndrange_t ndrange;
+      hal_arg_t *args; /* POD values point into pod */
+      uint8_t *pod;
+      uint32_t num_args, work_dim;
+      rvhal_launch_options_t options;
+      int has_options;
+    } k;
+    struct {
+      hal_addr_t dst, src;
+      void *host_dst;
+      const void *host_src;
+      hal_size_t size;
+      uint8_t pattern[128];
+      hal_size_t pattern_size;
+    } mem;
+    struct {
+      rvhal_host_fn_t fn;
+      void *user;
+    } cb;
+  } u;
+} cmd_t;
+
+struct rvhal_queue {
+  rvhal_device_t *device;
+  uint32_t id;          /* for messages: "queue 2 of device qemu-virt-rv64" */
+  pthread_t thread;
+  cmd_t *head, *tail;
+  uint64_t enqueued, ended; /* commands; finish waits for ended == enqueued */
+  int running;          /* the worker is executing head (outside the sync lock) */
+  int stopping;         /* destroy: run what is left, then exit */
+  int cancel_all;       /* device delete: cancel what has not started */
+  int failed;           /* a command failed since the last finish */
+  int fail_status;
+  char *fail_message;
+  struct rvhal_queue *next_on_device;
+};
+
+static uint32_t next_queue_id;
+
+/* ---- dependencies ---------------------------------------------------------- */
+
+enum { DEPS_PENDING, DEPS_MET, DEPS_FAILED };
+
+/* Sync lock held. On DEPS_FAILED, *why names the failed dependency. */
+static int deps_state(const cmd_t *c, char *why, size_t why_size) {
+  for (uint32_t i = 0; i < c->num_wait_events; i++) {
+    const rvhal_event_t *e = c->wait_events[i];
+    if (!e->done) return DEPS_PENDING;
+    if (e->status != RVHAL_OK) {
+      snprintf(why, why_size, "%s, which it waits on, failed: %s", e->what, e->message);
+      return DEPS_FAILED;
+    }
+  }
+  for (uint32_t i = 0; i < c->num_wait_sems; i++) {
+    const rvhal_semaphore_t *s = c->wait_sems[i].semaphore;
+    if (s->status != RVHAL_OK) {
+      snprintf(why, why_size, "a semaphore it waits on failed: %s", s->message);
+      return DEPS_FAILED;
+    }
+    if (s->value < c->wait_sems[i].value) return DEPS_PENDING;
+  }
+  return DEPS_MET;
+}
+
+/* ---- running a command -------------------------------------------------- */
+
+static int run_command(rvhal_queue_t *q, cmd_t *c) {
+  rvhal_device_t *d = q->device;
+  rvhal_clear_error();
+  switch (c->kind) {
+  case CMD_KERNEL: {
+    int rc = rvhal_kernel_exec_ex(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
+                                  c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL);
+    if (rc == RVHAL_OK) c->event->times.device_ns = d->last.device_ns;
+    return rc;
+  }
+  case CMD_WRITE: return rvhal_mem_write(d, c->u.mem.dst, c->u.mem.host_src, c->u.mem.size);
+  case CMD_READ: return rvhal_mem_read(d, c->u.mem.host_dst, c->u.mem.src, c->u.mem.size);
+  case CMD_COPY: return rvhal_mem_copy(d, c->u.mem.dst, c->u.mem.src, c->u.mem.size);
+  case CMD_FILL: return rvhal_mem_fill(d, c->u.mem.dst, c->u.mem.pattern, c->u.mem.pattern_size, c->u.mem.size);
+  case CMD_FREE: return rvhal_mem_free(d, c->u.mem.dst);
+  case CMD_MARKER:
+  case CMD_CALLBACK: return RVHAL_OK;
+  }
+  return rvhal_error(RVHAL_INVALID_ARGUMENT, "unknown queue command kind %d", (int)c->kind);
+}
+
+static void free_command(cmd_t *c) {
+  for (uint32_t i = 0; i < c->num_wait_events; i++) rvhal_event_release_locked(c->wait_events[i]);
+  free(c->wait_events);
+  free(c->wait_sems);
+  free(c->signal_sems);
+  if (c->kind == CMD_KERNEL) {
+    free(c->u.k.args);
+    free(c->u.k.pod);
+  }
+  free(c);
+}
+
+/* Sync lock held on entry and exit; released while the command runs. */
+static void process_head(rvhal_queue_t *q) {
+  cmd_t *c = q->head;
+  char why[1024];
+  int state;
+  while ((state = deps_state(c, why, sizeof why)) == DEPS_PENDING && !q->cancel_all) rvhal_sync_wait(UINT64_MAX);
+
+  int status = RVHAL_OK;
+  char message[1280] = "";
+  if (q->cancel_all) {
+    status = RVHAL_CANCELLED;
+    snprintf(message, sizeof message, "%s was cancelled: its device was deleted before it ran", c->event->what);
+  } else if (state == DEPS_FAILED) {
+    status = RVHAL_CANCELLED;
+    snprintf(message, sizeof message, "%s was cancelled: %s", c->event->what, why);
+  } else if (q->failed) {
+    status = RVHAL_CANCELLED;
+    snprintf(message, sizeof message, "%s was cancelled: an earlier command of its queue failed: %s",
+             c->event->what, q->fail_message);
+  }
+  c->event->times.submitted_ns = rvhal_now_ns();
+
+  if (status == RVHAL_OK || c->kind == CMD_CALLBACK) {
+    q->running = 1;
+    rvhal_sync_unlock();
+    rvhal_device_lock(q->device);
+    uint64_t t0 = rvhal_now_ns();
+    int rc = status == RVHAL_OK ? run_command(q, c) : status;
+    if (rc != RVHAL_OK && status == RVHAL_OK) snprintf(message, sizeof message, "%s", rvhal_last_error());
+    uint64_t t1 = rvhal_now_ns();
+    rvhal_device_unlock(q->device);
+    /* Callbacks run outside the device lock: they may use the device. */
+    if (c->kind == CMD_CALLBACK) c->u.cb.fn(c->u.cb.user, status);
+    rvhal_sync_lock();
+    q->running = 0;
+    c->event->times.started_ns = t0;
+    c->event->times.ended_ns = t1;
+    status = rc;
+  }
+
+  /* The first failure stops the queue until rvhal_queue_finish. */
+  if (status != RVHAL_OK && !q->failed && !q->cancel_all) {
+    q->failed = 1;
+    q->fail_status = status;
+    q->fail_message = rvhal_sync_strdup(message);
+  }
+  for (uint32_t i = 0; i < c->num_signal_sems; i++) {
+    rvhal_semaphore_t *s = c->signal_sems[i].semaphore;
+    if (status != RVHAL_OK) rvhal_semaphore_fail_locked(s, status, message);
+    else if (c->signal_sems[i].value > s->value) s->value = c->signal_sems[i].value;
+  }
+  q->head = c->next;
+  if (!q->head) q->tail = NULL;
+  q->ended++;
+  rvhal_event_complete_locked(c->event, status, message);
+  free_command(c);
+  rvhal_sync_broadcast();
+}
+
+static void *queue_thread(void *arg) {
+  rvhal_queue_t *q = arg;
+  rvhal_sync_lock();
+  for (;;) {
+    while (!q->head && !q->stopping) rvhal_sync_wait(UINT64_MAX);
+    if (!q->head) break;
+    process_head(q);
+  }
+  rvhal_sync_unlock();
+  return NULL;
+}
+
+/* ---- queue lifetime ----------------------------------------------------- */
+
+int rvhal_queue_create(rvhal_device_t *device, rvhal_queue_t **out_queue) {
+  if (!device || !out_queue) return rvhal_error(RVHAL_INVALID_ARGUMENT, "queue_create: device or out_queue is NULL");
+  rvhal_queue_t *q = calloc(1, sizeof *q);
+  if (!q) return rvhal_error(RVHAL_HOST_IO, "out of host memory for a queue");
+  q->device = device;
+  rvhal_sync_lock();
+  q->id = next_queue_id++;
+  rvhal_sync_unlock();
+  int err = pthread_create(&q->thread, NULL, queue_thread, q);
+  if (err) {
+    free(q);
+    return rvhal_error(RVHAL_HOST_IO, "queue_create: cannot start the queue's thread: %s", strerror(err));
+  }
+  rvhal_device_lock(device);
+  q->next_on_device = device->queues;
+  device->queues = q;
+  rvhal_device_unlock(device);
+  *out_queue = q;
+  return RVHAL_OK;
+}
+
+static void stop_and_free(rvhal_queue_t *q, int cancel) {
+  rvhal_sync_lock();
+  q->stopping = 1;
+  if (cancel) q->cancel_all = 1;
+  rvhal_sync_broadcast();
+  rvhal_sync_unlock();
+  pthread_join(q->thread, NULL);
+  if (q->fail_message) rvhal_sync_strfree(q->fail_message);
+  free(q);
+}
+
+void rvhal_queue_destroy(rvhal_queue_t *q) {
+  if (!q) return;
+  rvhal_device_t *d = q->device;
+  rvhal_device_lock(d);
+  for (rvhal_queue_t **p = &d->queues; *p; p = &(*p)->next_on_device)
+    if (*p == q) {
+      *p = q->next_on_device;
+      break;
+    }
+  rvhal_device_unlock(d);
+  stop_and_free(q, 0);
+}
+
+void rvhal_queues_device_deleted(rvhal_device_t *d) {
+  while (d->queues) {
+    rvhal_queue_t *q = d->queues;
+    d->queues = q->next_on_device;
+    stop_and_free(q, 1);
+  }
+}
+
+rvhal_device_t *rvhal_queue_device(const rvhal_queue_t *q) { return q ? q->device : NULL; }
+
+int rvhal_queue_finish(rvhal_queue_t *q, uint32_t timeout_ms) {
+  if (!q) return rvhal_error(RVHAL_INVALID_ARGUMENT, "queue is NULL");
+  uint64_t deadline = rvhal_sync_deadline(timeout_ms);
+  rvhal_sync_lock();
+  uint64_t target = q->enqueued;
+  while (q->ended < target && !rvhal_sync_wait(deadline)) {
+  }
+  int rc = RVHAL_OK;
+  if (q->ended < target) {
+    rc = rvhal_error(RVHAL_TIMEOUT, "queue %u: %llu of %llu commands still pending after %u ms", q->id,
+                     (unsigned long long)(target - q->ended), (unsigned long long)(target), timeout_ms);
+  } else if (q->failed) {
+    rc = rvhal_error(q->fail_status, "%s", q->fail_message);
+    q->failed = 0;
+    rvhal_sync_strfree(q->fail_message);
+    q->fail_message = NULL;
+  }
+  rvhal_sync_unlock();
+  return rc;
+}
+
+/* ---- enqueueing --------------------------------------------------------- */
+
+static const char *kind_name(cmd_kind_t k) {
+  static const char *const names[] = {"kernel", "write", "read", "copy", "fill", "marker", "callback", "free"};
+  return names[k];
+}
+
+static cmd_t *new_command(rvhal_queue_t *q, cmd_kind_t kind, const rvhal_dependencies_t *deps, const char *label,
+                          int *out_rc) {
+  *out_rc = RVHAL_OK;
+  if (!q) {
+    *out_rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_%s: queue is NULL", kind_name(kind));
+    return NULL;
+  }
+  static const rvhal_dependencies_t none;
+  if (!deps) deps = &none;
+  if ((deps->num_wait_events && !deps->wait_events) || (deps->num_wait_semaphores && !deps->wait_semaphores) ||
+      (deps->num_signal_semaphores && !deps->signal_semaphores)) {
+    *out_rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_%s: a dependency count is set but its array is NULL",
+                          kind_name(kind));
+    return NULL;
+  }
+  for (uint32_t i = 0; i < deps->num_wait_events; i++)
+    if (!deps->wait_events[i]) {
+      *out_rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_%s: wait_events[%u] is NULL", kind_name(kind), i);
+      return NULL;
+    }
+  for (uint32_t i = 0; i < deps->num_wait_semaphores; i++)
+    if (!deps->wait_semaphores[i].semaphore) {
+      *out_rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_%s: wait_semaphores[%u] is NULL", kind_name(kind), i);
+      return NULL;
+    }
+  for (uint32_t i = 0; i < deps->num_signal_semaphores; i++)
+    if (!deps->signal_semaphores[i].semaphore) {
+      *out_rc =
+          rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_%s: signal_semaphores[%u] is NULL", kind_name(kind), i);
+      return NULL;
+    }
+  cmd_t *c = calloc(1, sizeof *c);
+  if (c) {
+    c->wait_events = calloc(deps->num_wait_events + 1, sizeof *c->wait_events);
+    c->wait_sems = calloc(deps->num_wait_semaphores + 1, sizeof *c->wait_sems);
+    c->signal_sems = calloc(deps->num_signal_semaphores + 1, sizeof *c->signal_sems);
+  }
+  if (!c || !c->wait_events || !c->wait_sems || !c->signal_sems) {
+    if (c) {
+      free(c->wait_events);
+      free(c->wait_sems);
+      free(c->signal_sems);
+      free(c);
+    }
+    *out_rc = rvhal_error(RVHAL_HOST_IO, "enqueue_%s: out of host memory", kind_name(kind));
+    return NULL;
+  }
+  c->kind = kind;
+  c->num_wait_events = deps->num_wait_events;
+  c->num_wait_sems = deps->num_wait_semaphores;
+  c->num_signal_sems = deps->num_signal_semaphores;
+  memcpy(c->wait_sems, deps->wait_semaphores, c->num_wait_sems * sizeof *c->wait_sems);
+  memcpy(c->signal_sems, deps->signal_semaphores, c->num_signal_sems * sizeof *c->signal_sems);
+  memcpy(c->wait_events, deps->wait_events, c->num_wait_events * sizeof *c->wait_events);
+  char what[256];
+  rvhal_sync_lock();
+  snprintf(what, sizeof what, "%s%s%s (command %llu of queue %u)", kind_name(kind), label ? " " : "",
+           label ? label : "", (unsigned long long)q->enqueued + 1, q->id);
+  rvhal_sync_unlock();
+  c->event = rvhal_event_new(what);
+  if (!c->event) {
+    free(c->wait_events);
+    free(c->wait_sems);
+    free(c->signal_sems);
+    free(c);
+    *out_rc = rvhal_error(RVHAL_HOST_IO, "enqueue_%s: out of host memory", kind_name(kind));
+    return NULL;
+  }
+  c->event->times.queued_ns = rvhal_now_ns();
+  return c;
+}
+
+/* Appends the command; the queue's thread takes it from here. */
+static int submit(rvhal_queue_t *q, cmd_t *c, rvhal_event_t **out_event) {
+  rvhal_sync_lock();
+  for (uint32_t i = 0; i < c->num_wait_events; i++) c->wait_events[i]->refs++;
+  if (out_event) {
+    c->event->refs++;
+    *out_event = c->event;
+  }
+  if (q->tail) q->tail->next = c;
+  else q->head = c;
+  q->tail = c;
+  q->enqueued++;
+  rvhal_sync_broadcast();
+  rvhal_sync_unlock();
+  return RVHAL_OK;
+}
+
+int rvhal_enqueue_kernel(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_program_t program,
+                         hal_kernel_t kernel, const hal_ndrange_t *ndrange, const hal_arg_t *args,
+                         uint32_t num_args, uint32_t work_dim, const rvhal_launch_options_t *options,
+                         rvhal_event_t **out_event) {
+  if (!ndrange) return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_kernel: ndrange is NULL");
+  if (num_args && !args) return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_kernel: %u arguments but args is NULL", num_args);
+  size_t pod_bytes = 0;
+  for (uint32_t i = 0; i < num_args; i++)
+    if (args[i].kind == hal_arg_value) {
+      if (args[i].size > 4096 || (args[i].size && !args[i].pod_data))
+        return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_kernel: argument %u: value of %llu bytes at %p", i,
+                           (unsigned long long)args[i].size, args[i].pod_data);
+      pod_bytes += (size_t)args[i].size;
+    }
+  char label[64];
+  snprintf(label, sizeof label, "#%llu", (unsigned long long)kernel);
+  if (q) {
+    rvhal_device_lock(q->device);
+    rvhal_program_obj_t *p = rvhal_program_get(q->device, program);
+    rvhal_kernel_entry_t *k = p ? rvhal_kernel_get(p, kernel) : NULL;
+    if (k && k->name) snprintf(label, sizeof label, "%s", k->name);
+    rvhal_device_unlock(q->device);
+  }
+  int rc;
+  cmd_t *c = new_command(q, CMD_KERNEL, deps, label, &rc);
+  if (!c) return rc;
+  c->u.k.args = calloc(num_args + 1, sizeof *c->u.k.args);
+  c->u.k.pod = malloc(pod_bytes + 1);
+  if (!c->u.k.args || !c->u.k.pod) {
+    rvhal_sync_lock();
+    rvhal_event_release_locked(c->event);
+    free_command(c);
+    rvhal_sync_unlock();
+    return rvhal_error(RVHAL_HOST_IO, "enqueue_kernel: out of host memory for %u arguments", num_args);
+  }
+  size_t at = 0;
+  for (uint32_t i = 0; i < num_args; i++) {
+    c->u.k.args[i] = args[i];
+    if (args[i].kind == hal_arg_value && args[i].size) {
+      memcpy(c->u.k.pod + at, args[i].pod_data, (size_t)args[i].size);
+      c->u.k.args[i].pod_data = c->u.k.pod + at;
+      at += (size_t)args[i].size;
+    }
+  }
+  c->u.k.program = program;
+  c->u.k.kernel = kernel;
+  c->u.k.ndrange = *ndrange;
+  c->u.k.num_args = num_args;
+  c->u.k.work_dim = work_dim;
+  if (options) {
+    c->u.k.options = *options;
+    c->u.k.has_options = 1;
+  }
+  return submit(q, c, out_event);
+}
+
+static int enqueue_mem(rvhal_queue_t *q, cmd_kind_t kind, const rvhal_dependencies_t *deps, hal_addr_t dst,
+                       hal_addr_t src, void *host_dst, const void *host_src, hal_size_t size,
+                       rvhal_event_t **out_event) {
+  if ((kind == CMD_WRITE && !host_src && size) || (kind == CMD_READ && !host_dst && size))
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_%s: host pointer is NULL for %llu bytes", kind_name(kind),
+                       (unsigned long long)size);
+  int rc;
+  cmd_t *c = new_command(q, kind, deps, NULL, &rc);
+  if (!c) return rc;
+  c->u.mem.dst = dst;
+  c->u.mem.src = src;
+  c->u.mem.host_dst = host_dst;
+  c->u.mem.host_src = host_src;
+  c->u.mem.size = size;
+  return submit(q, c, out_event);
+}
+
+int rvhal_enqueue_write(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_addr_t dst, const void *src,
+                        hal_size_t size, rvhal_event_t **out_event) {
+  return enqueue_mem(q, CMD_WRITE, deps, dst, 0, NULL, src, size, out_event);
+}
+
+int rvhal_enqueue_read(rvhal_queue_t *q, const rvhal_dependencies_t *deps, void *dst, hal_addr_t src,
+                       hal_size_t size, rvhal_event_t **out_event) {
+  return enqueue_mem(q, CMD_READ, deps, 0, src, dst, NULL, size, out_event);
+}
+
+int rvhal_enqueue_copy(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_addr_t dst, hal_addr_t src,
+                       hal_size_t size, rvhal_event_t **out_event) {
+  return enqueue_mem(q, CMD_COPY, deps, dst, src, NULL, NULL, size, out_event);
+}
+
+int rvhal_enqueue_fill(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_addr_t dst, const void *pattern,
+                       hal_size_t pattern_size, hal_size_t size, rvhal_event_t **out_event) {
+  if (!pattern || pattern_size == 0 || pattern_size > 128)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_fill: pattern of %llu bytes (1..128, not NULL)",
+                       (unsigned long long)pattern_size);
+  int rc;
+  cmd_t *c = new_command(q, CMD_FILL, deps, NULL, &rc);
+  if (!c) return rc;
+  c->u.mem.dst = dst;
+  c->u.mem.size = size;
+  memcpy(c->u.mem.pattern, pattern, (size_t)pattern_size);
+  c->u.mem.pattern_size = pattern_size;
+  return submit(q, c, out_event);
+}
+
+int rvhal_enqueue_marker(rvhal_queue_t *q, const rvhal_dependencies_t *deps, rvhal_event_t **out_event) {
+  int rc;
+  cmd_t *c = new_command(q, CMD_MARKER, deps, NULL, &rc);
+  return c ? submit(q, c, out_event) : rc;
+}
+
+int rvhal_enqueue_callback(rvhal_queue_t *q, const rvhal_dependencies_t *deps, rvhal_host_fn_t fn, void *user,
+                           rvhal_event_t **out_event) {
+  if (!fn) return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_callback: fn is NULL");
+  int rc;
+  cmd_t *c = new_command(q, CMD_CALLBACK, deps, NULL, &rc);
+  if (!c) return rc;
+  c->u.cb.fn = fn;
+  c->u.cb.user = user;
+  return submit(q, c, out_event);
+}
+
+int rvhal_enqueue_alloc(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_size_t size, hal_size_t alignment,
+                        hal_addr_t *out_addr, rvhal_event_t **out_event) {
+  if (!q || !out_addr) return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_alloc: queue or out_addr is NULL");
+  hal_addr_t a;
+  rvhal_device_lock(q->device);
+  int rc = rvhal_mem_alloc(q->device, size, alignment, &a);
+  rvhal_device_unlock(q->device);
+  if (rc != RVHAL_OK) return rc;
+  rc = rvhal_enqueue_marker(q, deps, out_event);
+  if (rc != RVHAL_OK) {
+    rvhal_device_lock(q->device);
+    rvhal_mem_free(q->device, a);
+    rvhal_device_unlock(q->device);
+    return rc;
+  }
+  *out_addr = a;
+  return RVHAL_OK;
+}
+
+int rvhal_enqueue_free(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_addr_t addr,
+                       rvhal_event_t **out_event) {
+  return enqueue_mem(q, CMD_FREE, deps, addr, 0, NULL, NULL, 0, out_event);
+}

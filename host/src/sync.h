@@ -1,0 +1,26 @@
+/* One lock and one condition variable for every event, semaphore and queue
+ * of the process. A command may wait on events and semaphores of any queue
+ * of any device, so a waiter must see every completion; with one lock there
+ * is no lock order to get wrong, and completions are rare next to the work
+ * they stand for (a launch, a copy), so contention does not matter. */
+#ifndef RVHAL_HOST_SYNC_H
+#define RVHAL_HOST_SYNC_H
+
+#include <stdint.h>
+
+void rvhal_sync_lock(void);
+void rvhal_sync_unlock(void);
+/* Wakes every waiter (call with the lock held, after changing state). */
+void rvhal_sync_broadcast(void);
+/* Sleeps (lock held, released while asleep) until a broadcast or the host
+ * clock reaches deadline_ns; 0, or 1 once the deadline has passed. */
+int rvhal_sync_wait(uint64_t deadline_ns);
+/* CLOCK_MONOTONIC deadline timeout_ms from now; UINT64_MAX for
+ * RVHAL_WAIT_FOREVER. */
+uint64_t rvhal_sync_deadline(uint32_t timeout_ms);
+/* strdup that never fails: a message that cannot be copied becomes a fixed
+ * text, so a failure is never lost for want of memory. */
+char *rvhal_sync_strdup(const char *s);
+void rvhal_sync_strfree(char *s);
+
+#endif /* RVHAL_HOST_SYNC_H */

@@ -1,0 +1,429 @@
+/* Queues, events and timeline semaphores (rvhal/queue.h) on real devices:
+ * order within a queue, waits across queues and devices, semaphores
+ * (including waits already satisfied), callbacks, a failing kernel in the
+ * middle of a queue, destroying a queue or device with work pending, and
+ * 8 threads x 1000 commands on one device with every result checked. */
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "dev_util.h"
+#include "dt_shared.h"
+
+#define N 64u /* work-items per launch */
+
+static const uint32_t table_b[8] = PROG_B_TABLE(1);
+
+static rvhal_device_t *dev;
+static hal_program_t prog_b, prog_t;
+static hal_kernel_t k_fill, k_mix, k_trap;
+
+/* Launch prog_b_fill: out[i] = v + i. */
+static int enqueue_fill_kernel(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_addr_t out, uint32_t v,
+                               rvhal_event_t **ev) {
+  hal_arg_t a[2] = {rvhal_arg_global(out), rvhal_arg_value(&v, 4)};
+  hal_ndrange_t nd = {.global = {N}, .local = {8}};
+  return rvhal_enqueue_kernel(q, deps, prog_b, k_fill, &nd, a, 2, 1, NULL, ev);
+}
+
+/* Launch prog_b_mix: out[i] = prog_b_formula(in[i], k, table[i % 8], bias). */
+static int enqueue_mix_kernel(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_addr_t out, hal_addr_t in,
+                              uint32_t k, rvhal_event_t **ev) {
+  hal_arg_t a[3] = {rvhal_arg_global(out), rvhal_arg_global(in), rvhal_arg_value(&k, 4)};
+  hal_ndrange_t nd = {.global = {N}, .local = {8}};
+  return rvhal_enqueue_kernel(q, deps, prog_b, k_mix, &nd, a, 3, 1, NULL, ev);
+}
+
+static uint32_t mix(uint32_t in, uint32_t k, uint32_t i) { return prog_b_formula(in, k, table_b[i % 8], PROG_B_BIAS(1)); }
+
+/* A chain of kernels in one queue, each reading the previous one's output:
+ * only in-order execution gives the expected values. */
+static void test_order(void) {
+  rvhal_queue_t *q;
+  CHECK_OK(rvhal_queue_create(dev, &q));
+  hal_addr_t buf[2] = {dt_buffer(dev, N * 4, NULL), dt_buffer(dev, N * 4, NULL)};
+  uint32_t in[N], want[N], got[N];
+  for (uint32_t i = 0; i < N; i++) want[i] = in[i] = i * 2654435761u;
+  CHECK_OK(rvhal_enqueue_write(q, NULL, buf[0], in, sizeof in, NULL));
+  for (uint32_t s = 0; s < 10; s++) {
+    CHECK_OK(enqueue_mix_kernel(q, NULL, buf[(s + 1) % 2], buf[s % 2], s, NULL));
+    for (uint32_t i = 0; i < N; i++) want[i] = mix(want[i], s, i);
+  }
+  rvhal_event_t *done;
+  CHECK_OK(rvhal_enqueue_read(q, NULL, got, buf[0], sizeof got, &done));
+  CHECK_OK(rvhal_event_wait(done, RVHAL_WAIT_FOREVER));
+  CHECK_BYTES(got, want, sizeof got, "10 chained kernels in one queue");
+  rvhal_event_times_t t;
+  CHECK_OK(rvhal_event_times(done, &t));
+  CHECK(t.queued_ns && t.queued_ns <= t.submitted_ns && t.submitted_ns <= t.started_ns && t.started_ns <= t.ended_ns);
+  rvhal_event_release(done);
+  CHECK_OK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));
+  rvhal_queue_destroy(q);
+  rvhal_mem_free(dev, buf[0]);
+  rvhal_mem_free(dev, buf[1]);
+}
+
+/* Queue B's kernel reads what queue A's kernel wrote, ordered by an event;
+ * queue A is held back by a semaphore so B would run first without it. */
+static void test_cross_queue(void) {
+  rvhal_queue_t *qa, *qb;
+  CHECK_OK(rvhal_queue_create(dev, &qa));
+  CHECK_OK(rvhal_queue_create(dev, &qb));
+  rvhal_semaphore_t *gate;
+  CHECK_OK(rvhal_semaphore_create(0, &gate));
+  hal_addr_t a = dt_buffer(dev, N * 4, NULL), b = dt_buffer(dev, N * 4, NULL);
+  rvhal_semaphore_value_t wait_gate = {gate, 1};
+  rvhal_dependencies_t held = {.wait_semaphores = &wait_gate, .num_wait_semaphores = 1};
+  rvhal_event_t *ea, *eb;
+  CHECK_OK(enqueue_fill_kernel(qa, &held, a, 1000, &ea));
+  rvhal_dependencies_t after_a = {.wait_events = &ea, .num_wait_events = 1};
+  CHECK_OK(enqueue_mix_kernel(qb, &after_a, b, a, 5, &eb));
+  int st = 12345;
+  CHECK_EQ_U64(rvhal_event_query(eb, &st), 0); /* cannot have run: A is gated */
+  CHECK_EQ_U64(st, 12345);
+  CHECK_OK(rvhal_semaphore_signal(gate, 1));
+  CHECK_OK(rvhal_event_wait(eb, RVHAL_WAIT_FOREVER));
+  CHECK_EQ_U64(rvhal_event_query(ea, &st), 1);
+  CHECK_EQ_U64(st, RVHAL_OK);
+  uint32_t got[N];
+  CHECK_OK(rvhal_mem_read(dev, got, b, sizeof got));
+  int bad = 0;
+  for (uint32_t i = 0; i < N; i++) bad += got[i] != mix(1000 + i, 5, i);
+  CHECK_MSG(!bad, "%d of %u values wrong after a cross-queue wait", bad, N);
+  rvhal_event_release(ea);
+  rvhal_event_release(eb);
+  rvhal_queue_destroy(qa);
+  rvhal_queue_destroy(qb);
+  rvhal_semaphore_destroy(gate);
+  rvhal_mem_free(dev, a);
+  rvhal_mem_free(dev, b);
+}
+
+/* Data moves from device 1 to device 2 through a host buffer, ordered only
+ * by an event of device 1's queue. */
+static void test_cross_device(void) {
+  rvhal_device_t *dev2 = fixture_device(2);
+  hal_program_t p2 = fixture_program(dev2, "dt_prog_b");
+  hal_kernel_t mix2 = fixture_kernel(dev2, p2, "prog_b_mix");
+  rvhal_queue_t *q1, *q2;
+  CHECK_OK(rvhal_queue_create(dev, &q1));
+  CHECK_OK(rvhal_queue_create(dev2, &q2));
+  rvhal_semaphore_t *gate;
+  CHECK_OK(rvhal_semaphore_create(0, &gate));
+  hal_addr_t a = dt_buffer(dev, N * 4, NULL);
+  hal_addr_t x = dt_buffer(dev2, N * 4, NULL), y = dt_buffer(dev2, N * 4, NULL);
+  uint32_t host[N], got[N];
+  memset(host, 0xee, sizeof host);
+  rvhal_semaphore_value_t wait_gate = {gate, 7};
+  rvhal_dependencies_t held = {.wait_semaphores = &wait_gate, .num_wait_semaphores = 1};
+  rvhal_event_t *read1;
+  CHECK_OK(enqueue_fill_kernel(q1, &held, a, 77, NULL));
+  CHECK_OK(rvhal_enqueue_read(q1, NULL, host, a, sizeof host, &read1));
+  rvhal_dependencies_t after = {.wait_events = &read1, .num_wait_events = 1};
+  CHECK_OK(rvhal_enqueue_write(q2, &after, x, host, sizeof host, NULL));
+  uint32_t k = 3;
+  hal_arg_t args[3] = {rvhal_arg_global(y), rvhal_arg_global(x), rvhal_arg_value(&k, 4)};
+  hal_ndrange_t nd = {.global = {N}, .local = {8}};
+  rvhal_event_t *done;
+  CHECK_OK(rvhal_enqueue_kernel(q2, NULL, p2, mix2, &nd, args, 3, 1, NULL, NULL));
+  CHECK_OK(rvhal_enqueue_read(q2, NULL, got, y, sizeof got, &done));
+  CHECK_OK(rvhal_semaphore_signal(gate, 9)); /* past the value waited for */
+  CHECK_OK(rvhal_event_wait(done, RVHAL_WAIT_FOREVER));
+  int bad = 0;
+  for (uint32_t i = 0; i < N; i++) bad += got[i] != mix(77 + i, 3, i);
+  CHECK_MSG(!bad, "%d of %u values wrong after a cross-device wait", bad, N);
+  rvhal_event_release(read1);
+  rvhal_event_release(done);
+  rvhal_queue_destroy(q1);
+  rvhal_queue_destroy(q2);
+  rvhal_semaphore_destroy(gate);
+  rvhal_mem_free(dev, a);
+  rvhal_device_delete(dev2);
+}
+
+/* Semaphores: a wait already satisfied, commands that signal, host waits,
+ * a timeout, and a value that must not go down. */
+static void test_semaphores(void) {
+  rvhal_queue_t *q;
+  CHECK_OK(rvhal_queue_create(dev, &q));
+  rvhal_semaphore_t *s;
+  CHECK_OK(rvhal_semaphore_create(5, &s));
+  rvhal_semaphore_value_t w3 = {s, 3}, sig10 = {s, 10};
+  rvhal_dependencies_t d = {.wait_semaphores = &w3, .num_wait_semaphores = 1, .signal_semaphores = &sig10,
+                            .num_signal_semaphores = 1};
+  CHECK_OK(rvhal_enqueue_marker(q, &d, NULL)); /* 5 >= 3 already */
+  CHECK_OK(rvhal_semaphore_wait(s, 10, 30000));
+  uint64_t v = 0;
+  CHECK_OK(rvhal_semaphore_query(s, &v));
+  CHECK_EQ_U64(v, 10);
+  CHECK_FAILS(rvhal_semaphore_wait(s, 11, 20), RVHAL_TIMEOUT, "is at 10, not 11");
+  CHECK_FAILS(rvhal_semaphore_signal(s, 4), RVHAL_INVALID_ARGUMENT, "below its value 10");
+  CHECK_OK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));
+  rvhal_queue_destroy(q);
+  rvhal_semaphore_destroy(s);
+}
+
+static atomic_int cb_order[8];
+static atomic_int cb_next;
+
+static void record(void *user, int status) {
+  int slot = atomic_fetch_add(&cb_next, 1);
+  if (slot < 8) cb_order[slot] = (int)(intptr_t)user * 100 + (status == RVHAL_OK ? 0 : 1);
+}
+
+/* Callbacks run in queue order, after the commands before them. */
+static void test_callbacks(void) {
+  rvhal_queue_t *q;
+  CHECK_OK(rvhal_queue_create(dev, &q));
+  hal_addr_t a = dt_buffer(dev, N * 4, NULL);
+  atomic_store(&cb_next, 0);
+  static uint32_t seen[N];
+  memset(seen, 0, sizeof seen);
+  CHECK_OK(rvhal_enqueue_callback(q, NULL, record, (void *)1, NULL));
+  CHECK_OK(enqueue_fill_kernel(q, NULL, a, 500, NULL));
+  CHECK_OK(rvhal_enqueue_read(q, NULL, seen, a, sizeof seen, NULL));
+  CHECK_OK(rvhal_enqueue_callback(q, NULL, record, (void *)2, NULL));
+  CHECK_OK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));
+  CHECK_EQ_U64(atomic_load(&cb_next), 2);
+  CHECK_EQ_U64(cb_order[0], 100);
+  CHECK_EQ_U64(cb_order[1], 200);
+  CHECK_EQ_U64(seen[N - 1], 500 + N - 1);
+  rvhal_queue_destroy(q);
+  rvhal_mem_free(dev, a);
+}
+
+/* A kernel that traps in the middle of a queue: its event has the trap's
+ * status and message, the commands after it are cancelled naming it, the
+ * semaphore it would signal fails, finish reports it once, and the queue,
+ * other queues and the device work afterwards. */
+static void test_failure(void) {
+  rvhal_queue_t *q, *other;
+  CHECK_OK(rvhal_queue_create(dev, &q));
+  CHECK_OK(rvhal_queue_create(dev, &other));
+  rvhal_semaphore_t *s;
+  CHECK_OK(rvhal_semaphore_create(0, &s));
+  hal_addr_t info = dt_buffer(dev, 64, NULL), marks = dt_buffer(dev, N * 8, NULL), out = dt_buffer(dev, N * 4, NULL);
+  hal_addr_t keep = dt_buffer(dev, N * 4, NULL);
+  rvhal_event_t *e1, *e2, *e3, *e4;
+  CHECK_OK(enqueue_fill_kernel(q, NULL, keep, 9, &e1));
+  uint64_t bad_item = 3;
+  hal_arg_t targs[3] = {rvhal_arg_global(info), rvhal_arg_global(marks), rvhal_arg_value(&bad_item, 8)};
+  hal_ndrange_t nd = {.global = {N}, .local = {8}};
+  rvhal_semaphore_value_t sig = {s, 1};
+  rvhal_dependencies_t signal = {.signal_semaphores = &sig, .num_signal_semaphores = 1};
+  CHECK_OK(rvhal_enqueue_kernel(q, &signal, prog_t, k_trap, &nd, targs, 3, 1, NULL, &e2));
+  CHECK_OK(enqueue_fill_kernel(q, NULL, out, 1, &e3));
+  CHECK_OK(rvhal_enqueue_marker(q, NULL, &e4));
+  /* Another queue waits on the failing kernel's semaphore. */
+  rvhal_semaphore_value_t w = {s, 1};
+  rvhal_dependencies_t waits = {.wait_semaphores = &w, .num_wait_semaphores = 1};
+  rvhal_event_t *e5;
+  CHECK_OK(rvhal_enqueue_marker(other, &waits, &e5));
+
+  CHECK_OK(rvhal_event_wait(e1, RVHAL_WAIT_FOREVER));
+  CHECK_FAILS(rvhal_event_wait(e2, RVHAL_WAIT_FOREVER), RVHAL_KERNEL_TRAP, "illegal instruction");
+  CHECK_FAILS(rvhal_event_wait(e3, RVHAL_WAIT_FOREVER), RVHAL_CANCELLED, "trapped");
+  CHECK_MSG(strstr(rvhal_event_message(e3), "earlier command of its queue failed"), "e3: %s",
+            rvhal_event_message(e3));
+  CHECK_FAILS(rvhal_event_wait(e4, RVHAL_WAIT_FOREVER), RVHAL_CANCELLED, "trap_illegal");
+  CHECK_FAILS(rvhal_event_wait(e5, RVHAL_WAIT_FOREVER), RVHAL_CANCELLED, "semaphore it waits on failed");
+  CHECK_FAILS(rvhal_semaphore_wait(s, 1, 1000), RVHAL_KERNEL_TRAP, "trapped");
+  CHECK_FAILS(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER), RVHAL_KERNEL_TRAP, "trapped");
+  CHECK_FAILS(rvhal_queue_finish(other, RVHAL_WAIT_FOREVER), RVHAL_CANCELLED, "semaphore");
+  /* Back in service: both queues run good kernels; earlier data intact. */
+  rvhal_event_t *e6;
+  CHECK_OK(enqueue_fill_kernel(q, NULL, out, 40, NULL));
+  CHECK_OK(enqueue_fill_kernel(other, NULL, marks, 41, &e6));
+  CHECK_OK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));
+  CHECK_OK(rvhal_event_wait(e6, RVHAL_WAIT_FOREVER));
+  uint32_t got[N], kept[N];
+  CHECK_OK(rvhal_mem_read(dev, got, out, sizeof got));
+  CHECK_OK(rvhal_mem_read(dev, kept, keep, sizeof kept));
+  CHECK_EQ_U64(got[N - 1], 40 + N - 1);
+  CHECK_EQ_U64(kept[N - 1], 9 + N - 1);
+  rvhal_event_t *evs[] = {e1, e2, e3, e4, e5, e6};
+  for (int i = 0; i < 6; i++) rvhal_event_release(evs[i]);
+  rvhal_queue_destroy(q);
+  rvhal_queue_destroy(other);
+  rvhal_semaphore_destroy(s);
+}
+
+/* Stream-ordered allocation: the free runs after the kernel that uses it. */
+static void test_alloc(void) {
+  rvhal_queue_t *q;
+  CHECK_OK(rvhal_queue_create(dev, &q));
+  hal_addr_t a;
+  uint32_t got[N];
+  CHECK_OK(rvhal_enqueue_alloc(q, NULL, N * 4, 0, &a, NULL));
+  CHECK_OK(enqueue_fill_kernel(q, NULL, a, 3, NULL));
+  CHECK_OK(rvhal_enqueue_read(q, NULL, got, a, sizeof got, NULL));
+  CHECK_OK(rvhal_enqueue_free(q, NULL, a, NULL));
+  CHECK_OK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));
+  CHECK_EQ_U64(got[7], 10);
+  CHECK_FAILS(rvhal_mem_read(dev, got, a, 4), RVHAL_OUT_OF_RANGE, NULL); /* freed */
+  rvhal_queue_destroy(q);
+}
+
+/* Destroying a queue runs what is pending; deleting a device cancels it. */
+static void test_teardown(void) {
+  rvhal_queue_t *q;
+  CHECK_OK(rvhal_queue_create(dev, &q));
+  hal_addr_t a = dt_buffer(dev, N * 4, NULL);
+  for (uint32_t i = 0; i < 20; i++) CHECK_OK(enqueue_fill_kernel(q, NULL, a, i, NULL));
+  rvhal_queue_destroy(q);
+  uint32_t got[N];
+  CHECK_OK(rvhal_mem_read(dev, got, a, sizeof got));
+  CHECK_EQ_U64(got[0], 19);
+  rvhal_mem_free(dev, a);
+
+  rvhal_device_t *d2 = fixture_device(2);
+  hal_program_t p2 = fixture_program(d2, "dt_prog_b");
+  hal_kernel_t f2 = fixture_kernel(d2, p2, "prog_b_fill");
+  rvhal_queue_t *q2;
+  CHECK_OK(rvhal_queue_create(d2, &q2));
+  rvhal_semaphore_t *never;
+  CHECK_OK(rvhal_semaphore_create(0, &never));
+  hal_addr_t b = dt_buffer(d2, N * 4, NULL);
+  uint32_t v = 1;
+  hal_arg_t args[2] = {rvhal_arg_global(b), rvhal_arg_value(&v, 4)};
+  hal_ndrange_t nd = {.global = {N}, .local = {8}};
+  rvhal_semaphore_value_t w = {never, 1};
+  rvhal_dependencies_t blocked = {.wait_semaphores = &w, .num_wait_semaphores = 1};
+  rvhal_event_t *ev[5];
+  CHECK_OK(rvhal_enqueue_kernel(q2, &blocked, p2, f2, &nd, args, 2, 1, NULL, &ev[0]));
+  for (int i = 1; i < 5; i++) CHECK_OK(rvhal_enqueue_kernel(q2, NULL, p2, f2, &nd, args, 2, 1, NULL, &ev[i]));
+  rvhal_device_delete(d2); /* the queue's thread is joined, its work cancelled */
+  for (int i = 0; i < 5; i++) {
+    int st = 0;
+    CHECK_EQ_U64(rvhal_event_query(ev[i], &st), 1);
+    CHECK_EQ_U64(st, RVHAL_CANCELLED);
+    CHECK_MSG(strstr(rvhal_event_message(ev[i]), "device was deleted"), "%s", rvhal_event_message(ev[i]));
+    rvhal_event_release(ev[i]);
+  }
+  rvhal_semaphore_destroy(never);
+}
+
+/* 8 threads x 1000 commands on one device: each thread owns a buffer, and
+ * per round enqueues write, kernel, read (into one of two shared queues, or
+ * by the blocking calls), then checks what came back. */
+#define THREADS 8
+#define ROUNDS 334 /* x 3 commands */
+
+typedef struct {
+  int id;
+  rvhal_queue_t *q;
+  int errors;
+  int commands;
+} worker_t;
+
+static void *worker(void *arg) {
+  worker_t *w = arg;
+  hal_addr_t a, b;
+  if (rvhal_mem_alloc(dev, N * 4, 0, &a) || rvhal_mem_alloc(dev, N * 4, 0, &b)) {
+    w->errors++;
+    return NULL;
+  }
+  uint32_t in[N], out[N];
+  for (int r = 0; r < ROUNDS; r++) {
+    uint32_t k = (uint32_t)(w->id * 1000 + r);
+    for (uint32_t i = 0; i < N; i++) in[i] = k * 31u + i;
+    if (r % 4 == 3) { /* the blocking calls, interleaved with the queues */
+      hal_arg_t args[3] = {rvhal_arg_global(b), rvhal_arg_global(a), rvhal_arg_value(&k, 4)};
+      hal_ndrange_t nd = {.global = {N}, .local = {8}};
+      if (rvhal_mem_write(dev, a, in, sizeof in) || rvhal_kernel_exec(dev, prog_b, k_mix, &nd, args, 3, 1) ||
+          rvhal_mem_read(dev, out, b, sizeof out)) {
+        fprintf(stderr, "thread %d round %d: %s\n", w->id, r, rvhal_last_error());
+        w->errors++;
+        continue;
+      }
+    } else {
+      rvhal_event_t *done;
+      if (rvhal_enqueue_write(w->q, NULL, a, in, sizeof in, NULL) || enqueue_mix_kernel(w->q, NULL, b, a, k, NULL) ||
+          rvhal_enqueue_read(w->q, NULL, out, b, sizeof out, &done)) {
+        w->errors++;
+        continue;
+      }
+      /* Commands of other threads interleave in the shared queue; a
+       * thread's own three stay in order. */
+      if (rvhal_event_wait(done, RVHAL_WAIT_FOREVER)) {
+        fprintf(stderr, "thread %d round %d: %s\n", w->id, r, rvhal_last_error());
+        w->errors++;
+      }
+      rvhal_event_release(done);
+    }
+    w->commands += 3;
+    for (uint32_t i = 0; i < N; i++)
+      if (out[i] != mix(in[i], k, i)) {
+        w->errors++;
+        break;
+      }
+  }
+  rvhal_mem_free(dev, a);
+  rvhal_mem_free(dev, b);
+  return NULL;
+}
+
+static void test_threads(void) {
+  rvhal_queue_t *q[2];
+  CHECK_OK(rvhal_queue_create(dev, &q[0]));
+  CHECK_OK(rvhal_queue_create(dev, &q[1]));
+  pthread_t t[THREADS];
+  worker_t w[THREADS];
+  for (int i = 0; i < THREADS; i++) {
+    w[i] = (worker_t){.id = i, .q = q[i % 2]};
+    CHECK(pthread_create(&t[i], NULL, worker, &w[i]) == 0);
+  }
+  int errors = 0, commands = 0;
+  for (int i = 0; i < THREADS; i++) {
+    pthread_join(t[i], NULL);
+    errors += w[i].errors;
+    commands += w[i].commands;
+  }
+  CHECK_MSG(errors == 0, "%d wrong rounds among %d threads", errors, THREADS);
+  CHECK_EQ_U64(commands, THREADS * ROUNDS * 3);
+  CHECK_OK(rvhal_queue_finish(q[0], RVHAL_WAIT_FOREVER));
+  CHECK_OK(rvhal_queue_finish(q[1], RVHAL_WAIT_FOREVER));
+  rvhal_queue_destroy(q[0]);
+  rvhal_queue_destroy(q[1]);
+}
+
+static void test_bad_input(void) {
+  rvhal_queue_t *q;
+  CHECK_OK(rvhal_queue_create(dev, &q));
+  CHECK_FAILS(rvhal_enqueue_marker(NULL, NULL, NULL), RVHAL_INVALID_ARGUMENT, "queue is NULL");
+  rvhal_dependencies_t bad = {.num_wait_events = 2};
+  CHECK_FAILS(rvhal_enqueue_marker(q, &bad, NULL), RVHAL_INVALID_ARGUMENT, "array is NULL");
+  rvhal_event_t *none[1] = {NULL};
+  rvhal_dependencies_t null_ev = {.wait_events = none, .num_wait_events = 1};
+  CHECK_FAILS(rvhal_enqueue_marker(q, &null_ev, NULL), RVHAL_INVALID_ARGUMENT, "wait_events[0] is NULL");
+  CHECK_FAILS(rvhal_enqueue_fill(q, NULL, 0, "x", 0, 4, NULL), RVHAL_INVALID_ARGUMENT, "pattern of 0 bytes");
+  /* A bad argument found when the command runs fails its event with the
+   * blocking call's message. */
+  rvhal_event_t *e;
+  CHECK_OK(rvhal_enqueue_write(q, NULL, 0x10, "abcd", 4, &e));
+  CHECK_FAILS(rvhal_event_wait(e, RVHAL_WAIT_FOREVER), RVHAL_OUT_OF_RANGE, "0x10");
+  rvhal_event_release(e);
+  CHECK_FAILS(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER), RVHAL_OUT_OF_RANGE, NULL);
+  CHECK_OK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));
+  rvhal_queue_destroy(q);
+}
+
+int main(void) {
+  dev = fixture_device(2);
+  prog_b = fixture_program(dev, "dt_prog_b");
+  prog_t = fixture_program(dev, "dt_trap");
+  k_fill = fixture_kernel(dev, prog_b, "prog_b_fill");
+  k_mix = fixture_kernel(dev, prog_b, "prog_b_mix");
+  k_trap = fixture_kernel(dev, prog_t, "trap_illegal");
+  test_bad_input();
+  test_order();
+  test_cross_queue();
+  test_semaphores();
+  test_callbacks();
+  test_failure();
+  test_alloc();
+  test_teardown();
+  test_cross_device();
+  test_threads();
+  rvhal_device_delete(dev);
+  return check_result("queues");
+}
