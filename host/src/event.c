@@ -20,14 +20,16 @@ void rvhal_event_release_locked(rvhal_event_t *e) {
   if (!e || --e->refs) return;
   rvhal_sync_strfree(e->what);
   rvhal_sync_strfree(e->message);
+  if (e->cause) rvhal_sync_strfree(e->cause);
   free(e);
 }
 
-void rvhal_event_complete_locked(rvhal_event_t *e, int status, const char *message) {
+void rvhal_event_complete_locked(rvhal_event_t *e, int status, const char *message, const char *cause) {
   e->status = status;
   if (status != RVHAL_OK) {
     rvhal_sync_strfree(e->message);
     e->message = rvhal_sync_strdup(message);
+    e->cause = rvhal_sync_strdup(cause);
   }
   e->done = 1;
   rvhal_sync_broadcast();

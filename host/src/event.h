@@ -10,6 +10,7 @@ struct rvhal_event {
   int status;
   char *what;      /* the command, for the messages of what waits on it */
   char *message;
+  char *cause;     /* failed: "<what> failed: <message>"; cancelled: the cause it inherited */
   rvhal_event_times_t times;
 };
 
@@ -22,7 +23,7 @@ struct rvhal_semaphore {
 /* A pending event (one reference, the command's), naming its command. */
 rvhal_event_t *rvhal_event_new(const char *what);
 /* Ends the event and drops the command's reference. Sync lock held. */
-void rvhal_event_complete_locked(rvhal_event_t *e, int status, const char *message);
+void rvhal_event_complete_locked(rvhal_event_t *e, int status, const char *message, const char *cause);
 void rvhal_event_release_locked(rvhal_event_t *e);
 /* Sync lock held. */
 void rvhal_semaphore_fail_locked(rvhal_semaphore_t *s, int status, const char *message);

@@ -61,12 +61,12 @@ struct rvhal_queue {
   pthread_t thread;
   cmd_t *head, *tail;
   uint64_t enqueued, ended; /* commands; finish waits for ended == enqueued */
-  int running;          /* the worker is executing head (outside the sync lock) */
   int stopping;         /* destroy: run what is left, then exit */
   int cancel_all;       /* device delete: cancel what has not started */
   int failed;           /* a command failed since the last finish */
   int fail_status;
-  char *fail_message;
+  char *fail_message;   /* the failed command's own message, for finish */
+  char *fail_cause;     /* "<command> failed: <message>", for what it cancels */
   struct rvhal_queue *next_on_device;
 };
 
@@ -76,20 +76,21 @@ static uint32_t next_queue_id;
 
 enum { DEPS_PENDING, DEPS_MET, DEPS_FAILED };
 
-/* Sync lock held. On DEPS_FAILED, *why names the failed dependency. */
-static int deps_state(const cmd_t *c, char *why, size_t why_size) {
+/* Sync lock held. On DEPS_FAILED, *cause is the failure that started it
+ * all: "<command> failed: <its message>". */
+static int deps_state(const cmd_t *c, char *cause, size_t cause_size) {
   for (uint32_t i = 0; i < c->num_wait_events; i++) {
     const rvhal_event_t *e = c->wait_events[i];
     if (!e->done) return DEPS_PENDING;
     if (e->status != RVHAL_OK) {
-      snprintf(why, why_size, "%s, which it waits on, failed: %s", e->what, e->message);
+      snprintf(cause, cause_size, "%s", e->cause);
       return DEPS_FAILED;
     }
   }
   for (uint32_t i = 0; i < c->num_wait_sems; i++) {
     const rvhal_semaphore_t *s = c->wait_sems[i].semaphore;
     if (s->status != RVHAL_OK) {
-      snprintf(why, why_size, "a semaphore it waits on failed: %s", s->message);
+      snprintf(cause, cause_size, "%s", s->message);
       return DEPS_FAILED;
     }
     if (s->value < c->wait_sems[i].value) return DEPS_PENDING;
@@ -132,43 +133,41 @@ static void free_command(cmd_t *c) {
   free(c);
 }
 
-/* Sync lock held on entry and exit; released while the command runs. */
+/* Sync lock held on entry and exit; released while the command runs.
+ * Every failure is reported by its root cause: a command that did not run
+ * says which command's failure stopped it, however long the chain. */
 static void process_head(rvhal_queue_t *q) {
   cmd_t *c = q->head;
-  char why[1024];
+  char cause[1280] = "", message[1536] = "";
   int state;
-  while ((state = deps_state(c, why, sizeof why)) == DEPS_PENDING && !q->cancel_all) rvhal_sync_wait(UINT64_MAX);
+  while ((state = deps_state(c, cause, sizeof cause)) == DEPS_PENDING && !q->cancel_all) rvhal_sync_wait(UINT64_MAX);
 
   int status = RVHAL_OK;
-  char message[1280] = "";
-  if (q->cancel_all) {
+  if (q->cancel_all) snprintf(cause, sizeof cause, "its device was deleted before it ran");
+  else if (state != DEPS_FAILED && q->failed) snprintf(cause, sizeof cause, "%s", q->fail_cause);
+  if (q->cancel_all || state == DEPS_FAILED || q->failed) {
     status = RVHAL_CANCELLED;
-    snprintf(message, sizeof message, "%s was cancelled: its device was deleted before it ran", c->event->what);
-  } else if (state == DEPS_FAILED) {
-    status = RVHAL_CANCELLED;
-    snprintf(message, sizeof message, "%s was cancelled: %s", c->event->what, why);
-  } else if (q->failed) {
-    status = RVHAL_CANCELLED;
-    snprintf(message, sizeof message, "%s was cancelled: an earlier command of its queue failed: %s",
-             c->event->what, q->fail_message);
+    snprintf(message, sizeof message, "%s was cancelled because %s", c->event->what, cause);
   }
   c->event->times.submitted_ns = rvhal_now_ns();
 
   if (status == RVHAL_OK || c->kind == CMD_CALLBACK) {
-    q->running = 1;
     rvhal_sync_unlock();
-    rvhal_device_lock(q->device);
+    int rc = status;
     uint64_t t0 = rvhal_now_ns();
-    int rc = status == RVHAL_OK ? run_command(q, c) : status;
-    if (rc != RVHAL_OK && status == RVHAL_OK) snprintf(message, sizeof message, "%s", rvhal_last_error());
-    uint64_t t1 = rvhal_now_ns();
-    rvhal_device_unlock(q->device);
+    if (status == RVHAL_OK) {
+      rvhal_device_lock(q->device);
+      rc = run_command(q, c);
+      if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", rvhal_last_error());
+      rvhal_device_unlock(q->device);
+    }
     /* Callbacks run outside the device lock: they may use the device. */
     if (c->kind == CMD_CALLBACK) c->u.cb.fn(c->u.cb.user, status);
+    uint64_t t1 = rvhal_now_ns();
     rvhal_sync_lock();
-    q->running = 0;
     c->event->times.started_ns = t0;
     c->event->times.ended_ns = t1;
+    if (rc != RVHAL_OK && status == RVHAL_OK) snprintf(cause, sizeof cause, "%s failed: %s", c->event->what, message);
     status = rc;
   }
 
@@ -177,16 +176,17 @@ static void process_head(rvhal_queue_t *q) {
     q->failed = 1;
     q->fail_status = status;
     q->fail_message = rvhal_sync_strdup(message);
+    q->fail_cause = rvhal_sync_strdup(cause);
   }
   for (uint32_t i = 0; i < c->num_signal_sems; i++) {
     rvhal_semaphore_t *s = c->signal_sems[i].semaphore;
-    if (status != RVHAL_OK) rvhal_semaphore_fail_locked(s, status, message);
+    if (status != RVHAL_OK) rvhal_semaphore_fail_locked(s, status, cause);
     else if (c->signal_sems[i].value > s->value) s->value = c->signal_sems[i].value;
   }
   q->head = c->next;
   if (!q->head) q->tail = NULL;
   q->ended++;
-  rvhal_event_complete_locked(c->event, status, message);
+  rvhal_event_complete_locked(c->event, status, message, cause);
   free_command(c);
   rvhal_sync_broadcast();
 }
@@ -234,6 +234,7 @@ static void stop_and_free(rvhal_queue_t *q, int cancel) {
   rvhal_sync_unlock();
   pthread_join(q->thread, NULL);
   if (q->fail_message) rvhal_sync_strfree(q->fail_message);
+  if (q->fail_cause) rvhal_sync_strfree(q->fail_cause);
   free(q);
 }
 
@@ -275,7 +276,8 @@ int rvhal_queue_finish(rvhal_queue_t *q, uint32_t timeout_ms) {
     rc = rvhal_error(q->fail_status, "%s", q->fail_message);
     q->failed = 0;
     rvhal_sync_strfree(q->fail_message);
-    q->fail_message = NULL;
+    rvhal_sync_strfree(q->fail_cause);
+    q->fail_message = q->fail_cause = NULL;
   }
   rvhal_sync_unlock();
   return rc;

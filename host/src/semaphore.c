@@ -68,7 +68,7 @@ int rvhal_semaphore_wait(rvhal_semaphore_t *s, uint64_t value, uint32_t timeout_
   while (s->value < value && s->status == RVHAL_OK && !rvhal_sync_wait(deadline)) {
   }
   int rc = RVHAL_OK;
-  if (s->status != RVHAL_OK) rc = rvhal_error(s->status, "semaphore failed: %s", s->message);
+  if (s->status != RVHAL_OK) rc = rvhal_error(s->status, "semaphore failed because %s", s->message);
   else if (s->value < value)
     rc = rvhal_error(RVHAL_TIMEOUT, "semaphore is at %llu, not %llu, after %u ms", (unsigned long long)s->value,
                      (unsigned long long)value, timeout_ms);

@@ -222,13 +222,15 @@ static void test_failure(void) {
   CHECK_OK(rvhal_event_wait(e1, RVHAL_WAIT_FOREVER));
   CHECK_FAILS(rvhal_event_wait(e2, RVHAL_WAIT_FOREVER), RVHAL_KERNEL_TRAP, "illegal instruction");
   CHECK_FAILS(rvhal_event_wait(e3, RVHAL_WAIT_FOREVER), RVHAL_CANCELLED, "trapped");
-  CHECK_MSG(strstr(rvhal_event_message(e3), "earlier command of its queue failed"), "e3: %s",
-            rvhal_event_message(e3));
-  CHECK_FAILS(rvhal_event_wait(e4, RVHAL_WAIT_FOREVER), RVHAL_CANCELLED, "trap_illegal");
-  CHECK_FAILS(rvhal_event_wait(e5, RVHAL_WAIT_FOREVER), RVHAL_CANCELLED, "semaphore it waits on failed");
+  CHECK_MSG(strstr(rvhal_event_message(e3), "was cancelled because kernel trap_illegal (command 2 of queue"),
+            "e3: %s", rvhal_event_message(e3));
+  CHECK_FAILS(rvhal_event_wait(e4, RVHAL_WAIT_FOREVER), RVHAL_CANCELLED, "because kernel trap_illegal");
+  CHECK_FAILS(rvhal_event_wait(e5, RVHAL_WAIT_FOREVER), RVHAL_CANCELLED, "because kernel trap_illegal");
+  CHECK_MSG(!strstr(rvhal_event_message(e4), "cancelled because marker"), "e4 names no intermediate: %s",
+            rvhal_event_message(e4));
   CHECK_FAILS(rvhal_semaphore_wait(s, 1, 1000), RVHAL_KERNEL_TRAP, "trapped");
   CHECK_FAILS(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER), RVHAL_KERNEL_TRAP, "trapped");
-  CHECK_FAILS(rvhal_queue_finish(other, RVHAL_WAIT_FOREVER), RVHAL_CANCELLED, "semaphore");
+  CHECK_FAILS(rvhal_queue_finish(other, RVHAL_WAIT_FOREVER), RVHAL_CANCELLED, "because kernel trap_illegal");
   /* Back in service: both queues run good kernels; earlier data intact. */
   rvhal_event_t *e6;
   CHECK_OK(enqueue_fill_kernel(q, NULL, out, 40, NULL));

@@ -1,0 +1,147 @@
+/* rvhal-bench queue: what queues buy (rvhal/queue.h).
+ *
+ *   - empty launches per second, blocking calls against one queue fed
+ *     without waiting (10,000 by default);
+ *   - the host-clock gap between two kernels enqueued back to back (end of
+ *     one to start of the next);
+ *   - a copy-in / vadd / copy-out pipeline over 4 chunks: blocking calls,
+ *     against two queues taking alternate chunks. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "bench_util.h"
+
+static double launches_per_s_blocking(bench_dev_t *b, hal_kernel_t k, int n) {
+  uint32_t unused = 0;
+  hal_arg_t a = rvhal_arg_value(&unused, 4);
+  hal_ndrange_t nd = {.global = {1, 1, 1}, .local = {1, 1, 1}};
+  double t0 = bench_now_us();
+  for (int i = 0; i < n; i++) BENCH_CHECK(rvhal_kernel_exec(b->d, b->p, k, &nd, &a, 1, 1));
+  return n / ((bench_now_us() - t0) / 1e6);
+}
+
+static double launches_per_s_queue(bench_dev_t *b, rvhal_queue_t *q, hal_kernel_t k, int n) {
+  uint32_t unused = 0;
+  hal_arg_t a = rvhal_arg_value(&unused, 4);
+  hal_ndrange_t nd = {.global = {1, 1, 1}, .local = {1, 1, 1}};
+  double t0 = bench_now_us();
+  for (int i = 0; i < n; i++) BENCH_CHECK(rvhal_enqueue_kernel(q, NULL, b->p, k, &nd, &a, 1, 1, NULL, NULL));
+  BENCH_CHECK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));
+  return n / ((bench_now_us() - t0) / 1e6);
+}
+
+static void bench_gap(bench_dev_t *b, rvhal_queue_t *q, hal_kernel_t k, int runs) {
+  uint32_t unused = 0;
+  hal_arg_t a = rvhal_arg_value(&unused, 4);
+  hal_ndrange_t nd = {.global = {1, 1, 1}, .local = {1, 1, 1}};
+  double *gap = malloc(sizeof *gap * (size_t)runs);
+  for (int i = 0; i < runs; i++) {
+    rvhal_event_t *e1, *e2;
+    BENCH_CHECK(rvhal_enqueue_kernel(q, NULL, b->p, k, &nd, &a, 1, 1, NULL, &e1));
+    BENCH_CHECK(rvhal_enqueue_kernel(q, NULL, b->p, k, &nd, &a, 1, 1, NULL, &e2));
+    BENCH_CHECK(rvhal_event_wait(e2, RVHAL_WAIT_FOREVER));
+    rvhal_event_times_t t1, t2;
+    BENCH_CHECK(rvhal_event_times(e1, &t1));
+    BENCH_CHECK(rvhal_event_times(e2, &t2));
+    gap[i] = (double)(t2.started_ns - t1.ended_ns) / 1e3;
+    rvhal_event_release(e1);
+    rvhal_event_release(e2);
+  }
+  bench_stats_t s = bench_stats(gap, (size_t)runs);
+  printf("queue   gap between two enqueued kernels (host clock)   median %7.1f us   p10 %7.1f   p90 %7.1f   (%d runs)\n",
+         s.median, s.p10, s.p90, runs);
+  free(gap);
+}
+
+#define CHUNKS 4
+#define CHUNK_N (1u << 20)
+
+static void bench_pipeline(const char *kernel_dir, int runs) {
+  rvhal_device_options_t o = {.num_harts = 2};
+  bench_dev_t b = bench_open(kernel_dir, "bench_kernels", &o);
+  hal_kernel_t k = bench_kernel(&b, "bench_vadd");
+  size_t bytes = CHUNK_N * 4;
+  uint32_t *in_a = malloc(bytes * CHUNKS), *in_b = malloc(bytes * CHUNKS), *out = malloc(bytes * CHUNKS);
+  for (size_t i = 0; i < (size_t)CHUNK_N * CHUNKS; i++) {
+    in_a[i] = (uint32_t)i;
+    in_b[i] = (uint32_t)(3 * i);
+  }
+  hal_addr_t da[CHUNKS], db[CHUNKS], dc[CHUNKS];
+  for (int c = 0; c < CHUNKS; c++) {
+    BENCH_CHECK(rvhal_mem_alloc(b.d, bytes, 0, &da[c]));
+    BENCH_CHECK(rvhal_mem_alloc(b.d, bytes, 0, &db[c]));
+    BENCH_CHECK(rvhal_mem_alloc(b.d, bytes, 0, &dc[c]));
+  }
+  hal_ndrange_t nd = {.global = {CHUNK_N, 1, 1}, .local = {256, 1, 1}};
+  rvhal_queue_t *q[2];
+  BENCH_CHECK(rvhal_queue_create(b.d, &q[0]));
+  BENCH_CHECK(rvhal_queue_create(b.d, &q[1]));
+  int n = runs < 5 ? runs : 5;
+  double *tb = malloc(sizeof *tb * (size_t)n), *tq = malloc(sizeof *tq * (size_t)n);
+  double in_us = 0, k_us = 0, out_us = 0;
+  for (int r = 0; r < n; r++) {
+    double t0 = bench_now_us();
+    for (int c = 0; c < CHUNKS; c++) {
+      hal_arg_t args[3] = {rvhal_arg_global(da[c]), rvhal_arg_global(db[c]), rvhal_arg_global(dc[c])};
+      double a = bench_now_us();
+      BENCH_CHECK(rvhal_mem_write(b.d, da[c], in_a + (size_t)c * CHUNK_N, bytes));
+      BENCH_CHECK(rvhal_mem_write(b.d, db[c], in_b + (size_t)c * CHUNK_N, bytes));
+      double m = bench_now_us();
+      BENCH_CHECK(rvhal_kernel_exec(b.d, b.p, k, &nd, args, 3, 1));
+      double e = bench_now_us();
+      BENCH_CHECK(rvhal_mem_read(b.d, out + (size_t)c * CHUNK_N, dc[c], bytes));
+      in_us += m - a;
+      k_us += e - m;
+      out_us += bench_now_us() - e;
+    }
+    tb[r] = bench_now_us() - t0;
+    memset(out, 0, bytes * CHUNKS);
+    t0 = bench_now_us();
+    for (int c = 0; c < CHUNKS; c++) {
+      rvhal_queue_t *qc = q[c % 2];
+      hal_arg_t args[3] = {rvhal_arg_global(da[c]), rvhal_arg_global(db[c]), rvhal_arg_global(dc[c])};
+      BENCH_CHECK(rvhal_enqueue_write(qc, NULL, da[c], in_a + (size_t)c * CHUNK_N, bytes, NULL));
+      BENCH_CHECK(rvhal_enqueue_write(qc, NULL, db[c], in_b + (size_t)c * CHUNK_N, bytes, NULL));
+      BENCH_CHECK(rvhal_enqueue_kernel(qc, NULL, b.p, k, &nd, args, 3, 1, NULL, NULL));
+      BENCH_CHECK(rvhal_enqueue_read(qc, NULL, out + (size_t)c * CHUNK_N, dc[c], bytes, NULL));
+    }
+    BENCH_CHECK(rvhal_queue_finish(q[0], RVHAL_WAIT_FOREVER));
+    BENCH_CHECK(rvhal_queue_finish(q[1], RVHAL_WAIT_FOREVER));
+    tq[r] = bench_now_us() - t0;
+    for (size_t i = 0; i < (size_t)CHUNK_N * CHUNKS; i++)
+      if (out[i] != in_a[i] + in_b[i]) {
+        fprintf(stderr, "rvhal-bench: pipeline result wrong at %zu\n", i);
+        exit(1);
+      }
+  }
+  double mb = bench_stats(tb, (size_t)n).median, mq = bench_stats(tq, (size_t)n).median;
+  printf("queue   pipeline %d x (copy-in 8 MiB, vadd 1M, copy-out 4 MiB), 2 harts: blocking %7.1f ms "
+         "(in %.1f + kernel %.1f + out %.1f), two queues %7.1f ms (%.2fx)  (medians of %d)\n",
+         CHUNKS, mb / 1e3, in_us / n / 1e3, k_us / n / 1e3, out_us / n / 1e3, mq / 1e3, mb / mq, n);
+  rvhal_queue_destroy(q[0]);
+  rvhal_queue_destroy(q[1]);
+  free(tb);
+  free(tq);
+  free(in_a);
+  free(in_b);
+  free(out);
+  bench_close(&b);
+}
+
+void bench_queue(const char *kernel_dir, int runs) {
+  rvhal_device_options_t o = {.num_harts = 1};
+  bench_dev_t b = bench_open(kernel_dir, "bench_kernels", &o);
+  hal_kernel_t k = bench_kernel(&b, "bench_nothing");
+  rvhal_queue_t *q;
+  BENCH_CHECK(rvhal_queue_create(b.d, &q));
+  int n = runs < 10000 ? 10000 : runs;
+  launches_per_s_blocking(&b, k, 100); /* warm up */
+  launches_per_s_queue(&b, q, k, 100);
+  double lb = launches_per_s_blocking(&b, k, n), lq = launches_per_s_queue(&b, q, k, n);
+  printf("queue   %d empty launches: blocking %8.0f /s, through a queue %8.0f /s (%.2fx)\n", n, lb, lq, lq / lb);
+  bench_gap(&b, q, k, runs < 1000 ? runs : 1000);
+  rvhal_queue_destroy(q);
+  bench_close(&b);
+  bench_pipeline(kernel_dir, runs);
+}
