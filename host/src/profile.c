@@ -27,6 +27,7 @@ struct rvhal_profile {
   char *svg_path;
   int trace_events;  /* events written to the JSON so far */
   uint32_t harts_named;
+  uint64_t queues_named[4];  /* bit per queue id < 256 that has its track's name */
   span_t *spans;
   size_t num_spans, dropped_spans;
   char *kernels[MAX_KERNELS];
@@ -281,6 +282,34 @@ void rvhal_profile_record(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_pro
   }
   if (rvhal_profile_wants_events(p)) collect_spans(p, d, l);
   if (p->trace) fflush(p->trace);
+}
+
+/* Queue tracks sit below the harts' (tid 1000 + queue id): what the host
+ * did with each command, so the device's idle gaps show next to the queues
+ * that could have filled them. */
+void rvhal_profile_queue_command(rvhal_profile_t *p, uint64_t created_ns, uint32_t queue_id, const char *what,
+                                 uint64_t queued_ns, uint64_t submitted_ns, uint64_t started_ns, uint64_t ended_ns) {
+  if (!p || !p->trace) return;
+  uint32_t tid = 1000 + queue_id;
+  if (queue_id >= 256 || !(p->queues_named[queue_id / 64] >> (queue_id % 64) & 1)) {
+    if (queue_id < 256) p->queues_named[queue_id / 64] |= 1ull << (queue_id % 64);
+    fprintf(p->trace, "%s{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, \"args\": "
+                      "{\"name\": \"queue %u\"}}",
+            p->trace_events++ ? ",\n" : "", tid, queue_id);
+  }
+#define US(t) ((double)((t) - created_ns) / 1e3)
+  /* The enqueue as an instant (commands wait overlapping one another); the
+   * run as a span (a queue runs one command at a time). */
+  fprintf(p->trace, "%s{\"name\": \"enqueue\", \"cat\": \"queue\", \"ph\": \"i\", \"s\": \"t\", \"ts\": %.3f, "
+                    "\"pid\": 1, \"tid\": %u, \"args\": {\"command\": ",
+          p->trace_events++ ? ",\n" : "", US(queued_ns), tid);
+  json_string(p->trace, what);
+  fprintf(p->trace, ", \"waited_us\": %.3f}}", US(submitted_ns) - US(queued_ns));
+  fprintf(p->trace, "%s{\"name\": ", p->trace_events++ ? ",\n" : "");
+  json_string(p->trace, what);
+  fprintf(p->trace, ", \"cat\": \"queue\", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": 1, \"tid\": %u}",
+          US(started_ns), US(ended_ns) - US(started_ns), tid);
+#undef US
 }
 
 /* ---- SVG timeline --------------------------------------------------------- */

@@ -27,6 +27,9 @@ int rvhal_profile_open(const char *spec, rvhal_profile_t **out_profile);
 /* Wants per-hart timeline events (trace or svg). */
 int rvhal_profile_wants_events(const rvhal_profile_t *p);
 void rvhal_profile_record(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_profile_launch_t *launch);
+/* One queue command, on the queue's track of the trace (host clock ns). */
+void rvhal_profile_queue_command(rvhal_profile_t *p, uint64_t created_ns, uint32_t queue_id, const char *what,
+                                 uint64_t queued_ns, uint64_t submitted_ns, uint64_t started_ns, uint64_t ended_ns);
 /* Finishes the files (closes the JSON, draws the SVG) and frees. */
 void rvhal_profile_close(rvhal_profile_t *p);
 

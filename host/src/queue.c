@@ -8,6 +8,7 @@
 
 #include "device_internal.h"
 #include "event.h"
+#include "profile.h"
 #include "sync.h"
 
 typedef enum {
@@ -159,6 +160,8 @@ static void process_head(rvhal_queue_t *q) {
       rvhal_device_lock(q->device);
       rc = run_command(q, c);
       if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", rvhal_last_error());
+      rvhal_profile_queue_command(q->device->profile, q->device->created_ns, q->id, c->event->what,
+                                  c->event->times.queued_ns, c->event->times.submitted_ns, t0, rvhal_now_ns());
       rvhal_device_unlock(q->device);
     }
     /* Callbacks run outside the device lock: they may use the device. */

@@ -409,6 +409,43 @@ static void test_bad_input(void) {
   rvhal_queue_destroy(q);
 }
 
+/* A profiled device's Chrome trace has a track per queue, with the
+ * queue's commands on it next to the harts' tracks. */
+static void test_trace(void) {
+  char path[] = "/tmp/rvhal-queue-trace-XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  close(fd);
+  char spec[64];
+  snprintf(spec, sizeof spec, "trace=%s", path);
+  rvhal_device_options_t o = {.profile = spec};
+  rvhal_device_t *d = fixture_device_opts(2, &o);
+  hal_program_t p = fixture_program(d, "dt_prog_b");
+  hal_kernel_t f = fixture_kernel(d, p, "prog_b_fill");
+  rvhal_queue_t *q;
+  CHECK_OK(rvhal_queue_create(d, &q));
+  hal_addr_t a = dt_buffer(d, N * 4, NULL);
+  uint32_t v = 2;
+  hal_arg_t args[2] = {rvhal_arg_global(a), rvhal_arg_value(&v, 4)};
+  hal_ndrange_t nd = {.global = {N}, .local = {8}};
+  CHECK_OK(rvhal_enqueue_kernel(q, NULL, p, f, &nd, args, 2, 1, NULL, NULL));
+  CHECK_OK(rvhal_enqueue_kernel(q, NULL, p, f, &nd, args, 2, 1, NULL, NULL));
+  CHECK_OK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));
+  rvhal_queue_destroy(q);
+  rvhal_device_delete(d); /* closes the trace */
+  size_t len = 0;
+  char *json = dt_read_file(path, &len);
+  CHECK(json != NULL);
+  if (json) {
+    CHECK_MSG(strstr(json, "{\"name\": \"queue ") != NULL, "no queue track named in %s", path);
+    CHECK_MSG(strstr(json, "\"name\": \"kernel prog_b_fill (command 2 of queue ") != NULL, "no queue command in %s", path);
+    CHECK_MSG(strstr(json, "\"name\": \"hart 0\"") != NULL, "no hart track in %s", path);
+    CHECK_MSG(json[len - 2] == '}', "trace not closed");
+  }
+  free(json);
+  unlink(path);
+}
+
 int main(void) {
   dev = fixture_device(2);
   prog_b = fixture_program(dev, "dt_prog_b");
@@ -426,6 +463,7 @@ int main(void) {
   test_teardown();
   test_cross_device();
   test_threads();
+  test_trace();
   rvhal_device_delete(dev);
   return check_result("queues");
 }
