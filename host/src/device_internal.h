@@ -101,6 +101,8 @@ const rvhal_device_kind_t *rvhal_device_kind(uint32_t index);
 int rvhal_device_boot(rvhal_device_t *d);
 rvhal_program_obj_t *rvhal_program_get(rvhal_device_t *d, hal_program_t handle);
 rvhal_kernel_entry_t *rvhal_kernel_get(rvhal_program_obj_t *p, hal_kernel_t handle);
+/* Writes the program's segments into its staged copy (program.c). */
+void rvhal_program_stage(rvhal_device_t *d, const rvhal_program_obj_t *p);
 
 static inline uint64_t rvhal_now_ns(void) {
   struct timespec t;
