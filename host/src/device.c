@@ -206,6 +206,7 @@ fail:
 
 void rvhal_device_delete(rvhal_device_t *d) {
   if (!d) return;
+  d->busy = 0; /* deleted from a print callback: undefined, but not a loop here */
   while (d->programs) rvhal_program_free(d, d->programs->handle);
   rvhal_profile_close(d->profile);
   if (d->backend) d->backend->vtable->destroy(d->backend);
@@ -213,6 +214,10 @@ void rvhal_device_delete(rvhal_device_t *d) {
   rvhal_allocator_destroy(d->staging);
   rvhal_print_free(&d->print);
   free(d);
+}
+
+long rvhal_device_process_id(const rvhal_device_t *d) {
+  return d && d->backend && d->backend->vtable->process_id ? d->backend->vtable->process_id(d->backend) : 0;
 }
 
 const rvhal_device_info_t *rvhal_device_get_info(const rvhal_device_t *d) { return d ? &d->info : NULL; }

@@ -89,11 +89,12 @@ static const char *mcause_name(uint64_t c) {
 }
 
 /* "vector_add+0x1c" for a device pc inside the program. */
-static void describe_pc(const rvhal_program_obj_t *p, uint64_t pc, char *buf, size_t cap) {
+static void describe_pc(const rvhal_program_obj_t *p, uint64_t ram_base, uint64_t pc, char *buf, size_t cap) {
   const rvhal_elf_symbol_t *s = rvhal_elf_symbol_at(p->elf, pc);
   if (s) snprintf(buf, cap, " (%s+0x%llx)", s->name, (unsigned long long)(pc - s->value));
   else if (pc >= p->elf->segments[0].vaddr) snprintf(buf, cap, " (in the program)");
-  else snprintf(buf, cap, " (in the firmware)");
+  else if (pc >= ram_base) snprintf(buf, cap, " (in the firmware)");
+  else snprintf(buf, cap, " (outside device memory)");
 }
 
 /* The completion record (a copy) against what the firmware can report:
@@ -133,7 +134,7 @@ static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const c
                        (unsigned long long)(d->layout.hart_stack_size - RVHAL_STACK_GUARD));
   if (r->seq != done->seq) return rvhal_error(st, "kernel %s failed on hart %u: %s", kname, done->fault_hart,
                                               rvhal_status_string(st));
-  describe_pc(p, r->mepc, where, sizeof where);
+  describe_pc(p, d->layout.ram_base, r->mepc, where, sizeof where);
   if (r->kind == RVHAL_TRAP_EXCEPTION) {
     /* mtval is the address for access faults, the instruction for illegal ones */
     const char *what = r->mcause == 2 ? "instruction bits" : "address";
@@ -224,11 +225,27 @@ int rvhal_kernel_exec(rvhal_device_t *d, hal_program_t program, hal_kernel_t ker
   return rvhal_kernel_exec_ex(d, program, kernel, nd, args, num_args, work_dim, NULL);
 }
 
+static int exec_locked(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                       const hal_arg_t *args, uint32_t num_args, uint32_t work_dim, const rvhal_launch_options_t *opts);
+
+/* One launch at a time per device: a print callback that launches on the
+ * device it prints for, or a second thread, gets RVHAL_BUSY instead of
+ * sharing the ring slot and the print state. */
 int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
                          const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
                          const rvhal_launch_options_t *opts) {
   rvhal_clear_error();
   if (!d || !nd) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel_exec: NULL device or ndrange");
+  if (__atomic_exchange_n(&d->busy, 1, __ATOMIC_ACQUIRE))
+    return rvhal_error(RVHAL_BUSY, "kernel_exec: the device is running launch %llu (called from its print callback, "
+                       "or from a second thread?)", (unsigned long long)__atomic_load_n(&d->seq, __ATOMIC_RELAXED));
+  int rc = exec_locked(d, program, kernel, nd, args, num_args, work_dim, opts);
+  __atomic_store_n(&d->busy, 0, __ATOMIC_RELEASE);
+  return rc;
+}
+
+static int exec_locked(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                       const hal_arg_t *args, uint32_t num_args, uint32_t work_dim, const rvhal_launch_options_t *opts) {
   if (d->lost) return rvhal_error(RVHAL_DEVICE_LOST, "kernel_exec: the device stopped and could not be restarted");
   rvhal_program_obj_t *p = rvhal_program_get(d, program);
   if (!p) return rvhal_error(RVHAL_NOT_FOUND, "kernel_exec: no loaded program has handle %llu",

@@ -92,6 +92,8 @@ static void program_destroy(rvhal_device_t *d, rvhal_program_obj_t *p) {
 int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_program_t *out_program) {
   rvhal_clear_error();
   if (!d || !out_program) return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_load: NULL device or out_program");
+  if (__atomic_load_n(&d->busy, __ATOMIC_ACQUIRE))
+    return rvhal_error(RVHAL_BUSY, "program_load: the device is running a launch (called from its print callback?)");
   *out_program = hal_invalid_program;
   rvhal_program_obj_t *p = calloc(1, sizeof *p);
   if (!p) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
@@ -240,6 +242,8 @@ rvhal_kernel_entry_t *rvhal_kernel_get(rvhal_program_obj_t *p, hal_kernel_t hand
 int rvhal_program_free(rvhal_device_t *d, hal_program_t program) {
   rvhal_clear_error();
   if (!d) return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_free: NULL device");
+  if (__atomic_load_n(&d->busy, __ATOMIC_ACQUIRE))
+    return rvhal_error(RVHAL_BUSY, "program_free: the device is running a launch (called from its print callback?)");
   for (rvhal_program_obj_t **pp = &d->programs; *pp; pp = &(*pp)->next) {
     if ((*pp)->handle != program) continue;
     rvhal_program_obj_t *p = *pp;
