@@ -71,6 +71,7 @@ rvhal_device_test(errors RV32)
 rvhal_device_test(trap RV32)
 rvhal_device_test(no_qemu_left)
 rvhal_device_test(hostile RV32 TIMEOUT 120)
+rvhal_device_test(limits RV32)
 # Regression tests for bugs found and fixed (see each source's header): the
 # same programs in another mode.
 rvhal_device_test(args_natural_align RV32 SOURCE args ARGS natural)
