@@ -17,7 +17,14 @@ endfunction()
 
 # Kernel objects: no gp relaxation (the firmware owns gp) and local-exec TLS
 # (__local_variable storage is addressed from tp).
-set(RVHAL_KERNEL_CFLAGS -O2 -g -mno-relax -ftls-model=local-exec -fno-common -Wall -Wextra)
+# Stack frames cannot jump the guard below each hart's stack
+# (RVHAL_STACK_GUARD, 64 KiB): variable-sized ones (VLAs, alloca) touch every
+# 4 KiB page on their way down (stack-clash protection), so the first page
+# past the stack is a store into the guard; fixed ones are limited at
+# compile time to half the guard (GCC 12 does not probe those on RISC-V).
+set(RVHAL_KERNEL_FRAME_MAX 32768)
+set(RVHAL_KERNEL_CFLAGS -O2 -g -mno-relax -ftls-model=local-exec -fno-common -Wall -Wextra
+    -fstack-clash-protection -Werror=frame-larger-than=${RVHAL_KERNEL_FRAME_MAX})
 
 # rvhal_add_kernel(<name> <source>...): builds kernels/<name>.elf, linked
 # with the kernel SDK at the device's program area.

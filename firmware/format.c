@@ -460,7 +460,7 @@ int fw_vformat(char *buf, size_t cap, const char *fmt, va_list ap) {
       const char *s = va_arg(ap, const char *);
       if (!s) s = "(null)";
       int n = 0;
-      while (s[n] && (prec < 0 || n < prec)) n++;
+      while ((prec < 0 || n < prec) && s[n]) n++; /* never reads s[prec]: %.Ns may be unterminated */
       if (!(flags & F_LEFT)) pad(&o, ' ', width - n);
       for (int i = 0; i < n; i++) put(&o, s[i]);
       if (flags & F_LEFT) pad(&o, ' ', width - n);

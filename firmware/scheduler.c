@@ -28,6 +28,10 @@ static int32_t check_desc(const rvhal_launch_desc_t *d, const rvhal_launch_slot_
   uint64_t items = (uint64_t)d->local_size[0] * d->local_size[1] * d->local_size[2];
   if (d->harts_per_group == 0 || d->harts % d->harts_per_group || d->harts_per_group > items) return RVHAL_BAD_LAUNCH;
   if (d->chunk_groups == 0 || d->chunk_groups > d->num_groups[0]) return RVHAL_BAD_LAUNCH;
+  uint64_t groups; /* the claim counters count them in a device word */
+  if (__builtin_mul_overflow(d->num_groups[0], d->num_groups[1], &groups) ||
+      __builtin_mul_overflow(groups, d->num_groups[2], &groups) || groups > UINTPTR_MAX)
+    return RVHAL_BAD_LAUNCH;
   if (d->num_local_args > RVHAL_MAX_LOCAL_ARGS) return RVHAL_BAD_LAUNCH;
   if (d->num_installs > RVHAL_MAX_INSTALLS) return RVHAL_BAD_LAUNCH;
   for (uint32_t i = 0; i < d->num_installs; i++) {
@@ -305,7 +309,7 @@ void fw_run_launch(uint64_t seq) {
   L->desc = d;
   L->entry = (hal_kernel_entry_t)(uintptr_t)d->entry;
   L->args = (void *)(uintptr_t)d->args;
-  L->chunks_per_row = (d->num_groups[0] + d->chunk_groups - 1) / d->chunk_groups;
+  L->chunks_per_row = d->num_groups[0] / d->chunk_groups + (d->num_groups[0] % d->chunk_groups != 0); /* no wrap */
   L->total_chunks = L->chunks_per_row * d->num_groups[1] * d->num_groups[2];
   L->participants = d->harts;
   L->team_size = d->harts_per_group;

@@ -212,6 +212,7 @@ fail:
 void rvhal_device_delete(rvhal_device_t *d) {
   if (!d) return;
   rvhal_queues_device_deleted(d); /* before the lock: their threads may be waiting for it */
+  d->busy = 0; /* deleted from a print callback: undefined, but not a loop here */
   while (d->programs) rvhal_program_free(d, d->programs->handle);
   rvhal_profile_close(d->profile);
   if (d->backend) d->backend->vtable->destroy(d->backend);
@@ -220,6 +221,10 @@ void rvhal_device_delete(rvhal_device_t *d) {
   rvhal_print_free(&d->print);
   pthread_mutex_destroy(&d->lock);
   free(d);
+}
+
+long rvhal_device_process_id(const rvhal_device_t *d) {
+  return d && d->backend && d->backend->vtable->process_id ? d->backend->vtable->process_id(d->backend) : 0;
 }
 
 const rvhal_device_info_t *rvhal_device_get_info(const rvhal_device_t *d) { return d ? &d->info : NULL; }

@@ -82,6 +82,7 @@ struct rvhal_device {
   hal_program_t resident;    /* program installed in the program area (0: none) */
   uint64_t seq;              /* last launch submitted */
   int lost;                  /* the device stopped and could not be restarted */
+  int busy;                  /* a launch is under way (launch.c): re-entry gets RVHAL_BUSY */
   rvhal_print_state_t print;
   rvhal_launch_report_t last;  /* the last successful launch */
   rvhal_counter_state_t counters;
@@ -123,6 +124,10 @@ const rvhal_device_kind_t *rvhal_device_kind(uint32_t index);
 int rvhal_device_boot(rvhal_device_t *d);
 rvhal_program_obj_t *rvhal_program_get(rvhal_device_t *d, hal_program_t handle);
 rvhal_kernel_entry_t *rvhal_kernel_get(rvhal_program_obj_t *p, hal_kernel_t handle);
+/* The device process's id (0: none): for tests that kill it. */
+long rvhal_device_process_id(const rvhal_device_t *d);
+/* Writes the program's segments into its staged copy (program.c). */
+void rvhal_program_stage(rvhal_device_t *d, const rvhal_program_obj_t *p);
 
 static inline uint64_t rvhal_now_ns(void) {
   struct timespec t;

@@ -89,27 +89,52 @@ static const char *mcause_name(uint64_t c) {
 }
 
 /* "vector_add+0x1c" for a device pc inside the program. */
-static void describe_pc(const rvhal_program_obj_t *p, uint64_t pc, char *buf, size_t cap) {
+static void describe_pc(const rvhal_program_obj_t *p, uint64_t ram_base, uint64_t pc, char *buf, size_t cap) {
   const rvhal_elf_symbol_t *s = rvhal_elf_symbol_at(p->elf, pc);
   if (s) snprintf(buf, cap, " (%s+0x%llx)", s->name, (unsigned long long)(pc - s->value));
   else if (pc >= p->elf->segments[0].vaddr) snprintf(buf, cap, " (in the program)");
-  else snprintf(buf, cap, " (in the firmware)");
+  else if (pc >= ram_base) snprintf(buf, cap, " (in the firmware)");
+  else snprintf(buf, cap, " (outside device memory)");
+}
+
+/* The completion record (a copy) against what the firmware can report:
+ * device memory is untrusted input, a kernel can write it. */
+static int check_completion(const rvhal_device_t *d, const rvhal_completion_t *done, uint64_t seq) {
+  if (done->seq != seq)
+    return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: seq is %llu", (unsigned long long)seq,
+                       (unsigned long long)done->seq);
+  if (done->status > 0 || !strcmp(rvhal_status_name(done->status), "RVHAL_UNKNOWN"))
+    return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: status %d is no rvhal status",
+                       (unsigned long long)seq, (int)done->status);
+  if (done->status != RVHAL_OK && done->fault_hart >= d->info.num_harts)
+    return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: fault_hart %u (0x%x), the device has %u harts",
+                       (unsigned long long)seq, done->fault_hart, done->fault_hart, d->info.num_harts);
+  if (done->end_mtime < done->start_mtime)
+    return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: end_mtime %llu is before start_mtime %llu",
+                       (unsigned long long)seq, (unsigned long long)done->end_mtime,
+                       (unsigned long long)done->start_mtime);
+  return RVHAL_OK;
+}
+
+/* Device ticks to nanoseconds without overflow (ticks up to 2^64). */
+static uint64_t ticks_to_ns(uint64_t ticks, uint64_t hz) {
+  return ticks / hz * 1000000000ull + ticks % hz * 1000000000ull / hz;
 }
 
 static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const char *kname,
                         const rvhal_completion_t *done) {
   int32_t st = done->status;
-  const rvhal_trap_report_t *r = &d->ctrl->harts[done->fault_hart].trap;
+  /* fault_hart was checked; the report is copied once so that it cannot
+   * change between its checks and its use */
+  const rvhal_trap_report_t rep = d->ctrl->harts[done->fault_hart].trap, *r = &rep;
   char where[160] = "";
-  if (st == RVHAL_BAD_LAUNCH)
-    return rvhal_error(st, "kernel %s: the firmware rejected the launch descriptor (host/firmware mismatch?)", kname);
   if (st == RVHAL_STACK_OVERFLOW)
     return rvhal_error(st, "kernel %s overflowed the stack of hart %u (%llu bytes, local memory included); "
                        "reduce its stack use or raise local_mem_size", kname, done->fault_hart,
                        (unsigned long long)(d->layout.hart_stack_size - RVHAL_STACK_GUARD));
   if (r->seq != done->seq) return rvhal_error(st, "kernel %s failed on hart %u: %s", kname, done->fault_hart,
                                               rvhal_status_string(st));
-  describe_pc(p, r->mepc, where, sizeof where);
+  describe_pc(p, d->layout.ram_base, r->mepc, where, sizeof where);
   if (r->kind == RVHAL_TRAP_EXCEPTION) {
     /* mtval is the address for access faults, the instruction for illegal ones */
     const char *what = r->mcause == 2 ? "instruction bits" : "address";
@@ -134,9 +159,9 @@ static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const c
 /* A device that stopped answering or died: restart it (global memory is a
  * host-owned memfd and survives), and say what happened. */
 static int recover(rvhal_device_t *d, int status, const char *what) {
-  char why[512];
+  char why[1024];
   snprintf(why, sizeof why, "%s", what);
-  rvhal_print_drain(&d->print, d->ctrl, d->backend->ram, d->info.num_harts, 1);
+  (void)rvhal_print_drain(&d->print, d->ctrl, d->backend->ram, d->info.num_harts, 1); /* what it can still read */
   if (rvhal_device_boot(d) != RVHAL_OK) {
     char boot[512];
     snprintf(boot, sizeof boot, "%s", rvhal_last_error());
@@ -144,6 +169,17 @@ static int recover(rvhal_device_t *d, int status, const char *what) {
     return rvhal_error(RVHAL_DEVICE_LOST, "%s; restarting the device failed: %s", why, boot);
   }
   return rvhal_error(status, "%s; the device was restarted, global memory is intact", why);
+}
+
+/* The device wrote something it cannot have written honestly (a kernel's
+ * store into the control block?): the launch fails with the message naming
+ * the record and value (set by the caller's check), and the device restarts,
+ * stopping whatever still runs there. */
+static int device_lied(rvhal_device_t *d, const char *kname, int status) {
+  char what[1100];
+  snprintf(what, sizeof what, "kernel %s: %s", kname, rvhal_last_error());
+  __atomic_store_n(&d->ctrl->ring.host_waiting, 0, __ATOMIC_RELAXED);
+  return recover(d, status, what);
 }
 
 /* Sleep-wait for launch `seq`, draining print output meanwhile. */
@@ -177,7 +213,8 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname) {
       return recover(d, RVHAL_DEVICE_LOST, what);
     }
     if (rc) break;
-    rvhal_print_drain(&d->print, d->ctrl, d->backend->ram, d->info.num_harts, 0);
+    if ((rc = rvhal_print_drain(&d->print, d->ctrl, d->backend->ram, d->info.num_harts, 0)))
+      return device_lied(d, kname, rc);
   }
   __atomic_store_n(&ring->host_waiting, 0, __ATOMIC_RELAXED);
   return rc;
@@ -188,12 +225,28 @@ int rvhal_kernel_exec(rvhal_device_t *d, hal_program_t program, hal_kernel_t ker
   return rvhal_kernel_exec_ex(d, program, kernel, nd, args, num_args, work_dim, NULL);
 }
 
+static int exec_locked(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                       const hal_arg_t *args, uint32_t num_args, uint32_t work_dim, const rvhal_launch_options_t *opts);
+
+/* One launch at a time per device: other threads wait for the device's
+ * lock; a print callback (which runs on the launching thread, inside the
+ * lock) that launches on the device it prints for gets RVHAL_BUSY instead
+ * of sharing the ring slot and the print state. */
 int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
                          const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
                          const rvhal_launch_options_t *opts) {
   RVHAL_DEVICE_GUARD(d);
   rvhal_clear_error();
   if (!d || !nd) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel_exec: NULL device or ndrange");
+  if (__atomic_exchange_n(&d->busy, 1, __ATOMIC_ACQUIRE))
+    return rvhal_error(RVHAL_BUSY, "kernel_exec: the device is running launch %llu (called from its print callback?)", (unsigned long long)__atomic_load_n(&d->seq, __ATOMIC_RELAXED));
+  int rc = exec_locked(d, program, kernel, nd, args, num_args, work_dim, opts);
+  __atomic_store_n(&d->busy, 0, __ATOMIC_RELEASE);
+  return rc;
+}
+
+static int exec_locked(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                       const hal_arg_t *args, uint32_t num_args, uint32_t work_dim, const rvhal_launch_options_t *opts) {
   if (d->lost) return rvhal_error(RVHAL_DEVICE_LOST, "kernel_exec: the device stopped and could not be restarted");
   rvhal_program_obj_t *p = rvhal_program_get(d, program);
   if (!p) return rvhal_error(RVHAL_NOT_FOUND, "kernel_exec: no loaded program has handle %llu",
@@ -231,7 +284,17 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
                          kname, i, i, d->info.word_size * 8);
     groups[i] = global[i] / local[i];
   }
-  uint64_t items = local[0] * local[1] * local[2];
+  /* Products and sums of caller-given sizes are checked: one that wraps
+   * would pass every later check (a work-group count of 0, a local-memory
+   * total smaller than one buffer). */
+  uint64_t items, total_groups;
+  if (__builtin_mul_overflow(local[0], local[1], &items) || __builtin_mul_overflow(items, local[2], &items))
+    items = UINT64_MAX;
+  if (__builtin_mul_overflow(groups[0], groups[1], &total_groups) ||
+      __builtin_mul_overflow(total_groups, groups[2], &total_groups) || total_groups > word_max)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: ndrange of %llux%llux%llu work-groups: more than the %u-bit "
+                       "device can count (%llu)", kname, (unsigned long long)groups[0], (unsigned long long)groups[1],
+                       (unsigned long long)groups[2], d->info.word_size * 8, (unsigned long long)word_max);
   if (local[0] > d->info.max_work_group_size || local[1] > d->info.max_work_group_size ||
       local[2] > d->info.max_work_group_size || items > d->info.max_work_group_size)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: work-group of %llux%llux%llu items exceeds the device's %u",
@@ -265,22 +328,25 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
         return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: more than %u local-buffer arguments", kname,
                            RVHAL_MAX_LOCAL_ARGS);
       desc->local_arg_offset[nlocal++] = layout[i].offset;
-      local_bytes += rvhal_align_up(a->size, RVHAL_LOCAL_ALIGN);
+      if (a->size > UINT64_MAX - RVHAL_LOCAL_ALIGN ||
+          __builtin_add_overflow(local_bytes, rvhal_align_up(a->size, RVHAL_LOCAL_ALIGN), &local_bytes))
+        return rvhal_error(RVHAL_LOCAL_MEMORY, "kernel %s: argument %u: a local buffer of %llu bytes, the device has "
+                           "%llu bytes of local memory", kname, i, (unsigned long long)a->size,
+                           (unsigned long long)d->layout.local_mem_size);
     } else if (a->address != hal_nullptr && rvhal_allocator_lookup(d->heap, a->address, NULL, NULL) != RVHAL_OK) {
       return rvhal_error(RVHAL_OUT_OF_RANGE, "kernel %s: argument %u: buffer address 0x%llx is not inside any "
                          "allocation of device global memory", kname, i, (unsigned long long)a->address);
     }
   }
-  uint64_t tls = rvhal_align_up(p->elf->tls_size, RVHAL_LOCAL_ALIGN);
-  if (local_bytes + tls > d->layout.local_mem_size)
+  uint64_t tls = rvhal_align_up(p->elf->tls_size, RVHAL_LOCAL_ALIGN), group_bytes;
+  if (__builtin_add_overflow(local_bytes, tls, &group_bytes) || group_bytes > d->layout.local_mem_size)
     return rvhal_error(RVHAL_LOCAL_MEMORY,
                        "kernel %s: a work-group needs %llu bytes of local memory (%llu in local-buffer arguments, "
                        "%llu in __local_variable), the device has %llu",
-                       kname, (unsigned long long)(local_bytes + tls), (unsigned long long)local_bytes,
+                       kname, (unsigned long long)group_bytes, (unsigned long long)local_bytes,
                        (unsigned long long)tls, (unsigned long long)d->layout.local_mem_size);
 
   /* How the harts share the work. */
-  uint64_t total_groups = groups[0] * groups[1] * groups[2];
   uint32_t harts = d->info.num_harts;
   if (opts && opts->harts) {
     if (opts->harts > d->info.num_harts)
@@ -313,7 +379,9 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   uint64_t chunk = opts && opts->chunk_groups ? opts->chunk_groups : total_groups / (teams * 8);
   if (chunk < 1) chunk = 1;
   if (chunk > groups[0]) chunk = groups[0];
-  uint64_t chunks = (groups[0] + chunk - 1) / chunk * groups[1] * groups[2];
+  /* (groups[0] + chunk - 1) / chunk would wrap for counts near 2^64; the
+   * product fits: it is at most total_groups */
+  uint64_t chunks = (groups[0] / chunk + (groups[0] % chunk != 0)) * groups[1] * groups[2];
   if (teams > chunks) teams = chunks;
   harts = (uint32_t)(teams * team);
 
@@ -341,6 +409,7 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   desc->num_local_args = nlocal;
   desc->num_installs = 0;
   if (d->resident != program) {
+    rvhal_program_stage(d, p); /* from the host's copy: a kernel may have written over the staged one */
     memcpy(desc->install, p->install, sizeof p->install);
     desc->num_installs = p->num_installs;
   }
@@ -357,13 +426,17 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   }
   RVHAL_RETURN_IF_ERROR(wait_for(d, seq, kname));
   uint64_t t1 = now_ns();
-  rvhal_print_drain(&d->print, d->ctrl, d->backend->ram, d->info.num_harts, 1);
+  if ((rc = rvhal_print_drain(&d->print, d->ctrl, d->backend->ram, d->info.num_harts, 1)))
+    return device_lied(d, kname, rc);
 
-  rvhal_completion_t done = slot->done;
-  if (done.seq != seq)
-    return rvhal_error(RVHAL_FIRMWARE, "kernel %s: completion record holds launch %llu, expected %llu", kname,
-                       (unsigned long long)done.seq, (unsigned long long)seq);
-  if (done.status != RVHAL_BAD_LAUNCH && done.status != RVHAL_UNSUPPORTED) d->resident = program;
+  rvhal_completion_t done = slot->done; /* a copy: checked, then used */
+  if ((rc = check_completion(d, &done, seq))) return device_lied(d, kname, rc);
+  if (done.status == RVHAL_BAD_LAUNCH) { /* the host checked it all: the device's state is not what it wrote */
+    rvhal_error(RVHAL_BAD_LAUNCH, "the firmware rejected launch %llu's descriptor, which the host had checked "
+                "(boot configuration overwritten by a kernel, or host/firmware mismatch)", (unsigned long long)seq);
+    return device_lied(d, kname, RVHAL_BAD_LAUNCH);
+  }
+  if (done.status != RVHAL_UNSUPPORTED) d->resident = program;
   if (done.status != RVHAL_OK) return launch_error(d, p, kname, &done);
 
   rvhal_launch_report_t *r = &d->last;
@@ -373,7 +446,7 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   r->chunk_groups = chunk;
   r->harts = harts;
   r->harts_per_group = team;
-  r->device_ns = (done.end_mtime - done.start_mtime) * 1000000000ull / d->info.timebase_hz;
+  r->device_ns = ticks_to_ns(done.end_mtime - done.start_mtime, d->info.timebase_hz);
   r->host_ns = t1 - t0;
   for (uint32_t h = 0; h < d->info.num_harts; h++)
     if (counting && d->ctrl->harts[h].counters_seq == seq)

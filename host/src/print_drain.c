@@ -1,5 +1,11 @@
-/* Kernel print output: rings -> ordered records -> whole lines. */
+/* Kernel print output: rings -> ordered records -> whole lines. The rings
+ * live in device memory a kernel can write: every position and length read
+ * from them is checked, and what the host keeps is bounded (records held
+ * back, open lines and their lengths), so no device can make the host loop,
+ * read outside a ring or grow without end. */
 #include "print_drain.h"
+
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +45,12 @@ void rvhal_print_set_output(rvhal_print_state_t *s, rvhal_print_fn_t fn, void *u
 
 static void emit(rvhal_print_state_t *s, const char *text, size_t len) { s->fn(s->user, text, len); }
 
+/* Bounds on what the host keeps for the device (a print bomb, or orders
+ * that never close a gap, must not take the host's memory). */
+#define MAX_PENDING 65536u   /* records held back waiting for an earlier order */
+#define MAX_PARTIAL 1024u    /* work-items with an open line */
+#define MAX_LINE (64u * 1024u) /* an open line longer than this goes out as it is */
+
 static rvhal_partial_line_t **find_partial(rvhal_print_state_t *s, uint64_t item) {
   rvhal_partial_line_t **p = &s->partial;
   while (*p && (*p)->item != item) p = &(*p)->next;
@@ -70,18 +82,26 @@ static void print_record(rvhal_print_state_t *s, const rvhal_print_record_copy_t
         pl->text = joined;
         pl->len += n;
       }
-      if (!nl) break;
+      if (!nl && pl->len < MAX_LINE) break;
       drop_partial(s, pp, 1);
+      s->num_partial--;
+      if (!nl) break;
       pp = find_partial(s, r->item); /* *pp was another work-item's line */
     } else if (nl) {
       emit(s, t, n);
     } else {
+      if (s->num_partial >= MAX_PARTIAL) { /* the oldest open line (the first) goes out as it is */
+        drop_partial(s, &s->partial, 1);
+        s->num_partial--;
+        pp = find_partial(s, r->item);
+      }
       rvhal_partial_line_t *pl = calloc(1, sizeof *pl);
       if (pl && (pl->text = malloc(n + 1))) {
         memcpy(pl->text, t, n);
         pl->len = n;
         pl->item = r->item;
-        *pp = pl;
+        *pp = pl; /* at the end: the list is oldest first */
+        s->num_partial++;
       } else {
         free(pl);
         emit(s, t, n); /* no memory: print the piece as its own line */
@@ -93,7 +113,10 @@ static void print_record(rvhal_print_state_t *s, const rvhal_print_record_copy_t
   if (r->flags & RVHAL_PRINT_TRUNCATED) {
     /* The cut text lost its end (and newline): the line ends here. */
     pp = find_partial(s, r->item);
-    if (*pp) drop_partial(s, pp, 1);
+    if (*pp) {
+      drop_partial(s, pp, 1);
+      s->num_partial--;
+    }
     char note[96];
     int n = snprintf(note, sizeof note, "[rvhal: a print() of work-item %llu was cut to %u bytes]",
                      (unsigned long long)r->item, r->len);
@@ -108,17 +131,28 @@ static int order_cmp(const void *a, const void *b) {
   return (d > 0) - (d < 0);
 }
 
-static void take_ring(rvhal_print_state_t *s, rvhal_print_ring_t *ring, const uint8_t *data) {
+/* Takes hart h's records. The host keeps its own tail (the one in the
+ * ring, which a kernel can overwrite, is only written, for the firmware);
+ * a head behind it or more than a ring ahead of it is not a position the
+ * firmware can write: an error naming the hart and the values. */
+static int take_ring(rvhal_print_state_t *s, uint32_t h, rvhal_print_ring_t *ring, const uint8_t *data) {
   uint64_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
-  uint64_t tail = ring->tail;
-  while (tail < head) {
+  uint64_t tail = s->tail[h];
+  if (head < tail || head - tail > RVHAL_PRINT_RING_SIZE) {
+    s->tail[h] = head; /* drop it all: the launch fails and the device restarts */
+    return rvhal_error(RVHAL_FIRMWARE, "print ring of hart %u: head %llu is not within %u bytes after the "
+                       "host's tail %llu (device memory overwritten?)", h, (unsigned long long)head,
+                       RVHAL_PRINT_RING_SIZE, (unsigned long long)tail);
+  }
+  while (tail < head && s->num_pending < MAX_PENDING) {
     uint64_t to_end = RVHAL_PRINT_RING_SIZE - tail % RVHAL_PRINT_RING_SIZE;
     if (to_end < sizeof(rvhal_print_record_t)) { /* too small for a header: skipped by the writer */
       tail += to_end;
       continue;
     }
     const rvhal_print_record_t *r = (const rvhal_print_record_t *)(data + tail % RVHAL_PRINT_RING_SIZE);
-    uint32_t size = r->size, len = r->len;
+    uint32_t size = r->size, len = r->len; /* read once: the device may change them meanwhile */
+    uint16_t flags = r->flags;
     if (size < sizeof *r || size > head - tail || size > to_end || len > size - sizeof *r) {
       /* Not a record: the ring was overwritten (a kernel's stray store?).
        * Drop what is left rather than stall the ring for good. */
@@ -126,7 +160,7 @@ static void take_ring(rvhal_print_state_t *s, rvhal_print_ring_t *ring, const ui
       tail = head;
       break;
     }
-    if (!(r->flags & RVHAL_PRINT_PAD)) {
+    if (!(flags & RVHAL_PRINT_PAD)) {
       if (s->num_pending == s->cap_pending) {
         size_t cap = s->cap_pending ? 2 * s->cap_pending : 64;
         void *p = realloc(s->pending, cap * sizeof *s->pending);
@@ -138,21 +172,34 @@ static void take_ring(rvhal_print_state_t *s, rvhal_print_ring_t *ring, const ui
       if (!c) break;
       c->order = r->order;
       c->item = r->item;
-      c->flags = r->flags;
+      c->flags = flags;
       c->len = len;
       memcpy(c->text, r + 1, len);
       s->pending[s->num_pending++] = c;
     }
     tail += size;
   }
+  s->tail[h] = tail;
   __atomic_store_n(&ring->tail, tail, __ATOMIC_RELEASE);
+  return RVHAL_OK;
 }
 
-void rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t *ram, uint32_t num_harts, int final) {
+int rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t *ram, uint32_t num_harts, int final) {
+  int rc = RVHAL_OK;
   size_t before = s->num_pending;
-  for (uint32_t h = 0; h < num_harts; h++)
-    take_ring(s, &ctrl->harts[h].print, ram + RVHAL_PRINT_OFFSET + (size_t)h * RVHAL_PRINT_RING_SIZE);
-  if (s->num_pending > before || final) qsort(s->pending, s->num_pending, sizeof *s->pending, order_cmp);
+  if (num_harts > RVHAL_MAX_HARTS) num_harts = RVHAL_MAX_HARTS;
+  if (!s->tails_known) { /* a state set up on rings already in use: start where the host left them */
+    for (uint32_t h = 0; h < RVHAL_MAX_HARTS; h++) s->tail[h] = __atomic_load_n(&ctrl->harts[h].print.tail, __ATOMIC_ACQUIRE);
+    s->tails_known = 1;
+  }
+  for (uint32_t h = 0; h < num_harts; h++) {
+    int r = take_ring(s, h, &ctrl->harts[h].print, ram + RVHAL_PRINT_OFFSET + (size_t)h * RVHAL_PRINT_RING_SIZE);
+    if (r && !rc) rc = r; /* the first lie is the one reported */
+  }
+  /* Held back records at their bound: a gap that long is output lost. */
+  if (s->num_pending >= MAX_PENDING) final = final ? final : 2;
+  if (s->num_pending && (s->num_pending > before || final))
+    qsort(s->pending, s->num_pending, sizeof *s->pending, order_cmp);
   /* Print the records whose predecessors have all been seen; at the end of
    * a launch, everything (a lost record leaves a gap). */
   size_t done = 0;
@@ -164,11 +211,12 @@ void rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t
     free(r);
     done++;
   }
-  memmove(s->pending, s->pending + done, (s->num_pending - done) * sizeof *s->pending);
+  if (done) memmove(s->pending, s->pending + done, (s->num_pending - done) * sizeof *s->pending);
   s->num_pending -= done;
 
-  if (!final) return;
+  if (final != 1) return rc;
   while (s->partial) drop_partial(s, &s->partial, 1); /* a last line without a newline */
+  s->num_partial = 0;
   uint64_t lost_records = 0, lost_bytes = 0;
   for (uint32_t h = 0; h < num_harts; h++) {
     lost_records += __atomic_load_n(&ctrl->harts[h].print.lost_records, __ATOMIC_ACQUIRE);
@@ -190,11 +238,14 @@ void rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t
     s->lost_records = lost_records;
     s->lost_bytes = lost_bytes;
   }
+  return rc;
 }
 
 /* A rebooted device starts its print order and its lost-output counts at 0. */
 void rvhal_print_reset_order(rvhal_print_state_t *s) {
   s->next_order = 0;
+  memset(s->tail, 0, sizeof s->tail);
+  s->tails_known = 1;
   s->lost_records = 0;
   s->lost_bytes = 0;
 }

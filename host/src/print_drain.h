@@ -21,6 +21,9 @@ typedef struct rvhal_print_state {
   rvhal_partial_line_t *partial;       /* unfinished lines, per work-item */
   uint64_t lost_records, lost_bytes;   /* reported so far */
   uint64_t corrupt_bytes;              /* dropped as unreadable, not yet reported */
+  size_t num_partial;                  /* entries of `partial` */
+  uint64_t tail[RVHAL_MAX_HARTS];      /* bytes consumed per ring: the host's copy, never read back */
+  int tails_known;                     /* tail[] set (by a reset); until then taken from the rings once */
   rvhal_print_fn_t fn;
   void *user;
 } rvhal_print_state_t;
@@ -30,8 +33,11 @@ void rvhal_print_free(rvhal_print_state_t *s);
 void rvhal_print_set_output(rvhal_print_state_t *s, rvhal_print_fn_t fn, void *user);
 /* Empty the rings of harts [0, num_harts) (ram: host view of guest RAM) and
  * print what is in order. With `final`, the launch is over: print
- * everything left, in order, and report lost output. */
-void rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t *ram, uint32_t num_harts, int final);
+ * everything left, in order, and report lost output. Returns RVHAL_FIRMWARE
+ * (message: which hart, which position) if a ring's head is no position the
+ * firmware could have written; that ring's contents are dropped. Each call
+ * reads at most a ring's bytes per hart. */
+int rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t *ram, uint32_t num_harts, int final);
 /* The device (re)booted: its print order restarts at 0. */
 void rvhal_print_reset_order(rvhal_print_state_t *s);
 

@@ -6,11 +6,18 @@
  * (all programs are linked at the same address, so several can be loaded
  * and each takes the area in turn). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "device_internal.h"
+
+/* A kernel ELF links into the program area; its file may hold symbols and
+ * debug information besides, but nothing near this. */
+#define RVHAL_PROGRAM_FILE_MAX (256ull * 1024 * 1024)
 
 rvhal_program_obj_t *rvhal_program_get(rvhal_device_t *d, hal_program_t handle) {
   for (rvhal_program_obj_t *p = d->programs; p; p = p->next)
@@ -64,6 +71,15 @@ static int collect_kernels(rvhal_program_obj_t *p) {
   return RVHAL_OK;
 }
 
+/* The staged copy is device memory a kernel can overwrite: it is written
+ * again from the host's copy of the ELF each time the program is installed
+ * (after a restart too), so a stray store cannot break a program for good. */
+void rvhal_program_stage(rvhal_device_t *d, const rvhal_program_obj_t *p) {
+  for (uint32_t i = 0; i < p->num_installs; i++)
+    memcpy(rvhal_dev_ptr(d, p->install[i].src), p->elf->data + p->elf->segments[i].offset,
+           (size_t)p->install[i].copy_size);
+}
+
 static void program_destroy(rvhal_device_t *d, rvhal_program_obj_t *p) {
   if (!p) return;
   for (uint32_t i = 0; i < p->num_kernels; i++) free(p->kernels[i].name);
@@ -77,6 +93,8 @@ int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_
   RVHAL_DEVICE_GUARD(d);
   rvhal_clear_error();
   if (!d || !out_program) return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_load: NULL device or out_program");
+  if (__atomic_load_n(&d->busy, __ATOMIC_ACQUIRE))
+    return rvhal_error(RVHAL_BUSY, "program_load: the device is running a launch (called from its print callback?)");
   *out_program = hal_invalid_program;
   rvhal_program_obj_t *p = calloc(1, sizeof *p);
   if (!p) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
@@ -100,11 +118,11 @@ int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_
     hal_addr_t src = p->staging;
     for (uint32_t i = 0; i < p->elf->num_segments; i++) {
       const rvhal_elf_segment_t *s = &p->elf->segments[i];
-      memcpy(rvhal_dev_ptr(d, src), p->elf->data + s->offset, s->filesz);
       p->install[i] = (rvhal_install_t){s->vaddr, src, s->filesz, s->memsz - s->filesz};
       src += rvhal_align_up(s->filesz, 16);
     }
     p->num_installs = p->elf->num_segments;
+    rvhal_program_stage(d, p);
   }
   p->handle = d->next_program++;
   p->next = d->programs;
@@ -116,23 +134,63 @@ fail:
   return rc;
 }
 
+/* Reads a regular file whole. Opened without blocking (a FIFO would wait
+ * for a writer forever) and checked with fstat on the open descriptor:
+ * directories, FIFOs, devices and sockets are refused by name. */
+static int read_program_file(const char *path, void **out_buf, size_t *out_size) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return rvhal_error(errno == ENOENT ? RVHAL_NOT_FOUND : RVHAL_HOST_IO, "program %s: %s", path,
+                                 strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    int e = errno;
+    close(fd);
+    return rvhal_error(RVHAL_HOST_IO, "program %s: %s", path, strerror(e));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    const char *what = S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                       : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : S_ISSOCK(st.st_mode) ? "a socket"
+                                                                                   : "not a regular file";
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "program %s: is %s; a program is a regular ELF file", path, what);
+  }
+  if ((uint64_t)st.st_size > RVHAL_PROGRAM_FILE_MAX) {
+    close(fd);
+    return rvhal_error(RVHAL_BAD_ELF, "program %s: %llu bytes, more than a kernel ELF file may have (%llu)", path,
+                       (unsigned long long)st.st_size, (unsigned long long)RVHAL_PROGRAM_FILE_MAX);
+  }
+  size_t n = (size_t)st.st_size, got = 0;
+  uint8_t *buf = malloc(n ? n : 1);
+  if (!buf) {
+    close(fd);
+    return rvhal_error(RVHAL_HOST_IO, "program %s: out of host memory for %zu bytes", path, n);
+  }
+  while (got < n) { /* a regular file never blocks; a short read means it shrank */
+    ssize_t r = read(fd, buf + got, n - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) {
+      int e = r < 0 ? errno : 0;
+      free(buf);
+      close(fd);
+      return rvhal_error(RVHAL_HOST_IO, "program %s: read %zu of %zu bytes%s%s", path, got, n, e ? ": " : "",
+                         e ? strerror(e) : " (the file shrank)");
+    }
+    got += (size_t)r;
+  }
+  close(fd);
+  *out_buf = buf;
+  *out_size = n;
+  return RVHAL_OK;
+}
+
 int rvhal_program_load_file(rvhal_device_t *d, const char *path, hal_program_t *out_program) {
   RVHAL_DEVICE_GUARD(d);
   rvhal_clear_error();
   if (!path) return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_load_file: NULL path");
-  FILE *f = fopen(path, "rb");
-  if (!f) return rvhal_error(RVHAL_NOT_FOUND, "program %s: %s", path, strerror(errno));
+  if (out_program) *out_program = hal_invalid_program;
   void *buf = NULL;
-  long n = -1;
-  if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-    buf = malloc(n ? (size_t)n : 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) n = -1;
-  }
-  fclose(f);
-  if (!buf || n < 0) {
-    free(buf);
-    return rvhal_error(RVHAL_HOST_IO, "program %s: cannot read it", path);
-  }
+  size_t n = 0;
+  RVHAL_RETURN_IF_ERROR(read_program_file(path, &buf, &n));
   int rc = rvhal_program_load(d, buf, (hal_size_t)n, out_program);
   free(buf);
   if (rc) {
@@ -188,6 +246,8 @@ int rvhal_program_free(rvhal_device_t *d, hal_program_t program) {
   RVHAL_DEVICE_GUARD(d);
   rvhal_clear_error();
   if (!d) return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_free: NULL device");
+  if (__atomic_load_n(&d->busy, __ATOMIC_ACQUIRE))
+    return rvhal_error(RVHAL_BUSY, "program_free: the device is running a launch (called from its print callback?)");
   for (rvhal_program_obj_t **pp = &d->programs; *pp; pp = &(*pp)->next) {
     if ((*pp)->handle != program) continue;
     rvhal_program_obj_t *p = *pp;

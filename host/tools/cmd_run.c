@@ -224,8 +224,27 @@ static int execute(const run_opts_t *o, run_arg_t *args, uint32_t num_args) {
     fprintf(stderr, "rvhal run: %s\n", rvhal_last_error());
     goto out;
   }
+  /* The buffers against the device before any host memory is spent on
+   * them (a 4 GiB buffer used to be filled on the host first). */
+  const rvhal_device_info_t *info = rvhal_device_get_info(dev);
+  uint64_t all = 0;
+  for (uint32_t i = 0; i < num_args; i++) {
+    const run_arg_t *a = &args[i];
+    if (a->kind != RUN_ARG_BUFFER) continue;
+    if (a->size > info->global_mem_size || __builtin_add_overflow(all, a->size, &all) || all > info->global_mem_size) {
+      fprintf(stderr, "rvhal run: argument %u '%s': a buffer of %" PRIu64 " bytes%s does not fit the device's %" PRIu64
+              " bytes of global memory\n", i, a->token, a->size, a->size < all ? " (with the buffers before it)" : "",
+              info->global_mem_size);
+      goto out;
+    }
+  }
   for (uint32_t i = 0; i < num_args; i++) {
     run_arg_t *a = &args[i];
+    char why[256];
+    if (run_arg_fill(a, why, sizeof why)) {
+      fprintf(stderr, "rvhal run: argument %u '%s': %s\n", i, a->token, why);
+      goto out;
+    }
     if (a->kind == RUN_ARG_BUFFER &&
         (rvhal_mem_alloc(dev, a->size, 0, &a->addr) || rvhal_mem_write(dev, a->addr, a->data, a->size))) {
       fprintf(stderr, "rvhal run: argument %u '%s': %s\n", i, a->token, rvhal_last_error());

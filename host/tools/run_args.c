@@ -23,12 +23,16 @@ static uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-/* INIT of a buffer whose contents are zeroed already. */
+/* INIT of a buffer whose contents are zeroed already; with no contents
+ * (a->data NULL), only checks INIT: the command line is checked before any
+ * device exists, the buffer filled once the device says it fits. */
 static int fill_buffer(run_arg_t *a, uint32_t index, const char *init, char *why, size_t why_size) {
   const cli_type_t *t = a->type;
   const uint32_t es = t->size;
+  uint8_t scratch[8];
   if (!*init) FAIL("empty INIT after '=' (zero, iota, rand, a value or a list v1,v2,...)");
   if (!strcmp(init, "zero")) return 0;
+  if (!a->data && (!strcmp(init, "iota") || !strcmp(init, "rand"))) return 0;
   if (!strcmp(init, "iota")) {
     for (uint64_t i = 0; i < a->count; i++) cli_value_from_u64(t, i, a->data + i * es);
     return 0;
@@ -41,7 +45,7 @@ static int fill_buffer(run_arg_t *a, uint32_t index, const char *init, char *why
   if (!strchr(init, ',')) { /* one value fills the buffer */
     uint8_t v[8];
     if (cli_value_parse(t, init, v, why, why_size)) return -1;
-    for (uint64_t i = 0; i < a->count; i++) memcpy(a->data + i * es, v, es);
+    for (uint64_t i = 0; a->data && i < a->count; i++) memcpy(a->data + i * es, v, es);
     return 0;
   }
   uint64_t n = 0;
@@ -58,7 +62,7 @@ static int fill_buffer(run_arg_t *a, uint32_t index, const char *init, char *why
     memcpy(item, p, len);
     item[len] = 0;
     char reason[160];
-    if (cli_value_parse(t, item, a->data + n * es, reason, sizeof reason))
+    if (cli_value_parse(t, item, a->data ? a->data + n * es : scratch, reason, sizeof reason))
       FAIL("value %" PRIu64 " of the list: %s", n, reason);
     p += len;
     if (!*p) break;
@@ -89,9 +93,16 @@ static int parse_buffer(run_arg_t *a, uint32_t index, const char *spec, uint64_t
     FAIL("%" PRIu64 " elements of %s do not fit any device memory", a->count, a->type->name);
   a->kind = RUN_ARG_BUFFER;
   a->size = a->count * a->type->size;
+  a->index = index;
+  a->init = eq ? eq + 1 : NULL;
+  return a->init ? fill_buffer(a, index, a->init, why, why_size) : 0; /* checks INIT, allocates nothing */
+}
+
+int run_arg_fill(run_arg_t *a, char *why, size_t why_size) {
+  if (a->kind != RUN_ARG_BUFFER || a->data) return 0;
   a->data = calloc((size_t)a->count, a->type->size);
   if (!a->data) FAIL("cannot allocate %" PRIu64 " bytes on the host", a->size);
-  return eq ? fill_buffer(a, index, eq + 1, why, why_size) : 0;
+  return a->init ? fill_buffer(a, a->index, a->init, why, why_size) : 0;
 }
 
 int run_arg_parse(run_arg_t *a, uint32_t index, const char *token, uint64_t default_count, char *why,

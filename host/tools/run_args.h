@@ -20,14 +20,20 @@ typedef struct run_arg {
   const cli_type_t *type; /* buffer elements or value; NULL for bytes: and local: */
   uint64_t count;         /* buffer elements */
   uint64_t size;          /* bytes of the buffer, the value or the local buffer */
-  uint8_t *data;          /* a buffer's initial contents, a value's bytes */
+  uint8_t *data;          /* a buffer's initial contents (after run_arg_fill), a value's bytes */
+  const char *init;       /* a buffer's INIT text, NULL: zeros */
+  uint32_t index;         /* argument number */
   hal_addr_t addr;        /* the device buffer once allocated (0: none) */
 } run_arg_t;
 
-/* Parses argument `index` from `token`; default_count is the number of
- * work-items. Returns -1 with the reason in why. */
+/* Parses and checks argument `index` from `token`; default_count is the
+ * number of work-items. Allocates no buffer contents (run_arg_fill does,
+ * once the device has said the buffer fits). Returns -1 with the reason in
+ * why. */
 int run_arg_parse(run_arg_t *a, uint32_t index, const char *token, uint64_t default_count, char *why,
                   size_t why_size);
+/* A buffer's host copy, allocated and filled as its INIT says. */
+int run_arg_fill(run_arg_t *a, char *why, size_t why_size);
 /* The library's descriptor of a parsed argument (buffers: after allocation). */
 hal_arg_t run_arg_desc(const run_arg_t *a);
 void run_arg_free(run_arg_t *a);

@@ -22,9 +22,16 @@ size_t rvhal_local_block_size(const void *args, const hal_sched_info_t *s) {
   const rvhal_call_info_t *ci = call_info(s);
   if (ci->team_rank != 0) return 0; /* the leader's block serves the team */
   const rvhal_launch_desc_t *d = ci->launch;
+  /* Checked sums: the sizes come from the argument block, which a caller
+   * (or a kernel's stray store) may have filled with anything; a total that
+   * wrapped would pass and hand the kernel too small a block. */
   size_t total = 0;
-  for (uint32_t i = 0; i < d->num_local_args; i++) total += align_up(local_arg_bytes(args, d, i), RVHAL_LOCAL_ALIGN);
-  total += align_up((size_t)(__tbss_end - __tdata_start), RVHAL_LOCAL_ALIGN);
+  for (uint32_t i = 0; i < d->num_local_args; i++) {
+    size_t n = local_arg_bytes(args, d, i);
+    if (n > ci->local_mem_size || __builtin_add_overflow(total, align_up(n, RVHAL_LOCAL_ALIGN), &total))
+      ci->services->fail(ci, RVHAL_LOCAL_MEMORY, "a local buffer exceeds the device's local memory", n);
+  }
+  total += align_up((size_t)(__tbss_end - __tdata_start), RVHAL_LOCAL_ALIGN); /* link-time size, small */
   if (total > ci->local_mem_size)
     ci->services->fail(ci, RVHAL_LOCAL_MEMORY, "group local memory exceeds the device limit", total);
   return total;

@@ -71,12 +71,15 @@ rvhal_device_test(errors RV32)
 rvhal_device_test(trap RV32)
 rvhal_device_test(no_qemu_left)
 rvhal_device_test(queues RV32 TIMEOUT 240)
+rvhal_device_test(hostile RV32 TIMEOUT 120)
+rvhal_device_test(limits RV32)
 # Regression tests for bugs found and fixed (see each source's header): the
 # same programs in another mode.
 rvhal_device_test(args_natural_align RV32 SOURCE args ARGS natural)
 rvhal_device_test(memory_staged_program RV32 SOURCE memory ARGS staged)
 rvhal_device_test(errors_kernel_handles RV32 SOURCE errors ARGS kernel-handles)
 rvhal_device_test(trap_stack_overflow SOURCE trap ARGS stack)
+rvhal_device_test(hostile_stack RV32 SOURCE hostile ARGS stack TIMEOUT 120)
 rvhal_device_test(no_qemu_left_thread_exit SOURCE no_qemu_left ARGS thread)
 # The fixture's cleanup: runs after every test above.
 rvhal_device_test(no_qemu_left_after_suite CLEANUP SOURCE no_qemu_left ARGS after-suite TIMEOUT 30)

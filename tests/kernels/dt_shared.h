@@ -49,4 +49,19 @@ static inline uint32_t want_b(uint32_t in, uint32_t k, uint32_t i) {
   return prog_b_formula(in, k, table[i % 8], PROG_B_BIAS(1));
 }
 
+/* dt_hostile.c / hostile.c: what hostile_act does (its `what` argument). */
+#define HOSTILE_FORGE_COMPLETION 1 /* forged completion record: fault_hart = value, then spins */
+#define HOSTILE_PRINT_HEAD 2       /* its print ring's head = value, then spins */
+#define HOSTILE_PRINT_LOOP 3       /* print() for ever */
+#define HOSTILE_WIPE_STAGING 4     /* every staged program overwritten with `value` bytes */
+#define HOSTILE_BOOT_CONFIG 5      /* the boot configuration's program_size = 0 */
+#define HOSTILE_SPIN 6             /* never returns */
+#define HOSTILE_ECALL 7            /* traps: ecall (mcause 11) */
+#define HOSTILE_EBREAK 8           /* breakpoint (3) */
+#define HOSTILE_JUMP_WILD 9        /* jumps to address 0x10 (instruction access fault, 1) */
+#define HOSTILE_AMO_MISALIGNED 10  /* AMO on an odd address (store/AMO address misaligned, 6) */
+#define HOSTILE_DIVERGE 11         /* every item but local id 0 calls barrier() */
+#define HOSTILE_PRINT_ONCE 12      /* item 0 prints "hostile <value>" and returns */
+#define HOSTILE_STACK_BOTTOM 13    /* a `value`-byte stack array touched only at its bottom */
+
 #endif /* RVHAL_TEST_DT_SHARED_H */

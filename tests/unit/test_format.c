@@ -29,6 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <sys/types.h>
 
 #include "check.h"
@@ -222,6 +224,25 @@ static void test_strings(void) {
   EXPECT_SAME("[%.4s][%.2s]", unterminated, unterminated);
   const char *volatile null_string = NULL; /* volatile: keep gcc from seeing the NULL */
   EXPECT_SAME("[%s][%10s][%-8s]", null_string, null_string, null_string);
+}
+
+/* %.Ns reads at most N bytes: a string without a terminator that ends
+ * right before an unreadable page (it read one byte past it: SIGSEGV here,
+ * the issue's one ASan report). */
+static void test_string_precision_bound(void) {
+  long page = sysconf(_SC_PAGESIZE);
+  char *map = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  CHECK(map != MAP_FAILED);
+  if (map == MAP_FAILED) return;
+  CHECK(mprotect(map + page, (size_t)page, PROT_NONE) == 0);
+  char *s = map + page - 4;
+  memcpy(s, "abcd", 4); /* no terminator: the next byte is the guard page */
+  char g[32];
+  CHECK_EQ_U64(fw_format(g, sizeof g, "[%.4s]", s), 6);
+  CHECK(strcmp(g, "[abcd]") == 0);
+  CHECK_EQ_U64(fw_format(g, sizeof g, "[%6.4s][%-.2s]", s, s + 2), 12);
+  CHECK(strcmp(g, "[  abcd][cd]") == 0);
+  munmap(map, (size_t)page * 2);
 }
 
 static void test_pointers(void) {
@@ -553,6 +574,7 @@ static void test_truncation(void) {
 }
 
 int main(void) {
+  test_string_precision_bound();
   if (getenv("TEST_FORMAT_SHOW_ALL")) max_shown = INT_MAX - 1;
   test_int_literals();
   test_int_table();

@@ -1,0 +1,266 @@
+/* Hostile kernels (dt_hostile) and every status code a launch can end with.
+ * A kernel that forges its completion record (fault_hart 0x7fffffff), moves
+ * its print ring's head to an impossible position, prints for ever,
+ * overwrites every staged program or the boot configuration, traps (ecall,
+ * ebreak, a jump to 0x10, a misaligned AMO), or whose work-items reach
+ * different barriers, gets an error naming what was wrong — never a crash or
+ * a hang of the host — and after each one a good launch of another program
+ * works with every other buffer intact. Also: RVHAL_DEVICE_LOST (the
+ * device's QEMU killed during a launch, its pid from the library),
+ * RVHAL_BUSY (a print callback that launches on its own device),
+ * RVHAL_MISSING_TOOL (no such QEMU) and RVHAL_BAD_LAUNCH.
+ *
+ * With the argument "stack": frames of several sizes, up to past the whole
+ * stack region, touched only at their lowest byte. */
+#include <pthread.h>
+#include <signal.h>
+
+#include "dev_util.h"
+#include "device_internal.h" /* rvhal_device_process_id */
+#include "dt_shared.h"
+
+#define N 64
+#define TIMEOUT_MS 2000
+
+typedef struct {
+  rvhal_device_t *d;
+  hal_program_t hostile, good;
+  hal_addr_t keep, marks, out;
+  uint8_t keep_host[65536];
+  uint32_t k;
+  int printed;
+  int busy_rc;
+  char busy_msg[512];
+} ctx_t;
+
+static ctx_t c;
+
+/* trap_good of dt_trap (another program: it is installed again after every
+ * hostile launch) gives the right result, the host's buffer is intact, and
+ * this process has exactly one QEMU. */
+static void healthy_at(int line) {
+  uint32_t k = ++c.k;
+  hal_arg_t args[2] = {rvhal_arg_global(c.out), rvhal_arg_value(&k, 4)};
+  hal_ndrange_t nd = {.global = {N}, .local = {4}};
+  int rc = rvhal_kernel_exec(c.d, c.good, fixture_kernel(c.d, c.good, "trap_good"), &nd, args, 2, 1);
+  CHECK_MSG(rc == RVHAL_OK, "trap_good after line %d: %s: %s", line, rvhal_status_name(rc), rvhal_last_error());
+  uint32_t out[N];
+  CHECK_OK(rvhal_mem_read(c.d, out, c.out, sizeof out));
+  unsigned bad = 0;
+  for (uint32_t i = 0; i < N; i++) bad += out[i] != i * 7u + k;
+  CHECK_MSG(bad == 0, "trap_good after line %d: %u wrong results", line, bad);
+  static uint8_t back[sizeof c.keep_host];
+  CHECK_OK(rvhal_mem_read(c.d, back, c.keep, sizeof back));
+  CHECK_BYTES(back, c.keep_host, sizeof back, "host-written buffer after line %d", line);
+  pid_t pids[8];
+  int n = dt_find_qemu(getpid(), NULL, pids, 8);
+  CHECK_MSG(n == 1, "after line %d this process has %d QEMU children, expected 1", line, n);
+}
+#define HEALTHY() healthy_at(__LINE__)
+
+static int act(uint64_t what, uint64_t value, uint64_t items, uint64_t local) {
+  const uint8_t z = 0;
+  CHECK_OK(rvhal_mem_fill(c.d, c.marks, &z, 1, N * 4));
+  hal_arg_t args[3] = {rvhal_arg_global(c.marks), rvhal_arg_value(&what, 8), rvhal_arg_value(&value, 8)};
+  hal_ndrange_t nd = {.global = {items}, .local = {local}};
+  return rvhal_kernel_exec(c.d, c.hostile, fixture_kernel(c.d, c.hostile, "hostile_act"), &nd, args, 3, 1);
+}
+
+/* The launch ends with `status` and a message holding each needle. */
+static void expect_at(int line, int rc, int status, const char *n1, const char *n2) {
+  const char *msg = rvhal_last_error();
+  CHECK_MSG(rc == status, "line %d: got %s, expected %s: %s", line, rvhal_status_name(rc), rvhal_status_name(status),
+            msg);
+  if (n1) CHECK_MSG(strstr(msg, n1) != NULL, "line %d: message \"%s\" lacks \"%s\"", line, msg, n1);
+  if (n2) CHECK_MSG(strstr(msg, n2) != NULL, "line %d: message \"%s\" lacks \"%s\"", line, msg, n2);
+  if (getenv("RVHAL_TEST_VERBOSE")) printf("  line %d: %s: %s\n", line, rvhal_status_name(rc), msg);
+}
+#define EXPECT(rc, status, n1, n2) expect_at(__LINE__, rc, status, n1, n2)
+
+static void forged_records(void) {
+  /* hart 0x7fffffff used to index the hart blocks: SIGSEGV */
+  EXPECT(act(HOSTILE_FORGE_COMPLETION, 0x7fffffff, N, 4), RVHAL_FIRMWARE, "fault_hart 2147483647",
+         "device was restarted");
+  HEALTHY();
+  char want[64];
+  uint32_t harts = rvhal_device_get_info(c.d)->num_harts;
+  snprintf(want, sizeof want, "fault_hart %u", harts); /* the first hart number past the last */
+  EXPECT(act(HOSTILE_FORGE_COMPLETION, harts, N, 4), RVHAL_FIRMWARE, want, "hostile_act");
+  HEALTHY();
+}
+
+static void count_lines(void *user, const char *line, size_t len) {
+  (void)user;
+  (void)line;
+  (void)len;
+  c.printed++;
+}
+
+static void print_bombs(void) {
+  /* A head far past the host's tail used to keep the host in the drain
+   * loop for ever (the launch timeout never fired). */
+  const uint64_t heads[] = {UINT64_MAX, 1ull << 40, RVHAL_PRINT_RING_SIZE + 64};
+  for (size_t i = 0; i < sizeof heads / sizeof *heads; i++) {
+    char want[64];
+    snprintf(want, sizeof want, "head %llu", (unsigned long long)heads[i]);
+    EXPECT(act(HOSTILE_PRINT_HEAD, heads[i], N, 4), RVHAL_FIRMWARE, "print ring of hart", want);
+    HEALTHY();
+  }
+  /* Printing for ever: the launch times out, the host is not held by the
+   * output, and the device restarts. */
+  rvhal_device_set_print_fn(c.d, count_lines, NULL);
+  c.printed = 0;
+  EXPECT(act(HOSTILE_PRINT_LOOP, 0, N, 4), RVHAL_TIMEOUT, "did not finish within", "restarted");
+  CHECK_MSG(c.printed > 0, "the print bomb printed %d lines", c.printed);
+  rvhal_device_set_print_fn(c.d, NULL, NULL);
+  HEALTHY();
+}
+
+/* A kernel that overwrote every staged program copy (it can: it runs in
+ * M-mode) used to break the other programs for good: their next install
+ * copied the garbage. They are staged again from the host's copy. */
+static void wiped_programs(void) {
+  const uint64_t bytes[] = {0x00, 0xff, 0x13 /* addi: runs off the end */};
+  for (size_t i = 0; i < sizeof bytes / sizeof *bytes; i++) {
+    EXPECT(act(HOSTILE_WIPE_STAGING, bytes[i], N, 4), RVHAL_OK, NULL, NULL);
+    HEALTHY();
+    EXPECT(act(HOSTILE_PRINT_ONCE, i, 1, 1), RVHAL_OK, NULL, NULL); /* its own program too */
+    HEALTHY();
+  }
+  /* The boot configuration overwritten: the firmware rejects the next
+   * (checked) descriptor; the device restarts and works. */
+  EXPECT(act(HOSTILE_BOOT_CONFIG, 0, N, 4), RVHAL_OK, NULL, NULL);
+  int rc = act(HOSTILE_PRINT_ONCE, 7, 1, 1);
+  EXPECT(rc, RVHAL_BAD_LAUNCH, "rejected launch", "device was restarted");
+  HEALTHY();
+}
+
+static void traps(void) {
+  static const struct {
+    uint64_t what;
+    const char *cause;
+  } t[] = {{HOSTILE_ECALL, "environment call from M-mode"},
+           {HOSTILE_EBREAK, "breakpoint"},
+           {HOSTILE_JUMP_WILD, "(mcause 1)"},
+           {HOSTILE_AMO_MISALIGNED, "(mcause 6)"}};
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+    EXPECT(act(t[i].what, 0, N, 4), RVHAL_KERNEL_TRAP, "hostile_act trapped on hart", t[i].cause);
+    HEALTHY();
+  }
+  /* work-items 1..3 of each group call barrier(), item 0 does not */
+  EXPECT(act(HOSTILE_DIVERGE, 0, N, 4), RVHAL_BARRIER_DIVERGENCE, "hostile_act", "out of step");
+  HEALTHY();
+}
+
+/* QEMU killed by its pid (from the library) during a launch. */
+static void *killer(void *arg) {
+  long pid = *(long *)arg;
+  struct timespec ts = {0, 300 * 1000000L};
+  nanosleep(&ts, NULL);
+  kill((pid_t)pid, SIGKILL);
+  return NULL;
+}
+
+static void device_lost(void) {
+  long pid = rvhal_device_process_id(c.d);
+  CHECK_MSG(pid > 0, "device process id %ld", pid);
+  if (pid <= 0) return;
+  pthread_t th;
+  pthread_create(&th, NULL, killer, &pid);
+  int rc = act(HOSTILE_SPIN, 0, N, 4);
+  pthread_join(th, NULL);
+  EXPECT(rc, RVHAL_DEVICE_LOST, "QEMU exited (signal 9)", "device was restarted");
+  CHECK_MSG(rvhal_device_process_id(c.d) != pid, "the restarted device still has pid %ld", pid);
+  HEALTHY();
+}
+
+/* A print callback that launches on the device it prints for. */
+static void busy_print(void *user, const char *line, size_t len) {
+  (void)user;
+  (void)line;
+  (void)len;
+  c.printed++;
+  uint64_t what = HOSTILE_PRINT_ONCE, value = 0;
+  hal_arg_t args[3] = {rvhal_arg_global(c.marks), rvhal_arg_value(&what, 8), rvhal_arg_value(&value, 8)};
+  hal_ndrange_t nd = {.global = {1}, .local = {1}};
+  c.busy_rc = rvhal_kernel_exec(c.d, c.hostile, fixture_kernel(c.d, c.hostile, "hostile_act"), &nd, args, 3, 1);
+  snprintf(c.busy_msg, sizeof c.busy_msg, "%s", rvhal_last_error());
+}
+
+static void busy(void) {
+  rvhal_print_fn_t fn;
+  void *user;
+  rvhal_device_get_print_fn(c.d, &fn, &user);
+  rvhal_device_set_print_fn(c.d, busy_print, NULL);
+  c.busy_rc = 1;
+  c.printed = 0;
+  EXPECT(act(HOSTILE_PRINT_ONCE, 1, 1, 1), RVHAL_OK, NULL, NULL);
+  CHECK_EQ_U64(c.printed, 1);
+  CHECK_MSG(c.busy_rc == RVHAL_BUSY, "launch from the print callback: %s: %s", rvhal_status_name(c.busy_rc),
+            c.busy_msg);
+  CHECK_MSG(strstr(c.busy_msg, "is running launch") != NULL, "BUSY message: %s", c.busy_msg);
+  rvhal_device_set_print_fn(c.d, fn, user);
+  HEALTHY();
+}
+
+static void missing_tool(void) {
+  rvhal_device_options_t o = {.num_harts = 1, .qemu_path = "/nonexistent/qemu-system-riscv64"};
+  rvhal_device_t *d = NULL;
+  CHECK_FAILS(rvhal_device_create(0, &o, &d), RVHAL_MISSING_TOOL, "/nonexistent/qemu-system-riscv64 not found");
+  CHECK(d == NULL);
+  /* RVHAL_QEMU, a name not on PATH */
+  setenv("RVHAL_QEMU", "rvhal-no-such-qemu", 1);
+  o.qemu_path = NULL;
+  CHECK_FAILS(rvhal_device_create(0, &o, &d), RVHAL_MISSING_TOOL, "rvhal-no-such-qemu not found");
+  unsetenv("RVHAL_QEMU");
+  /* and a new device works */
+  CHECK_OK(rvhal_device_create(0, &o, &d));
+  rvhal_device_delete(d);
+  HEALTHY();
+}
+
+/* Frames of these sizes, touched only at their lowest byte, on every hart:
+ * each is caught (a trap or a stack overflow), never a silent success or a
+ * hang, and the next launch works. */
+static void stack_frames(void) {
+  const rvhal_device_info_t *info = rvhal_device_get_info(c.d);
+  const uint64_t kib = 1024, sizes[] = {80 * kib, 128 * kib, 192 * kib, 200 * kib, 256 * kib, 1024 * kib};
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+    uint64_t bytes = sizes[i] + info->local_mem_size;
+    for (uint64_t items = 1; items <= info->num_harts; items *= info->num_harts) {
+      int rc = act(HOSTILE_STACK_BOTTOM, bytes, items, 1);
+      CHECK_MSG(rc == RVHAL_KERNEL_TRAP || rc == RVHAL_STACK_OVERFLOW,
+                "a %llu-byte frame on %llu work-item(s): %s: %s", (unsigned long long)bytes,
+                (unsigned long long)items, rvhal_status_name(rc), rvhal_last_error());
+      if (getenv("RVHAL_TEST_VERBOSE")) printf("  %llu bytes: %s\n", (unsigned long long)bytes, rvhal_last_error());
+      HEALTHY();
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  rvhal_device_options_t o = {.launch_timeout_ms = TIMEOUT_MS};
+  c.d = fixture_device_opts(2, &o);
+  c.hostile = fixture_program(c.d, "dt_hostile");
+  c.good = fixture_program(c.d, "dt_trap");
+  dt_fill_random(c.keep_host, sizeof c.keep_host, 77);
+  c.keep = dt_buffer(c.d, sizeof c.keep_host, c.keep_host);
+  c.marks = dt_buffer(c.d, N * 4, NULL);
+  c.out = dt_buffer(c.d, N * 4, NULL);
+  HEALTHY();
+  if (argc > 1 && !strcmp(argv[1], "stack")) {
+    stack_frames();
+  } else {
+    forged_records();
+    print_bombs();
+    wiped_programs();
+    traps();
+    device_lost();
+    busy();
+    missing_tool();
+  }
+  rvhal_device_delete(c.d);
+  pid_t pids[8];
+  CHECK_EQ_U64(dt_find_qemu(getpid(), NULL, pids, 8), 0);
+  return check_result(argc > 1 ? "hostile_stack" : "hostile");
+}

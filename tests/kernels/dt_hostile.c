@@ -1,0 +1,102 @@
+/* Device tests (tests/device/hostile.c): kernels that attack the host and
+ * the device through memory they can reach while kernels run in M-mode:
+ * forged completion records, print rings with impossible positions, print
+ * bombs, overwritten program copies and boot configuration, traps of
+ * several causes, barriers only some work-items reach, and stack frames
+ * larger than the guard. Work-item 0 of the launch does the act (the
+ * HOSTILE_* constants of dt_shared.h); every item first sets
+ * marks[gid] = gid + 1. */
+#include "dt_shared.h"
+#include "kernel_if.h"
+
+typedef struct {
+  __global uint *marks;
+  uint64_t what, value;
+} hostile_args;
+
+/* The control block and this launch's ring slot, from the descriptor the
+ * firmware hands every call (it lives in the slot). */
+static rvhal_launch_slot_t *my_slot(exec_state_t *e) {
+  const rvhal_launch_desc_t *d = e->group->ci->launch;
+  return (rvhal_launch_slot_t *)((char *)d - offsetof(rvhal_launch_slot_t, desc));
+}
+
+static rvhal_ctrl_t *ctrl_of(exec_state_t *e) {
+  rvhal_launch_slot_t *slot = my_slot(e);
+  uint64_t seq = slot->desc.seq;
+  rvhal_launch_slot_t *slot0 = slot - seq % RVHAL_RING_SLOTS;
+  rvhal_ring_t *ring = (rvhal_ring_t *)((char *)slot0 - offsetof(rvhal_ring_t, slots));
+  return (rvhal_ctrl_t *)((char *)ring - offsetof(rvhal_ctrl_t, ring));
+}
+
+static void __attribute__((noreturn)) spin(void) {
+  for (;;) __asm__ volatile("" ::: "memory");
+}
+
+/* A frame of `bytes` whose only store is at its lowest address (a frame
+ * that jumps over any guard smaller than itself). */
+static void __attribute__((noinline)) stack_bottom(uint64_t bytes, __global uint *out) {
+  volatile uint8_t big[bytes];
+  big[0] = 1;
+  out[0] = big[0];
+}
+
+static void hostile_item(const hostile_args *a, exec_state_t *e) {
+  size_t g = get_global_id(0, e);
+  a->marks[g] = (uint)g + 1;
+  if (a->what == HOSTILE_DIVERGE) {
+    if (get_local_id(0, e) != 0) barrier(e);
+    return;
+  }
+  if (g != 0) return;
+  rvhal_ctrl_t *ctrl = ctrl_of(e);
+  switch (a->what) {
+  case HOSTILE_FORGE_COMPLETION: {
+    rvhal_launch_slot_t *slot = my_slot(e);
+    slot->done.status = RVHAL_KERNEL_TRAP;
+    slot->done.fault_hart = (uint32_t)a->value;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    slot->done.seq = slot->desc.seq;
+    *(volatile uint64_t *)&ctrl->ring.completed = slot->desc.seq; /* RV32: two stores, the host reads both */
+    spin();
+  }
+  case HOSTILE_PRINT_HEAD:
+    print(e, "before the bomb\n");
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    *(volatile uint64_t *)&ctrl->harts[e->group->ci->hart_index].print.head = a->value;
+    spin();
+  case HOSTILE_PRINT_LOOP:
+    for (uint64_t i = 0;; i++) print(e, "print bomb %llu\n", (unsigned long long)i);
+  case HOSTILE_WIPE_STAGING: {
+    volatile uint8_t *p = (volatile uint8_t *)(uintptr_t)ctrl->boot.staging_base;
+    for (uint64_t i = 0; i < ctrl->boot.staging_size; i++) p[i] = (uint8_t)a->value;
+    return;
+  }
+  case HOSTILE_BOOT_CONFIG:
+    ctrl->boot.program_size = 0;
+    return;
+  case HOSTILE_SPIN:
+    spin();
+  case HOSTILE_ECALL:
+    __asm__ volatile("ecall" ::: "memory");
+    return;
+  case HOSTILE_EBREAK:
+    __asm__ volatile("ebreak" ::: "memory");
+    return;
+  case HOSTILE_JUMP_WILD:
+    __asm__ volatile("li t0, 0x10\n\tjalr t0" ::: "t0", "ra", "memory");
+    return;
+  case HOSTILE_AMO_MISALIGNED: {
+    uintptr_t odd = (uintptr_t)&a->marks[1] + 1;
+    __asm__ volatile("amoadd.w zero, zero, (%0)" ::"r"(odd) : "memory");
+    return;
+  }
+  case HOSTILE_PRINT_ONCE:
+    print(e, "hostile %llu\n", (unsigned long long)a->value);
+    return;
+  case HOSTILE_STACK_BOTTOM:
+    stack_bottom(a->value, a->marks);
+    return;
+  }
+}
+RVHAL_KERNEL(hostile_act, hostile_args, hostile_item, RVHAL_GLOBAL(marks), RVHAL_VALUE(what), RVHAL_VALUE(value))
