@@ -65,6 +65,17 @@ typedef struct rvhal_device_info {
 /* Information about device `index` with default options. */
 int rvhal_platform_device_info(uint32_t index, const rvhal_device_info_t **out_info);
 
+/* Where the library reads device firmware for xlen (32 or 64) from:
+ * $RVHAL_FIRMWARE_DIR if set; else share/rvhal/firmware/rvXLEN of the
+ * install this library belongs to, found from where the library itself is
+ * (an install tree moved elsewhere still works); else the build tree.
+ * NULL for another xlen. A program linked statically with librvhal.a and
+ * installed outside rvhal's prefix sets $RVHAL_FIRMWARE_DIR. */
+const char *rvhal_firmware_dir(uint32_t xlen);
+/* rvhal's QEMU plugin (exact instruction counts), found the same way
+ * ($RVHAL_QEMU_PLUGIN, the install, the build tree); NULL if none. */
+const char *rvhal_qemu_plugin_path(void);
+
 /* ---- device lifetime -------------------------------------------------- */
 
 typedef struct rvhal_device rvhal_device_t;
@@ -81,7 +92,7 @@ typedef struct rvhal_device_options {
   uint64_t item_stack_size;    /* stack of each work-item that waits at a barrier; 0: 4 KiB */
   rvhal_timing_mode_t timing;  /* DEFAULT: $RVHAL_TIMING ("fast"/"exact") or fast */
   const char *qemu_path;       /* NULL: $RVHAL_QEMU or qemu-system-riscv64/32 on PATH */
-  const char *firmware_path;   /* NULL: $RVHAL_FIRMWARE or the build tree's firmware */
+  const char *firmware_path;   /* NULL: the image in rvhal_firmware_dir() */
   uint32_t launch_timeout_ms;  /* 0: $RVHAL_LAUNCH_TIMEOUT_MS or 60000 */
   uint32_t linger_us;          /* hart 0 watches for the next launch this long; 0: 500; RVHAL_LINGER_OFF: never */
   rvhal_print_fn_t print_fn;   /* NULL: kernel output goes to stdout */
