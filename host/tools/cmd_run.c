@@ -209,7 +209,8 @@ static int execute(const run_opts_t *o, run_arg_t *args, uint32_t num_args) {
                                  .profile = o->profile};
   rvhal_device_t *dev = NULL;
   hal_arg_t *desc = calloc(num_args ? num_args : 1, sizeof *desc);
-  if (!desc) {
+  uint8_t *types = calloc(num_args ? num_args : 1, 1);
+  if (!desc || !types) {
     fprintf(stderr, "rvhal run: out of host memory\n");
     return CLI_FAIL;
   }
@@ -232,12 +233,13 @@ static int execute(const run_opts_t *o, run_arg_t *args, uint32_t num_args) {
       goto out;
     }
     desc[i] = run_arg_desc(a);
+    types[i] = run_arg_type(a);
   }
   hal_ndrange_t nd;
   memcpy(nd.global, o->global, sizeof nd.global);
   memcpy(nd.local, o->local, sizeof nd.local);
   memcpy(nd.offset, o->offset, sizeof nd.offset);
-  rvhal_launch_options_t lo = {.harts = o->harts, .harts_per_group = o->harts_per_group};
+  rvhal_launch_options_t lo = {.harts = o->harts, .harts_per_group = o->harts_per_group, .arg_types = types};
   if (rvhal_kernel_exec_ex(dev, prog, kernel, &nd, desc, num_args, o->work_dim, &lo)) {
     fprintf(stderr, "rvhal run: %s\n", rvhal_last_error());
     goto out;
@@ -262,6 +264,7 @@ static int execute(const run_opts_t *o, run_arg_t *args, uint32_t num_args) {
 out:
   rvhal_device_delete(dev); /* never leave QEMU behind, whatever failed */
   free(desc);
+  free(types);
   return rc;
 }
 

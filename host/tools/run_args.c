@@ -5,6 +5,7 @@
 
 #include "run_args.h"
 #include "rvhal/arg_pack.h"
+#include "rvhal/rvhal_kernel_meta.h"
 
 /* More than any device's memory: refuse before allocating it on the host. */
 #define MAX_BUFFER_BYTES (UINT64_C(1) << 32)
@@ -133,6 +134,14 @@ hal_arg_t run_arg_desc(const run_arg_t *a) {
   case RUN_ARG_VALUE: break;
   }
   return rvhal_arg_value(a->data, a->size);
+}
+
+uint8_t run_arg_type(const run_arg_t *a) {
+  if (a->kind != RUN_ARG_VALUE || !a->type) return RVHAL_TYPE_UNKNOWN; /* bytes: is any POD */
+  const cli_type_t *t = a->type;
+  if (t->cls == CLI_FLOAT) return t->size == 4 ? RVHAL_TYPE_F32 : RVHAL_TYPE_F64;
+  uint8_t base = t->size == 1 ? RVHAL_TYPE_I8 : t->size == 2 ? RVHAL_TYPE_I16 : t->size == 4 ? RVHAL_TYPE_I32 : RVHAL_TYPE_I64;
+  return (uint8_t)(base + (t->cls == CLI_UNSIGNED)); /* U* follows I* */
 }
 
 void run_arg_free(run_arg_t *a) {

@@ -30,6 +30,9 @@ int run_arg_parse(run_arg_t *a, uint32_t index, const char *token, uint64_t defa
                   size_t why_size);
 /* The library's descriptor of a parsed argument (buffers: after allocation). */
 hal_arg_t run_arg_desc(const run_arg_t *a);
+/* The RVHAL_TYPE_* of a value argument (0 for the rest and bytes:), for the
+ * library's type check. */
+uint8_t run_arg_type(const run_arg_t *a);
 void run_arg_free(run_arg_t *a);
 
 #endif /* RVHAL_RUN_ARGS_H */

@@ -150,6 +150,9 @@ typedef struct rvhal_launch_options {
   uint32_t harts_per_group; /* harts cooperating on one work-group (0: fastest correct choice) */
   uint64_t chunk_groups;    /* work-groups a hart claims at once (0: balanced) */
   int counters_off;         /* 1: record no counters for this launch (on a device with counters) */
+  const uint8_t *arg_types; /* NULL, or per argument the RVHAL_TYPE_* (rvhal/rvhal_kernel_meta.h) of the
+                               value passed, 0 for "not said": a float given for an integer parameter, or
+                               an integer for a float one, is refused (hal_arg_t carries sizes only) */
 } rvhal_launch_options_t;
 
 /* Runs `kernel` over the ND-range and returns when it has finished.

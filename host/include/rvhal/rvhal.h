@@ -5,6 +5,7 @@
 #include "rvhal/arg_pack.h"
 #include "rvhal/counters.h"
 #include "rvhal/device.h"
+#include "rvhal/program_info.h"
 #include "rvhal/status.h"
 
 #endif /* RVHAL_RVHAL_H */
