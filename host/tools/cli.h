@@ -28,6 +28,12 @@ int cmd_run(int argc, char **argv);
 void cmd_run_usage(FILE *f);
 int cmd_abi(int argc, char **argv);
 void cmd_abi_usage(FILE *f);
+int cmd_kernels(int argc, char **argv);
+void cmd_kernels_usage(FILE *f);
+/* rvhal abi ELF...: the kernels' layouts checked (cmd_kernels.c). */
+int cmd_abi_elf(int argc, char **argv);
+/* The file exists and starts like an ELF file. */
+int cli_is_elf_file(const char *path);
 
 /* "rvhal CMD: message" on stderr; returns CLI_USAGE. With usage, the
  * command's usage follows; otherwise a pointer to `rvhal CMD --help`. */
