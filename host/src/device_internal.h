@@ -96,6 +96,13 @@ struct rvhal_device {
   uint64_t created_ns;           /* host clock when created: profile time zero */
   uint32_t host_cpus;            /* cores this process may run on */
   uint32_t host_spin_ns;         /* $RVHAL_HOST_SPIN_NS: spin before sleeping on a launch (launch.c) */
+  /* The launch being waited for, for rvhal_device_launch_progress (read
+   * from another thread: seq is written last / cleared first). */
+  struct {
+    uint64_t seq; /* 0: none */
+    uint64_t start_ns, groups;
+    uint32_t harts, trace;
+  } inflight;
 };
 
 

@@ -380,7 +380,14 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
     rc = d->backend->vtable->doorbell(d->backend);
     if (rc) return recover(d, rc, rvhal_last_error());
   }
-  RVHAL_RETURN_IF_ERROR(wait_for(d, seq, kname));
+  d->inflight.start_ns = t0;
+  d->inflight.groups = total_groups;
+  d->inflight.harts = harts;
+  d->inflight.trace = (desc->flags & RVHAL_LAUNCH_TRACE) != 0;
+  __atomic_store_n(&d->inflight.seq, seq, __ATOMIC_RELEASE);
+  rc = wait_for(d, seq, kname);
+  __atomic_store_n(&d->inflight.seq, 0, __ATOMIC_RELEASE);
+  if (rc) return rc;
   uint64_t t1 = now_ns();
   rvhal_print_drain(&d->print, d->ctrl, d->backend->ram, d->info.num_harts, 1);
 

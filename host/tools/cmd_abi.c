@@ -237,7 +237,7 @@ int cmd_abi(int argc, char **argv) {
       name = optarg;
       break;
     case 'h': cmd_abi_usage(stdout); return CLI_OK;
-    default: return cli_getopt_error(CMD, cmd_abi_usage, argv, c);
+    default: return cli_getopt_error(CMD, cmd_abi_usage, argv, opts, c);
     }
   }
   if (optind == argc) return cli_usage_error(CMD, cmd_abi_usage, "missing LIST of argument kinds, or an ELF");

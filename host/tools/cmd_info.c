@@ -114,7 +114,7 @@ int cmd_info(int argc, char **argv) {
       if (cli_opt_harts("info", "--harts", optarg, &harts)) return CLI_USAGE;
       break;
     case 'h': cmd_info_usage(stdout); return CLI_OK;
-    default: return cli_getopt_error("info", cmd_info_usage, argv, c);
+    default: return cli_getopt_error("info", cmd_info_usage, argv, opts, c);
     }
   }
   if (optind < argc) return cli_usage_error("info", cmd_info_usage, "unexpected argument '%s'", argv[optind]);

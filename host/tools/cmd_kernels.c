@@ -122,7 +122,7 @@ int cmd_kernels(int argc, char **argv) {
       cmd_kernels_usage(stdout);
       return CLI_OK;
     }
-    return cli_getopt_error("kernels", cmd_kernels_usage, argv, c);
+    return cli_getopt_error("kernels", cmd_kernels_usage, argv, opts, c);
   }
   if (optind == argc) return cli_usage_error("kernels", cmd_kernels_usage, "missing ELF");
   int rc = CLI_OK;

@@ -134,7 +134,7 @@ static int parse_options(int argc, char **argv, run_opts_t *o) {
       break;
     case 'q': o->quiet = 1; break;
     case 'h': cmd_run_usage(stdout); return -1;
-    default: return cli_getopt_error(CMD, cmd_run_usage, argv, c);
+    default: return cli_getopt_error(CMD, cmd_run_usage, argv, opts, c);
     }
   }
   if (argc - optind < 2)

@@ -38,6 +38,11 @@ static const cli_command_t *find_command(const char *name) {
 }
 
 static int unknown_command(const char *name) {
+  const char *names[NUM_COMMANDS + 1];
+  for (size_t i = 0; i < NUM_COMMANDS; i++) names[i] = commands[i].name;
+  names[NUM_COMMANDS] = "help";
+  const char *near = cli_closest(name, strlen(name), names, NUM_COMMANDS + 1);
+  if (near) return cli_usage_error(NULL, NULL, "unknown command '%s'; did you mean '%s'? (rvhal --help lists them)", name, near);
   return cli_usage_error(NULL, usage, "unknown command '%s'", name);
 }
 

@@ -177,6 +177,24 @@ typedef struct rvhal_launch_report {
 
 int rvhal_device_last_launch(const rvhal_device_t *device, rvhal_launch_report_t *out_report);
 
+/* How far the launch now running on a device is: for a heartbeat on long
+ * launches. May be called from another thread while rvhal_kernel_exec
+ * waits (it only reads). Per hart: groups begun when the launch records a
+ * timeline (a profile with trace= or svg=), instructions when counters are
+ * on with rvhal's QEMU plugin. */
+typedef struct rvhal_launch_progress {
+  uint64_t seq;        /* the launch (0: none running) */
+  uint64_t elapsed_ns; /* since it was submitted, host clock */
+  uint64_t num_groups; /* work-groups in its ND-range */
+  uint32_t harts;      /* harts taking part */
+  int have_groups;     /* groups_begun is filled in */
+  int have_instructions;
+  uint64_t groups_begun[RVHAL_MAX_HARTS];
+  uint64_t instructions[RVHAL_MAX_HARTS];
+} rvhal_launch_progress_t;
+
+int rvhal_device_launch_progress(const rvhal_device_t *device, rvhal_launch_progress_t *out_progress);
+
 #ifdef __cplusplus
 }
 #endif
