@@ -1,5 +1,7 @@
 /* Kernel arguments of `rvhal run` from their command-line tokens. */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,8 +70,50 @@ static int fill_buffer(run_arg_t *a, uint32_t index, const char *init, char *why
   return 0;
 }
 
-static int parse_buffer(run_arg_t *a, uint32_t index, const char *spec, uint64_t default_count, char *why,
+/* INIT @FILE: the buffer's contents from a file of exactly its size (the
+ * file decides the count when COUNT is not given). */
+static int read_init_file(run_arg_t *a, const char *path, int count_given, char *why, size_t why_size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) FAIL("cannot open '%s': %s", path, strerror(errno));
+  long n = -1;
+  if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
+  rewind(f);
+  const uint32_t es = a->type->size;
+  if (n < 0) {
+    fclose(f);
+    FAIL("cannot read '%s'", path);
+  }
+  if (!count_given) {
+    if (n == 0 || n % es) {
+      fclose(f);
+      FAIL("'%s' holds %ld bytes, not a whole number (>= 1) of %u-byte %s", path, n, es, a->type->name);
+    }
+    a->count = (uint64_t)n / es;
+  } else if ((uint64_t)n != a->count * es) {
+    fclose(f);
+    FAIL("'%s' holds %ld bytes; %" PRIu64 " x %s need %" PRIu64 " (leave COUNT out to take the file's)", path, n,
+         a->count, a->type->name, a->count * es);
+  }
+  a->size = a->count * es;
+  free(a->data);
+  a->data = malloc(a->size);
+  size_t got = a->data ? fread(a->data, 1, a->size, f) : 0;
+  fclose(f);
+  if (got != a->size) FAIL("cannot read %" PRIu64 " bytes from '%s'", a->size, path);
+  return 0;
+}
+
+static int parse_buffer(run_arg_t *a, uint32_t index, const char *token_spec, uint64_t default_count, char *why,
                         size_t why_size) {
+  /* >FILE: where the contents go after the run. */
+  const char *gt = strchr(token_spec, '>');
+  if (gt && !gt[1]) FAIL("missing FILE after '>'");
+  a->out_path = gt ? gt + 1 : NULL;
+  char spec[512];
+  size_t spec_all = gt ? (size_t)(gt - token_spec) : strlen(token_spec);
+  if (spec_all >= sizeof spec) FAIL("buffer description too long");
+  memcpy(spec, token_spec, spec_all);
+  spec[spec_all] = 0;
   const char *eq = strchr(spec, '=');
   size_t spec_len = eq ? (size_t)(eq - spec) : strlen(spec);
   size_t type_len = strcspn(spec, ":=");
@@ -90,6 +134,7 @@ static int parse_buffer(run_arg_t *a, uint32_t index, const char *spec, uint64_t
     FAIL("%" PRIu64 " elements of %s do not fit any device memory", a->count, a->type->name);
   a->kind = RUN_ARG_BUFFER;
   a->size = a->count * a->type->size;
+  if (eq && eq[1] == '@') return read_init_file(a, eq + 2, type_len < spec_len, why, why_size);
   a->data = calloc((size_t)a->count, a->type->size);
   if (!a->data) FAIL("cannot allocate %" PRIu64 " bytes on the host", a->size);
   return eq ? fill_buffer(a, index, eq + 1, why, why_size) : 0;

@@ -1,5 +1,6 @@
 /* Kernel arguments of `rvhal run`, one command-line token each:
- *   buf:TYPE[:COUNT][=INIT]   global buffer (INIT: zero iota rand VALUE V1,V2,...)
+ *   buf:TYPE[:COUNT][=INIT][>FILE]   global buffer (INIT: zero iota rand VALUE V1,V2,...
+ *                             @FILE: the file's bytes); >FILE: written there after the run
  *   TYPE:VALUE                POD value
  *   bytes:HEX                 POD value of raw bytes
  *   local:SIZE                local buffer of SIZE bytes */
@@ -22,6 +23,7 @@ typedef struct run_arg {
   uint64_t size;          /* bytes of the buffer, the value or the local buffer */
   uint8_t *data;          /* a buffer's initial contents, a value's bytes */
   hal_addr_t addr;        /* the device buffer once allocated (0: none) */
+  const char *out_path;   /* a buffer's contents go to this file after the run (NULL: none) */
 } run_arg_t;
 
 /* Parses argument `index` from `token`; default_count is the number of
