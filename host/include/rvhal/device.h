@@ -1,4 +1,4 @@
-/* The rvhal HAL in C (seed 004's hal_t / hal_device_t): platform and device
+/* The rvhal HAL in C (the oneAPI Construction Kit HAL's hal_t / hal_device_t): platform and device
  * information, device lifetime, device memory, programs and kernel launches.
  *
  * A device is a set of RISC-V harts in a QEMU process that belongs to the
@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define RVHAL_API_VERSION 3 /* the seed HAL's api_version */
+#define RVHAL_API_VERSION 3 /* the api_version of the oneAPI Construction Kit HAL interface this follows */
 
 /* ---- platform ------------------------------------------------------- */
 
