@@ -19,6 +19,9 @@ PACKAGES=(
   "cmake:cmake"
   "ninja-build:ninja"
   "gcc:gcc"
+  "g++:g++"
+  "make:make"
+  "pkg-config:pkg-config"
   "libc6-dev:/usr/include/stdio.h"
 )
 

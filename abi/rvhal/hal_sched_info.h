@@ -2,7 +2,8 @@
  *
  *     void kernel(void *args, const hal_sched_info_??_t *sched);
  *
- * Fields and order exactly as seed 004 "Schedule Structure". Note the 64-bit
+ * Fields and order exactly as the oneAPI Construction Kit HAL's RISC-V kernel ABI
+ * "Schedule Structure". Note the 64-bit
  * variant keeps local_size[3] and num_dim as uint32_t between uint64_t arrays;
  * the layout is the documented one, pinned below and in docs/abi.md. */
 #ifndef RVHAL_ABI_HAL_SCHED_INFO_H

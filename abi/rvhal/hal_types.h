@@ -1,4 +1,4 @@
-/* Basic HAL types (seed 004, "Basic Types"): shared by host, firmware and
+/* Basic HAL types (the oneAPI Construction Kit HAL, "Basic Types"): shared by host, firmware and
  * kernels. Every type is 64 bits wide so one host build serves RV32 and RV64
  * devices; on RV32 the high half of addresses and sizes is always zero. */
 #ifndef RVHAL_ABI_HAL_TYPES_H

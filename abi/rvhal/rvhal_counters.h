@@ -2,7 +2,7 @@
  * firmware (and the kernel SDK) keep one uint64_t per hart counter per hart
  * in rvhal_hart_block_t.counters, indexed by these ids, for the last launch;
  * the host exposes them, and its own device counters, through the HAL
- * counter API (seed 004, "Profiling Counters"; docs/counters.md).
+ * counter API (the oneAPI Construction Kit HAL, "Profiling Counters"; docs/counters.md).
  * Cycles are the hart's mcycle; instructions come from rvhal's QEMU plugin
  * when it is loaded (exact, per hart), else from minstret. */
 #ifndef RVHAL_ABI_COUNTERS_H

@@ -1,4 +1,4 @@
-/* What the firmware hands a kernel beyond the seed's ABI: the structure that
+/* What the firmware hands a kernel beyond the oneAPI Construction Kit HAL's RISC-V kernel ABI: the structure that
  * hal_sched_info_t.hal_extra points to, and the firmware services a kernel
  * (through the SDK) may call. Device-side only: the host never reads these,
  * so they may hold device pointers. */

@@ -1,8 +1,10 @@
-/* Kernel metadata: what a kernel built with the SDK's RVHAL_KERNEL macro
- * tells the host about its arguments, so a launch with the wrong arguments
- * is refused with a message instead of running on garbage. Emitted as the
- * object symbol <entry>__rvhal_meta; only uint32_t fields, so RV32 and RV64
- * kernels share the layout. */
+/* Kernel metadata: what a kernel built with the SDK's RVHAL_KERNEL_ENTRY
+ * (or RVHAL_KERNEL) macro tells the host about its arguments, so a launch
+ * with the wrong arguments is refused with a message instead of running on
+ * garbage. Emitted as the object symbol <entry>__rvhal_meta; only uint32_t
+ * fields, so RV32 and RV64 kernels share the layout. RVHAL_KERNEL_ENTRY also
+ * emits <entry>__rvhal_args, the declared type and name of each argument as
+ * "type\0name\0" pairs, for tools (rvhal kernels). */
 #ifndef RVHAL_ABI_KERNEL_META_H
 #define RVHAL_ABI_KERNEL_META_H
 
@@ -11,17 +13,48 @@
 #include <stdint.h>
 
 #define RVHAL_META_MAGIC 0x4154454Du /* "META" */
-#define RVHAL_META_VERSION 2
+#define RVHAL_META_VERSION 3     /* 3: value types in the descriptors */
+#define RVHAL_META_MIN_VERSION 2 /* 2: no types (size checks only) */
 #define RVHAL_META_MAX_ARGS 64
 #define RVHAL_META_SUFFIX "__rvhal_meta"
+#define RVHAL_META_ARGS_SUFFIX "__rvhal_args"
 
 /* An argument descriptor: kind in the low byte, the size of the kernel's
- * struct member above it. */
+ * struct member in the next 16 bits, the value's type (RVHAL_TYPE_*) in the
+ * high byte (0 in version 2, and for buffers). */
 #define RVHAL_ARG_KIND_GLOBAL 1u
 #define RVHAL_ARG_KIND_LOCAL 2u
 #define RVHAL_ARG_KIND_VALUE 3u
 #define RVHAL_ARG_DESC_KIND(d) ((d) & 0xffu)
-#define RVHAL_ARG_DESC_SIZE(d) ((d) >> 8)
+#define RVHAL_ARG_DESC_SIZE(d) (((d) >> 8) & 0xffffu)
+#define RVHAL_ARG_DESC_TYPE(d) ((d) >> 24)
+#define RVHAL_ARG_DESC(kind, size, type) ((uint32_t)(kind) | (uint32_t)(size) << 8 | (uint32_t)(type) << 24)
+
+/* Value types. A launch that says which type it passes (the CLI does; see
+ * rvhal_launch_options_t.arg_types) is refused when it is not the declared
+ * one: integers must be integers of the same size (signedness aside), floats
+ * the same float. POD: any other value (a struct), checked by size. */
+#define RVHAL_TYPE_UNKNOWN 0u
+#define RVHAL_TYPE_I8 1u
+#define RVHAL_TYPE_U8 2u
+#define RVHAL_TYPE_I16 3u
+#define RVHAL_TYPE_U16 4u
+#define RVHAL_TYPE_I32 5u
+#define RVHAL_TYPE_U32 6u
+#define RVHAL_TYPE_I64 7u
+#define RVHAL_TYPE_U64 8u
+#define RVHAL_TYPE_F32 9u
+#define RVHAL_TYPE_F64 10u
+#define RVHAL_TYPE_POD 11u
+#define RVHAL_TYPE_COUNT 12u
+
+static inline const char *rvhal_type_name(uint32_t t) {
+  static const char *const names[RVHAL_TYPE_COUNT] = {"?",   "i8",  "u8",  "i16", "u16", "i32",
+                                                      "u32", "i64", "u64", "f32", "f64", "pod"};
+  return t < RVHAL_TYPE_COUNT ? names[t] : "?";
+}
+static inline int rvhal_type_is_int(uint32_t t) { return t >= RVHAL_TYPE_I8 && t <= RVHAL_TYPE_U64; }
+static inline int rvhal_type_is_float(uint32_t t) { return t == RVHAL_TYPE_F32 || t == RVHAL_TYPE_F64; }
 
 typedef struct rvhal_kernel_meta_arg {
   uint32_t desc;   /* kind | member size << 8 */

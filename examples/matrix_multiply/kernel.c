@@ -12,15 +12,5 @@ __kernel void matrix_multiply(__global float *a, __global float *b, __global flo
   c[row * n + col] = sum;
 }
 
-typedef struct {
-  __global float *a;
-  __global float *b;
-  __global float *c;
-  uint m, k, n;
-} matrix_multiply_args;
-
-static void matrix_multiply_item(const matrix_multiply_args *p, exec_state_t *e) {
-  matrix_multiply(p->a, p->b, p->c, p->m, p->k, p->n, e);
-}
-
-RVHAL_KERNEL(matrix_multiply_entry, matrix_multiply_args, matrix_multiply_item, RVHAL_GLOBAL(a), RVHAL_GLOBAL(b), RVHAL_GLOBAL(c), RVHAL_VALUE(m), RVHAL_VALUE(k), RVHAL_VALUE(n))
+RVHAL_KERNEL_ENTRY(matrix_multiply, RVHAL_GLOBAL(float *, a), RVHAL_GLOBAL(float *, b), RVHAL_GLOBAL(float *, c),
+                   RVHAL_VALUE(uint, m), RVHAL_VALUE(uint, k), RVHAL_VALUE(uint, n))

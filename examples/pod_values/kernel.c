@@ -24,21 +24,8 @@ __kernel void pod_values(__global int64_t *out_i, signed char c, int64_t l, shor
   }
 }
 
-typedef struct {
-  __global int64_t *out_i;
-  signed char c;
-  int64_t l;
-  short s;
-  RVHAL_PACKED_ARG(pod_triple_t) t;
-  int i;
-  float f;
-  double d;
-  __global double *out_f;
-  __global pod_echo_t *echo;
-} pod_values_args;
-
-static void pod_values_item(const pod_values_args *a, exec_state_t *e) {
-  pod_values(a->out_i, a->c, a->l, a->s, a->t, a->i, a->f, a->d, a->out_f, a->echo, e);
-}
-
-RVHAL_KERNEL(pod_values_entry, pod_values_args, pod_values_item, RVHAL_GLOBAL(out_i), RVHAL_VALUE(c), RVHAL_VALUE(l), RVHAL_VALUE(s), RVHAL_VALUE(t), RVHAL_VALUE(i), RVHAL_VALUE(f), RVHAL_VALUE(d), RVHAL_GLOBAL(out_f), RVHAL_GLOBAL(echo))
+/* Values of every size, a 24-byte struct aligned to 32 in the pack: the
+ * generated argument struct aligns each value as the pack does. */
+RVHAL_KERNEL_ENTRY(pod_values, RVHAL_GLOBAL(int64_t *, out_i), RVHAL_VALUE(signed char, c), RVHAL_VALUE(int64_t, l),
+                   RVHAL_VALUE(short, s), RVHAL_VALUE(pod_triple_t, t), RVHAL_VALUE(int, i), RVHAL_VALUE(float, f),
+                   RVHAL_VALUE(double, d), RVHAL_GLOBAL(double *, out_f), RVHAL_GLOBAL(pod_echo_t *, echo))

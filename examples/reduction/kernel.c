@@ -19,14 +19,5 @@ __kernel void reduction(__global const uint *in, __global uint *partial, __local
   if (lid == 0) partial[get_group_id(0, ctx)] = scratch[0];
 }
 
-typedef struct {
-  __global const uint *in;
-  __global uint *partial;
-  uintptr_t scratch_size; /* local buffer: packed as its size */
-} reduction_args;
-
-static void reduction_item(const reduction_args *a, exec_state_t *e) {
-  reduction(a->in, a->partial, rvhal_local_arg(e, 0), e);
-}
-
-RVHAL_KERNEL(reduction_entry, reduction_args, reduction_item, RVHAL_GLOBAL(in), RVHAL_GLOBAL(partial), RVHAL_LOCAL(scratch_size))
+RVHAL_KERNEL_ENTRY(reduction, RVHAL_GLOBAL(const uint *, in), RVHAL_GLOBAL(uint *, partial),
+                   RVHAL_LOCAL(uint *, scratch))

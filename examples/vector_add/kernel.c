@@ -6,12 +6,6 @@ __kernel void vector_add(__global uint *src1, __global uint *src2, __global uint
   dst[tid] = src1[tid] + src2[tid];
 }
 
-typedef struct {
-  __global uint *src1;
-  __global uint *src2;
-  __global uint *dst;
-} vector_add_args;
-
-static void vector_add_item(const vector_add_args *a, exec_state_t *e) { vector_add(a->src1, a->src2, a->dst, e); }
-
-RVHAL_KERNEL(vector_add_entry, vector_add_args, vector_add_item, RVHAL_GLOBAL(src1), RVHAL_GLOBAL(src2), RVHAL_GLOBAL(dst))
+/* One line makes the entry point vector_add_entry, its argument struct and
+ * the metadata the host checks launches against. */
+RVHAL_KERNEL_ENTRY(vector_add, RVHAL_GLOBAL(uint *, src1), RVHAL_GLOBAL(uint *, src2), RVHAL_GLOBAL(uint *, dst))

@@ -134,17 +134,9 @@ static void fill_info(rvhal_device_t *d) {
   d->info.timing = d->options.timing;
 }
 
-/* rvhal's QEMU plugin (exact per-hart instruction counts), if built. */
-static const char *plugin_path(void) {
-  const char *env = getenv("RVHAL_QEMU_PLUGIN");
-  const char *path = env && *env ? env : RVHAL_BUILD_QEMU_PLUGIN;
-  return access(path, R_OK) == 0 ? path : NULL;
-}
-
 static const char *firmware_path(const rvhal_device_kind_t *k, char *buf, size_t cap) {
-  const char *dir = getenv("RVHAL_FIRMWARE_DIR");
-  if (!dir || !*dir) dir = k->xlen == 64 ? RVHAL_BUILD_FIRMWARE_DIR_RV64 : RVHAL_BUILD_FIRMWARE_DIR_RV32;
-  snprintf(buf, cap, "%s/%s", dir, k->firmware_name);
+  const char *dir = rvhal_firmware_dir(k->xlen); /* install_paths.c */
+  snprintf(buf, cap, "%s/%s", dir ? dir : ".", k->firmware_name);
   return buf;
 }
 
@@ -187,7 +179,7 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
       .ram_base = d->layout.ram_base,
       .ram_size = d->layout.ram_size,
       .exact_timing = d->options.timing == RVHAL_TIMING_EXACT,
-      .plugin_path = d->options.counters ? plugin_path() : NULL,
+      .plugin_path = d->options.counters ? rvhal_qemu_plugin_path() : NULL,
       .plugin_offset = RVHAL_CTRL_OFFSET + offsetof(rvhal_ctrl_t, insns),
       .first_hart = rvhal_board.first_hart,
   };

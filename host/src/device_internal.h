@@ -25,7 +25,12 @@ typedef struct rvhal_kernel_entry {
   uint64_t entry;
   int has_meta;
   rvhal_kernel_meta_t meta;
+  const char *arg_text; /* declared "type\0name\0" per argument (in the ELF image); NULL if not recorded */
 } rvhal_kernel_entry_t;
+
+/* The SDK kernels of an image (program_info.c): out has room for one per
+ * symbol; *out_num is set also on failure (names to free). */
+int rvhal_elf_kernels(const rvhal_elf_image_t *img, rvhal_kernel_entry_t *out, uint32_t *out_num);
 
 typedef struct rvhal_program_obj {
   hal_program_t handle;
@@ -38,6 +43,9 @@ typedef struct rvhal_program_obj {
   rvhal_kernel_entry_t *kernels;
   struct rvhal_program_obj *next;
 } rvhal_program_obj_t;
+
+/* The SDK kernel a caller most likely meant by `name` (program.c); NULL if none is close. */
+const char *rvhal_closest_kernel(const rvhal_program_obj_t *p, const char *name);
 
 /* Defaults of rvhal_device_options_t. */
 #define RVHAL_DEFAULT_HARTS 4u
@@ -92,6 +100,13 @@ struct rvhal_device {
   uint32_t host_spin_ns;         /* $RVHAL_HOST_SPIN_NS: spin before sleeping on a launch (launch.c) */
   pthread_mutex_t lock;          /* one call at a time uses the device (recursive: queues call the API) */
   struct rvhal_queue *queues;    /* queues on this device (queue.c) */
+  /* The launch being waited for, for rvhal_device_launch_progress (read
+   * from another thread: seq is written last / cleared first). */
+  struct {
+    uint64_t seq; /* 0: none */
+    uint64_t start_ns, groups;
+    uint32_t harts, trace;
+  } inflight;
 };
 
 static inline void rvhal_device_lock(rvhal_device_t *d) { pthread_mutex_lock(&d->lock); }

@@ -47,8 +47,27 @@ static uint32_t arg_kind_of(const hal_arg_t *a) {
 
 /* The launch's arguments against what the kernel declared: count, kinds,
  * sizes, and where its argument struct keeps each one. */
-static int check_against_meta(const char *kname, const rvhal_kernel_meta_t *m, const hal_arg_t *args,
-                              uint32_t num_args, uint32_t word_size, const rvhal_arg_layout_t *layout, uint32_t total) {
+/* "argument 2 'alpha' (float)" when the kernel recorded its parameters. */
+static const char *describe_arg(const rvhal_kernel_entry_t *k, uint32_t i, char *buf, size_t cap) {
+  const char *t = k->arg_text;
+  for (uint32_t j = 0; t && j < i; j++) t += strlen(t) + 1, t += strlen(t) + 1;
+  if (t) snprintf(buf, cap, "argument %u '%s' (%s)", i, t + strlen(t) + 1, t);
+  else snprintf(buf, cap, "argument %u", i);
+  return buf;
+}
+
+/* A value of type `given` for a parameter declared `want`: integers for
+ * integers (sizes are checked apart), the same float for floats. */
+static int types_clash(uint32_t want, uint32_t given) {
+  if (!want || !given || want == RVHAL_TYPE_POD || given == RVHAL_TYPE_POD) return 0;
+  if (rvhal_type_is_int(want) && rvhal_type_is_int(given)) return 0;
+  return want != given;
+}
+
+static int check_against_meta(const char *kname, const rvhal_kernel_entry_t *k, const hal_arg_t *args,
+                              uint32_t num_args, uint32_t word_size, const rvhal_arg_layout_t *layout, uint32_t total,
+                              const uint8_t *types) {
+  const rvhal_kernel_meta_t *m = &k->meta;
   if (num_args != m->num_args)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s takes %u arguments, %u given", kname, m->num_args, num_args);
   for (uint32_t i = 0; i < num_args; i++) {
@@ -57,6 +76,12 @@ static int check_against_meta(const char *kname, const rvhal_kernel_meta_t *m, c
     if (want != got)
       return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: argument %u must be %s, got %s", kname, i,
                          arg_kind_name(want), arg_kind_name(got));
+    uint32_t declared = RVHAL_ARG_DESC_TYPE(m->args[i].desc);
+    if (want == RVHAL_ARG_KIND_VALUE && types && types_clash(declared, types[i])) {
+      char what[160];
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %s is declared %s, given a %s value", kname,
+                         describe_arg(k, i, what, sizeof what), rvhal_type_name(declared), rvhal_type_name(types[i]));
+    }
     if (want == RVHAL_ARG_KIND_VALUE && member != args[i].size)
       return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: argument %u is a POD value of %u bytes, got %llu bytes",
                          kname, i, member, (unsigned long long)args[i].size);
@@ -262,7 +287,6 @@ static int exec_locked(rvhal_device_t *d, hal_program_t program, hal_kernel_t ke
                        "from program_find_kernel)", (unsigned long long)kernel, (unsigned long long)program);
   }
   const char *kname = kobj->name;
-  const rvhal_kernel_meta_t *meta = kobj->has_meta ? &kobj->meta : NULL;
   kernel = kobj->entry; /* the device address from here on */
 
   /* The ND-range: dimensions past work_dim are 1 group of 1 item. */
@@ -315,7 +339,9 @@ static int exec_locked(rvhal_device_t *d, hal_program_t program, hal_kernel_t ke
     snprintf(why, sizeof why, "%s", rvhal_last_error());
     return rvhal_error(rc, "kernel %s: %s", kname, why);
   }
-  if (meta) RVHAL_RETURN_IF_ERROR(check_against_meta(kname, meta, args, num_args, d->info.word_size, layout, total));
+  if (kobj->has_meta)
+    RVHAL_RETURN_IF_ERROR(check_against_meta(kname, kobj, args, num_args, d->info.word_size, layout, total,
+                                             opts ? opts->arg_types : NULL));
   rvhal_launch_slot_t *slot = &d->ctrl->ring.slots[(d->seq + 1) % RVHAL_RING_SLOTS];
   rvhal_launch_desc_t *desc = &slot->desc;
   uint32_t nlocal = 0;
@@ -424,7 +450,14 @@ static int exec_locked(rvhal_device_t *d, hal_program_t program, hal_kernel_t ke
     rc = d->backend->vtable->doorbell(d->backend);
     if (rc) return recover(d, rc, rvhal_last_error());
   }
-  RVHAL_RETURN_IF_ERROR(wait_for(d, seq, kname));
+  d->inflight.start_ns = t0;
+  d->inflight.groups = total_groups;
+  d->inflight.harts = harts;
+  d->inflight.trace = (desc->flags & RVHAL_LAUNCH_TRACE) != 0;
+  __atomic_store_n(&d->inflight.seq, seq, __ATOMIC_RELEASE);
+  rc = wait_for(d, seq, kname);
+  __atomic_store_n(&d->inflight.seq, 0, __ATOMIC_RELEASE);
+  if (rc) return rc;
   uint64_t t1 = now_ns();
   if ((rc = rvhal_print_drain(&d->print, d->ctrl, d->backend->ram, d->info.num_harts, 1)))
     return device_lied(d, kname, rc);

@@ -7,6 +7,7 @@
  * and each takes the area in turn). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,50 +26,15 @@ rvhal_program_obj_t *rvhal_program_get(rvhal_device_t *d, hal_program_t handle) 
   return NULL;
 }
 
-/* The file bytes behind [vaddr, vaddr+size), if a segment holds them. */
-static const uint8_t *elf_bytes_at(const rvhal_elf_image_t *img, uint64_t vaddr, uint64_t size) {
-  for (uint32_t i = 0; i < img->num_segments; i++) {
-    const rvhal_elf_segment_t *s = &img->segments[i];
-    if (vaddr >= s->vaddr && size <= s->filesz && vaddr - s->vaddr <= s->filesz - size)
-      return img->data + s->offset + (vaddr - s->vaddr);
-  }
-  return NULL;
-}
-
 /* Kernels are the global functions that have SDK metadata, plus any other
- * global function a caller names (found then, without metadata). */
+ * global function a caller names in a program without SDK kernels. */
 static int collect_kernels(rvhal_program_obj_t *p) {
-  const rvhal_elf_image_t *img = p->elf;
-  size_t suffix = strlen(RVHAL_META_SUFFIX);
   /* Room for every symbol: a kernel is one of them. */
-  p->kernels = calloc(img->num_symbols + 1, sizeof *p->kernels);
+  p->kernels = calloc(p->elf->num_symbols + 1, sizeof *p->kernels);
   if (!p->kernels) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
-  for (uint32_t i = 0; i < img->num_symbols; i++) {
-    const rvhal_elf_symbol_t *sym = &img->symbols[i];
-    size_t len = strlen(sym->name);
-    if (len <= suffix || strcmp(sym->name + len - suffix, RVHAL_META_SUFFIX)) continue;
-    const uint8_t *bytes = elf_bytes_at(img, sym->value, sizeof(rvhal_kernel_meta_t));
-    if (!bytes)
-      return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s is not inside a loaded segment", sym->name);
-    rvhal_kernel_entry_t *k = &p->kernels[p->num_kernels];
-    memcpy(&k->meta, bytes, sizeof k->meta);
-    if (k->meta.magic != RVHAL_META_MAGIC || k->meta.version != RVHAL_META_VERSION ||
-        k->meta.num_args > RVHAL_META_MAX_ARGS)
-      return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s is damaged or from another SDK version", sym->name);
-    k->name = strndup(sym->name, len - suffix);
-    if (!k->name) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
-    if (rvhal_elf_find_function(img, k->name, &k->entry) != RVHAL_OK) {
-      char why[512];
-      snprintf(why, sizeof why, "%s", rvhal_last_error());
-      free(k->name);
-      k->name = NULL;
-      return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s has no kernel function: %s", sym->name, why);
-    }
-    k->has_meta = 1;
-    p->num_kernels++;
-  }
+  int rc = rvhal_elf_kernels(p->elf, p->kernels, &p->num_kernels);
   p->num_sdk_kernels = p->num_kernels;
-  return RVHAL_OK;
+  return rc;
 }
 
 /* The staged copy is device memory a kernel can overwrite: it is written
@@ -201,6 +167,41 @@ int rvhal_program_load_file(rvhal_device_t *d, const char *path, hal_program_t *
   return RVHAL_OK;
 }
 
+/* Edit distance, capped: enough to tell a typo from another name. */
+static size_t edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 127 || lb > 127) return SIZE_MAX;
+  size_t row[128];
+  for (size_t j = 0; j <= lb; j++) row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j];
+      size_t best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+/* The SDK kernel `name` most likely meant: its entry (name_entry), one
+ * that starts with it, or one a typo away. NULL if none is close. */
+const char *rvhal_closest_kernel(const rvhal_program_obj_t *p, const char *name) {
+  size_t len = strlen(name), best = SIZE_MAX;
+  const char *pick = NULL;
+  for (uint32_t i = 0; i < p->num_sdk_kernels; i++) {
+    const char *k = p->kernels[i].name;
+    if (!strncmp(k, name, len) && !strcmp(k + len, "_entry")) return k;
+    size_t d = strncmp(k, name, len) == 0 ? 1 : edit_distance(name, k);
+    if (d < best) best = d, pick = k;
+  }
+  return best <= (len < 6 ? 2 : len / 3) ? pick : NULL;
+}
+
 int rvhal_program_find_kernel(rvhal_device_t *d, hal_program_t program, const char *name, hal_kernel_t *out_kernel) {
   RVHAL_DEVICE_GUARD(d);
   rvhal_clear_error();
@@ -212,14 +213,24 @@ int rvhal_program_find_kernel(rvhal_device_t *d, hal_program_t program, const ch
                              (unsigned long long)program);
   uint64_t addr;
   int rc = rvhal_elf_find_function(p->elf, name, &addr);
-  if (rc == RVHAL_NOT_FOUND && p->num_sdk_kernels && !rvhal_elf_symbol_named(p->elf, name)) {
-    /* Name the kernels the SDK declared rather than every function. */
-    char list[512] = "";
+  int sdk_kernel = 0;
+  for (uint32_t i = 0; !rc && i < p->num_sdk_kernels; i++) sdk_kernel |= p->kernels[i].entry == addr;
+  if (p->num_sdk_kernels && (rc == RVHAL_NOT_FOUND || (!rc && !sdk_kernel))) {
+    /* Name the kernels the SDK declared rather than every function, and
+     * the likely one: a plain function (the kernel body) would run with
+     * no argument checks and read its arguments from the wrong place. */
+    char list[512] = "", hint[160] = "";
     size_t n = 0;
     for (uint32_t i = 0; i < p->num_sdk_kernels && n + 64 < sizeof list; i++)
       n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", p->kernels[i].name);
-    return rvhal_error(RVHAL_NOT_FOUND, "kernel \"%s\" not found in program %llu (its kernels: %s)", name,
-                       (unsigned long long)program, list);
+    const char *near = rvhal_closest_kernel(p, name);
+    if (near) snprintf(hint, sizeof hint, "; did you mean %s?", near);
+    if (rc == RVHAL_NOT_FOUND && !rvhal_elf_symbol_named(p->elf, name))
+      return rvhal_error(RVHAL_NOT_FOUND, "kernel \"%s\" not found in program %llu (its kernels: %s)%s", name,
+                         (unsigned long long)program, list, hint);
+    if (!rc)
+      return rvhal_error(RVHAL_NOT_FOUND, "\"%s\" in program %llu is a plain function, not a kernel entry (its "
+                         "kernels: %s)%s", name, (unsigned long long)program, list, hint);
   }
   if (rc) return rc;
   rvhal_kernel_entry_t *k = NULL;

@@ -28,13 +28,24 @@ int cmd_run(int argc, char **argv);
 void cmd_run_usage(FILE *f);
 int cmd_abi(int argc, char **argv);
 void cmd_abi_usage(FILE *f);
+int cmd_kernels(int argc, char **argv);
+void cmd_kernels_usage(FILE *f);
+/* rvhal abi ELF...: the kernels' layouts checked (cmd_kernels.c). */
+int cmd_abi_elf(int argc, char **argv);
+/* The file exists and starts like an ELF file. */
+int cli_is_elf_file(const char *path);
 
 /* "rvhal CMD: message" on stderr; returns CLI_USAGE. With usage, the
  * command's usage follows; otherwise a pointer to `rvhal CMD --help`. */
 int cli_usage_error(const char *cmd, void (*usage)(FILE *f), const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* getopt_long's failure as a usage error (call with its '?' or ':'). */
-int cli_getopt_error(const char *cmd, void (*usage)(FILE *f), char **argv, int c);
+/* getopt_long's failure as a usage error (call with its '?' or ':'); an
+ * unknown long option close to one of opts gets "did you mean". */
+struct option;
+int cli_getopt_error(const char *cmd, void (*usage)(FILE *f), char **argv, const struct option *opts, int c);
+/* The name among names[0..n) that word[0..len) most likely meant (a typo
+ * or a prefix away), or NULL. */
+const char *cli_closest(const char *word, size_t len, const char *const *names, size_t n);
 /* The option's unsigned value in [min, max], or a usage error. */
 int cli_opt_u32(const char *cmd, const char *opt, const char *text, uint32_t min, uint32_t max, uint32_t *out);
 /* --device: an index of the platform's devices, or a usage error. */

@@ -1,6 +1,8 @@
 /* Usage errors: one message naming what was wrong, then where to read more,
  * and exit code 2. */
+#include <getopt.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "cli.h"
@@ -23,12 +25,51 @@ int cli_usage_error(const char *cmd, void (*usage)(FILE *f), const char *fmt, ..
   return CLI_USAGE;
 }
 
-int cli_getopt_error(const char *cmd, void (*usage)(FILE *f), char **argv, int c) {
+/* Edit distance (insertions, deletions, substitutions), for "did you mean". */
+static size_t distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 63 || lb > 63) return SIZE_MAX;
+  size_t row[64];
+  for (size_t j = 0; j <= lb; j++) row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+const char *cli_closest(const char *word, size_t len, const char *const *names, size_t n) {
+  char w[64];
+  if (len >= sizeof w) return NULL;
+  memcpy(w, word, len);
+  w[len] = 0;
+  const char *best = NULL;
+  size_t best_d = SIZE_MAX;
+  for (size_t i = 0; i < n; i++) {
+    size_t d = !strncmp(names[i], w, len) && len >= 3 ? 1 : distance(w, names[i]); /* a prefix, or a typo */
+    if (d < best_d) best_d = d, best = names[i];
+  }
+  return best_d <= (len < 6 ? 2 : 3) ? best : NULL;
+}
+
+int cli_getopt_error(const char *cmd, void (*usage)(FILE *f), char **argv, const struct option *opts, int c) {
   extern int optind, optopt;
   /* getopt has already advanced past the offending word. */
   const char *word = argv[optind - 1];
   if (c == ':') return cli_usage_error(cmd, usage, "option '%s' needs a value", word);
   if (optopt && strncmp(word, "--", 2)) return cli_usage_error(cmd, usage, "unknown option '-%c'", optopt);
+  const char *names[64];
+  size_t n = 0;
+  for (; opts && opts[n].name && n < 64; n++) names[n] = opts[n].name;
+  const char *near = strncmp(word, "--", 2) ? NULL : cli_closest(word + 2, strcspn(word + 2, "="), names, n);
+  if (near) return cli_usage_error(cmd, NULL, "unknown option '%s'; did you mean --%s?", word, near);
   return cli_usage_error(cmd, usage, "unknown option '%s'", word);
 }
 

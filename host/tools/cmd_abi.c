@@ -17,9 +17,12 @@
 void cmd_abi_usage(FILE *f) {
   fprintf(f,
           "usage: rvhal abi [--word 4|8] [--c-struct NAME] LIST...\n"
+          "       rvhal abi ELF...\n"
           "Shows where each kernel argument sits in the packed argument buffer, for RV64 and RV32\n"
           "(or only the --word given): each argument is aligned to the smallest power of two >= its\n"
-          "packed size. LIST is comma-separated argument kinds; several LIST words are joined.\n\n"
+          "packed size. LIST is comma-separated argument kinds; several LIST words are joined.\n"
+          "With kernel ELF files: every kernel's arguments laid out by that rule next to the offsets of\n"
+          "the kernel's own argument struct; exit status 1 if any differs.\n\n"
           "  -w, --word 4|8       only the device word size given (4: RV32, 8: RV64)\n"
           "  -c, --c-struct NAME  also print the SDK argument struct NAME_args and the RVHAL_KERNEL\n"
           "                       line for a kernel NAME with these arguments\n"
@@ -234,10 +237,14 @@ int cmd_abi(int argc, char **argv) {
       name = optarg;
       break;
     case 'h': cmd_abi_usage(stdout); return CLI_OK;
-    default: return cli_getopt_error(CMD, cmd_abi_usage, argv, c);
+    default: return cli_getopt_error(CMD, cmd_abi_usage, argv, opts, c);
     }
   }
-  if (optind == argc) return cli_usage_error(CMD, cmd_abi_usage, "missing LIST of argument kinds");
+  if (optind == argc) return cli_usage_error(CMD, cmd_abi_usage, "missing LIST of argument kinds, or an ELF");
+  if (cli_is_elf_file(argv[optind])) {
+    if (name || nwords == 1) return cli_usage_error(CMD, NULL, "--word and --c-struct apply to a LIST, not an ELF");
+    return cmd_abi_elf(argc - optind, argv + optind);
+  }
 
   uint32_t n = 0, cap = 0;
   abi_arg_t *args = NULL;

@@ -72,6 +72,8 @@ static void print_device(uint32_t index, const rvhal_device_info_t *di, double b
     printf("  %-22s %" PRIu64 " MHz (%" PRIu64 " Hz)\n", "timebase", di->timebase_hz / 1000000, di->timebase_hz);
   else printf("  %-22s %" PRIu64 " Hz\n", "timebase", di->timebase_hz);
   printf("  %-22s %s\n", "timing", timing_name(di->timing));
+  const char *fw = rvhal_firmware_dir(di->word_size * 8);
+  printf("  %-22s %s\n", "firmware from", fw ? fw : "(none)");
 }
 
 static double now_ms(void) {
@@ -112,7 +114,7 @@ int cmd_info(int argc, char **argv) {
       if (cli_opt_harts("info", "--harts", optarg, &harts)) return CLI_USAGE;
       break;
     case 'h': cmd_info_usage(stdout); return CLI_OK;
-    default: return cli_getopt_error("info", cmd_info_usage, argv, c);
+    default: return cli_getopt_error("info", cmd_info_usage, argv, opts, c);
     }
   }
   if (optind < argc) return cli_usage_error("info", cmd_info_usage, "unexpected argument '%s'", argv[optind]);
@@ -121,6 +123,8 @@ int cmd_info(int argc, char **argv) {
 
   printf("platform: %s %s, API version %u, %u device%s\n", pi->name, pi->version, pi->api_version, pi->num_devices,
          pi->num_devices == 1 ? "" : "s");
+  const char *plugin = rvhal_qemu_plugin_path();
+  printf("QEMU plugin: %s\n", plugin ? plugin : "none (no exact instruction counts)");
   int rc = CLI_OK;
   for (uint32_t i = one ? device : 0; i < (one ? device + 1 : pi->num_devices); i++) {
     printf("\n");

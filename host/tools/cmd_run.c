@@ -1,6 +1,9 @@
 /* rvhal run: load a kernel ELF, build the arguments from command-line
  * tokens, launch the kernel once and show what it wrote. */
+#include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <time.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,14 +33,18 @@ void cmd_run_usage(FILE *f) {
           "                           trace=FILE (Chrome/Perfetto JSON), svg=FILE, comma-separated\n"
           "                           (default: $RVHAL_PROFILE; see docs/counters.md)\n"
           "  -s, --show N             elements shown per buffer (default 16, 0: all)\n"
+          "  -o, --out-dir DIR        also write every buffer argument to DIR/argN.bin after the run\n"
           "  -q, --quiet              discard the kernel's print() output\n"
           "  -h, --help               this help\n\n"
           "ARG, one per kernel argument:\n"
-          "  buf:TYPE[:COUNT][=INIT]  global buffer of COUNT elements (default: one per work-item;\n"
+          "  buf:TYPE[:COUNT][=INIT][>FILE]\n"
+          "                           global buffer of COUNT elements (default: one per work-item;\n"
           "                           with --offset, a kernel indexing by global id needs more)\n"
           "                           INIT: zero (default), iota (0,1,2,...), rand (fixed seed: integers\n"
-          "                           0..99, floats in [0,1)), a value filling the buffer, or a list\n"
-          "                           v0,v1,... (the rest zero)\n"
+          "                           0..99, floats in [0,1)), a value filling the buffer, a list\n"
+          "                           v0,v1,... (the rest zero), or @FILE: the file's bytes (COUNT\n"
+          "                           defaults to what the file holds). >FILE: the buffer is written\n"
+          "                           to FILE after the run (raw, in device order)\n"
           "  TYPE:VALUE               a value: u32:7 f32:1.5 i64:-3 u8:0xff (range-checked)\n"
           "  bytes:HEX                a value of raw bytes in memory order: bytes:00112233 is 4 bytes\n"
           "  local:SIZE               a local buffer of SIZE bytes\n"
@@ -53,6 +60,7 @@ void cmd_run_usage(FILE *f) {
           "    [0] 10 10 10 10 10 10 10 10\n"
           "  argument 2 'buf:u32': 8 x u32\n"
           "    [0] 10 11 12 13 14 15 16 17\n\n"
+          "A launch still running after 2 s gets a heartbeat line on stderr every 2 s.\n\n"
           "Exit status: 0 success, 1 the library or the kernel failed, 2 wrong command line.\n",
           cli_type_list());
 }
@@ -63,7 +71,7 @@ typedef struct run_opts {
   int quiet, local_default, offset_given;
   uint32_t work_dim;
   uint64_t global[3], local[3], offset[3];
-  const char *elf, *kernel, *profile;
+  const char *elf, *kernel, *profile, *out_dir;
 } run_opts_t;
 
 static void discard_print(void *user, const char *line, size_t len) {
@@ -87,13 +95,14 @@ static int parse_options(int argc, char **argv, run_opts_t *o) {
       {"global", 1, 0, 'g'},          {"local", 1, 0, 'l'},     {"offset", 1, 0, OPT_OFFSET},
       {"device", 1, 0, 'd'},          {"harts", 1, 0, 'n'},     {"harts-per-group", 1, 0, OPT_HPG},
       {"timing", 1, 0, OPT_TIMING},   {"timeout-ms", 1, 0, OPT_TIMEOUT}, {"show", 1, 0, 's'},
-      {"profile", 2, 0, OPT_PROFILE}, {"quiet", 0, 0, 'q'},           {"help", 0, 0, 'h'},      {0, 0, 0, 0}};
+      {"profile", 2, 0, OPT_PROFILE}, {"quiet", 0, 0, 'q'},           {"help", 0, 0, 'h'},
+      {"out-dir", 1, 0, 'o'},         {0, 0, 0, 0}};
   const char *global_text = NULL, *local_text = NULL, *offset_text = NULL;
   uint32_t nlocal = 0, noffset = 0;
   int c;
   *o = (run_opts_t){.show = 16};
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":g:l:d:n:s:qh", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":g:l:d:n:s:o:qh", opts, NULL)) != -1) {
     switch (c) {
     case 'g':
       global_text = optarg;
@@ -133,8 +142,9 @@ static int parse_options(int argc, char **argv, run_opts_t *o) {
       if (cli_opt_u32(CMD, "--show", optarg, 0, UINT32_MAX, &o->show)) return CLI_USAGE;
       break;
     case 'q': o->quiet = 1; break;
+    case 'o': o->out_dir = optarg; break;
     case 'h': cmd_run_usage(stdout); return -1;
-    default: return cli_getopt_error(CMD, cmd_run_usage, argv, c);
+    default: return cli_getopt_error(CMD, cmd_run_usage, argv, opts, c);
     }
   }
   if (argc - optind < 2)
@@ -200,6 +210,86 @@ static void print_buffer(const run_arg_t *a, uint32_t index, uint32_t show) {
   if (n < a->count) printf("  ... %" PRIu64 " more (--show 0 shows all)\n", a->count - n);
 }
 
+/* A line on stderr every HEARTBEAT_MS while a launch runs: elapsed time
+ * and, when the device can tell, progress per hart. */
+#define HEARTBEAT_MS 2000
+
+typedef struct heartbeat {
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  int done;
+  rvhal_device_t *dev;
+  const char *kernel;
+} heartbeat_t;
+
+static void print_heartbeat(const heartbeat_t *hb) {
+  rvhal_launch_progress_t p;
+  if (rvhal_device_launch_progress(hb->dev, &p) || !p.seq) return;
+  char line[1024];
+  int n = snprintf(line, sizeof line, "rvhal run: %.1f s, %s still running (%" PRIu64 " group%s on %u hart%s)",
+                   (double)p.elapsed_ns / 1e9, hb->kernel, p.num_groups, p.num_groups == 1 ? "" : "s", p.harts,
+                   p.harts == 1 ? "" : "s");
+  if (p.have_groups) {
+    uint64_t sum = 0;
+    for (uint32_t h = 0; h < p.harts; h++) sum += p.groups_begun[h];
+    n += snprintf(line + n, sizeof line - n, "; groups begun %" PRIu64 ", per hart:", sum);
+    for (uint32_t h = 0; h < p.harts && n < (int)sizeof line - 24; h++)
+      n += snprintf(line + n, sizeof line - n, " %" PRIu64, p.groups_begun[h]);
+  } else if (p.have_instructions) {
+    n += snprintf(line + n, sizeof line - n, "; instructions per hart:");
+    for (uint32_t h = 0; h < p.harts && n < (int)sizeof line - 24; h++)
+      n += snprintf(line + n, sizeof line - n, " %.3gM", (double)p.instructions[h] / 1e6);
+  } else {
+    n += snprintf(line + n, sizeof line - n, "; --profile=svg=FILE shows groups per hart");
+  }
+  fprintf(stderr, "%s\n", line);
+}
+
+static void *heartbeat_main(void *arg) {
+  heartbeat_t *hb = arg;
+  pthread_mutex_lock(&hb->lock);
+  while (!hb->done) {
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_sec += HEARTBEAT_MS / 1000;
+    t.tv_nsec += (long)(HEARTBEAT_MS % 1000) * 1000000L;
+    if (t.tv_nsec >= 1000000000L) t.tv_sec++, t.tv_nsec -= 1000000000L;
+    if (pthread_cond_timedwait(&hb->cond, &hb->lock, &t) == ETIMEDOUT && !hb->done) print_heartbeat(hb);
+  }
+  pthread_mutex_unlock(&hb->lock);
+  return NULL;
+}
+
+/* The launch, with a heartbeat thread beside it. */
+static int exec_with_heartbeat(rvhal_device_t *dev, const char *kname, hal_program_t prog, hal_kernel_t kernel,
+                               const hal_ndrange_t *nd, const hal_arg_t *desc, uint32_t num_args, uint32_t work_dim,
+                               const rvhal_launch_options_t *lo) {
+  heartbeat_t hb = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, dev, kname};
+  pthread_t th;
+  int started = pthread_create(&th, NULL, heartbeat_main, &hb) == 0;
+  int rc = rvhal_kernel_exec_ex(dev, prog, kernel, nd, desc, num_args, work_dim, lo);
+  if (started) {
+    pthread_mutex_lock(&hb.lock);
+    hb.done = 1;
+    pthread_cond_signal(&hb.cond);
+    pthread_mutex_unlock(&hb.lock);
+    pthread_join(th, NULL);
+  }
+  return rc;
+}
+
+/* Raw bytes of a buffer to a file. */
+static int write_buffer(const run_arg_t *a, uint32_t index, const char *path) {
+  FILE *f = fopen(path, "wb");
+  size_t put = f ? fwrite(a->data, 1, a->size, f) : 0;
+  if (!f || fclose(f) != 0 || put != a->size) {
+    fprintf(stderr, "rvhal run: argument %u '%s': cannot write %s: %s\n", index, a->token, path, strerror(errno));
+    return CLI_FAIL;
+  }
+  fprintf(stderr, "rvhal run: argument %u: %" PRIu64 " bytes written to %s\n", index, a->size, path);
+  return CLI_OK;
+}
+
 /* Runs the launch on a fresh device, which is always deleted again. */
 static int execute(const run_opts_t *o, run_arg_t *args, uint32_t num_args) {
   rvhal_device_options_t dopt = {.num_harts = o->harts,
@@ -209,7 +299,8 @@ static int execute(const run_opts_t *o, run_arg_t *args, uint32_t num_args) {
                                  .profile = o->profile};
   rvhal_device_t *dev = NULL;
   hal_arg_t *desc = calloc(num_args ? num_args : 1, sizeof *desc);
-  if (!desc) {
+  uint8_t *types = calloc(num_args ? num_args : 1, 1);
+  if (!desc || !types) {
     fprintf(stderr, "rvhal run: out of host memory\n");
     return CLI_FAIL;
   }
@@ -251,13 +342,19 @@ static int execute(const run_opts_t *o, run_arg_t *args, uint32_t num_args) {
       goto out;
     }
     desc[i] = run_arg_desc(a);
+    types[i] = run_arg_type(a);
   }
   hal_ndrange_t nd;
   memcpy(nd.global, o->global, sizeof nd.global);
   memcpy(nd.local, o->local, sizeof nd.local);
   memcpy(nd.offset, o->offset, sizeof nd.offset);
-  rvhal_launch_options_t lo = {.harts = o->harts, .harts_per_group = o->harts_per_group};
-  if (rvhal_kernel_exec_ex(dev, prog, kernel, &nd, desc, num_args, o->work_dim, &lo)) {
+  rvhal_launch_options_t lo = {.harts = o->harts, .harts_per_group = o->harts_per_group, .arg_types = types};
+  int xrc = exec_with_heartbeat(dev, o->kernel, prog, kernel, &nd, desc, num_args, o->work_dim, &lo);
+  if (xrc == RVHAL_TIMEOUT) {
+    fprintf(stderr, "rvhal run: %s\nrvhal run: to give the kernel longer, use --timeout-ms N\n", rvhal_last_error());
+    goto out;
+  }
+  if (xrc) {
     fprintf(stderr, "rvhal run: %s\n", rvhal_last_error());
     goto out;
   }
@@ -278,9 +375,20 @@ static int execute(const run_opts_t *o, run_arg_t *args, uint32_t num_args) {
     print_buffer(a, i, o->show);
   }
   rc = CLI_OK;
+  for (uint32_t i = 0; i < num_args; i++) {
+    const run_arg_t *a = &args[i];
+    if (a->kind != RUN_ARG_BUFFER) continue;
+    if (a->out_path && write_buffer(a, i, a->out_path)) rc = CLI_FAIL;
+    if (o->out_dir) {
+      char path[4096];
+      snprintf(path, sizeof path, "%s/arg%u.bin", o->out_dir, i);
+      if (write_buffer(a, i, path)) rc = CLI_FAIL;
+    }
+  }
 out:
   rvhal_device_delete(dev); /* never leave QEMU behind, whatever failed */
   free(desc);
+  free(types);
   return rc;
 }
 
@@ -304,6 +412,17 @@ int cmd_run(int argc, char **argv) {
     if (run_arg_parse(&args[i], i, argv[optind + i], items, why, sizeof why))
       rc = cli_usage_error(CMD, NULL, "argument %u '%s': %s", i, argv[optind + i], why);
   }
+  /* A buffer with fewer elements than the ND-range has global ids: a
+   * kernel indexing it by global id would go past its end. */
+  uint64_t ids = 1;
+  for (uint32_t d = 0; d < 3; d++)
+    if (__builtin_mul_overflow(ids, o.offset[d] + o.global[d], &ids)) ids = UINT64_MAX;
+  for (uint32_t i = 0; i < num_args && rc == 0; i++)
+    if (args[i].kind == RUN_ARG_BUFFER && args[i].count < ids)
+      fprintf(stderr,
+              "rvhal run: warning: argument %u '%s' has %" PRIu64 " element%s, fewer than the %" PRIu64
+              " global ids of the ND-range: a kernel indexing it by global id goes past its end\n",
+              i, argv[optind + i], args[i].count, args[i].count == 1 ? "" : "s", ids);
   if (rc == 0) rc = execute(&o, args, num_args);
   for (uint32_t i = 0; i < num_args; i++) run_arg_free(&args[i]);
   free(args);

@@ -1,10 +1,13 @@
 /* Kernel arguments of `rvhal run` from their command-line tokens. */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "run_args.h"
 #include "rvhal/arg_pack.h"
+#include "rvhal/rvhal_kernel_meta.h"
 
 /* More than any device's memory: refuse before allocating it on the host. */
 #define MAX_BUFFER_BYTES (UINT64_C(1) << 32)
@@ -71,8 +74,47 @@ static int fill_buffer(run_arg_t *a, uint32_t index, const char *init, char *why
   return 0;
 }
 
-static int parse_buffer(run_arg_t *a, uint32_t index, const char *spec, uint64_t default_count, char *why,
+/* INIT @FILE, when parsing: a file of exactly the buffer's size (the file
+ * decides the count when COUNT is not given). Nothing is read yet. */
+static int check_init_file(run_arg_t *a, const char *path, int count_given, char *why, size_t why_size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) FAIL("cannot open '%s': %s", path, strerror(errno));
+  long n = -1;
+  if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
+  fclose(f);
+  const uint32_t es = a->type->size;
+  if (n < 0) FAIL("cannot read '%s'", path);
+  if (!count_given) {
+    if (n == 0 || n % es) FAIL("'%s' holds %ld bytes, not a whole number (>= 1) of %u-byte %s", path, n, es, a->type->name);
+    a->count = (uint64_t)n / es;
+  } else if ((uint64_t)n != a->count * es) {
+    FAIL("'%s' holds %ld bytes; %" PRIu64 " x %s need %" PRIu64 " (leave COUNT out to take the file's)", path, n,
+         a->count, a->type->name, a->count * es);
+  }
+  return 0;
+}
+
+/* INIT @FILE, once the device has said the buffer fits. */
+static int read_init_file(run_arg_t *a, const char *path, char *why, size_t why_size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) FAIL("cannot open '%s': %s", path, strerror(errno));
+  size_t got = a->data ? fread(a->data, 1, a->size, f) : 0;
+  fclose(f);
+  if (got != a->size) FAIL("cannot read %" PRIu64 " bytes from '%s'", a->size, path);
+  return 0;
+}
+
+static int parse_buffer(run_arg_t *a, uint32_t index, const char *token_spec, uint64_t default_count, char *why,
                         size_t why_size) {
+  /* >FILE: where the contents go after the run. */
+  const char *gt = strchr(token_spec, '>');
+  if (gt && !gt[1]) FAIL("missing FILE after '>'");
+  a->out_path = gt ? gt + 1 : NULL;
+  char spec[512];
+  size_t spec_all = gt ? (size_t)(gt - token_spec) : strlen(token_spec);
+  if (spec_all >= sizeof spec) FAIL("buffer description too long");
+  memcpy(spec, token_spec, spec_all);
+  spec[spec_all] = 0;
   const char *eq = strchr(spec, '=');
   size_t spec_len = eq ? (size_t)(eq - spec) : strlen(spec);
   size_t type_len = strcspn(spec, ":=");
@@ -89,19 +131,22 @@ static int parse_buffer(run_arg_t *a, uint32_t index, const char *spec, uint64_t
     if (cli_parse_u64(num, &a->count)) FAIL("COUNT '%s' is not a number", num);
     if (a->count == 0) FAIL("COUNT must be at least 1");
   }
+  if (eq && eq[1] == '@' && check_init_file(a, eq + 2, type_len < spec_len, why, why_size)) return -1;
   if (a->count > MAX_BUFFER_BYTES / a->type->size)
     FAIL("%" PRIu64 " elements of %s do not fit any device memory", a->count, a->type->name);
   a->kind = RUN_ARG_BUFFER;
   a->size = a->count * a->type->size;
   a->index = index;
-  a->init = eq ? eq + 1 : NULL;
-  return a->init ? fill_buffer(a, index, a->init, why, why_size) : 0; /* checks INIT, allocates nothing */
+  if (!eq) return 0;
+  if (!(a->init = strdup(eq + 1))) FAIL("out of host memory");
+  return eq[1] == '@' ? 0 : fill_buffer(a, index, a->init, why, why_size); /* checks INIT, allocates nothing */
 }
 
 int run_arg_fill(run_arg_t *a, char *why, size_t why_size) {
   if (a->kind != RUN_ARG_BUFFER || a->data) return 0;
   a->data = calloc((size_t)a->count, a->type->size);
   if (!a->data) FAIL("cannot allocate %" PRIu64 " bytes on the host", a->size);
+  if (a->init && a->init[0] == '@') return read_init_file(a, a->init + 1, why, why_size);
   return a->init ? fill_buffer(a, a->index, a->init, why, why_size) : 0;
 }
 
@@ -146,7 +191,17 @@ hal_arg_t run_arg_desc(const run_arg_t *a) {
   return rvhal_arg_value(a->data, a->size);
 }
 
+uint8_t run_arg_type(const run_arg_t *a) {
+  if (a->kind != RUN_ARG_VALUE || !a->type) return RVHAL_TYPE_UNKNOWN; /* bytes: is any POD */
+  const cli_type_t *t = a->type;
+  if (t->cls == CLI_FLOAT) return t->size == 4 ? RVHAL_TYPE_F32 : RVHAL_TYPE_F64;
+  uint8_t base = t->size == 1 ? RVHAL_TYPE_I8 : t->size == 2 ? RVHAL_TYPE_I16 : t->size == 4 ? RVHAL_TYPE_I32 : RVHAL_TYPE_I64;
+  return (uint8_t)(base + (t->cls == CLI_UNSIGNED)); /* U* follows I* */
+}
+
 void run_arg_free(run_arg_t *a) {
   free(a->data);
+  free(a->init);
   a->data = NULL;
+  a->init = NULL;
 }

@@ -1,5 +1,6 @@
 /* Kernel arguments of `rvhal run`, one command-line token each:
- *   buf:TYPE[:COUNT][=INIT]   global buffer (INIT: zero iota rand VALUE V1,V2,...)
+ *   buf:TYPE[:COUNT][=INIT][>FILE]   global buffer (INIT: zero iota rand VALUE V1,V2,...
+ *                             @FILE: the file's bytes); >FILE: written there after the run
  *   TYPE:VALUE                POD value
  *   bytes:HEX                 POD value of raw bytes
  *   local:SIZE                local buffer of SIZE bytes */
@@ -21,9 +22,10 @@ typedef struct run_arg {
   uint64_t count;         /* buffer elements */
   uint64_t size;          /* bytes of the buffer, the value or the local buffer */
   uint8_t *data;          /* a buffer's initial contents (after run_arg_fill), a value's bytes */
-  const char *init;       /* a buffer's INIT text, NULL: zeros */
+  char *init;             /* a buffer's INIT text (without >FILE), NULL: zeros */
   uint32_t index;         /* argument number */
   hal_addr_t addr;        /* the device buffer once allocated (0: none) */
+  const char *out_path;   /* a buffer's contents go to this file after the run (NULL: none) */
 } run_arg_t;
 
 /* Parses and checks argument `index` from `token`; default_count is the
@@ -36,6 +38,9 @@ int run_arg_parse(run_arg_t *a, uint32_t index, const char *token, uint64_t defa
 int run_arg_fill(run_arg_t *a, char *why, size_t why_size);
 /* The library's descriptor of a parsed argument (buffers: after allocation). */
 hal_arg_t run_arg_desc(const run_arg_t *a);
+/* The RVHAL_TYPE_* of a value argument (0 for the rest and bytes:), for the
+ * library's type check. */
+uint8_t run_arg_type(const run_arg_t *a);
 void run_arg_free(run_arg_t *a);
 
 #endif /* RVHAL_RUN_ARGS_H */

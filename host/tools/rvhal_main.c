@@ -7,7 +7,9 @@
 static const cli_command_t commands[] = {
     {"info", "show the platform and its devices; --boot checks that a device starts", cmd_info, cmd_info_usage},
     {"run", "run a kernel from an ELF file with arguments given on the command line", cmd_run, cmd_run_usage},
-    {"abi", "show how kernel arguments are packed (offsets, sizes, C struct)", cmd_abi, cmd_abi_usage},
+    {"kernels", "list the kernels of a kernel ELF and their declared arguments", cmd_kernels, cmd_kernels_usage},
+    {"abi", "show how kernel arguments are packed (offsets, sizes, C struct), or check an ELF's kernels", cmd_abi,
+     cmd_abi_usage},
 };
 #define NUM_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -16,14 +18,15 @@ static void usage(FILE *f) {
           "usage: rvhal [--help | --version] COMMAND [options] [arguments]\n"
           "Runs compute kernels on emulated RISC-V devices (QEMU harts running the rvhal firmware).\n\n"
           "commands:\n");
-  for (size_t i = 0; i < NUM_COMMANDS; i++) fprintf(f, "  %-6s %s\n", commands[i].name, commands[i].summary);
+  for (size_t i = 0; i < NUM_COMMANDS; i++) fprintf(f, "  %-7s %s\n", commands[i].name, commands[i].summary);
   fprintf(f,
-          "  help   show a command's options and an example: rvhal help CMD (or rvhal CMD --help)\n\n"
+          "  help    show a command's options and an example: rvhal help CMD (or rvhal CMD --help)\n\n"
           "  -h, --help     this help\n"
           "  -V, --version  the library and API version\n\n"
           "example:\n"
           "  rvhal info --boot          # does the installation work?\n"
           "  rvhal run vector_add.elf vector_add_entry --global 8 buf:u32=iota buf:u32=10 buf:u32\n"
+          "  rvhal kernels vector_add.elf\n"
           "  rvhal abi ptr,i32,f64,local:256,bytes:24\n\n"
           "Exit status: 0 success, 1 the library or device failed, 2 wrong command line.\n");
 }
@@ -35,6 +38,11 @@ static const cli_command_t *find_command(const char *name) {
 }
 
 static int unknown_command(const char *name) {
+  const char *names[NUM_COMMANDS + 1];
+  for (size_t i = 0; i < NUM_COMMANDS; i++) names[i] = commands[i].name;
+  names[NUM_COMMANDS] = "help";
+  const char *near = cli_closest(name, strlen(name), names, NUM_COMMANDS + 1);
+  if (near) return cli_usage_error(NULL, NULL, "unknown command '%s'; did you mean '%s'? (rvhal --help lists them)", name, near);
   return cli_usage_error(NULL, usage, "unknown command '%s'", name);
 }
 

@@ -2,13 +2,19 @@
  *
  *     void name(void *args, const hal_sched_info_t *sched);
  *
- * into calls of a per-work-item function, the way clik kernels are written:
+ * into calls of a per-work-item function, the way clik kernels are written.
+ * One line per kernel, repeating its parameters, generates the argument
+ * struct, the entry point vector_add_entry and the metadata the host checks
+ * launches against (kinds, sizes, offsets and value types):
  *
- *     typedef struct { __global uint *a, *b, *c; } vadd_args;   // the pack
- *     static void vadd_item(const vadd_args *p, exec_state_t *e) {
- *       vector_add(p->a, p->b, p->c, e);                         // clik kernel
- *     }
- *     RVHAL_KERNEL(vector_add_entry, vadd_args, vadd_item)
+ *     __kernel void vector_add(__global uint *a, __global uint *b, __global uint *c,
+ *                              exec_state_t *e) { ... }
+ *     RVHAL_KERNEL_ENTRY(vector_add, RVHAL_GLOBAL(uint *, a), RVHAL_GLOBAL(uint *, b),
+ *                        RVHAL_GLOBAL(uint *, c))
+ *
+ * (RVHAL_LOCAL(float *, tile) for a local buffer, RVHAL_VALUE(float, alpha)
+ * for a value.) The older form, RVHAL_KERNEL, takes a hand-written struct
+ * and item function; both make the same kind of entry.
  *
  * A group whose work-items never call barrier() runs as a plain loop; the
  * first barrier() turns the rest of the group into light contexts (one small
@@ -181,12 +187,13 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   if (g.counting) rvhal_call_end(&g, s->num_groups_per_call[0] * s->num_groups_per_call[1] * s->num_groups_per_call[2]);
 }
 
-/* Argument descriptors for RVHAL_KERNEL, one per member of the argument
- * struct, in argument order: the kind, and the member that holds it. */
-#define RVHAL_GLOBAL(member) (RVHAL_ARG_KIND_GLOBAL, member)
-#define RVHAL_LOCAL(member) (RVHAL_ARG_KIND_LOCAL, member)
-#define RVHAL_VALUE(member) (RVHAL_ARG_KIND_VALUE, member)
-
+/* Argument descriptors, in argument order. For RVHAL_KERNEL_ENTRY: the
+ * parameter's type and name, e.g. RVHAL_GLOBAL(const float *, x),
+ * RVHAL_LOCAL(uint *, scratch), RVHAL_VALUE(float, alpha). For RVHAL_KERNEL:
+ * the member of the argument struct that holds it, e.g. RVHAL_GLOBAL(x). */
+#define RVHAL_GLOBAL(...) (RVHAL_ARG_KIND_GLOBAL, __VA_ARGS__)
+#define RVHAL_LOCAL(...) (RVHAL_ARG_KIND_LOCAL, __VA_ARGS__)
+#define RVHAL_VALUE(...) (RVHAL_ARG_KIND_VALUE, __VA_ARGS__)
 /* A POD member of an argument struct, aligned as the pack aligns it (to the
  * smallest power of two >= its size). Needed whenever the type's own
  * alignment is smaller than that, e.g. any struct of 3, 12 or 24 bytes, a
@@ -202,7 +209,7 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
 #define RVHAL_META_ARG_(type, desc) RVHAL_META_ARG_I_(type, RVHAL_UNPAREN_ desc)
 #define RVHAL_META_ARG_I_(...) RVHAL_META_ARG_II_(__VA_ARGS__)
 #define RVHAL_META_ARG_II_(type, kind, member) \
-  {(kind) | ((uint32_t)sizeof(((type *)0)->member) << 8), (uint32_t)offsetof(type, member)},
+  {RVHAL_ARG_DESC(kind, sizeof(((type *)0)->member), 0), (uint32_t)offsetof(type, member)},
 
 /* Define the ABI entry point `name` running item_fn (taking a const
  * args_type * and an exec_state_t *) for every work-item, and describe its
@@ -216,6 +223,80 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   static void name##__rvhal_item(const void *a, exec_state_t *e) { item_fn((const args_type *)a, e); } \
   void name(void *args, const hal_sched_info_t *sched);                                              \
   void name(void *args, const hal_sched_info_t *sched) { rvhal_run_call(args, sched, name##__rvhal_item); }
+
+/* ---- RVHAL_KERNEL_ENTRY ------------------------------------------------
+ * Each descriptor is a tuple (kind, type, name); the kind expands to 1u, 2u
+ * or 3u (RVHAL_ARG_KIND_*), which selects the RVHAL_KE_*_<kind> helper. */
+#define RVHAL_KE_(what, fn, x) RVHAL_KE_I_(what, fn, RVHAL_UNPAREN_ x)
+#define RVHAL_KE_I_(...) RVHAL_KE_II_(__VA_ARGS__)
+#define RVHAL_KE_II_(what, fn, kind, type, name) RVHAL_CAT_(RVHAL_CAT_(RVHAL_KE_, what), kind)(fn, type, name)
+#define RVHAL_KE_MEMBER_(fn, x) RVHAL_KE_(MEMBER_, fn, x)
+#define RVHAL_KE_LOCAL_(fn, x) RVHAL_KE_(LOCAL_, fn, x)
+#define RVHAL_KE_CALL_(fn, x) RVHAL_KE_(CALL_, fn, x)
+#define RVHAL_KE_META_(fn, x) RVHAL_KE_(META_, fn, x)
+#define RVHAL_KE_NAME_(fn, x) RVHAL_KE_(NAME_, fn, x)
+/* The argument struct's member: a pointer; a local buffer's size (one
+ * device word); a value, aligned as the pack aligns it. */
+#define RVHAL_KE_MEMBER_1u(fn, type, name) type name;
+#define RVHAL_KE_MEMBER_2u(fn, type, name) uintptr_t name;
+#define RVHAL_KE_MEMBER_3u(fn, type, name) type name __attribute__((aligned(RVHAL_POW2_(sizeof(type)))));
+/* Local buffers are numbered in argument order: an enumerator per local. */
+#define RVHAL_KE_LOCAL_1u(fn, type, name)
+#define RVHAL_KE_LOCAL_2u(fn, type, name) fn##__rvhal_local_##name,
+#define RVHAL_KE_LOCAL_3u(fn, type, name)
+#define RVHAL_KE_CALL_1u(fn, type, name) a->name,
+#define RVHAL_KE_CALL_2u(fn, type, name) (type)rvhal_local_arg(e, fn##__rvhal_local_##name),
+#define RVHAL_KE_CALL_3u(fn, type, name) a->name,
+#define RVHAL_KE_META_1u(fn, type, name) RVHAL_KE_META_ARG_(fn, RVHAL_ARG_KIND_GLOBAL, name, RVHAL_TYPE_UNKNOWN)
+#define RVHAL_KE_META_2u(fn, type, name) RVHAL_KE_META_ARG_(fn, RVHAL_ARG_KIND_LOCAL, name, RVHAL_TYPE_UNKNOWN)
+#define RVHAL_KE_META_3u(fn, type, name) RVHAL_KE_META_ARG_(fn, RVHAL_ARG_KIND_VALUE, name, RVHAL_TYPE_OF_(type))
+#define RVHAL_KE_META_ARG_(fn, kind, name, t) \
+  {RVHAL_ARG_DESC(kind, sizeof(((fn##__rvhal_args *)0)->name), t), (uint32_t)offsetof(fn##__rvhal_args, name)},
+#define RVHAL_KE_NAME_1u(fn, type, name) "global " #type "\0" #name "\0"
+#define RVHAL_KE_NAME_2u(fn, type, name) "local " #type "\0" #name "\0"
+#define RVHAL_KE_NAME_3u(fn, type, name) #type "\0" #name "\0"
+
+/* The RVHAL_TYPE_* of a value's C type (POD for structs and the rest). */
+#ifdef __CHAR_UNSIGNED__
+#define RVHAL_TYPE_CHAR_ RVHAL_TYPE_U8
+#else
+#define RVHAL_TYPE_CHAR_ RVHAL_TYPE_I8
+#endif
+#if __SIZEOF_LONG__ == 8
+#define RVHAL_TYPE_LONG_ RVHAL_TYPE_I64
+#define RVHAL_TYPE_ULONG_ RVHAL_TYPE_U64
+#else
+#define RVHAL_TYPE_LONG_ RVHAL_TYPE_I32
+#define RVHAL_TYPE_ULONG_ RVHAL_TYPE_U32
+#endif
+#define RVHAL_TYPE_OF_(T)                                                                                          \
+  _Generic(*(T *)0, char: RVHAL_TYPE_CHAR_, signed char: RVHAL_TYPE_I8,                                              \
+           unsigned char: RVHAL_TYPE_U8, _Bool: RVHAL_TYPE_U8, short: RVHAL_TYPE_I16, unsigned short: RVHAL_TYPE_U16,  \
+           int: RVHAL_TYPE_I32, unsigned int: RVHAL_TYPE_U32, long: RVHAL_TYPE_LONG_,                                \
+           unsigned long: RVHAL_TYPE_ULONG_, long long: RVHAL_TYPE_I64,                                               \
+           unsigned long long: RVHAL_TYPE_U64, float: RVHAL_TYPE_F32, double: RVHAL_TYPE_F64, default: RVHAL_TYPE_POD)
+
+/* Define the ABI entry point fn##_entry for the kernel function fn, whose
+ * parameters are the descriptors' (types and names, in order) followed by
+ * the exec_state_t *. Generates the argument struct fn##__rvhal_args laid
+ * out as the host packs it, the per-work-item call, the metadata the host
+ * checks each launch against, and the declared types and names for tools. */
+#define RVHAL_KERNEL_ENTRY(fn, ...)                                                                     \
+  typedef struct fn##__rvhal_args {                                                                     \
+    RVHAL_FOREACH_(RVHAL_KE_MEMBER_, fn, ##__VA_ARGS__)                                                 \
+  } fn##__rvhal_args;                                                                                   \
+  enum { RVHAL_FOREACH_(RVHAL_KE_LOCAL_, fn, ##__VA_ARGS__) fn##__rvhal_num_locals };                   \
+  static void fn##__rvhal_item(const void *args_, exec_state_t *e) {                                    \
+    const fn##__rvhal_args *a = (const fn##__rvhal_args *)args_;                                        \
+    (void)a;                                                                                            \
+    fn(RVHAL_FOREACH_(RVHAL_KE_CALL_, fn, ##__VA_ARGS__) e);                                            \
+  }                                                                                                     \
+  const rvhal_kernel_meta_t fn##_entry__rvhal_meta __attribute__((used)) = {                            \
+      RVHAL_META_MAGIC, RVHAL_META_VERSION, (uint32_t)sizeof(fn##__rvhal_args),                         \
+      (uint32_t)RVHAL_NARGS_(__VA_ARGS__), {RVHAL_FOREACH_(RVHAL_KE_META_, fn, ##__VA_ARGS__)}};        \
+  const char fn##_entry__rvhal_args[] __attribute__((used)) = RVHAL_FOREACH_(RVHAL_KE_NAME_, fn, ##__VA_ARGS__) ""; \
+  void fn##_entry(void *args, const hal_sched_info_t *sched);                                           \
+  void fn##_entry(void *args, const hal_sched_info_t *sched) { rvhal_run_call(args, sched, fn##__rvhal_item); }
 
 /* The i-th local-buffer argument of the launch (in argument order). */
 static inline void *rvhal_local_arg(const exec_state_t *e, uint32_t i) { return e->group->local_args[i]; }

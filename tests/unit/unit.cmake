@@ -17,3 +17,8 @@ rvhal_unit_test(test_print_drain)
 rvhal_unit_test(test_format ${RVHAL_SOURCE_DIR}/firmware/format.c)
 target_include_directories(test_format PRIVATE ${RVHAL_SOURCE_DIR}/firmware/include)
 target_link_libraries(test_format PRIVATE m)
+# What a kernel ELF declares, read without a device (needs the built kernels).
+rvhal_unit_test(test_program_info)
+target_compile_definitions(test_program_info PRIVATE
+  RVHAL_TEST_KERNEL_DIR_RV64="${RVHAL_TEST_KERNEL_DIR_RV64}"
+  RVHAL_EXAMPLE_KERNEL_DIR_RV64="${RVHAL_DEVICE_DIR_RV64}/kernels")

@@ -1,4 +1,5 @@
-/* The packed-argument ABI (seed 004 "Packed Arguments", docs/abi.md): the
+/* The packed-argument ABI (the oneAPI Construction Kit HAL's RISC-V kernel
+ * ABI, "Packed Arguments"; docs/abi.md): the
  * layout a kernel expects its arguments in, for a device word size. Each
  * argument sits at an offset aligned to the smallest power of two >= its
  * packed size; global buffers are device addresses and local buffers their
@@ -14,18 +15,30 @@
 extern "C" {
 #endif
 
-/* Argument descriptors, one per kind. */
+/* Argument descriptors, one per kind (plain assignments: C and C++). */
 static inline hal_arg_t rvhal_arg_global(hal_addr_t address) {
-  hal_arg_t a = {.kind = hal_arg_address, .space = hal_space_global, .size = 0, .address = address};
+  hal_arg_t a;
+  a.kind = hal_arg_address;
+  a.space = hal_space_global;
+  a.size = 0;
+  a.address = address;
   return a;
 }
 static inline hal_arg_t rvhal_arg_local(hal_size_t bytes) {
-  hal_arg_t a = {.kind = hal_arg_address, .space = hal_space_local, .size = bytes, .address = 0};
+  hal_arg_t a;
+  a.kind = hal_arg_address;
+  a.space = hal_space_local;
+  a.size = bytes;
+  a.address = 0;
   return a;
 }
 /* `data` must stay valid until the launch that uses it is submitted. */
 static inline hal_arg_t rvhal_arg_value(const void *data, hal_size_t size) {
-  hal_arg_t a = {.kind = hal_arg_value, .space = hal_space_global, .size = size, .pod_data = data};
+  hal_arg_t a;
+  a.kind = hal_arg_value;
+  a.space = hal_space_global;
+  a.size = size;
+  a.pod_data = data;
   return a;
 }
 

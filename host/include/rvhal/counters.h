@@ -1,4 +1,4 @@
-/* Profiling counters (seed 004, "Profiling Counters"): per hart and per
+/* Profiling counters (as in the oneAPI Construction Kit HAL, "Profiling Counters"): per hart and per
  * launch — cycles, instructions, work-groups, work-items, barriers, barrier
  * waits, idle and kernel cycles — and per device — bytes written and read by
  * the host, launches, launch time. See docs/counters.md.

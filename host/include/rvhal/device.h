@@ -1,4 +1,4 @@
-/* The rvhal HAL in C (seed 004's hal_t / hal_device_t): platform and device
+/* The rvhal HAL in C (the oneAPI Construction Kit HAL's hal_t / hal_device_t): platform and device
  * information, device lifetime, device memory, programs and kernel launches.
  *
  * A device is a set of RISC-V harts in a QEMU process that belongs to the
@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define RVHAL_API_VERSION 3 /* the seed HAL's api_version */
+#define RVHAL_API_VERSION 3 /* the api_version of the oneAPI Construction Kit HAL interface this follows */
 
 /* ---- platform ------------------------------------------------------- */
 
@@ -65,6 +65,17 @@ typedef struct rvhal_device_info {
 /* Information about device `index` with default options. */
 int rvhal_platform_device_info(uint32_t index, const rvhal_device_info_t **out_info);
 
+/* Where the library reads device firmware for xlen (32 or 64) from:
+ * $RVHAL_FIRMWARE_DIR if set; else share/rvhal/firmware/rvXLEN of the
+ * install this library belongs to, found from where the library itself is
+ * (an install tree moved elsewhere still works); else the build tree.
+ * NULL for another xlen. A program linked statically with librvhal.a and
+ * installed outside rvhal's prefix sets $RVHAL_FIRMWARE_DIR. */
+const char *rvhal_firmware_dir(uint32_t xlen);
+/* rvhal's QEMU plugin (exact instruction counts), found the same way
+ * ($RVHAL_QEMU_PLUGIN, the install, the build tree); NULL if none. */
+const char *rvhal_qemu_plugin_path(void);
+
 /* ---- device lifetime -------------------------------------------------- */
 
 typedef struct rvhal_device rvhal_device_t;
@@ -81,7 +92,7 @@ typedef struct rvhal_device_options {
   uint64_t item_stack_size;    /* stack of each work-item that waits at a barrier; 0: 4 KiB */
   rvhal_timing_mode_t timing;  /* DEFAULT: $RVHAL_TIMING ("fast"/"exact") or fast */
   const char *qemu_path;       /* NULL: $RVHAL_QEMU or qemu-system-riscv64/32 on PATH */
-  const char *firmware_path;   /* NULL: $RVHAL_FIRMWARE or the build tree's firmware */
+  const char *firmware_path;   /* NULL: the image in rvhal_firmware_dir() */
   uint32_t launch_timeout_ms;  /* 0: $RVHAL_LAUNCH_TIMEOUT_MS or 60000 */
   uint32_t linger_us;          /* hart 0 watches for the next launch this long; 0: 500; RVHAL_LINGER_OFF: never */
   rvhal_print_fn_t print_fn;   /* NULL: kernel output goes to stdout */
@@ -139,6 +150,9 @@ typedef struct rvhal_launch_options {
   uint32_t harts_per_group; /* harts cooperating on one work-group (0: fastest correct choice) */
   uint64_t chunk_groups;    /* work-groups a hart claims at once (0: balanced) */
   int counters_off;         /* 1: record no counters for this launch (on a device with counters) */
+  const uint8_t *arg_types; /* NULL, or per argument the RVHAL_TYPE_* (rvhal/rvhal_kernel_meta.h) of the
+                               value passed, 0 for "not said": a float given for an integer parameter, or
+                               an integer for a float one, is refused (hal_arg_t carries sizes only) */
 } rvhal_launch_options_t;
 
 /* Runs `kernel` over the ND-range and returns when it has finished.
@@ -162,6 +176,24 @@ typedef struct rvhal_launch_report {
 } rvhal_launch_report_t;
 
 int rvhal_device_last_launch(const rvhal_device_t *device, rvhal_launch_report_t *out_report);
+
+/* How far the launch now running on a device is: for a heartbeat on long
+ * launches. May be called from another thread while rvhal_kernel_exec
+ * waits (it only reads). Per hart: groups begun when the launch records a
+ * timeline (a profile with trace= or svg=), instructions when counters are
+ * on with rvhal's QEMU plugin. */
+typedef struct rvhal_launch_progress {
+  uint64_t seq;        /* the launch (0: none running) */
+  uint64_t elapsed_ns; /* since it was submitted, host clock */
+  uint64_t num_groups; /* work-groups in its ND-range */
+  uint32_t harts;      /* harts taking part */
+  int have_groups;     /* groups_begun is filled in */
+  int have_instructions;
+  uint64_t groups_begun[RVHAL_MAX_HARTS];
+  uint64_t instructions[RVHAL_MAX_HARTS];
+} rvhal_launch_progress_t;
+
+int rvhal_device_launch_progress(const rvhal_device_t *device, rvhal_launch_progress_t *out_progress);
 
 #ifdef __cplusplus
 }

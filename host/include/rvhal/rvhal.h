@@ -6,6 +6,7 @@
 #include "rvhal/counters.h"
 #include "rvhal/device.h"
 #include "rvhal/queue.h"
+#include "rvhal/program_info.h"
 #include "rvhal/status.h"
 
 #endif /* RVHAL_RVHAL_H */

@@ -1,0 +1,86 @@
+# rvhal_add_kernel(<name> <source>... [XLEN 64|32] [EMBED]
+#                  [INCLUDE_DIRECTORIES dir...] [COMPILE_OPTIONS opt...])
+#
+# Builds the kernel ELF <name>.elf (in the current binary dir) from C
+# sources with the RISC-V cross compiler and rvhal's kernel SDK, from a host
+# project: no toolchain file, no second project. Target <name> builds it;
+# its property RVHAL_KERNEL_FILE is the ELF's path (load it with
+# rvhal_program_load_file).
+#
+# EMBED: <name> is instead a static library holding the ELF as a C array;
+# link the host program with it and
+#     #include "<name>_kernel.h"  /* extern const unsigned char <name>_elf[]; size_t <name>_elf_size */
+#     rvhal_program_load(device, <name>_elf, <name>_elf_size, &program);
+# so the program needs no kernel file at run time.
+#
+# The cross compiler is $RVHAL_KERNEL_CC (default riscv64-unknown-elf-gcc,
+# which builds RV32 too).
+cmake_minimum_required(VERSION 3.20)
+set(_RVHAL_ADD_KERNEL_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+function(rvhal_add_kernel name)
+  cmake_parse_arguments(PARSE_ARGV 1 K "EMBED" "XLEN" "INCLUDE_DIRECTORIES;COMPILE_OPTIONS")
+  set(sources ${K_UNPARSED_ARGUMENTS})
+  if(NOT sources)
+    message(FATAL_ERROR "rvhal_add_kernel(${name}): no source files")
+  endif()
+  if(NOT K_XLEN)
+    set(K_XLEN 64)
+  endif()
+  set(sdk rvhal::kernel_sdk_rv${K_XLEN})
+  if(NOT TARGET ${sdk})
+    message(FATAL_ERROR "rvhal_add_kernel(${name}): XLEN ${K_XLEN}: this rvhal has no ${sdk} (it has: ${rvhal_XLENS})")
+  endif()
+  if(NOT RVHAL_KERNEL_CC)
+    find_program(RVHAL_KERNEL_CC riscv64-unknown-elf-gcc)
+    if(NOT RVHAL_KERNEL_CC)
+      message(FATAL_ERROR "rvhal_add_kernel: riscv64-unknown-elf-gcc not found: install the Debian packages "
+                          "gcc-riscv64-unknown-elf and picolibc-riscv64-unknown-elf, or set RVHAL_KERNEL_CC")
+    endif()
+  endif()
+  get_target_property(lib ${sdk} IMPORTED_LOCATION)
+  get_target_property(incs ${sdk} INTERFACE_INCLUDE_DIRECTORIES)
+  get_target_property(copts ${sdk} INTERFACE_COMPILE_OPTIONS)
+  get_target_property(lopts ${sdk} INTERFACE_LINK_OPTIONS)
+  get_target_property(ld ${sdk} RVHAL_LINKER_SCRIPT)
+
+  set(cflags ${copts} -O2 -g -Wall -Wextra ${K_COMPILE_OPTIONS})
+  foreach(dir ${K_INCLUDE_DIRECTORIES} ${incs})
+    get_filename_component(dir ${dir} ABSOLUTE)
+    list(APPEND cflags -I${dir})
+  endforeach()
+  set(work ${CMAKE_CURRENT_BINARY_DIR}/${name}.rvhal)
+  set(elf ${CMAKE_CURRENT_BINARY_DIR}/${name}.elf)
+  set(objs)
+  foreach(src ${sources})
+    get_filename_component(abs ${src} ABSOLUTE)
+    get_filename_component(base ${src} NAME)
+    set(obj ${work}/${base}.o)
+    add_custom_command(OUTPUT ${obj}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${work}
+      COMMAND ${RVHAL_KERNEL_CC} ${cflags} -MD -MF ${obj}.d -c ${abs} -o ${obj}
+      DEPENDS ${abs} DEPFILE ${obj}.d
+      COMMENT "Building kernel object ${base}.o (RV${K_XLEN})" VERBATIM COMMAND_EXPAND_LISTS)
+    list(APPEND objs ${obj})
+  endforeach()
+  add_custom_command(OUTPUT ${elf}
+    COMMAND ${RVHAL_KERNEL_CC} ${lopts} ${objs} ${lib} -o ${elf}
+    DEPENDS ${objs} ${lib} ${ld}
+    COMMENT "Linking kernel ${name}.elf (RV${K_XLEN})" VERBATIM COMMAND_EXPAND_LISTS)
+
+  if(NOT K_EMBED)
+    add_custom_target(${name} ALL DEPENDS ${elf})
+    set_target_properties(${name} PROPERTIES RVHAL_KERNEL_FILE ${elf})
+    return()
+  endif()
+  set(c ${work}/${name}_kernel.c)
+  set(h ${work}/include/${name}_kernel.h)
+  add_custom_command(OUTPUT ${c} ${h}
+    COMMAND ${CMAKE_COMMAND} -DELF=${elf} -DNAME=${name} -DOUT_C=${c} -DOUT_H=${h}
+            -P ${_RVHAL_ADD_KERNEL_DIR}/rvhal_embed.cmake
+    DEPENDS ${elf} ${_RVHAL_ADD_KERNEL_DIR}/rvhal_embed.cmake
+    COMMENT "Embedding kernel ${name}.elf as ${name}_elf[]" VERBATIM)
+  add_library(${name} STATIC ${c} ${h})
+  target_include_directories(${name} PUBLIC $<BUILD_INTERFACE:${work}/include>)
+  set_target_properties(${name} PROPERTIES RVHAL_KERNEL_FILE ${elf} LINKER_LANGUAGE C)
+endfunction()

@@ -1,0 +1,48 @@
+/* What a kernel ELF declares, read without a device: its kernels (the
+ * entries the SDK's RVHAL_KERNEL_ENTRY or RVHAL_KERNEL made) and their
+ * arguments. `rvhal kernels ELF` prints this. */
+#ifndef RVHAL_PROGRAM_INFO_H
+#define RVHAL_PROGRAM_INFO_H
+
+#include <stdint.h>
+
+#include "rvhal/hal_types.h"
+#include "rvhal/rvhal_kernel_meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rvhal_kernel_arg_info {
+  uint32_t kind;         /* RVHAL_ARG_KIND_GLOBAL, _LOCAL or _VALUE */
+  uint32_t type;         /* a value's RVHAL_TYPE_* (RVHAL_TYPE_UNKNOWN for buffers and untyped kernels) */
+  uint32_t size;         /* bytes of the kernel's struct member */
+  uint32_t offset;       /* of that member in the kernel's argument struct */
+  const char *type_name; /* as declared, e.g. "global const float *"; NULL if the kernel did not record it */
+  const char *name;      /* the parameter's name; NULL if not recorded */
+} rvhal_kernel_arg_info_t;
+
+typedef struct rvhal_kernel_info {
+  const char *name;      /* the entry point to pass to rvhal_program_find_kernel */
+  uint32_t meta_version; /* RVHAL_META_VERSION it was built with */
+  uint32_t args_size;    /* sizeof its argument struct */
+  uint32_t num_args;
+  const rvhal_kernel_arg_info_t *args;
+} rvhal_kernel_info_t;
+
+typedef struct rvhal_program_info {
+  uint32_t word_size; /* 4 (RV32) or 8 (RV64) */
+  uint32_t num_kernels;
+  const rvhal_kernel_info_t *kernels;
+} rvhal_program_info_t;
+
+/* Reads the kernels an ELF file's bytes declare. RVHAL_BAD_ELF if it is no
+ * RISC-V executable or its metadata is damaged. Free with
+ * rvhal_program_info_free. */
+int rvhal_program_info_read(const void *elf, hal_size_t size, rvhal_program_info_t **out_info);
+void rvhal_program_info_free(rvhal_program_info_t *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RVHAL_PROGRAM_INFO_H */

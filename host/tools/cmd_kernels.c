@@ -1,0 +1,192 @@
+/* rvhal kernels ELF...: the kernels an ELF declares and their arguments;
+ * rvhal abi ELF...: their packed layouts, checked against the structs the
+ * kernels were built with. Both read the SDK metadata without a device
+ * (rvhal_program_info_read). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "rvhal/rvhal.h"
+#include "rvhal/rvhal_protocol.h"
+
+void cmd_kernels_usage(FILE *f) {
+  fprintf(f,
+          "usage: rvhal kernels ELF...\n"
+          "Lists the kernels of each kernel ELF (the entry points the SDK's RVHAL_KERNEL_ENTRY or\n"
+          "RVHAL_KERNEL made: the names to give `rvhal run`) with their arguments: kind, declared\n"
+          "type and name (RVHAL_KERNEL_ENTRY records them), size and offset in the argument struct.\n"
+          "`rvhal abi ELF` checks the same arguments against the packing rule.\n\n"
+          "  -h, --help  this help\n\n"
+          "example:\n"
+          "  $ rvhal kernels saxpy.elf\n"
+          "  saxpy.elf: RV64, 1 kernel\n"
+          "  saxpy_entry(global const float * x, global float * y, float a, uint n)\n"
+          "      0  global  x  global const float *  offset 0, 8 bytes\n"
+          "      1  global  y  global float *        offset 8, 8 bytes\n"
+          "      2  value   a  float (f32)           offset 16, 4 bytes\n"
+          "      3  value   n  uint (u32)            offset 20, 4 bytes\n");
+}
+
+/* The file's bytes (malloc'ed) in *out; CLI_FAIL with a message if not. */
+static int read_file(const char *cmd, const char *path, uint8_t **out, size_t *out_size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "rvhal %s: %s: %s\n", cmd, path, strerror(errno));
+    return CLI_FAIL;
+  }
+  size_t cap = 1 << 16, n = 0;
+  uint8_t *buf = malloc(cap);
+  for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
+    n += got;
+    if (n == cap) {
+      uint8_t *grown = realloc(buf, cap *= 2);
+      if (!grown) free(buf);
+      buf = grown;
+    }
+  }
+  fclose(f);
+  if (!buf) {
+    fprintf(stderr, "rvhal %s: out of host memory\n", cmd);
+    return CLI_FAIL;
+  }
+  *out = buf;
+  *out_size = n;
+  return CLI_OK;
+}
+
+static int load_info(const char *cmd, const char *path, rvhal_program_info_t **out) {
+  uint8_t *bytes;
+  size_t size;
+  if (read_file(cmd, path, &bytes, &size)) return CLI_FAIL;
+  int rc = rvhal_program_info_read(bytes, size, out);
+  free(bytes);
+  if (rc) {
+    fprintf(stderr, "rvhal %s: %s: %s\n", cmd, path, rvhal_last_error());
+    return CLI_FAIL;
+  }
+  return CLI_OK;
+}
+
+int cli_is_elf_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  char magic[4] = {0};
+  if (!f) return 0;
+  size_t n = fread(magic, 1, 4, f);
+  fclose(f);
+  return n == 4 && !memcmp(magic, "\177ELF", 4);
+}
+
+static const char *kind_name(uint32_t kind) {
+  return kind == RVHAL_ARG_KIND_GLOBAL ? "global" : kind == RVHAL_ARG_KIND_LOCAL ? "local" : "value";
+}
+
+/* What the kernel declared ("float (f32)"), or what the metadata tells. */
+static void declared(const rvhal_kernel_arg_info_t *a, char *buf, size_t cap) {
+  if (a->type_name && a->type != RVHAL_TYPE_UNKNOWN) snprintf(buf, cap, "%s (%s)", a->type_name, rvhal_type_name(a->type));
+  else if (a->type_name) snprintf(buf, cap, "%s", a->type_name);
+  else if (a->kind == RVHAL_ARG_KIND_VALUE) snprintf(buf, cap, "%u-byte value", a->size);
+  else snprintf(buf, cap, "%s buffer", kind_name(a->kind));
+}
+
+static void print_kernel(const rvhal_kernel_info_t *k) {
+  printf("%s(", k->name);
+  for (uint32_t i = 0; i < k->num_args; i++) {
+    const rvhal_kernel_arg_info_t *a = &k->args[i];
+    if (a->name) printf("%s%s %s", i ? ", " : "", a->type_name, a->name);
+    else printf("%s%s", i ? ", " : "", a->kind == RVHAL_ARG_KIND_VALUE ? "value" : kind_name(a->kind));
+  }
+  printf(")%s\n", k->num_args && !k->args[0].name ? "  (RVHAL_KERNEL: no declared types or names)" : "");
+  int nw = 1, tw = 1;
+  char decl[160];
+  for (uint32_t i = 0; i < k->num_args; i++) {
+    declared(&k->args[i], decl, sizeof decl);
+    if (k->args[i].name && (int)strlen(k->args[i].name) > nw) nw = (int)strlen(k->args[i].name);
+    if ((int)strlen(decl) > tw) tw = (int)strlen(decl);
+  }
+  for (uint32_t i = 0; i < k->num_args; i++) {
+    const rvhal_kernel_arg_info_t *a = &k->args[i];
+    declared(a, decl, sizeof decl);
+    printf("  %5u  %-6s  %-*s  %-*s  offset %u, %u bytes\n", i, kind_name(a->kind), nw, a->name ? a->name : "-", tw,
+           decl, a->offset, a->size);
+  }
+}
+
+int cmd_kernels(int argc, char **argv) {
+  static const struct option opts[] = {{"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    if (c == 'h') {
+      cmd_kernels_usage(stdout);
+      return CLI_OK;
+    }
+    return cli_getopt_error("kernels", cmd_kernels_usage, argv, opts, c);
+  }
+  if (optind == argc) return cli_usage_error("kernels", cmd_kernels_usage, "missing ELF");
+  int rc = CLI_OK;
+  for (int i = optind; i < argc; i++) {
+    rvhal_program_info_t *info;
+    if (load_info("kernels", argv[i], &info)) {
+      rc = CLI_FAIL;
+      continue;
+    }
+    printf("%s%s: RV%u, %u kernel%s%s\n", i > optind ? "\n" : "", argv[i], info->word_size * 8, info->num_kernels,
+           info->num_kernels == 1 ? "" : "s", info->num_kernels ? "" : " built with the SDK (no metadata found)");
+    for (uint32_t k = 0; k < info->num_kernels; k++) print_kernel(&info->kernels[k]);
+    rvhal_program_info_free(info);
+  }
+  return rc;
+}
+
+/* rvhal abi ELF...: each kernel's arguments laid out by the packing rule
+ * (rvhal_arg_layout) next to where the kernel's struct keeps them. */
+int cmd_abi_elf(int argc, char **argv) {
+  int rc = CLI_OK;
+  for (int i = 0; i < argc; i++) {
+    rvhal_program_info_t *info;
+    if (load_info("abi", argv[i], &info)) {
+      rc = CLI_FAIL;
+      continue;
+    }
+    uint32_t word = info->word_size;
+    printf("%s%s: RV%u (%u-byte words), %u kernel%s\n", i ? "\n" : "", argv[i], word * 8, word, info->num_kernels,
+           info->num_kernels == 1 ? "" : "s");
+    for (uint32_t k = 0; k < info->num_kernels; k++) {
+      const rvhal_kernel_info_t *ki = &info->kernels[k];
+      hal_arg_t desc[RVHAL_META_MAX_ARGS];
+      rvhal_arg_layout_t lay[RVHAL_META_MAX_ARGS];
+      static const uint8_t bytes[RVHAL_ARGS_MAX];
+      for (uint32_t j = 0; j < ki->num_args; j++) {
+        const rvhal_kernel_arg_info_t *a = &ki->args[j];
+        desc[j] = a->kind == RVHAL_ARG_KIND_GLOBAL ? rvhal_arg_global(0)
+                  : a->kind == RVHAL_ARG_KIND_LOCAL ? rvhal_arg_local(1)
+                                                    : rvhal_arg_value(bytes, a->size);
+      }
+      uint32_t total = 0, bad = 0;
+      if (rvhal_arg_layout(desc, ki->num_args, word, lay, &total)) {
+        printf("kernel %s: cannot be packed: %s\n", ki->name, rvhal_last_error());
+        rc = CLI_FAIL;
+        continue;
+      }
+      printf("kernel %s\n  index  kind    offset  size  align  struct  declared\n", ki->name);
+      for (uint32_t j = 0; j < ki->num_args; j++) {
+        const rvhal_kernel_arg_info_t *a = &ki->args[j];
+        int ok = a->offset == lay[j].offset && a->size == lay[j].size;
+        bad += !ok;
+        char decl[160];
+        declared(a, decl, sizeof decl);
+        printf("  %5u  %-6s  %6u  %4u  %5u  %6u  %s%s%s%s\n", j, kind_name(a->kind), lay[j].offset, lay[j].size,
+               lay[j].align, a->offset, decl, a->name ? " " : "", a->name ? a->name : "",
+               ok ? "" : "  MISMATCH: the kernel's struct member is elsewhere or another size");
+      }
+      if (ki->num_args && ki->args_size < total) bad++;
+      printf("  packed size %u bytes, kernel's argument struct %u bytes: %s\n", total, ki->args_size,
+             bad ? "MISMATCH (declare the members with RVHAL_PACKED_ARG, or use RVHAL_KERNEL_ENTRY)" : "ok");
+      if (bad) rc = CLI_FAIL;
+    }
+    rvhal_program_info_free(info);
+  }
+  return rc;
+}

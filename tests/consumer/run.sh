@@ -1,0 +1,49 @@
+#!/bin/sh
+# Installs rvhal into a temporary prefix, MOVES the prefix, then builds and
+# runs the consumer projects against it: the CMake one (find_package only)
+# and the Makefile one (pkg-config only), plus the moved `rvhal` tool.
+#   run.sh BUILD_DIR SOURCE_DIR
+set -eu
+BUILD=$1
+SRC=$2
+T=$(mktemp -d "${TMPDIR:-/tmp}/rvhal-consumer.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+unset RVHAL_FIRMWARE_DIR RVHAL_QEMU_PLUGIN
+step() { printf '\n== %s\n' "$*"; }
+
+step "install into $T/installed, then move it to $T/moved"
+cmake --install "$BUILD" --prefix "$T/installed" >/dev/null
+mv "$T/installed" "$T/moved"
+P=$T/moved
+PC=$(dirname "$(find "$P" -name rvhal.pc)")
+
+# The library must have found the moved install, not the build tree.
+check_firmware() {
+  grep -q "^firmware: $P/share/rvhal/firmware/rv64\$" "$1" ||
+    { echo "FAIL: firmware not taken from the moved install:"; cat "$1"; exit 1; }
+}
+
+step "CMake consumer: find_package(rvhal) with CMAKE_PREFIX_PATH=$P"
+cmake -S "$SRC/tests/consumer" -B "$T/cmake" -G Ninja -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$T/cmake"
+cd "$T" # the embedded kernel needs no file: run from elsewhere
+"$T/cmake/consumer" "$T/cmake/saxpy.elf" | tee "$T/out1"
+check_firmware "$T/out1"
+grep -q "^stencil (embedded kernel" "$T/out1"
+"$T/cmake/consumer_headers_cxx"
+step "the static library: \$RVHAL_FIRMWARE_DIR names the firmware"
+RVHAL_FIRMWARE_DIR=$P/share/rvhal/firmware/rv64 "$T/cmake/consumer_static" "$T/cmake/saxpy.elf" | tee "$T/out2"
+check_firmware "$T/out2"
+
+step "Makefile consumer: pkg-config with PKG_CONFIG_PATH=$PC"
+PKG_CONFIG_PATH="$PC" make -s -C "$SRC/tests/consumer/pkgconfig" O="$T/make"
+"$T/make/consumer" "$T/make/saxpy.elf" "$T/make/stencil.elf" | tee "$T/out3"
+check_firmware "$T/out3"
+grep -q "^stencil (file kernel" "$T/out3"
+
+step "the moved rvhal tool"
+"$P/bin/rvhal" info --boot --harts 1 --device 0 | tee "$T/out4"
+grep -q "firmware from  *$P/share/rvhal/firmware/rv64\$" "$T/out4"
+grep -q "^QEMU plugin: $P/" "$T/out4"
+"$P/bin/rvhal" kernels "$T/cmake/saxpy.elf"
+echo "consumer: all passed"
