@@ -19,6 +19,7 @@ PACKAGES=(
   "cmake:cmake"
   "ninja-build:ninja"
   "gcc:gcc"
+  "clang:clang"
   "libc6-dev:/usr/include/stdio.h"
 )
 
