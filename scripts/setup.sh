@@ -22,6 +22,7 @@ PACKAGES=(
   "g++:g++"
   "make:make"
   "pkg-config:pkg-config"
+  "clang:clang"
   "libc6-dev:/usr/include/stdio.h"
 )
 

@@ -150,8 +150,12 @@ static int take_ring(rvhal_print_state_t *s, uint32_t h, rvhal_print_ring_t *rin
       tail += to_end;
       continue;
     }
-    const rvhal_print_record_t *r = (const rvhal_print_record_t *)(data + tail % RVHAL_PRINT_RING_SIZE);
-    uint32_t size = r->size, len = r->len; /* read once: the device may change them meanwhile */
+    /* The header copied once: the device may change it meanwhile, and a
+     * position it wrote need not be aligned. */
+    const uint8_t *at = data + tail % RVHAL_PRINT_RING_SIZE;
+    rvhal_print_record_t hdr, *r = &hdr;
+    memcpy(&hdr, at, sizeof hdr);
+    uint32_t size = r->size, len = r->len;
     uint16_t flags = r->flags;
     if (size < sizeof *r || size > head - tail || size > to_end || len > size - sizeof *r) {
       /* Not a record: the ring was overwritten (a kernel's stray store?).
@@ -174,7 +178,7 @@ static int take_ring(rvhal_print_state_t *s, uint32_t h, rvhal_print_ring_t *rin
       c->item = r->item;
       c->flags = flags;
       c->len = len;
-      memcpy(c->text, r + 1, len);
+      memcpy(c->text, at + sizeof hdr, len);
       s->pending[s->num_pending++] = c;
     }
     tail += size;

@@ -11,7 +11,8 @@
  * RVHAL_MISSING_TOOL (no such QEMU) and RVHAL_BAD_LAUNCH.
  *
  * With the argument "stack": frames of several sizes, up to past the whole
- * stack region, touched only at their lowest byte. */
+ * stack region, touched only at their lowest byte. Arguments name the parts
+ * to run (forged print wiped traps lost busy missing stack). */
 #include <pthread.h>
 #include <signal.h>
 
@@ -248,16 +249,16 @@ int main(int argc, char **argv) {
   c.marks = dt_buffer(c.d, N * 4, NULL);
   c.out = dt_buffer(c.d, N * 4, NULL);
   HEALTHY();
-  if (argc > 1 && !strcmp(argv[1], "stack")) {
-    stack_frames();
-  } else {
-    forged_records();
-    print_bombs();
-    wiped_programs();
-    traps();
-    device_lost();
-    busy();
-    missing_tool();
+  /* no argument: all but "stack"; or the parts named */
+  static const struct {
+    const char *name;
+    void (*fn)(void);
+  } parts[] = {{"forged", forged_records}, {"print", print_bombs}, {"wiped", wiped_programs}, {"traps", traps},
+               {"lost", device_lost},      {"busy", busy},         {"missing", missing_tool}, {"stack", stack_frames}};
+  for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+    int run = argc == 1 && strcmp(parts[i].name, "stack") != 0;
+    for (int a = 1; a < argc; a++) run |= !strcmp(argv[a], parts[i].name);
+    if (run) parts[i].fn();
   }
   rvhal_device_delete(c.d);
   pid_t pids[8];
