@@ -7,7 +7,7 @@ include(CMakePackageConfigHelpers)
 
 set(RVHAL_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/rvhal)
 set(RVHAL_INSTALL_SDK_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/rvhal/kernel)
-set(RVHAL_KERNEL_FLAGS_RV64 -march=rv64imafdc -mabi=lp64d)
+set(RVHAL_KERNEL_FLAGS_RV64 -march=rv64imafdc -mabi=lp64d) # for rvhal.pc (RvhalKernelSdk.cmake for CMake)
 set(RVHAL_KERNEL_FLAGS_RV32 -march=rv32imafdc -mabi=ilp32d)
 
 foreach(xlen ${RVHAL_DEVICE_XLENS})
@@ -27,6 +27,18 @@ install(FILES ${RVHAL_SOURCE_DIR}/cmake/riscv64-unknown-elf.cmake ${RVHAL_SOURCE
 install(FILES ${RVHAL_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${RVHAL_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
+# add_subdirectory(rvhal): the same kernel SDK targets and rvhal_add_kernel,
+# over this build's device parts.
+include(${RVHAL_SOURCE_DIR}/cmake/package/RvhalKernelSdk.cmake)
+foreach(xlen ${RVHAL_DEVICE_XLENS})
+  _rvhal_kernel_sdk_target(${xlen} ${CMAKE_BINARY_DIR}/device-rv${xlen}/sdk/librvhal_kernel.a
+                           ${CMAKE_BINARY_DIR}/device-rv${xlen}/linker/kernel.ld
+                           "${RVHAL_SOURCE_DIR}/sdk/include;${RVHAL_SOURCE_DIR}/abi")
+  set_property(TARGET rvhal::kernel_sdk_rv${xlen} PROPERTY RVHAL_BUILT_BY rvhal-device-rv${xlen})
+endforeach()
+set(rvhal_XLENS ${RVHAL_DEVICE_XLENS} CACHE INTERNAL "")
+include(${RVHAL_SOURCE_DIR}/cmake/package/RvhalAddKernel.cmake)
+
 # find_package(rvhal): targets, the kernel SDK per XLEN, rvhal_add_kernel().
 install(EXPORT rvhalTargets NAMESPACE rvhal:: DESTINATION ${RVHAL_INSTALL_CMAKEDIR})
 configure_package_config_file(${RVHAL_SOURCE_DIR}/cmake/package/rvhalConfig.cmake.in
@@ -36,7 +48,8 @@ configure_package_config_file(${RVHAL_SOURCE_DIR}/cmake/package/rvhalConfig.cmak
 write_basic_package_version_file(${CMAKE_BINARY_DIR}/package/rvhalConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/package/rvhalConfig.cmake ${CMAKE_BINARY_DIR}/package/rvhalConfigVersion.cmake
-              ${RVHAL_SOURCE_DIR}/cmake/package/RvhalAddKernel.cmake ${RVHAL_SOURCE_DIR}/cmake/package/rvhal_embed.cmake
+              ${RVHAL_SOURCE_DIR}/cmake/package/RvhalAddKernel.cmake ${RVHAL_SOURCE_DIR}/cmake/package/RvhalKernelSdk.cmake
+              ${RVHAL_SOURCE_DIR}/cmake/package/rvhal_embed.cmake
         DESTINATION ${RVHAL_INSTALL_CMAKEDIR})
 
 # pkg-config: paths relative to the .pc file, so a moved install works.

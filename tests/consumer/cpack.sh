@@ -13,7 +13,7 @@ dpkg-deb -c "$deb" >"$T/deb.txt"
 tar -tzf "$tgz" >"$T/tgz.txt"
 for want in bin/rvhal lib/librvhal.so lib/librvhal.a include/rvhal/rvhal.h include/rvhal/kernel/rvhal_kernel.h \
   share/rvhal/firmware/rv64/ lib/rvhal/rv64/librvhal_kernel.a lib/rvhal/rv64/kernel.ld \
-  lib/cmake/rvhal/rvhalConfig.cmake lib/pkgconfig/rvhal.pc; do
+  lib/cmake/rvhal/rvhalConfig.cmake lib/pkgconfig/rvhal.pc lib/libhal_rvhal.so; do
   grep -q "$want" "$T/deb.txt" || { echo "FAIL: $deb has no $want"; exit 1; }
   grep -q "$want" "$T/tgz.txt" || { echo "FAIL: $tgz has no $want"; exit 1; }
 done

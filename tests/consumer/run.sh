@@ -46,4 +46,9 @@ step "the moved rvhal tool"
 grep -q "firmware from  *$P/share/rvhal/firmware/rv64\$" "$T/out4"
 grep -q "^QEMU plugin: $P/" "$T/out4"
 "$P/bin/rvhal" kernels "$T/cmake/saxpy.elf"
+if [ -x "$BUILD/ock/test_ock_hal" ]; then
+  step "the moved libhal_rvhal.so, loaded as an OCK host loads a HAL"
+  "$BUILD/ock/test_ock_hal" "$(find "$P" -name libhal_rvhal.so)" "$BUILD/device-rv64/kernels/vector_add.elf" \
+    "$BUILD/device-rv64/kernels/ock_adapter.elf" 2>/dev/null
+fi
 echo "consumer: all passed"

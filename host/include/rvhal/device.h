@@ -24,7 +24,9 @@
 extern "C" {
 #endif
 
-#define RVHAL_API_VERSION 3 /* the api_version of the oneAPI Construction Kit HAL interface this follows */
+/* The version of this C API. (The oneAPI Construction Kit HAL interface,
+ * version 6, is served by the adapter libhal_rvhal.so: ock/.) */
+#define RVHAL_API_VERSION 3
 
 /* ---- platform ------------------------------------------------------- */
 
