@@ -12,6 +12,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "ock_hal_interface.h"
@@ -60,16 +61,24 @@ class rvhal_ock_device final : public hal::hal_device_t {
     return p;
   }
 
+  // clik hosts name a kernel by its function ("vector_add"); the SDK's
+  // entry point is "vector_add_entry": the name is tried, then its entry.
   hal::hal_kernel_t program_find_kernel(hal::hal_program_t program, const char *name) override {
+    if (!name) return hal::hal_invalid_kernel;
     hal_kernel_t k;
+    std::string entry = name;
     if (rvhal_program_find_kernel(dev_, program, name, &k)) {
-      report("program_find_kernel");
-      return hal::hal_invalid_kernel;
+      std::string first = rvhal_last_error();
+      entry += "_entry";
+      if (rvhal_program_find_kernel(dev_, program, entry.c_str(), &k)) {
+        std::fprintf(stderr, "rvhal HAL: program_find_kernel: %s\n", first.c_str());
+        return hal::hal_invalid_kernel;
+      }
     }
     auto it = programs_.find(program);
     if (it != programs_.end())
       for (uint32_t i = 0; i < it->second->num_kernels; i++)
-        if (!std::strcmp(it->second->kernels[i].name, name)) kernels_[k] = &it->second->kernels[i];
+        if (entry == it->second->kernels[i].name) kernels_[k] = &it->second->kernels[i];
     return k;
   }
 
