@@ -59,12 +59,12 @@ static void complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t
   done->status = status;
   done->fault_hart = fault_hart;
   done->start_mtime = start;
-  done->end_mtime = fw_board.time_now();
+  done->end_mtime = fw_time_now();
   fw_fence();
   done->seq = seq;
   fw_store_u64(&ctrl->ring.completed, seq);
   fw_fence(); /* pairs with the host's fence between host_waiting and completed */
-  if (__atomic_load_n(&ctrl->ring.host_waiting, __ATOMIC_ACQUIRE)) fw_notify_host();
+  if (__atomic_load_n(&ctrl->ring.host_waiting, __ATOMIC_ACQUIRE)) fw_host_notify();
 }
 
 /* The last hart to finish also knows when the launch ended: it gives every
@@ -94,7 +94,7 @@ static void finish_share(fw_hart_t *hart) {
   if (L->desc->flags & RVHAL_LAUNCH_COUNTERS) account_idle();
   complete(seq, L->status, L->fault_hart, start);
   __atomic_store_n(&fw_retired, (uintptr_t)seq, __ATOMIC_RELEASE);
-  if (hart->index != 0) fw_board.ipi_send(0); /* hart 0 may wait to reuse fw_launch */
+  if (hart->index != 0) fw_ipi_send(0); /* hart 0 may wait to reuse fw_launch */
 }
 
 static void stack_check(fw_hart_t *hart) {
@@ -183,15 +183,15 @@ static void wait_turn(fw_hart_t *hart, uint32_t team) {
   /* Everyone must be asleep before the first team starts, or QEMU could run
    * a hart just woken for the launch inside hart 0's span. */
   if (hart->index != 0) {
-    if (__atomic_add_fetch(&L->arrived, 1, __ATOMIC_ACQ_REL) == L->participants - 1) fw_board.ipi_send(0);
+    if (__atomic_add_fetch(&L->arrived, 1, __ATOMIC_ACQ_REL) == L->participants - 1) fw_ipi_send(0);
   } else {
     while (__atomic_load_n(&L->arrived, __ATOMIC_ACQUIRE) != L->participants - 1) {
       fw_wfi();
-      fw_board.ipi_clear(0);
+      fw_ipi_clear(0);
     }
   }
   for (;;) {
-    fw_board.ipi_clear(hart->index);
+    fw_ipi_clear(hart->index);
     fw_fence();
     if (__atomic_load_n(&L->turn, __ATOMIC_ACQUIRE) == team || __atomic_load_n(&L->abort, __ATOMIC_ACQUIRE)) return;
     fw_wfi();
@@ -203,18 +203,16 @@ static void wait_turn(fw_hart_t *hart, uint32_t team) {
  * way to wfi; under -icount they advance the one clock every hart reads, so
  * inside this hart's span they would add cycles now and then, as QEMU's
  * time slices fall. Asleep, this hart lets them finish first. */
-#define SETTLE_TICKS (RVHAL_BOARD_TIMEBASE_HZ / 1000000 + 1)
-
 static void settle(fw_hart_t *hart) {
-  const uint64_t until = fw_board.time_now() + SETTLE_TICKS;
-  fw_board.timer_set(hart->index, until);
-  csr_set(mie, MIP_MTIP);
-  while (fw_board.time_now() < until) {
-    fw_board.ipi_clear(hart->index); /* a stale IPI must not turn this into a spin */
+  const uint64_t until = fw_time_now() + fw_board.timebase_hz / 1000000 + 1;
+  fw_timer_set(hart->index, until);
+  xcsr_set(CSR_XIE, XIP_TIMER);
+  while (fw_time_now() < until) {
+    fw_ipi_clear(hart->index); /* a stale IPI must not turn this into a spin */
     fw_wfi();
   }
-  csr_clear(mie, MIP_MTIP);
-  fw_board.timer_set(hart->index, FW_TIMER_OFF);
+  xcsr_clear(CSR_XIE, XIP_TIMER);
+  fw_timer_set(hart->index, FW_TIMER_OFF);
 }
 
 static void pass_turn(uint32_t next_team) {
@@ -222,7 +220,7 @@ static void pass_turn(uint32_t next_team) {
   __atomic_store_n(&L->turn, next_team, __ATOMIC_RELEASE);
   fw_fence();
   for (uint32_t i = next_team * L->team_size; i < (next_team + 1) * L->team_size && i < L->participants; i++)
-    fw_board.ipi_send(i);
+    fw_ipi_send(i);
 }
 
 /* One hart's part of a launch. */
@@ -285,7 +283,7 @@ static void run_share(fw_hart_t *hart) {
 static void wait_retired(uint64_t seq) {
   while (__atomic_load_n(&fw_retired, __ATOMIC_ACQUIRE) != (uintptr_t)seq) {
     fw_wfi();
-    fw_board.ipi_clear(0);
+    fw_ipi_clear(0);
   }
 }
 
@@ -294,7 +292,7 @@ void fw_run_launch(uint64_t seq) {
 
   rvhal_launch_slot_t *slot = slot_of(seq);
   const rvhal_launch_desc_t *d = &slot->desc;
-  uint64_t start = fw_board.time_now();
+  uint64_t start = fw_time_now();
   int32_t rc = check_desc(d, slot, seq);
   if (rc != RVHAL_OK) {
     complete(seq, rc, 0, start);
@@ -325,14 +323,14 @@ void fw_run_launch(uint64_t seq) {
   L->arrived = 0;
   __atomic_store_n(&fw_launch_gen, fw_launch_gen + 1, __ATOMIC_RELEASE);
   fw_fence();
-  for (uint32_t i = 1; i < L->participants; i++) fw_board.ipi_send(i);
+  for (uint32_t i = 1; i < L->participants; i++) fw_ipi_send(i);
   run_share(&fw_harts[0]);
   wait_retired(seq);
 }
 
 void fw_worker_loop(fw_hart_t *hart) {
   for (;;) {
-    fw_board.ipi_clear(hart->index);
+    fw_ipi_clear(hart->index);
     fw_fence();
     uint64_t gen = __atomic_load_n(&fw_launch_gen, __ATOMIC_ACQUIRE);
     if (gen != hart->seen_gen) {

@@ -10,9 +10,18 @@
 #include "fw_board.h"
 #include "fw_mmio.h"
 
-static uint32_t this_hart(void) { return (uint32_t)(csr_read(mhartid) - RVHAL_BOARD_FIRST_HART); }
+/* The trapping hart: its trap frame lies on its own trap stack (xscratch),
+ * one of fw_boot_stacks by hart index; no hart-id CSR needed. */
+static uint32_t hart_of_frame(const uintptr_t *frame) {
+  return (uint32_t)(((uintptr_t)frame - (uintptr_t)fw_boot_stacks) / FW_BOOT_STACK_SIZE);
+}
 
-static void fw_kernel_unwind(void) { longjmp(fw_harts[this_hart()].recover, 1); }
+/* Runs on the trap stack after leaving trap context: sp tells the hart. */
+static void fw_kernel_unwind(void) {
+  uintptr_t sp;
+  __asm__ volatile("mv %0, sp" : "=r"(sp));
+  longjmp(fw_harts[(sp - 1 - (uintptr_t)fw_boot_stacks) / FW_BOOT_STACK_SIZE].recover, 1);
+}
 
 /* Record why the running kernel stopped and stop the launch. */
 static void stop_launch(fw_hart_t *hart, uint32_t kind, int32_t status, uintptr_t cause, uintptr_t epc,
@@ -41,20 +50,20 @@ static void stop_launch(fw_hart_t *hart, uint32_t kind, int32_t status, uintptr_
   fw_fence();
   /* Harts of the launch asleep in a barrier must wake up and leave. */
   for (uint32_t i = 0; i < fw_launch.participants; i++)
-    if (i != hart->index) fw_board.ipi_send(i);
+    if (i != hart->index) fw_ipi_send(i);
   hart->in_kernel = 0;
 }
 
 void fw_trap_handler(uintptr_t *frame) {
-  uintptr_t cause = csr_read(mcause), epc = csr_read(mepc), tval = csr_read(mtval);
-  uint32_t index = this_hart();
+  uintptr_t cause = xcsr_read(CSR_XCAUSE), epc = xcsr_read(CSR_XEPC), tval = xcsr_read(CSR_XTVAL);
+  uint32_t index = hart_of_frame(frame);
   fw_hart_t *hart = &fw_harts[index];
 
   if ((intptr_t)cause < 0) return; /* interrupts are never enabled globally; ignore */
 
   if (!hart->in_kernel) {
     char what[80];
-    fw_format(what, sizeof what, "firmware exception on hart %u: mcause %lu at pc 0x%lx, mtval", (unsigned)index,
+    fw_format(what, sizeof what, "firmware exception on hart %u: " FW_PRIV_NAME "-mode cause %lu at pc 0x%lx, tval", (unsigned)index,
               (unsigned long)cause, (unsigned long)epc);
     fw_fail(RVHAL_FIRMWARE, what, tval);
   }

@@ -1,5 +1,6 @@
-/* Firmware image: linked at RAM base + RVHAL_FW_OFFSET; must fit below the
- * control block. Preprocessed with the board's board.h. */
+/* Firmware image: linked at RAM base + the board's firmware offset (the
+ * start of rvhal's firmware region); must fit below the control block.
+ * Preprocessed with the board's board.h. */
 #include "board.h"
 #include "rvhal/rvhal_protocol.h"
 
@@ -7,7 +8,7 @@ OUTPUT_ARCH("riscv")
 ENTRY(_start)
 
 MEMORY {
-  FW (rwx) : ORIGIN = RVHAL_BOARD_RAM_BASE + RVHAL_FW_OFFSET, LENGTH = RVHAL_FW_MAX_SIZE
+  FW (rwx) : ORIGIN = RVHAL_BOARD_RAM_BASE + RVHAL_BOARD_FW_OFFSET, LENGTH = RVHAL_FW_MAX_SIZE
 }
 
 PHDRS {
@@ -27,6 +28,7 @@ SECTIONS {
    * page's code whenever the guest stores to that page. */
   .data : ALIGN(4096) {
     *(.data .data.*)
+    KEEP(*(.htif))
     __global_pointer$ = . + 0x800;
     *(.sdata .sdata.*)
   } > FW :data
@@ -44,4 +46,7 @@ SECTIONS {
     *(.noinit .noinit.*)
   } > FW
   __fw_end = .;
+  fw_ctrl_block = ORIGIN(FW) + RVHAL_CTRL_OFFSET;
+  fw_print_rings = ORIGIN(FW) + RVHAL_PRINT_OFFSET;
+  ASSERT(__fw_end <= fw_ctrl_block, "firmware image overlaps the control block")
 }

@@ -5,7 +5,6 @@
 #include <setjmp.h>
 #include <stdint.h>
 
-#include "board.h"
 #include "fw_asm.h"
 #include "fw_format.h"
 #include "rvhal/hal_sched_info.h"
@@ -13,7 +12,11 @@
 #include "rvhal/rvhal_protocol.h"
 #include "rvhal/rvhal_status.h"
 
-#define FW_CTRL ((rvhal_ctrl_t *)((uintptr_t)RVHAL_BOARD_RAM_BASE + RVHAL_CTRL_OFFSET))
+/* The control block and print rings, placed by the linker script after the
+ * firmware image (RVHAL_CTRL_OFFSET / RVHAL_PRINT_OFFSET into the region). */
+extern rvhal_ctrl_t fw_ctrl_block;
+extern uint8_t fw_print_rings[];
+#define FW_CTRL (&fw_ctrl_block)
 #define FW_STACK_CANARY 0x5354414b43414e59ull
 
 /* The lowest word a hart's stack may use (just above its guard): where its
@@ -73,11 +76,10 @@ void fw_store_u64(volatile uint64_t *p, uint64_t v);
 void fw_run_launch(uint64_t seq);      /* hart 0; returns once every hart is done with it */
 void fw_worker_loop(fw_hart_t *hart) __attribute__((noreturn));
 
-/* doorbell.c */
-void fw_doorbell_loop(fw_hart_t *hart) __attribute__((noreturn));
-void fw_notify_host(void);
+/* ring_loop.c */
+void fw_ring_loop(fw_hart_t *hart) __attribute__((noreturn));
 
-/* barrier.c */
+/* team_barrier.c */
 void fw_team_barrier(const rvhal_call_info_t *ci);
 
 /* trap.c */

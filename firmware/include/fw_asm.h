@@ -5,6 +5,10 @@
 #define FW_BOOT_STACK_SIZE 2048 /* start-up, then trap handling, per hart */
 #define FW_TRAP_FRAME_WORDS 32  /* x0..x31; slot 2 holds the interrupted sp */
 
+/* Offsets into fw_board_t (fw_board.h) that start.S reads. */
+#define FW_BOARD_FIRST_HART_OFS 4
+#define FW_BOARD_MAX_HARTS_OFS 8
+
 #if __riscv_xlen == 64
 #define REG_S sd
 #define REG_L ld

@@ -36,6 +36,9 @@ typedef struct rvhal_platform_info {
 } rvhal_platform_info_t;
 
 const rvhal_platform_info_t *rvhal_platform_info(void);
+/* Why board descriptors found beside the firmware were left out of the
+ * devices (one message per descriptor, "; "-separated), or "". */
+const char *rvhal_platform_skipped(void);
 
 /* ---- device information ------------------------------------------------ */
 
@@ -60,6 +63,9 @@ typedef struct rvhal_device_info {
   uint32_t max_args_size;         /* bytes of packed arguments */
   uint64_t timebase_hz;           /* device timer frequency */
   rvhal_timing_mode_t timing;     /* of a created device; DEFAULT in the catalogue */
+  uint32_t max_harts;             /* harts the board can give a device */
+  uint64_t fault_addr;            /* an address whose loads and stores fault on this board */
+  const char *firmware_mode;      /* "M" (the firmware owns the machine) or "S" (under SBI) */
 } rvhal_device_info_t;
 
 /* Information about device `index` with default options. */

@@ -23,14 +23,14 @@ static void __attribute__((noinline)) team_wait(const rvhal_call_info_t *ci) {
     __atomic_store_n(&t->sense, sense, __ATOMIC_RELEASE);
     fw_fence();
     for (uint32_t i = leader; i < leader + size; i++)
-      if (i != ci->hart_index) fw_board.ipi_send(i);
+      if (i != ci->hart_index) fw_ipi_send(i);
     return;
   }
   const int counting = (ci->launch->flags & RVHAL_LAUNCH_COUNTERS) != 0;
   const uint64_t c0 = counting ? fw_read_mcycle() : 0;
   if (counting) fw_trace(me, RVHAL_TRACE_WAIT_BEGIN, 0, 0);
   for (;;) {
-    fw_board.ipi_clear(ci->hart_index);
+    fw_ipi_clear(ci->hart_index);
     fw_fence();
     if (__atomic_load_n(&t->sense, __ATOMIC_ACQUIRE) == sense) break;
     if (__atomic_load_n(&fw_launch.abort, __ATOMIC_ACQUIRE)) {
