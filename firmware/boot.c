@@ -12,10 +12,9 @@
 #include "fw.h"
 #include "fw_board.h"
 #include "fw_mmio.h"
+#include "fw_wait.h"
 
 fw_hart_t fw_harts[RVHAL_MAX_HARTS];
-fw_launch_t fw_launch;
-volatile uintptr_t fw_launch_gen;
 uint32_t fw_num_harts;
 
 /* In .data, not .bss: the cold-boot hart clears .bss while the others poll
@@ -155,7 +154,7 @@ static void cold_boot(uint32_t index) {
       rc = fw_board.hart_start(i, (uintptr_t)_start);
       if (rc) fw_fail(RVHAL_FIRMWARE, "starting a hart failed (SBI HSM)", (uint64_t)i);
     } else {
-      fw_ipi_send(i);
+      fw_wake(i, FW_WAKE_RELEASE);
     }
   }
 }
@@ -164,12 +163,7 @@ static void cold_boot(uint32_t index) {
  * hart starts after the release). */
 static void wait_release(uint32_t index) {
   xcsr_set(CSR_XIE, XIP_SOFT);
-  for (;;) {
-    fw_ipi_clear(index);
-    fw_fence();
-    if (fw_released) break;
-    fw_wfi();
-  }
+  FW_WAIT_UNTIL(index, fw_released);
 }
 
 void fw_hart_entry(uint32_t index, uintptr_t hartid) {
@@ -189,10 +183,7 @@ void fw_hart_entry(uint32_t index, uintptr_t hartid) {
   __atomic_fetch_add(&ctrl->fw.harts_online, 1, __ATOMIC_ACQ_REL);
 
   if (index == 0) {
-    while (__atomic_load_n(&ctrl->fw.harts_online, __ATOMIC_ACQUIRE) != fw_num_harts) {
-      fw_wfi();
-      fw_ipi_clear(0);
-    }
+    FW_WAIT_UNTIL(0, __atomic_load_n(&ctrl->fw.harts_online, __ATOMIC_ACQUIRE) == fw_num_harts);
     fw_doorbell_enable();
     /* The doorbell; timers wake a hart only when it asked (polled doorbell,
      * print waits). */
@@ -203,7 +194,7 @@ void fw_hart_entry(uint32_t index, uintptr_t hartid) {
     fw_fence();
     fw_host_notify();
   } else {
-    fw_ipi_send(0);
+    fw_wake(0, FW_WAKE_ONLINE);
   }
 
   const rvhal_boot_config_t *b = &ctrl->boot;

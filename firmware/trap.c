@@ -8,6 +8,7 @@
 
 #include "fw.h"
 #include "fw_board.h"
+#include "fw_launch.h"
 #include "fw_mmio.h"
 
 /* The trapping hart: its trap frame lies on its own trap stack (xscratch),
@@ -42,15 +43,7 @@ static void stop_launch(fw_hart_t *hart, uint32_t kind, int32_t status, uintptr_
   }
   fw_fence();
   r->seq = fw_launch.seq;
-
-  int32_t expected = RVHAL_OK;
-  if (__atomic_compare_exchange_n(&fw_launch.status, &expected, status, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-    fw_launch.fault_hart = hart->index;
-  __atomic_store_n(&fw_launch.abort, 1, __ATOMIC_RELEASE);
-  fw_fence();
-  /* Harts of the launch asleep in a barrier must wake up and leave. */
-  for (uint32_t i = 0; i < fw_launch.participants; i++)
-    if (i != hart->index) fw_ipi_send(i);
+  fw_launch_fail(hart, status);
   hart->in_kernel = 0;
 }
 
