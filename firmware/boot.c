@@ -178,6 +178,7 @@ void fw_hart_entry(uint32_t index, uintptr_t hartid) {
   }
 
   fw_hart_t *hart = &fw_harts[index];
+  fw_scratch_of(index)->hart = hart;
   hart_init(hart, index);
   xcsr_set(CSR_XIE, XIP_SOFT);
   __atomic_fetch_add(&ctrl->fw.harts_online, 1, __ATOMIC_ACQ_REL);

@@ -42,6 +42,10 @@ _start:
   li t1, FW_BOOT_STACK_SIZE
   mul t0, t0, t1
   add sp, sp, t0
+  addi sp, sp, -FW_SCRATCH_SIZE /* the scratch, then the stack below it */
+  sw a0, FW_SCRATCH_INDEX_OFS(sp)
+  sw s1, FW_SCRATCH_HARTID_OFS(sp)
+  REG_S zero, FW_SCRATCH_HART_OFS(sp)
   csrw CSR_XSCRATCH, sp
   mv a1, s1
   call fw_hart_entry

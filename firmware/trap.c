@@ -11,17 +11,17 @@
 #include "fw_launch.h"
 #include "fw_mmio.h"
 
-/* The trapping hart: its trap frame lies on its own trap stack (xscratch),
- * one of fw_boot_stacks by hart index; no hart-id CSR needed. */
-static uint32_t hart_of_frame(const uintptr_t *frame) {
-  return (uint32_t)(((uintptr_t)frame - (uintptr_t)fw_boot_stacks) / FW_BOOT_STACK_SIZE);
+/* The trapping hart's scratch: just above its trap frame, whose top was
+ * xscratch (fw_asm.h); no hart-id CSR needed, in either mode. */
+static fw_scratch_t *scratch_of_frame(uintptr_t *frame) {
+  return (fw_scratch_t *)(frame + FW_TRAP_FRAME_WORDS);
 }
 
-/* Runs on the trap stack after leaving trap context: sp tells the hart. */
+/* Runs on the trap stack after leaving trap context (xscratch = its top =
+ * the hart's scratch). */
 static void fw_kernel_unwind(void) {
-  uintptr_t sp;
-  __asm__ volatile("mv %0, sp" : "=r"(sp));
-  longjmp(fw_harts[(sp - 1 - (uintptr_t)fw_boot_stacks) / FW_BOOT_STACK_SIZE].recover, 1);
+  fw_scratch_t *s = (fw_scratch_t *)xcsr_read(CSR_XSCRATCH);
+  longjmp(s->hart->recover, 1);
 }
 
 /* Record why the running kernel stopped and stop the launch. */
@@ -49,7 +49,8 @@ static void stop_launch(fw_hart_t *hart, uint32_t kind, int32_t status, uintptr_
 
 void fw_trap_handler(uintptr_t *frame) {
   uintptr_t cause = xcsr_read(CSR_XCAUSE), epc = xcsr_read(CSR_XEPC), tval = xcsr_read(CSR_XTVAL);
-  uint32_t index = hart_of_frame(frame);
+  fw_scratch_t *scratch = scratch_of_frame(frame);
+  uint32_t index = scratch->index;
   fw_hart_t *hart = &fw_harts[index];
 
   if ((intptr_t)cause < 0) return; /* interrupts are never enabled globally; ignore */
@@ -61,8 +62,7 @@ void fw_trap_handler(uintptr_t *frame) {
     fw_fail(RVHAL_FIRMWARE, what, tval);
   }
   stop_launch(hart, RVHAL_TRAP_EXCEPTION, RVHAL_KERNEL_TRAP, cause, epc, tval, frame[2], frame[1], 0);
-  uintptr_t trap_top = (uintptr_t)fw_boot_stacks + (uintptr_t)(index + 1) * FW_BOOT_STACK_SIZE;
-  fw_trap_leave_to(trap_top, fw_kernel_unwind);
+  fw_trap_leave_to((uintptr_t)scratch, fw_kernel_unwind);
 }
 
 void fw_kernel_fail(const rvhal_call_info_t *ci, int32_t status, const char *detail, uint64_t value) {

@@ -61,6 +61,24 @@ typedef struct fw_hart {
   volatile uint32_t sense;         /* team barrier: flips when all arrived */
 } fw_hart_t;
 
+/* Per-hart scratch: the top FW_SCRATCH_SIZE bytes of each hart's boot
+ * stack; its trap stack lies just below (fw_asm.h). */
+typedef struct fw_scratch {
+  uint32_t index;
+  uint32_t hartid;
+  fw_hart_t *hart;
+} fw_scratch_t;
+_Static_assert(__builtin_offsetof(fw_scratch_t, index) == FW_SCRATCH_INDEX_OFS, "start.S writes it");
+_Static_assert(__builtin_offsetof(fw_scratch_t, hartid) == FW_SCRATCH_HARTID_OFS, "start.S writes it");
+_Static_assert(__builtin_offsetof(fw_scratch_t, hart) == FW_SCRATCH_HART_OFS, "pinned for assembly");
+_Static_assert(sizeof(fw_scratch_t) <= FW_SCRATCH_SIZE, "fits its slot");
+
+/* Hart `index`'s scratch; its trap stack's top is the scratch's address. */
+static inline fw_scratch_t *fw_scratch_of(uint32_t index) {
+  extern uint8_t fw_boot_stacks[];
+  return (fw_scratch_t *)(fw_boot_stacks + (uintptr_t)(index + 1) * FW_BOOT_STACK_SIZE - FW_SCRATCH_SIZE);
+}
+
 extern fw_hart_t fw_harts[RVHAL_MAX_HARTS];
 extern fw_launch_t fw_launch;
 extern volatile uintptr_t fw_launch_gen;
