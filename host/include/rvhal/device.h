@@ -87,7 +87,7 @@ typedef struct rvhal_device_options {
   uint64_t item_stack_size;    /* stack of each work-item that waits at a barrier; 0: 4 KiB */
   rvhal_timing_mode_t timing;  /* DEFAULT: $RVHAL_TIMING ("fast"/"exact") or fast */
   const char *qemu_path;       /* NULL: $RVHAL_QEMU or qemu-system-riscv64/32 on PATH */
-  const char *firmware_path;   /* NULL: $RVHAL_FIRMWARE or the build tree's firmware */
+  const char *firmware_path;   /* NULL: the image beside the device's board descriptor ($RVHAL_FIRMWARE_DIR or the build tree) */
   uint32_t launch_timeout_ms;  /* 0: $RVHAL_LAUNCH_TIMEOUT_MS or 60000 */
   uint32_t linger_us;          /* hart 0 watches for the next launch this long; 0: 500; RVHAL_LINGER_OFF: never */
   rvhal_print_fn_t print_fn;   /* NULL: kernel output goes to stdout */
