@@ -6,7 +6,7 @@
 
 #include "fw_drivers.h"
 
-volatile uint64_t tohost __attribute__((section(".htif"), aligned(64)));
+volatile uint64_t tohost __attribute__((section(".htif"), aligned(8)));
 volatile uint64_t fromhost __attribute__((section(".htif"), aligned(8)));
 
 static volatile uint32_t htif_lock;
