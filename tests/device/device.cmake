@@ -3,7 +3,8 @@
 # (label "device", fixture "device"), and with RV32 also as device.<name>.rv32
 # on the RV32 device (RVHAL_TEST_DEVICE=1, read by tests/common/device_fixture.h).
 #
-#   rvhal_device_test(<name> [RV32] [BOARDS] [TIMEOUT <seconds>] [DIR <folder>] [SOURCE <file>] [ARGS <arg>...])
+#   rvhal_device_test(<name> [RV32] [BOARDS [BOARDS_EXCEPT <regex>]] [TIMEOUT <seconds>] [DIR <folder>]
+#                     [SOURCE <file>] [ARGS <arg>...])
 #
 # The registry of devices: the test runs on qemu-virt RV64 (device 0), with
 # RV32 also on qemu-virt RV32, and with BOARDS also on every other device
@@ -11,6 +12,7 @@
 # icicle-kit, qemu-virt-sbi, ...), as device.<name>.<device name>. A test
 # takes hart counts, fault addresses and limits from the device it runs on
 # (tests/common/device_fixture.h), never from the board it was written on.
+# BOARDS_EXCEPT leaves out the devices whose name matches (say why there).
 #
 # DIR: the folder under tests/ that holds <file>.c (default: device); it is
 # on the test's include path too (tests/exec/exec.cmake uses exec).
@@ -40,7 +42,7 @@ function(rvhal_device_test_executable target dir source)
 endfunction()
 
 function(rvhal_device_test name)
-  cmake_parse_arguments(T "RV32;CLEANUP;BOARDS" "TIMEOUT;DIR;SOURCE" "ARGS" ${ARGN})
+  cmake_parse_arguments(T "RV32;CLEANUP;BOARDS" "TIMEOUT;DIR;SOURCE;BOARDS_EXCEPT" "ARGS" ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 60)
   endif()
@@ -58,6 +60,9 @@ function(rvhal_device_test name)
   endif()
   if(T_BOARDS)
     foreach(dev ${RVHAL_DEVICES})
+      if(T_BOARDS_EXCEPT AND dev MATCHES "${T_BOARDS_EXCEPT}")
+        continue()
+      endif()
       if(NOT dev MATCHES "^qemu-virt-rv")
         list(APPEND variants device.${name}.${dev}=${dev})
       endif()
@@ -78,18 +83,18 @@ function(rvhal_device_test name)
 endfunction()
 
 rvhal_device_test(ndrange RV32 BOARDS)
-rvhal_device_test(args RV32)
-rvhal_device_test(programs RV32)
-rvhal_device_test(memory RV32)
-rvhal_device_test(errors RV32)
+rvhal_device_test(args RV32 BOARDS)
+rvhal_device_test(programs RV32 BOARDS)
+rvhal_device_test(memory RV32 BOARDS)
+rvhal_device_test(errors RV32 BOARDS)
 rvhal_device_test(trap RV32 BOARDS)
 rvhal_device_test(no_qemu_left)
 # Regression tests for bugs found and fixed (see each source's header): the
 # same programs in another mode.
-rvhal_device_test(args_natural_align RV32 SOURCE args ARGS natural)
-rvhal_device_test(memory_staged_program RV32 SOURCE memory ARGS staged)
-rvhal_device_test(errors_kernel_handles RV32 SOURCE errors ARGS kernel-handles)
-rvhal_device_test(trap_stack_overflow SOURCE trap ARGS stack)
+rvhal_device_test(args_natural_align RV32 BOARDS SOURCE args ARGS natural)
+rvhal_device_test(memory_staged_program RV32 BOARDS SOURCE memory ARGS staged)
+rvhal_device_test(errors_kernel_handles RV32 BOARDS SOURCE errors ARGS kernel-handles)
+rvhal_device_test(trap_stack_overflow BOARDS SOURCE trap ARGS stack)
 rvhal_device_test(no_qemu_left_thread_exit SOURCE no_qemu_left ARGS thread)
 # The fixture's cleanup: runs after every test above.
 rvhal_device_test(no_qemu_left_after_suite CLEANUP SOURCE no_qemu_left ARGS after-suite TIMEOUT 30)

@@ -5,11 +5,15 @@
 # with RV32, device.exec.<name>.rv32.
 
 rvhal_device_test(exec.barrier_stress DIR exec SOURCE barrier_stress ARGS fast RV32 BOARDS TIMEOUT 120)
-rvhal_device_test(exec.barrier_stress.counters DIR exec SOURCE barrier_stress ARGS counters TIMEOUT 120)
-rvhal_device_test(exec.context_switches DIR exec SOURCE context_switches RV32 TIMEOUT 120)
-rvhal_device_test(exec.exact_counters DIR exec SOURCE exact_counters ARGS plain TIMEOUT 120)
-rvhal_device_test(exec.exact_counters.team DIR exec SOURCE exact_counters ARGS team TIMEOUT 120)
+rvhal_device_test(exec.barrier_stress.counters DIR exec SOURCE barrier_stress ARGS counters TIMEOUT 120 BOARDS)
+rvhal_device_test(exec.context_switches DIR exec SOURCE context_switches RV32 BOARDS TIMEOUT 120)
+rvhal_device_test(exec.exact_counters DIR exec SOURCE exact_counters ARGS plain TIMEOUT 120 BOARDS)
+# Not on the 1 MHz-timebase boards: there teams' counts differ from one boot
+# to the next (about one run in two), the same within a boot; the phase of
+# the 1 us timer tick at the exact-timing hand-overs is the suspect.
+rvhal_device_test(exec.exact_counters.team DIR exec SOURCE exact_counters ARGS team TIMEOUT 120 BOARDS
+                  BOARDS_EXCEPT "^(sifive-u|icicle-kit)-")
 rvhal_device_test(exec.counter_api DIR exec SOURCE counter_api RV32 BOARDS)
 rvhal_device_test(exec.profile_files DIR exec SOURCE profile_files)
-rvhal_device_test(exec.print_volume DIR exec SOURCE print_volume RV32)
-rvhal_device_test(exec.local_init DIR exec SOURCE local_init RV32)
+rvhal_device_test(exec.print_volume DIR exec SOURCE print_volume RV32 BOARDS)
+rvhal_device_test(exec.local_init DIR exec SOURCE local_init RV32 BOARDS)
