@@ -136,7 +136,7 @@ static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const c
 static int recover(rvhal_device_t *d, int status, const char *what) {
   char why[512];
   snprintf(why, sizeof why, "%s", what);
-  rvhal_print_drain(&d->print, d->ctrl, rvhal_dev_ptr(d, d->layout.print_base), d->info.num_harts, 1);
+  rvhal_print_drain(&d->print, d->ctrl, rvhal_dev_ptr(d, d->layout.fw_base), d->info.num_harts, 1);
   if (rvhal_device_boot(d) != RVHAL_OK) {
     char boot[512];
     snprintf(boot, sizeof boot, "%s", rvhal_last_error());
@@ -177,7 +177,7 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname) {
       return recover(d, RVHAL_DEVICE_LOST, what);
     }
     if (rc) break;
-    rvhal_print_drain(&d->print, d->ctrl, rvhal_dev_ptr(d, d->layout.print_base), d->info.num_harts, 0);
+    rvhal_print_drain(&d->print, d->ctrl, rvhal_dev_ptr(d, d->layout.fw_base), d->info.num_harts, 0);
   }
   __atomic_store_n(&ring->host_waiting, 0, __ATOMIC_RELAXED);
   return rc;
@@ -356,7 +356,7 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   }
   RVHAL_RETURN_IF_ERROR(wait_for(d, seq, kname));
   uint64_t t1 = now_ns();
-  rvhal_print_drain(&d->print, d->ctrl, rvhal_dev_ptr(d, d->layout.print_base), d->info.num_harts, 1);
+  rvhal_print_drain(&d->print, d->ctrl, rvhal_dev_ptr(d, d->layout.fw_base), d->info.num_harts, 1);
 
   rvhal_completion_t done = slot->done;
   if (done.seq != seq)

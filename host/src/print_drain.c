@@ -148,10 +148,10 @@ static void take_ring(rvhal_print_state_t *s, rvhal_print_ring_t *ring, const ui
   __atomic_store_n(&ring->tail, tail, __ATOMIC_RELEASE);
 }
 
-void rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t *rings, uint32_t num_harts, int final) {
+void rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t *ram, uint32_t num_harts, int final) {
   size_t before = s->num_pending;
   for (uint32_t h = 0; h < num_harts; h++)
-    take_ring(s, &ctrl->harts[h].print, rings + (size_t)h * RVHAL_PRINT_RING_SIZE);
+    take_ring(s, &ctrl->harts[h].print, ram + RVHAL_PRINT_OFFSET + (size_t)h * RVHAL_PRINT_RING_SIZE);
   if (s->num_pending > before || final) qsort(s->pending, s->num_pending, sizeof *s->pending, order_cmp);
   /* Print the records whose predecessors have all been seen; at the end of
    * a launch, everything (a lost record leaves a gap). */

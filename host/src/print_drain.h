@@ -28,10 +28,10 @@ typedef struct rvhal_print_state {
 void rvhal_print_init(rvhal_print_state_t *s, rvhal_print_fn_t fn, void *user);
 void rvhal_print_free(rvhal_print_state_t *s);
 void rvhal_print_set_output(rvhal_print_state_t *s, rvhal_print_fn_t fn, void *user);
-/* Empty the rings of harts [0, num_harts) (rings: host view of the first hart's ring) and
+/* Empty the rings of harts [0, num_harts) (ram: host view of the firmware region, RAM base + fw_offset) and
  * print what is in order. With `final`, the launch is over: print
  * everything left, in order, and report lost output. */
-void rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t *rings, uint32_t num_harts, int final);
+void rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t *ram, uint32_t num_harts, int final);
 /* The device (re)booted: its print order restarts at 0. */
 void rvhal_print_reset_order(rvhal_print_state_t *s);
 

@@ -169,7 +169,7 @@ static void test_order_across_harts(void) {
   dev_print(&f, 2, 20, "one\n");
   dev_print(&f, 1, 10, "two\n");
   dev_print(&f, 0, 0, "three\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 4, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 4, 0);
   EXPECT_LINES(&c, "zero", "one", "two", "three");
   expect_consumed(__LINE__, &f, 4);
 
@@ -185,9 +185,9 @@ static void test_order_across_harts(void) {
     char text[24];
     snprintf(text, sizeof text, "line %d\n", i);
     CHECK(dev_print(&f, hart, (uint64_t)i, text));
-    if ((x >> 20) % 7 == 0) rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 8, 0);
+    if ((x >> 20) % 7 == 0) rvhal_print_drain(&s, f.ctrl, f.ram, 8, 0);
   }
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 8, 1);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 8, 1);
   expect_lines_(__LINE__, &c, want, 400);
   expect_consumed(__LINE__, &f, 8);
 
@@ -195,10 +195,10 @@ static void test_order_across_harts(void) {
   dev_print(&f, 5, 1, "from hart 5\n");
   dev_print(&f, 0, 2, "from hart 0\n");
   uint64_t tail5 = ring_of(&f, 5)->tail;
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 2, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 2, 0);
   EXPECT_NO_LINES(&c); /* hart 5's earlier record was not read */
   CHECK(ring_of(&f, 5)->tail == tail5 && tail5 < ring_of(&f, 5)->head);
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 8, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 8, 0);
   EXPECT_LINES(&c, "from hart 5", "from hart 0");
 
   rvhal_print_free(&s);
@@ -217,12 +217,12 @@ static void test_missing_order(void) {
   dev_print(&f, 1, 11, "b\n");
   dev_print(&f, 0, 12, "c\n");
   for (int i = 0; i < 3; i++) {
-    rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 4, 0);
+    rvhal_print_drain(&s, f.ctrl, f.ram, 4, 0);
     EXPECT_NO_LINES(&c);
   }
   put_record(&f, 2, late, 10, "a\n", 2, 0);
   dev_print(&f, 3, 13, "d\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 4, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 4, 0);
   EXPECT_LINES(&c, "a", "b", "c", "d");
 
   /* Two holes: what comes before the second is printed. */
@@ -231,18 +231,18 @@ static void test_missing_order(void) {
   dev_print(&f, 1, 2, "g\n");    /* 6 */
   uint32_t hole2 = f.order++;    /* 7 */
   dev_print(&f, 2, 3, "i\n");    /* 8 */
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 4, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 4, 0);
   EXPECT_LINES(&c, "e");
   put_record(&f, 3, hole1, 4, "f\n", 2, 0);
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 4, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 4, 0);
   EXPECT_LINES(&c, "f", "g");
   /* The second never comes (a lost record): the final drain prints the rest. */
   (void)hole2;
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 4, 1);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 4, 1);
   EXPECT_LINES(&c, "i");
   /* and the order carries on after the gap */
   dev_print(&f, 0, 5, "j\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 4, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 4, 0);
   EXPECT_LINES(&c, "j");
 
   rvhal_print_free(&s);
@@ -260,23 +260,23 @@ static void test_pieces_and_lines(void) {
   dev_print(&f, 0, 7, "abc");
   dev_print(&f, 1, 8, "x = ");
   dev_print(&f, 0, 7, "def");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 2, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 2, 0);
   EXPECT_NO_LINES(&c); /* nothing complete yet */
   dev_print(&f, 1, 8, "42\n");
   dev_print(&f, 0, 7, "ghi\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 2, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 2, 0);
   EXPECT_LINES(&c, "x = 42", "abcdefghi");
 
   /* Several lines in one record; empty lines count. */
   dev_print(&f, 2, 9, "one\ntwo\n\nfour\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 3, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 3, 0);
   EXPECT_LINES(&c, "one", "two", "", "four");
 
   /* A record ending mid-line continues with the item's next record. */
   dev_print(&f, 2, 9, "first\nsec");
   dev_print(&f, 2, 9, "ond\nthi");
   dev_print(&f, 2, 9, "rd\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 3, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 3, 0);
   EXPECT_LINES(&c, "first", "second", "third");
 
   /* Items 1 and 2 both have a line open; item 1 then finishes its line
@@ -286,7 +286,7 @@ static void test_pieces_and_lines(void) {
   dev_print(&f, 1, 2, "B");
   dev_print(&f, 0, 1, "a\nsecond line of 1\n");
   dev_print(&f, 1, 2, "b\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 2, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 2, 0);
   EXPECT_LINES(&c, "Aa", "second line of 1", "Bb");
 
   /* Many items with open lines at once, finished in reverse. */
@@ -296,7 +296,7 @@ static void test_pieces_and_lines(void) {
     dev_print(&f, (uint32_t)(item % 4), item, t);
   }
   for (uint64_t item = 110; item-- > 100;) dev_print(&f, (uint32_t)(item % 4), item, " done\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 4, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 4, 0);
   EXPECT_LINES(&c, "item 109 done", "item 108 done", "item 107 done", "item 106 done", "item 105 done",
                "item 104 done", "item 103 done", "item 102 done", "item 101 done", "item 100 done");
 
@@ -305,17 +305,17 @@ static void test_pieces_and_lines(void) {
   dev_print(&f, 0, 3, "no newline");
   dev_print(&f, 1, 4, "also ");
   dev_print(&f, 1, 4, "none");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 2, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 2, 0);
   EXPECT_NO_LINES(&c);
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 2, 1);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 2, 1);
   EXPECT_LINES(&c, "no newline", "also none");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 2, 1);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 2, 1);
   EXPECT_NO_LINES(&c);
 
   /* A record with no text prints nothing and holds nothing up. */
   put_record(&f, 0, f.order++, 5, "", 0, 0);
   dev_print(&f, 1, 6, "after empty\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 2, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 2, 0);
   EXPECT_LINES(&c, "after empty");
 
   rvhal_print_free(&s);
@@ -347,7 +347,7 @@ static void wrap_rounds(int line, uint32_t granule, int count, int drain_every) 
     uint64_t head_before = ring_of(&f, 0)->head;
     CHECK_MSG(put_record(&f, 0, f.order++, (uint64_t)i, text, len, 0), "line %d: print %d lost", line, i);
     pads += ring_of(&f, 0)->head - head_before != ((HDR + len + 7u) & ~7u);
-    if (i % drain_every == drain_every - 1) rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 1, 0);
+    if (i % drain_every == drain_every - 1) rvhal_print_drain(&s, f.ctrl, f.ram, 1, 0);
     for (size_t k = 0; k < c.n; k++, printed++) {
       char want[16];
       snprintf(want, sizeof want, "%d:", printed);
@@ -356,7 +356,7 @@ static void wrap_rounds(int line, uint32_t granule, int count, int drain_every) 
     }
     capture_clear(&c);
   }
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 1, 1);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 1, 1);
   printed += (int)c.n; /* final drain: any lines still held back */
   capture_clear(&c);
   CHECK_MSG(mismatched == 0, "line %d: %d lines out of order or wrong", line, mismatched);
@@ -395,13 +395,13 @@ static void tail_of(uint32_t left) {
     CHECK(put_record(&f, 0, f.order++, i++, text, size - HDR, 0));
     text[size - HDR - 1] = 'x';
     fill -= size;
-    rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 1, 0);
+    rvhal_print_drain(&s, f.ctrl, f.ram, 1, 0);
   }
   capture_clear(&c);
   CHECK_EQ_U64(ring_of(&f, 0)->head % RING, RING - left);
   dev_print(&f, 0, 1, "after the wrap\n");
   dev_print(&f, 0, 2, "and another\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 1, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 1, 0);
   CHECK_MSG(c.n == 2 && !strcmp(c.lines[0], "after the wrap") && !strcmp(c.lines[1], "and another"),
             "%u bytes left at the end of the ring: %zu lines printed after it", left, c.n);
   capture_clear(&c);
@@ -434,13 +434,13 @@ static void test_corrupt(void) {
     if (how == 0) r->size = 5;           /* smaller than a header */
     else if (how == 1) r->size = 0x8000; /* past the head */
     else r->len = 100;                   /* more text than the record holds */
-    rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 1, 0);
+    rvhal_print_drain(&s, f.ctrl, f.ram, 1, 0);
     EXPECT_LINES(&c, "good");
     expect_consumed(__LINE__, &f, 1);
     dev_print(&f, 0, 4, "later\n");
-    rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 1, 1);
+    rvhal_print_drain(&s, f.ctrl, f.ram, 1, 1);
     EXPECT_LINES(&c, "later", "[rvhal: 80 bytes of print output were unreadable (overwritten) and dropped]");
-    rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 1, 1);
+    rvhal_print_drain(&s, f.ctrl, f.ram, 1, 1);
     EXPECT_NO_LINES(&c); /* reported once */
     rvhal_print_free(&s);
     fake_free(&f);
@@ -456,7 +456,7 @@ static void test_truncated(void) {
 
   /* A cut record whose text kept its newline: the line, then the note. */
   put_record(&f, 0, f.order++, 5, "whole line\n", 11, RVHAL_PRINT_TRUNCATED);
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 1, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 1, 0);
   EXPECT_LINES(&c, "whole line", "[rvhal: a print() of work-item 5 was cut to 11 bytes]");
 
   /* Text over RVHAL_PRINT_MAX_TEXT: cut by the writer (as the firmware
@@ -468,7 +468,7 @@ static void test_truncated(void) {
   big[sizeof big - 1] = '\0';
   dev_print(&f, 1, 6, big);
   dev_print(&f, 1, 6, "next\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 2, 1);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 2, 1);
   char cut[RVHAL_PRINT_MAX_TEXT + 1];
   memset(cut, 'y', RVHAL_PRINT_MAX_TEXT);
   cut[RVHAL_PRINT_MAX_TEXT] = '\0';
@@ -478,7 +478,7 @@ static void test_truncated(void) {
   /* The same cut as the SDK's print() makes (511 bytes, flag set). */
   put_record(&f, 0, f.order++, 7, big, 511, RVHAL_PRINT_TRUNCATED);
   dev_print(&f, 0, 7, "more\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 1, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 1, 0);
   cut[511] = '\0';
   const char *want2[] = {cut, "[rvhal: a print() of work-item 7 was cut to 511 bytes]", "more"};
   expect_lines_(__LINE__, &c, want2, 3);
@@ -499,17 +499,17 @@ static void test_lost(void) {
   ring_of(&f, 3)->lost_records = 2;
   ring_of(&f, 3)->lost_bytes = 50;
   dev_print(&f, 0, 0, "kept\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 4, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 4, 0);
   EXPECT_LINES(&c, "kept"); /* no note before the end of the launch */
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 4, 1);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 4, 1);
   EXPECT_LINES(&c, "[rvhal: 5 print() records (170 bytes) were lost: print buffers full]");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 4, 1);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 4, 1);
   EXPECT_NO_LINES(&c); /* reported once */
 
   /* Later losses: only the new ones. */
   ring_of(&f, 1)->lost_records = 4;
   ring_of(&f, 1)->lost_bytes = 130;
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 4, 1);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 4, 1);
   EXPECT_LINES(&c, "[rvhal: 1 print() records (10 bytes) were lost: print buffers full]");
 
   /* A ring that fills up: the writer counts what did not fit. */
@@ -521,7 +521,7 @@ static void test_lost(void) {
   for (int i = 0; i < 80; i++) dev_print(&f, 2, 9, text) ? written++ : lost++;
   CHECK_EQ_U64(written, RING / ((HDR + 999 + 7) & ~7u));
   CHECK_EQ_U64(ring_of(&f, 2)->lost_records, (uint64_t)lost);
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 4, 1);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 4, 1);
   CHECK_EQ_U64(c.n, (uint64_t)written + 1);
   char note[128];
   snprintf(note, sizeof note, "[rvhal: %d print() records (%d bytes) were lost: print buffers full]", lost, lost * 999);
@@ -535,7 +535,7 @@ static void test_lost(void) {
   ring_of(&f, 0)->lost_records = 2;
   ring_of(&f, 0)->lost_bytes = 30;
   dev_print(&f, 0, 0, "after reboot\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 4, 1);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 4, 1);
   EXPECT_LINES(&c, "after reboot", "[rvhal: 2 print() records (30 bytes) were lost: print buffers full]");
 
   rvhal_print_free(&s);
@@ -549,7 +549,7 @@ static void test_reset_order(void) {
   fake_init(&f);
   rvhal_print_init(&s, capture_fn, &c);
   for (int i = 0; i < 5; i++) dev_print(&f, (uint32_t)i % 2, (uint64_t)i, "before\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 2, 1);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 2, 1);
   EXPECT_LINES(&c, "before", "before", "before", "before", "before");
 
   /* A reboot: orders restart at 0, and a drain during the next launch
@@ -558,17 +558,17 @@ static void test_reset_order(void) {
   rvhal_print_reset_order(&s);
   dev_print(&f, 1, 0, "zero\n");
   dev_print(&f, 0, 1, "one\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 2, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 2, 0);
   EXPECT_LINES(&c, "zero", "one");
   /* and again, with an order still missing */
   fake_reboot(&f);
   rvhal_print_reset_order(&s);
   f.order++;
   dev_print(&f, 0, 1, "one again\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 2, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 2, 0);
   EXPECT_NO_LINES(&c);
   put_record(&f, 1, 0, 0, "zero again\n", 11, 0);
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 2, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 2, 0);
   EXPECT_LINES(&c, "zero again", "one again");
 
   rvhal_print_free(&s);
@@ -582,10 +582,10 @@ static void test_output_and_free(void) {
   fake_init(&f);
   rvhal_print_init(&s, capture_fn, &c1);
   dev_print(&f, 0, 0, "to one\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 1, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 1, 0);
   rvhal_print_set_output(&s, other_fn, &c2);
   dev_print(&f, 0, 0, "to two\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 1, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 1, 0);
   EXPECT_LINES(&c1, "to one");
   EXPECT_LINES(&c2, "to two");
   CHECK_EQ_U64(other_fn_calls, 1);
@@ -595,14 +595,14 @@ static void test_output_and_free(void) {
   f.order++; /* a hole */
   dev_print(&f, 0, 2, "held back\n");
   dev_print(&f, 0, 3, "held back too\n");
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 1, 0);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 1, 0);
   EXPECT_NO_LINES(&c2);
   rvhal_print_free(&s);
   CHECK(s.pending == NULL && s.num_pending == 0 && s.partial == NULL);
   EXPECT_NO_LINES(&c2); /* freeing prints nothing */
   /* and the state can be set up again */
   rvhal_print_init(&s, capture_fn, &c2);
-  rvhal_print_drain(&s, f.ctrl, f.ram + RVHAL_PRINT_OFFSET, 1, 1); /* the rings were already consumed */
+  rvhal_print_drain(&s, f.ctrl, f.ram, 1, 1); /* the rings were already consumed */
   EXPECT_NO_LINES(&c2);
   rvhal_print_free(&s);
   fake_free(&f);
