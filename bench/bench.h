@@ -22,7 +22,9 @@ typedef struct bench_dev {
   hal_program_t p;
 } bench_dev_t;
 
-/* Creates device 0 with `o` and loads <kernel_dir>/<program>.elf. */
+/* The device index every section uses (-d; default 0, qemu-virt RV64). */
+extern uint32_t bench_device;
+/* Creates device bench_device with `o` and loads <kernel_dir>/<program>.elf. */
 bench_dev_t bench_open(const char *kernel_dir, const char *program, const rvhal_device_options_t *o);
 hal_kernel_t bench_kernel(bench_dev_t *b, const char *name);
 /* Frees the program and deletes the device. */

@@ -3,9 +3,11 @@
 
 #include "bench.h"
 
+uint32_t bench_device;
+
 bench_dev_t bench_open(const char *kernel_dir, const char *program, const rvhal_device_options_t *o) {
   bench_dev_t b;
-  BENCH_CHECK(rvhal_device_create(0, o, &b.d));
+  BENCH_CHECK(rvhal_device_create(bench_device, o, &b.d));
   char path[1024];
   snprintf(path, sizeof path, "%s/%s.elf", kernel_dir, program);
   BENCH_CHECK(rvhal_program_load_file(b.d, path, &b.p));

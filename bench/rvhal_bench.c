@@ -48,7 +48,7 @@ static void bench_create(void) {
     rvhal_device_options_t o = {.num_harts = harts};
     rvhal_device_t *d;
     double a = bench_now_us();
-    BENCH_CHECK(rvhal_device_create(0, &o, &d));
+    BENCH_CHECK(rvhal_device_create(bench_device, &o, &d));
     t[i] = bench_now_us() - a;
     rvhal_device_delete(d);
   }
@@ -61,7 +61,7 @@ static void bench_create(void) {
 static void bench_transfer(void) {
   rvhal_device_options_t o = {.num_harts = 1};
   rvhal_device_t *d;
-  BENCH_CHECK(rvhal_device_create(0, &o, &d));
+  BENCH_CHECK(rvhal_device_create(bench_device, &o, &d));
   static const size_t sizes[] = {4096, 1 << 20, 64 << 20};
   int n = runs < 100 ? runs : 100;
   for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
@@ -119,6 +119,7 @@ static void usage(FILE *f) {
           "  -r, --runs N       repetitions per figure (default 1000; create and transfer use at most 100,\n"
           "                     vadd at most 5, teams at most 7)\n"
           "  -n, --harts N      harts of the device (default 4)\n"
+          "  -d, --device N     device index (default 0; see `rvhal info`); RV64 kernels unless -k\n"
           "  -k, --kernel-dir D where the test kernels are (default: the build tree)\n"
           "  -h, --help         this help\n");
 }
@@ -127,12 +128,13 @@ int main(int argc, char **argv) {
   kernel_dir = getenv("RVHAL_KERNEL_DIR");
   if (!kernel_dir || !*kernel_dir) kernel_dir = RVHAL_BENCH_KERNEL_DIR;
   static const struct option opts[] = {
-      {"runs", 1, 0, 'r'}, {"harts", 1, 0, 'n'}, {"kernel-dir", 1, 0, 'k'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+      {"runs", 1, 0, 'r'}, {"harts", 1, 0, 'n'}, {"device", 1, 0, 'd'}, {"kernel-dir", 1, 0, 'k'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
   int c;
-  while ((c = getopt_long(argc, argv, "r:n:k:h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "r:n:d:k:h", opts, NULL)) != -1) {
     switch (c) {
     case 'r': runs = atoi(optarg); break;
     case 'n': harts = (uint32_t)atoi(optarg); break;
+    case 'd': bench_device = (uint32_t)atoi(optarg); break;
     case 'k': kernel_dir = optarg; break;
     case 'h': usage(stdout); return 0;
     default: usage(stderr); return 2;

@@ -1,5 +1,8 @@
 # Helpers for the device build (RVHAL_DEVICE_BUILD=ON).
 
+# What the preprocessor needs to see the target's XLEN (__riscv_xlen).
+set(RVHAL_DEVICE_ARCH_FLAGS -march=${RVHAL_MARCH} -mabi=${RVHAL_MABI})
+
 # Linker scripts are C-preprocessed so their addresses come from the board
 # header and abi/rvhal/rvhal_protocol.h, the one definition of the memory map.
 function(rvhal_linker_script out_var template)

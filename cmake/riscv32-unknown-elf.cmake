@@ -11,7 +11,7 @@ set(CMAKE_OBJCOPY ${RVHAL_CROSS_PREFIX}objcopy CACHE FILEPATH "")
 set(CMAKE_OBJDUMP ${RVHAL_CROSS_PREFIX}objdump CACHE FILEPATH "")
 
 set(RVHAL_XLEN 32)
-set(RVHAL_MARCH rv32imafdc)
+set(RVHAL_MARCH rv32imafdc CACHE STRING "ISA of the device build: every hart of every board built must run it")
 set(RVHAL_MABI ilp32d)
 # ISA spec 2.2: Zicsr and Zifencei are part of I (and multilib selection works).
 

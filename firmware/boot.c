@@ -1,27 +1,30 @@
 /* Phased start-up (after start.S):
- *   1. hart 0 clears .bss, checks the boot configuration the host wrote,
- *      brings up the board, then releases the other harts with an IPI;
- *   2. every hart sets up its own state and checks in with hart 0;
+ *   1. cold boot, on the first hart to arrive (in M-mode all harts arrive at
+ *      once; under SBI only the boot hart runs): clear .bss, check the boot
+ *      configuration the host wrote, bring up the board, release the other
+ *      harts (an IPI to those waiting; an SBI HSM start for those stopped);
+ *   2. warm boot, every hart: its own state, then it checks in with hart 0;
  *   3. hart 0 reports READY to the host; every hart moves to its own large
- *      stack and enters its loop: hart 0 the doorbell loop, the others the
+ *      stack and enters its loop: hart 0 the ring loop, the others the
  *      worker loop. Harts wait in wfi throughout, never spinning. */
 #include <string.h>
 
 #include "fw.h"
 #include "fw_board.h"
 #include "fw_mmio.h"
+#include "fw_wait.h"
 
 fw_hart_t fw_harts[RVHAL_MAX_HARTS];
-fw_launch_t fw_launch;
-volatile uintptr_t fw_launch_gen;
 uint32_t fw_num_harts;
 
-/* In .data, not .bss: hart 0 clears .bss while the others poll this. */
+/* In .data, not .bss: the cold-boot hart clears .bss while the others poll
+ * these. */
+static volatile uint32_t fw_cold_claimed __attribute__((section(".data"))) = 0;
 static volatile uint32_t fw_released __attribute__((section(".data"))) = 0;
 
-extern uint8_t __bss_start[], __bss_end[], __fw_end[];
+extern uint8_t __bss_start[], __bss_end[], __fw_end[], _start[];
 
-void fw_hart_entry(uint32_t index);
+void fw_hart_entry(uint32_t index, uintptr_t hartid);
 
 uint64_t fw_load_u64(const volatile uint64_t *p) {
 #if __riscv_xlen == 64
@@ -58,8 +61,8 @@ void fw_fail(int32_t status, const char *what, uint64_t value) {
   fw_fence();
   ctrl->fw.state = RVHAL_FW_FAILED;
   fw_fence();
-  fw_notify_host();
-  csr_write(mie, 0);
+  fw_host_notify();
+  xcsr_write(CSR_XIE, 0);
   for (;;) fw_wfi();
 }
 
@@ -73,15 +76,13 @@ static void check_boot_config(const rvhal_boot_config_t *b) {
   if (b->magic != RVHAL_CTRL_MAGIC) fw_fail(RVHAL_FIRMWARE, "boot config: bad magic", b->magic);
   if (b->abi_version != RVHAL_ABI_VERSION)
     fw_fail(RVHAL_FIRMWARE, "boot config: host ABI version differs from firmware's", b->abi_version);
-  if (b->num_harts == 0 || b->num_harts > RVHAL_MAX_HARTS || b->num_harts > RVHAL_BOARD_MAX_HARTS)
+  if (b->num_harts == 0 || b->num_harts > RVHAL_MAX_HARTS || b->num_harts > fw_board.max_harts)
     fw_fail(RVHAL_FIRMWARE, "boot config: unsupported hart count", b->num_harts);
-  if (b->ram_base != RVHAL_BOARD_RAM_BASE) fw_fail(RVHAL_FIRMWARE, "boot config: RAM base is not this board's", b->ram_base);
+  if (b->ram_base != fw_board.ram_base) fw_fail(RVHAL_FIRMWARE, "boot config: RAM base is not this board's", b->ram_base);
   /* The host turns device ticks into time with its board description's
    * timebase: it must be this firmware's board's. */
-  if (b->timebase_hz != RVHAL_BOARD_TIMEBASE_HZ)
+  if (b->timebase_hz != fw_board.timebase_hz)
     fw_fail(RVHAL_FIRMWARE, "boot config: timebase is not this board's", b->timebase_hz);
-  if ((uintptr_t)__fw_end > b->ram_base + RVHAL_CTRL_OFFSET)
-    fw_fail(RVHAL_FIRMWARE, "firmware image overlaps the control block", (uintptr_t)__fw_end);
   if (b->program_base != b->ram_base + RVHAL_PROGRAM_OFFSET || b->program_size > RVHAL_PROGRAM_MAX_SIZE)
     fw_fail(RVHAL_FIRMWARE, "boot config: program area misplaced", b->program_base);
   if (b->hart_stack_size < RVHAL_STACK_GUARD + 16384 || (b->hart_stack_size & (RVHAL_STACK_GUARD - 1)) ||
@@ -113,73 +114,88 @@ static void hart_init(fw_hart_t *hart, uint32_t index) {
   hart->call.fiber_pool_size = (uintptr_t)b->fiber_pool_size;
   hart->call.fiber_stack_size = (uintptr_t)b->fiber_stack_size;
   /* Below the stack, a guard this hart's PMP forbids even to M-mode (a
-   * locked entry: it stays until the device restarts). A canary just above
-   * the guard catches frames large enough to jump over it. */
+   * locked entry: it stays until the device restarts). S-mode has no PMP
+   * (a page table would do it): there only the canary just above the guard
+   * catches a frame that ran off the stack. */
+#ifndef FW_PRIV_S
   uintptr_t guard = (uintptr_t)(b->stacks_base + (uint64_t)index * b->hart_stack_size);
-  csr_write(pmpaddr0, (guard >> 2) | ((RVHAL_STACK_GUARD >> 3) - 1));
-  csr_set(pmpcfg0, 0x98); /* entry 0: locked, NAPOT, no access */
+  __asm__ volatile("csrw pmpaddr0, %0" ::"r"((guard >> 2) | ((RVHAL_STACK_GUARD >> 3) - 1)));
+  __asm__ volatile("csrs pmpcfg0, %0" ::"r"(0x98)); /* entry 0: locked, NAPOT, no access */
+#endif
   *fw_stack_canary(index) = FW_STACK_CANARY;
-  fw_board.timer_set(index, FW_TIMER_OFF);
-  if (fw_board.hart_init) fw_board.hart_init(index);
+  fw_timer_set(index, FW_TIMER_OFF);
+  fw_board_hart_init(index);
 }
 
 static void enter_loop(void *arg) {
   fw_hart_t *hart = arg;
-  if (hart->index == 0) fw_doorbell_loop(hart);
+  if (hart->index == 0) fw_ring_loop(hart);
   fw_worker_loop(hart);
 }
 
-void fw_hart_entry(uint32_t index) {
+/* Cold boot: once, on the first hart to arrive. */
+static void cold_boot(uint32_t index) {
   rvhal_ctrl_t *ctrl = FW_CTRL;
+  memset(__bss_start, 0, (size_t)(__bss_end - __bss_start));
+  ctrl->fw.abi_version = RVHAL_ABI_VERSION;
+  ctrl->fw.harts_online = 0;
+  ctrl->fw.polling = 0;
+  if (fw_board.version != FW_BOARD_VERSION) fw_fail(RVHAL_FIRMWARE, "board struct version", fw_board.version);
+  check_boot_config(&ctrl->boot);
+  fw_num_harts = ctrl->boot.num_harts;
+  int rc = fw_board_init();
+  if (rc) fw_fail(rc, "board init failed", (uint64_t)(int64_t)rc);
+  fw_fence();
+  fw_released = 1;
+  fw_fence();
+  for (uint32_t i = 0; i < fw_num_harts; i++) {
+    if (i == index) continue;
+    if (fw_board.hart_start) {
+      rc = fw_board.hart_start(i, (uintptr_t)_start);
+      if (rc) fw_fail(RVHAL_FIRMWARE, "starting a hart failed (SBI HSM)", (uint64_t)i);
+    } else {
+      fw_wake(i, FW_WAKE_RELEASE);
+    }
+  }
+}
 
-  if (index == 0) {
-    memset(__bss_start, 0, (size_t)(__bss_end - __bss_start));
-    ctrl->fw.abi_version = RVHAL_ABI_VERSION;
-    ctrl->fw.harts_online = 0;
-    ctrl->fw.polling = 0;
-    check_boot_config(&ctrl->boot);
-    fw_num_harts = ctrl->boot.num_harts;
-    if (fw_board.init) {
-      int rc = fw_board.init();
-      if (rc) fw_fail(rc, "board init failed", (uint64_t)(int64_t)rc);
-    }
-    fw_fence();
-    fw_released = 1;
-    fw_fence();
-    for (uint32_t i = 1; i < fw_num_harts; i++) fw_board.ipi_send(i);
-  } else {
-    csr_set(mie, MIP_MSIP);
-    for (;;) {
-      fw_board.ipi_clear(index);
-      fw_fence();
-      if (fw_released) break;
-      fw_wfi();
-    }
-    if (index >= fw_num_harts) {
-      csr_write(mie, 0);
-      for (;;) fw_wfi();
-    }
+/* Until the cold-boot hart has released this one (M-mode only: under SBI a
+ * hart starts after the release). */
+static void wait_release(uint32_t index) {
+  xcsr_set(CSR_XIE, XIP_SOFT);
+  FW_WAIT_UNTIL(index, fw_released);
+}
+
+void fw_hart_entry(uint32_t index, uintptr_t hartid) {
+  rvhal_ctrl_t *ctrl = FW_CTRL;
+  (void)hartid;
+
+  if (__atomic_exchange_n(&fw_cold_claimed, 1, __ATOMIC_ACQ_REL) == 0) cold_boot(index);
+  else wait_release(index);
+  if (index >= fw_num_harts) {
+    xcsr_write(CSR_XIE, 0);
+    for (;;) fw_wfi();
   }
 
   fw_hart_t *hart = &fw_harts[index];
+  fw_scratch_of(index)->hart = hart;
   hart_init(hart, index);
-  csr_set(mie, MIP_MSIP);
+  xcsr_set(CSR_XIE, XIP_SOFT);
   __atomic_fetch_add(&ctrl->fw.harts_online, 1, __ATOMIC_ACQ_REL);
 
   if (index == 0) {
-    while (__atomic_load_n(&ctrl->fw.harts_online, __ATOMIC_ACQUIRE) != fw_num_harts) {
-      fw_wfi();
-      fw_board.ipi_clear(0);
-    }
-    fw_board.doorbell_enable();
-    csr_set(mie, MIP_MEIP); /* the doorbell; timers never wake a hart */
+    FW_WAIT_UNTIL(0, __atomic_load_n(&ctrl->fw.harts_online, __ATOMIC_ACQUIRE) == fw_num_harts);
+    fw_doorbell_enable();
+    /* The doorbell; timers wake a hart only when it asked (polled doorbell,
+     * print waits). */
+    if (!fw_doorbell_polled()) xcsr_set(CSR_XIE, XIP_EXT);
     ctrl->fw.boot_mcycle = fw_read_mcycle();
     fw_fence();
     ctrl->fw.state = RVHAL_FW_READY;
     fw_fence();
-    fw_notify_host();
+    fw_host_notify();
   } else {
-    fw_board.ipi_send(0);
+    fw_wake(0, FW_WAKE_ONLINE);
   }
 
   const rvhal_boot_config_t *b = &ctrl->boot;

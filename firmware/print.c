@@ -10,24 +10,23 @@
 #include "fw_board.h"
 #include "fw_mmio.h"
 
-#define PRINT_WAIT_TICKS (RVHAL_BOARD_TIMEBASE_HZ / 20000) /* 50 us */
 #define PRINT_MAX_WAITS 20000                             /* 1 s */
 
 /* Wake the host (it drains the rings when it wakes) and sleep until the
  * timer, or any interrupt, wakes this hart. */
 static void wait_for_drain(uint32_t hart) {
-  if (__atomic_load_n(&FW_CTRL->ring.host_waiting, __ATOMIC_ACQUIRE)) fw_notify_host();
-  fw_board.timer_set(hart, fw_board.time_now() + PRINT_WAIT_TICKS);
-  csr_set(mie, MIP_MTIP);
+  if (__atomic_load_n(&FW_CTRL->ring.host_waiting, __ATOMIC_ACQUIRE)) fw_host_notify();
+  fw_timer_set(hart, fw_time_now() + fw_board.timebase_hz / 20000); /* 50 us */
+  xcsr_set(CSR_XIE, XIP_TIMER);
   fw_wfi();
-  csr_clear(mie, MIP_MTIP);
-  fw_board.timer_set(hart, FW_TIMER_OFF);
+  xcsr_clear(CSR_XIE, XIP_TIMER);
+  fw_timer_set(hart, FW_TIMER_OFF);
 }
 
 static volatile uint32_t fw_print_order;
 
 static uint8_t *ring_data(uint32_t hart) {
-  return (uint8_t *)((uintptr_t)RVHAL_BOARD_RAM_BASE + RVHAL_PRINT_OFFSET + (uintptr_t)hart * RVHAL_PRINT_RING_SIZE);
+  return fw_print_rings + (uintptr_t)hart * RVHAL_PRINT_RING_SIZE;
 }
 
 void fw_print_record(uint32_t hart, uint64_t item, const char *text, uint32_t len, uint32_t flags) {

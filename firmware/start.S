@@ -1,43 +1,57 @@
 /* Reset entry for every hart, the trap entry, and two stack switches.
- * Phase 0 (here): each hart gets a small boot stack from its index, which
- * later serves as its trap stack (mscratch), then enters fw_hart_entry. */
-#include "board.h"
+ * Each hart gets a small boot stack from its index, which later serves as
+ * its trap stack (xscratch), then enters fw_hart_entry(index, hartid).
+ * M-mode: every hart starts here at reset; the hart id is mhartid. S-mode
+ * (under an SBI firmware): the boot hart starts here, the others when it
+ * starts them through SBI HSM; the hart id arrives in a0. A hart outside
+ * the board's range (sifive_u's E51 monitor core: no FPU) parks before it
+ * touches any FP state. */
 #include "fw_asm.h"
+#include "fw_csr.h"
 #include "rvhal/rvhal_protocol.h"
 
   .section .text.start, "ax", @progbits
   .globl _start
 _start:
-  csrw mie, zero
+  csrw CSR_XIE, zero
+#ifndef FW_PRIV_S
+  csrr a0, mhartid
+#endif
+  mv s1, a0                 /* s1 = hart id */
   .option push
   .option norelax
   la gp, __global_pointer$
   .option pop
   la t0, fw_trap_entry
-  csrw mtvec, t0
-#ifdef __riscv_flen
-  li t0, (1 << 13)          /* mstatus.FS = Initial: kernels may use the FPU */
-  csrs mstatus, t0
-  csrw fcsr, zero
-#endif
-  mv tp, zero
-  csrr a0, mhartid
-  li t1, RVHAL_BOARD_FIRST_HART
+  csrw CSR_XTVEC, t0
+  la t2, fw_board
+  lw t1, FW_BOARD_FIRST_HART_OFS(t2)
   sub a0, a0, t1            /* a0 = hart index */
   li t1, RVHAL_MAX_HARTS
   bgeu a0, t1, fw_park
-  li t1, RVHAL_BOARD_MAX_HARTS
+  lw t1, FW_BOARD_MAX_HARTS_OFS(t2)
   bgeu a0, t1, fw_park
+#ifdef __riscv_flen
+  li t0, XSTATUS_FS_INITIAL /* kernels may use the FPU */
+  csrs CSR_XSTATUS, t0
+  csrw fcsr, zero
+#endif
+  mv tp, zero
   la sp, fw_boot_stacks
   addi t0, a0, 1
   li t1, FW_BOOT_STACK_SIZE
   mul t0, t0, t1
   add sp, sp, t0
-  csrw mscratch, sp
+  addi sp, sp, -FW_SCRATCH_SIZE /* the scratch, then the stack below it */
+  sw a0, FW_SCRATCH_INDEX_OFS(sp)
+  sw s1, FW_SCRATCH_HARTID_OFS(sp)
+  REG_S zero, FW_SCRATCH_HART_OFS(sp)
+  csrw CSR_XSCRATCH, sp
+  mv a1, s1
   call fw_hart_entry
   .globl fw_park
 fw_park:
-  csrw mie, zero
+  csrw CSR_XIE, zero
 1:
   wfi
   j 1b
@@ -47,7 +61,7 @@ fw_park:
   .align 4
   .globl fw_trap_entry
 fw_trap_entry:
-  csrrw sp, mscratch, sp
+  csrrw sp, CSR_XSCRATCH, sp
   addi sp, sp, -(FW_TRAP_FRAME_WORDS * SZREG)
   REG_S x1, 1*SZREG(sp)
   REG_S x3, 3*SZREG(sp)
@@ -79,7 +93,7 @@ fw_trap_entry:
   REG_S x29, 29*SZREG(sp)
   REG_S x30, 30*SZREG(sp)
   REG_S x31, 31*SZREG(sp)
-  csrr t0, mscratch
+  csrr t0, CSR_XSCRATCH
   REG_S t0, 2*SZREG(sp)
   .option push
   .option norelax
@@ -89,7 +103,7 @@ fw_trap_entry:
   call fw_trap_handler
   /* Resume the interrupted code. */
   addi t0, sp, FW_TRAP_FRAME_WORDS * SZREG
-  csrw mscratch, t0
+  csrw CSR_XSCRATCH, t0
   REG_L x1, 1*SZREG(sp)
   REG_L x3, 3*SZREG(sp)
   REG_L x4, 4*SZREG(sp)
@@ -121,7 +135,7 @@ fw_trap_entry:
   REG_L x30, 30*SZREG(sp)
   REG_L x31, 31*SZREG(sp)
   REG_L x2, 2*SZREG(sp)
-  mret
+  XRET
 
 /* void fw_call_on_stack(void *arg, void (*fn)(void *), uintptr_t stack_top) */
   .globl fw_call_on_stack
@@ -131,15 +145,15 @@ fw_call_on_stack:
   jr a1
 
 /* void fw_trap_leave_to(uintptr_t trap_stack_top, void (*fn)(void))
- * Leave trap context for fn, in M-mode, on the trap stack. */
+ * Leave trap context for fn, in the firmware's mode, on the trap stack. */
   .globl fw_trap_leave_to
 fw_trap_leave_to:
-  csrw mscratch, a0
-  csrw mepc, a1
+  csrw CSR_XSCRATCH, a0
+  csrw CSR_XEPC, a1
   mv sp, a0
-  li t0, (3 << 11)          /* mstatus.MPP = M */
-  csrs mstatus, t0
-  mret
+  li t0, XSTATUS_XPP_X
+  csrs CSR_XSTATUS, t0
+  XRET
 
   .section .noinit.stacks, "aw", @nobits
   .align 4

@@ -8,11 +8,21 @@
 
 #include "fw.h"
 #include "fw_board.h"
+#include "fw_launch.h"
 #include "fw_mmio.h"
 
-static uint32_t this_hart(void) { return (uint32_t)(csr_read(mhartid) - RVHAL_BOARD_FIRST_HART); }
+/* The trapping hart's scratch: just above its trap frame, whose top was
+ * xscratch (fw_asm.h); no hart-id CSR needed, in either mode. */
+static fw_scratch_t *scratch_of_frame(uintptr_t *frame) {
+  return (fw_scratch_t *)(frame + FW_TRAP_FRAME_WORDS);
+}
 
-static void fw_kernel_unwind(void) { longjmp(fw_harts[this_hart()].recover, 1); }
+/* Runs on the trap stack after leaving trap context (xscratch = its top =
+ * the hart's scratch). */
+static void fw_kernel_unwind(void) {
+  fw_scratch_t *s = (fw_scratch_t *)xcsr_read(CSR_XSCRATCH);
+  longjmp(s->hart->recover, 1);
+}
 
 /* Record why the running kernel stopped and stop the launch. */
 static void stop_launch(fw_hart_t *hart, uint32_t kind, int32_t status, uintptr_t cause, uintptr_t epc,
@@ -33,34 +43,26 @@ static void stop_launch(fw_hart_t *hart, uint32_t kind, int32_t status, uintptr_
   }
   fw_fence();
   r->seq = fw_launch.seq;
-
-  int32_t expected = RVHAL_OK;
-  if (__atomic_compare_exchange_n(&fw_launch.status, &expected, status, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-    fw_launch.fault_hart = hart->index;
-  __atomic_store_n(&fw_launch.abort, 1, __ATOMIC_RELEASE);
-  fw_fence();
-  /* Harts of the launch asleep in a barrier must wake up and leave. */
-  for (uint32_t i = 0; i < fw_launch.participants; i++)
-    if (i != hart->index) fw_board.ipi_send(i);
+  fw_launch_fail(hart, status);
   hart->in_kernel = 0;
 }
 
 void fw_trap_handler(uintptr_t *frame) {
-  uintptr_t cause = csr_read(mcause), epc = csr_read(mepc), tval = csr_read(mtval);
-  uint32_t index = this_hart();
+  uintptr_t cause = xcsr_read(CSR_XCAUSE), epc = xcsr_read(CSR_XEPC), tval = xcsr_read(CSR_XTVAL);
+  fw_scratch_t *scratch = scratch_of_frame(frame);
+  uint32_t index = scratch->index;
   fw_hart_t *hart = &fw_harts[index];
 
   if ((intptr_t)cause < 0) return; /* interrupts are never enabled globally; ignore */
 
   if (!hart->in_kernel) {
     char what[80];
-    fw_format(what, sizeof what, "firmware exception on hart %u: mcause %lu at pc 0x%lx, mtval", (unsigned)index,
+    fw_format(what, sizeof what, "firmware exception on hart %u: " FW_PRIV_NAME "-mode cause %lu at pc 0x%lx, tval", (unsigned)index,
               (unsigned long)cause, (unsigned long)epc);
     fw_fail(RVHAL_FIRMWARE, what, tval);
   }
   stop_launch(hart, RVHAL_TRAP_EXCEPTION, RVHAL_KERNEL_TRAP, cause, epc, tval, frame[2], frame[1], 0);
-  uintptr_t trap_top = (uintptr_t)fw_boot_stacks + (uintptr_t)(index + 1) * FW_BOOT_STACK_SIZE;
-  fw_trap_leave_to(trap_top, fw_kernel_unwind);
+  fw_trap_leave_to((uintptr_t)scratch, fw_kernel_unwind);
 }
 
 void fw_kernel_fail(const rvhal_call_info_t *ci, int32_t status, const char *detail, uint64_t value) {

@@ -16,6 +16,7 @@ PACKAGES=(
   "picolibc-riscv64-unknown-elf:/usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs"
   "qemu-system-misc:qemu-system-riscv64"
   "opensbi:/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin"
+  "device-tree-compiler:dtc" # docs/porting.md reads QEMU's and real boards' device trees with it
   "cmake:cmake"
   "ninja-build:ninja"
   "gcc:gcc"

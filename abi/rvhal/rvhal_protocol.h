@@ -20,19 +20,25 @@
 #define RVHAL_MAX_LOCAL_ARGS 32    /* local-buffer arguments per launch */
 #define RVHAL_MAX_INSTALLS 4       /* program segments installed by one launch */
 
-/* Device memory map, as offsets from the board's RAM base. The first three
- * regions are fixed so that kernels can be linked at a constant address; the
- * rest is laid out by the host and passed in rvhal_boot_config_t. */
+/* Device memory map. The firmware region (image, control block, print
+ * rings) starts at RAM base + the board's firmware offset: 0 on a board the
+ * firmware runs in M-mode, RVHAL_FW_REGION_SIZE under an SBI firmware
+ * (OpenSBI owns the start of RAM). The offsets of its parts below are from
+ * that start. The program area is at a fixed offset from the RAM base on
+ * every board, so kernels are linked once for all boards whose RAM starts
+ * at the same address; the rest is laid out by the host and passed in
+ * rvhal_boot_config_t. */
 /* (No integer suffixes: the linker scripts include these too.) */
-#define RVHAL_FW_OFFSET 0x000000      /* firmware image */
-#define RVHAL_FW_MAX_SIZE 0x080000
-#define RVHAL_CTRL_OFFSET 0x080000    /* rvhal_ctrl_t */
+#define RVHAL_FW_REGION_SIZE 0x200000 /* image + control block + print rings */
+#define RVHAL_FW_MAX_SIZE 0x080000    /* firmware image, at the region's start */
+#define RVHAL_CTRL_OFFSET 0x080000    /* rvhal_ctrl_t, from the region's start */
 #define RVHAL_CTRL_MAX_SIZE 0x020000
-#define RVHAL_PRINT_OFFSET 0x0A0000   /* per-hart print rings */
+#define RVHAL_PRINT_OFFSET 0x0A0000   /* per-hart print rings, from the region's start */
 #define RVHAL_PRINT_RING_SIZE 0x010000
-#define RVHAL_PROGRAM_OFFSET 0x200000 /* where kernel programs are linked */
+#define RVHAL_MAX_FW_OFFSET 0x200000  /* the furthest a board may place the region */
+#define RVHAL_PROGRAM_OFFSET 0x400000 /* from the RAM base: where kernel programs are linked */
 #define RVHAL_PROGRAM_MAX_SIZE 0x800000
-#define RVHAL_DYNAMIC_OFFSET 0xA00000 /* stacks, fiber pools, heap */
+#define RVHAL_DYNAMIC_OFFSET 0xC00000 /* from the RAM base: stacks, fiber pools, heap */
 
 /* The lowest bytes of each hart's stack region are a guard the hart's PMP
  * forbids: a kernel running off its stack traps instead of corrupting the
@@ -360,7 +366,8 @@ RVHAL_STATIC_ASSERT(sizeof(rvhal_trace_event_t) == 32, "trace event size");
 RVHAL_STATIC_ASSERT(offsetof(rvhal_ctrl_t, harts) % 64 == 0, "hart blocks start on a cache line");
 RVHAL_STATIC_ASSERT(sizeof(rvhal_ctrl_t) <= RVHAL_CTRL_MAX_SIZE, "control block outgrew its region");
 RVHAL_STATIC_ASSERT(RVHAL_CTRL_OFFSET + RVHAL_CTRL_MAX_SIZE <= RVHAL_PRINT_OFFSET, "regions overlap");
-RVHAL_STATIC_ASSERT(RVHAL_PRINT_OFFSET + RVHAL_MAX_HARTS * RVHAL_PRINT_RING_SIZE <= RVHAL_PROGRAM_OFFSET,
+RVHAL_STATIC_ASSERT(RVHAL_PRINT_OFFSET + RVHAL_MAX_HARTS * RVHAL_PRINT_RING_SIZE <= RVHAL_FW_REGION_SIZE &&
+                        RVHAL_MAX_FW_OFFSET + RVHAL_FW_REGION_SIZE <= RVHAL_PROGRAM_OFFSET,
                "regions overlap");
 RVHAL_STATIC_ASSERT(RVHAL_PROGRAM_OFFSET + RVHAL_PROGRAM_MAX_SIZE <= RVHAL_DYNAMIC_OFFSET, "regions overlap");
 

@@ -1,15 +1,22 @@
-/* Hooks of the QEMU virt board: the generic ns16550, PLIC and CLINT drivers. */
+/* Hooks of the QEMU virt board: ns16550 UART, PLIC and CLINT drivers. */
+#include "board.h"
 #include "fw_board.h"
 #include "fw_drivers.h"
 
 static int virt_init(void) {
-  ns16550_init();
+  fw_uart_init();
   return 0;
 }
 
 const fw_board_t fw_board = {
+    .version = FW_BOARD_VERSION,
+    .name = RVHAL_BOARD_NAME,
+    .first_hart = RVHAL_BOARD_FIRST_HART,
+    .max_harts = RVHAL_BOARD_MAX_HARTS,
+    .doorbell = FW_DOORBELL_IRQ,
+    .ram_base = RVHAL_BOARD_RAM_BASE,
+    .timebase_hz = RVHAL_BOARD_TIMEBASE_HZ,
     .init = virt_init,
-    .hart_init = 0,
     .ipi_send = clint_ipi_send,
     .ipi_clear = clint_ipi_clear,
     .time_now = clint_time_now,

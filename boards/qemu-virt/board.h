@@ -1,36 +1,52 @@
-/* Board data for QEMU's "virt" machine: memory map, interrupt wiring, hart
- * layout and how QEMU starts it. A board is this header plus board.c (the
- * optional hooks). To add a board, copy boards/template/ and see
- * docs/porting.md. Included by the firmware, by the host (through
- * board_desc.c) and by the preprocessed linker scripts, so: macros only. */
+/* Board data for QEMU's "virt" machine: memory map, harts, peripherals and
+ * how QEMU starts it. A board is this header, board.c (its fw_board_t) and
+ * board.cmake (XLENs, privilege mode, drivers). Macros only: the firmware,
+ * the linker scripts and the board descriptor the host reads
+ * (firmware/board_desc.in) are all preprocessed with it. To add a board,
+ * copy boards/template/ and see docs/porting.md. */
 #ifndef RVHAL_BOARD_H
 #define RVHAL_BOARD_H
 
 #define RVHAL_BOARD_NAME "qemu-virt"
+#define RVHAL_BOARD_ISA_EXT "imafdc" /* after rv32/rv64: what the harts run */
 
-/* Memory. QEMU places the device tree in the last 2 MiB of RAM. */
+/* Memory. QEMU places the device tree in the last 2 MiB of RAM. The
+ * firmware region starts at RAM + FW_OFFSET (0: the firmware owns the
+ * machine). Devices get RAM_DEFAULT_SIZE unless asked, at most RAM_MAX_SIZE. */
 #define RVHAL_BOARD_RAM_BASE 0x80000000
+#define RVHAL_BOARD_FW_OFFSET 0x0
 #define RVHAL_BOARD_RAM_TOP_RESERVED 0x200000
 #define RVHAL_BOARD_RAM_DEFAULT_SIZE 0x10000000 /* 256 MiB */
+#define RVHAL_BOARD_RAM_MAX_SIZE 0x80000000
 
-/* Harts: indices 0..N-1 are mhartid FIRST_HART..FIRST_HART+N-1. */
+/* Harts: indices 0..N-1 are hart ids FIRST_HART..FIRST_HART+N-1. */
 #define RVHAL_BOARD_FIRST_HART 0
 #define RVHAL_BOARD_MAX_HARTS 8
+
+/* An address whose load and store fault (device tests use it). */
+#define RVHAL_BOARD_FAULT_ADDR 0x10
 
 /* Console UART (ns16550a), also the host doorbell. */
 #define RVHAL_BOARD_UART_BASE 0x10000000
 #define RVHAL_BOARD_UART_REG_SHIFT 0
 #define RVHAL_BOARD_UART_IRQ 10
+#define RVHAL_BOARD_DOORBELL_POLLED 0
 
 /* PLIC, with the M-mode context of each hart. */
 #define RVHAL_BOARD_PLIC_BASE 0x0c000000
-#define RVHAL_BOARD_PLIC_MCONTEXT(hartid) (2 * (hartid))
+#define RVHAL_BOARD_PLIC_CONTEXT(hartid) (2 * (hartid))
 
 /* CLINT (ACLINT MSWI + MTIMER). */
 #define RVHAL_BOARD_CLINT_BASE 0x02000000
 #define RVHAL_BOARD_TIMEBASE_HZ 10000000
 
-/* How QEMU runs it (host side). */
+/* How QEMU runs it: -machine, how the firmware gets in ("kernel": -bios
+ * BIOS -kernel fw.elf; "loader": -device loader per hart), -m at least
+ * QEMU_MIN_RAM, and extra arguments. -smp counts harts from id 0. */
 #define RVHAL_BOARD_QEMU_MACHINE "virt"
+#define RVHAL_BOARD_QEMU_BOOT "kernel"
+#define RVHAL_BOARD_QEMU_BIOS "none"
+#define RVHAL_BOARD_QEMU_MIN_RAM 0
+#define RVHAL_BOARD_QEMU_ARGS ""
 
 #endif /* RVHAL_BOARD_H */

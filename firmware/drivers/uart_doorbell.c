@@ -1,13 +1,13 @@
-/* The host link over an ns16550 UART whose receive interrupt goes through a
- * PLIC to the first hart: a byte from the host is the doorbell, a byte to
- * the host wakes it. The fw_board_t doorbell and notify hooks of any board
- * with these parts (boards/qemu-virt). */
+/* The host link over the console UART (ns16550 or SiFive) whose receive
+ * interrupt goes through a PLIC to the first hart: a byte from the host is
+ * the doorbell, a byte to the host wakes it. The fw_board_t doorbell and
+ * notify hooks of any board with these parts. */
 #include "board.h"
 #include "fw_drivers.h"
 
 void uart_doorbell_enable(void) {
   plic_route_to_hart(RVHAL_BOARD_UART_IRQ, RVHAL_BOARD_FIRST_HART);
-  ns16550_enable_rx_irq();
+  fw_uart_enable_rx_irq();
 }
 
 /* Claims and completes the pending PLIC sources, draining the UART's
@@ -15,10 +15,10 @@ void uart_doorbell_enable(void) {
 uint32_t uart_doorbell_ack(void) {
   uint32_t src, n = 0;
   while ((src = plic_claim(RVHAL_BOARD_FIRST_HART)) != 0) {
-    n += ns16550_drain_rx();
+    n += fw_uart_drain_rx();
     plic_complete(RVHAL_BOARD_FIRST_HART, src);
   }
-  return n + ns16550_drain_rx();
+  return n + fw_uart_drain_rx();
 }
 
-void uart_notify_host(void) { ns16550_putc('!'); }
+void uart_notify_host(void) { fw_uart_putc('!'); }

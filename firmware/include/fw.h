@@ -5,7 +5,6 @@
 #include <setjmp.h>
 #include <stdint.h>
 
-#include "board.h"
 #include "fw_asm.h"
 #include "fw_format.h"
 #include "rvhal/hal_sched_info.h"
@@ -13,7 +12,11 @@
 #include "rvhal/rvhal_protocol.h"
 #include "rvhal/rvhal_status.h"
 
-#define FW_CTRL ((rvhal_ctrl_t *)((uintptr_t)RVHAL_BOARD_RAM_BASE + RVHAL_CTRL_OFFSET))
+/* The control block and print rings, placed by the linker script after the
+ * firmware image (RVHAL_CTRL_OFFSET / RVHAL_PRINT_OFFSET into the region). */
+extern rvhal_ctrl_t fw_ctrl_block;
+extern uint8_t fw_print_rings[];
+#define FW_CTRL (&fw_ctrl_block)
 #define FW_STACK_CANARY 0x5354414b43414e59ull
 
 /* The lowest word a hart's stack may use (just above its guard): where its
@@ -58,6 +61,24 @@ typedef struct fw_hart {
   volatile uint32_t sense;         /* team barrier: flips when all arrived */
 } fw_hart_t;
 
+/* Per-hart scratch: the top FW_SCRATCH_SIZE bytes of each hart's boot
+ * stack; its trap stack lies just below (fw_asm.h). */
+typedef struct fw_scratch {
+  uint32_t index;
+  uint32_t hartid;
+  fw_hart_t *hart;
+} fw_scratch_t;
+_Static_assert(__builtin_offsetof(fw_scratch_t, index) == FW_SCRATCH_INDEX_OFS, "start.S writes it");
+_Static_assert(__builtin_offsetof(fw_scratch_t, hartid) == FW_SCRATCH_HARTID_OFS, "start.S writes it");
+_Static_assert(__builtin_offsetof(fw_scratch_t, hart) == FW_SCRATCH_HART_OFS, "pinned for assembly");
+_Static_assert(sizeof(fw_scratch_t) <= FW_SCRATCH_SIZE, "fits its slot");
+
+/* Hart `index`'s scratch; its trap stack's top is the scratch's address. */
+static inline fw_scratch_t *fw_scratch_of(uint32_t index) {
+  extern uint8_t fw_boot_stacks[];
+  return (fw_scratch_t *)(fw_boot_stacks + (uintptr_t)(index + 1) * FW_BOOT_STACK_SIZE - FW_SCRATCH_SIZE);
+}
+
 extern fw_hart_t fw_harts[RVHAL_MAX_HARTS];
 extern fw_launch_t fw_launch;
 extern volatile uintptr_t fw_launch_gen;
@@ -71,13 +92,13 @@ void fw_store_u64(volatile uint64_t *p, uint64_t v);
 
 /* scheduler.c */
 void fw_run_launch(uint64_t seq);      /* hart 0; returns once every hart is done with it */
+void fw_run_share(fw_hart_t *hart);    /* one hart's part of the running launch */
 void fw_worker_loop(fw_hart_t *hart) __attribute__((noreturn));
 
-/* doorbell.c */
-void fw_doorbell_loop(fw_hart_t *hart) __attribute__((noreturn));
-void fw_notify_host(void);
+/* ring_loop.c */
+void fw_ring_loop(fw_hart_t *hart) __attribute__((noreturn));
 
-/* barrier.c */
+/* team_barrier.c */
 void fw_team_barrier(const rvhal_call_info_t *ci);
 
 /* trap.c */

@@ -3,7 +3,20 @@
 #define FW_ASM_H
 
 #define FW_BOOT_STACK_SIZE 2048 /* start-up, then trap handling, per hart */
+
+/* Per-hart scratch (fw_scratch_t, fw.h), in the top bytes of each hart's
+ * boot stack, just above its trap stack: xscratch holds its address while
+ * the hart runs outside a trap, as OpenSBI's sbi_scratch. start.S fills it
+ * in at these offsets. */
+#define FW_SCRATCH_SIZE 32
+#define FW_SCRATCH_INDEX_OFS 0  /* uint32_t hart index */
+#define FW_SCRATCH_HARTID_OFS 4 /* uint32_t hart id (mhartid, or a0 from SBI) */
+#define FW_SCRATCH_HART_OFS 8   /* fw_hart_t *, set by boot.c */
 #define FW_TRAP_FRAME_WORDS 32  /* x0..x31; slot 2 holds the interrupted sp */
+
+/* Offsets into fw_board_t (fw_board.h) that start.S reads. */
+#define FW_BOARD_FIRST_HART_OFS 4
+#define FW_BOARD_MAX_HARTS_OFS 8
 
 #if __riscv_xlen == 64
 #define REG_S sd

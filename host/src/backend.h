@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "board_desc.h"
+
 typedef struct rvhal_backend rvhal_backend_t;
 
 typedef struct rvhal_backend_vtable {
@@ -38,13 +40,12 @@ struct rvhal_backend {
 typedef struct rvhal_qemu_config {
   const char *qemu_path;     /* program to run */
   const char *firmware_path; /* firmware ELF */
-  const char *machine;       /* "virt" */
+  const rvhal_board_desc_t *board; /* machine, how it boots, -smp and -m rules */
   uint32_t num_harts;
-  uint64_t ram_base, ram_size;
+  uint64_t ram_base, ram_size;     /* the RAM window the host maps (QEMU may get more: board->qemu_min_ram) */
   int exact_timing;          /* -icount shift=0 */
   const char *plugin_path;   /* rvhal's instruction-counting plugin, or NULL */
   uint64_t plugin_offset;    /* where its counts go, bytes into guest RAM */
-  uint32_t first_hart;       /* mhartid of hart index 0 */
 } rvhal_qemu_config_t;
 
 int rvhal_qemu_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t **out_backend);

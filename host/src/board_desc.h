@@ -1,22 +1,45 @@
-/* The host's view of a board (from boards/<name>/board.h). */
+/* The host's view of a board: the descriptor file the firmware build writes
+ * beside each image (rvhal-fw-<board>-rv<xlen>.board, from the board's
+ * board.h through firmware/board_desc.in). Untrusted input: parsed strictly,
+ * every value checked, errors name the file, line and value. */
 #ifndef RVHAL_HOST_BOARD_DESC_H
 #define RVHAL_HOST_BOARD_DESC_H
 
 #include <stdint.h>
 
+#define RVHAL_BOARD_DESC_VERSION 1
+#define RVHAL_BOARD_STR_MAX 256
+
+typedef enum rvhal_board_boot {
+  RVHAL_BOARD_BOOT_KERNEL = 1, /* -bios <bios> -kernel fw.elf */
+  RVHAL_BOARD_BOOT_LOADER = 2, /* -bios <bios>, -device loader per hart */
+} rvhal_board_boot_t;
+
 typedef struct rvhal_board_desc {
-  const char *name;
+  char name[64];
+  uint32_t xlen;              /* 32 or 64 */
+  char isa[80];               /* "rv64imafdc" */
+  char priv;                  /* 'M' or 'S': the firmware's privilege mode */
   uint64_t ram_base;
-  uint64_t ram_top_reserved; /* bytes at the top of RAM the machine uses itself */
+  uint64_t fw_offset;         /* the firmware region starts at ram_base + fw_offset */
+  uint64_t ram_top_reserved;  /* bytes at the top of RAM the machine uses itself */
   uint64_t default_ram_size;
+  uint64_t max_ram_size;      /* the largest RAM window mapped at ram_base */
+  uint32_t first_hart;        /* hart id of hart index 0 */
   uint32_t max_harts;
   uint64_t timebase_hz;
-  const char *qemu_machine;
-  uint32_t first_hart; /* mhartid of hart index 0 */
+  int doorbell_polled;        /* the firmware looks at the ring on a timer: no doorbell to ring */
+  uint64_t fault_addr;        /* loads and stores there fault */
+  char qemu_machine[64];
+  rvhal_board_boot_t qemu_boot;
+  char qemu_bios[RVHAL_BOARD_STR_MAX]; /* "none" or a file */
+  uint64_t qemu_min_ram;      /* -m at least this (0: none) */
+  char qemu_args[RVHAL_BOARD_STR_MAX]; /* extra arguments, blank-separated */
 } rvhal_board_desc_t;
 
-
-/* The board this library was built for (RVHAL_BOARD). */
-extern const rvhal_board_desc_t rvhal_board;
+/* Parses a descriptor's text; `what` names it in errors (a path). */
+int rvhal_board_desc_parse(const char *text, const char *what, rvhal_board_desc_t *out_desc);
+/* Reads and parses a descriptor file. */
+int rvhal_board_desc_load(const char *path, rvhal_board_desc_t *out_desc);
 
 #endif /* RVHAL_HOST_BOARD_DESC_H */

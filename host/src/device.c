@@ -23,12 +23,13 @@ static int env_u32(const char *name, uint32_t *v) {
   return RVHAL_OK;
 }
 
-static int resolve_options(const rvhal_device_options_t *in, rvhal_device_options_t *o) {
+static int resolve_options(const rvhal_board_desc_t *board, const rvhal_device_options_t *in,
+                           rvhal_device_options_t *o) {
   if (in) *o = *in;
   else memset(o, 0, sizeof *o);
   if (!o->num_harts) {
     RVHAL_RETURN_IF_ERROR(env_u32("RVHAL_HARTS", &o->num_harts));
-    if (!o->num_harts) o->num_harts = RVHAL_DEFAULT_HARTS;
+    if (!o->num_harts) o->num_harts = RVHAL_DEFAULT_HARTS < board->max_harts ? RVHAL_DEFAULT_HARTS : board->max_harts;
   }
   if (!o->profile) {
     const char *p = getenv("RVHAL_PROFILE");
@@ -53,7 +54,7 @@ static int resolve_options(const rvhal_device_options_t *in, rvhal_device_option
     RVHAL_RETURN_IF_ERROR(env_u32("RVHAL_LAUNCH_TIMEOUT_MS", &o->launch_timeout_ms));
     if (!o->launch_timeout_ms) o->launch_timeout_ms = RVHAL_DEFAULT_LAUNCH_TIMEOUT_MS;
   }
-  if (!o->ram_size) o->ram_size = rvhal_board.default_ram_size;
+  if (!o->ram_size) o->ram_size = board->default_ram_size;
   if (!o->local_mem_size) o->local_mem_size = RVHAL_DEFAULT_LOCAL_MEM;
   if (!o->max_work_group_size) o->max_work_group_size = RVHAL_DEFAULT_MAX_WG;
   if (!o->item_stack_size) o->item_stack_size = RVHAL_DEFAULT_ITEM_STACK;
@@ -82,27 +83,30 @@ static void write_boot_config(rvhal_device_t *d) {
   b->staging_base = l->staging_base;
   b->staging_size = l->staging_size;
   b->local_mem_size = l->local_mem_size;
-  b->timebase_hz = rvhal_board.timebase_hz;
+  b->timebase_hz = d->kind->board.timebase_hz;
   b->trace_base = l->trace_base;
   b->trace_size = l->trace_size;
   b->linger_ticks = d->options.linger_us == RVHAL_LINGER_OFF
                         ? 0
-                        : (uint64_t)d->options.linger_us * rvhal_board.timebase_hz / 1000000u;
+                        : (uint64_t)d->options.linger_us * d->kind->board.timebase_hz / 1000000u;
 }
 
 int rvhal_device_boot(rvhal_device_t *d) {
   rvhal_backend_t *be = d->backend;
   be->vtable->stop(be);
   /* Fresh control block and print rings; global memory is left alone. */
-  memset(be->ram + RVHAL_CTRL_OFFSET, 0, RVHAL_PROGRAM_OFFSET - RVHAL_CTRL_OFFSET);
+  memset(be->ram + (d->layout.ctrl - d->layout.ram_base), 0, RVHAL_FW_REGION_SIZE - RVHAL_CTRL_OFFSET);
   write_boot_config(d);
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   RVHAL_RETURN_IF_ERROR(be->vtable->start(be));
   d->seq = 0;
   d->resident = 0;
   rvhal_print_reset_order(&d->print);
-  int waited = 0;
+  /* Real time, not wake-ups: an SBI firmware's banner wakes the wait many
+   * times before rvhal's firmware runs. */
+  const uint64_t t0 = rvhal_now_ns();
   for (;;) {
+    int waited = (int)((rvhal_now_ns() - t0) / 1000000u);
     uint32_t state = __atomic_load_n(&d->ctrl->fw.state, __ATOMIC_ACQUIRE);
     if (state == RVHAL_FW_READY) return RVHAL_OK;
     if (state == RVHAL_FW_FAILED) {
@@ -120,7 +124,6 @@ int rvhal_device_boot(rvhal_device_t *d) {
       return rc;
     }
     RVHAL_RETURN_IF_ERROR(be->vtable->wait(be, 100));
-    waited += 100; /* an upper bound: wait returns early when signalled */
   }
 }
 
@@ -132,12 +135,6 @@ static void fill_info(rvhal_device_t *d) {
   d->info.local_mem_size = d->layout.local_mem_size;
   d->info.max_work_group_size = d->layout.max_work_group_size;
   d->info.timing = d->options.timing;
-}
-
-static const char *firmware_path(const rvhal_device_kind_t *k, char *buf, size_t cap) {
-  const char *dir = rvhal_firmware_dir(k->xlen); /* install_paths.c */
-  snprintf(buf, cap, "%s/%s", dir ? dir : ".", k->firmware_name);
-  return buf;
 }
 
 int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, rvhal_device_t **out_device) {
@@ -158,33 +155,31 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
   d->kind = kind;
   d->next_program = 1;
   d->next_kernel = 1;
-  int rc = resolve_options(options, &d->options);
+  int rc = resolve_options(&kind->board, options, &d->options);
   if (!rc) rc = env_u32("RVHAL_HOST_SPIN_NS", &d->host_spin_ns); /* launch.c: 0 by default */
   if (rc) goto fail;
   rvhal_layout_request_t req = {d->options.num_harts, d->options.ram_size, d->options.local_mem_size,
                                 d->options.max_work_group_size, d->options.item_stack_size};
-  if ((rc = rvhal_layout_compute(&rvhal_board, &req, &d->layout))) goto fail;
+  if ((rc = rvhal_layout_compute(&kind->board, &req, &d->layout))) goto fail;
   fill_info(d);
   /* A bad profile spec fails before any QEMU starts. */
   if (d->options.profile && (rc = rvhal_profile_open(d->options.profile, &d->profile))) goto fail;
 
-  char fw[4096];
   const char *env_qemu = getenv("RVHAL_QEMU");
   rvhal_qemu_config_t qc = {
       .qemu_path = d->options.qemu_path ? d->options.qemu_path
                                         : (env_qemu && *env_qemu ? env_qemu : kind->qemu_program),
-      .firmware_path = d->options.firmware_path ? d->options.firmware_path : firmware_path(kind, fw, sizeof fw),
-      .machine = rvhal_board.qemu_machine,
+      .firmware_path = d->options.firmware_path ? d->options.firmware_path : kind->firmware_path,
+      .board = &kind->board,
       .num_harts = d->info.num_harts,
       .ram_base = d->layout.ram_base,
       .ram_size = d->layout.ram_size,
       .exact_timing = d->options.timing == RVHAL_TIMING_EXACT,
       .plugin_path = d->options.counters ? rvhal_qemu_plugin_path() : NULL,
-      .plugin_offset = RVHAL_CTRL_OFFSET + offsetof(rvhal_ctrl_t, insns),
-      .first_hart = rvhal_board.first_hart,
+      .plugin_offset = d->layout.ctrl - d->layout.ram_base + offsetof(rvhal_ctrl_t, insns),
   };
   if ((rc = rvhal_qemu_backend_create(&qc, &d->backend))) goto fail;
-  d->ctrl = (rvhal_ctrl_t *)(d->backend->ram + RVHAL_CTRL_OFFSET);
+  d->ctrl = (rvhal_ctrl_t *)(d->backend->ram + (d->layout.ctrl - d->layout.ram_base));
   if ((rc = rvhal_allocator_create(d->layout.heap_base, d->layout.heap_size, &d->heap))) goto fail;
   if ((rc = rvhal_allocator_create(d->layout.staging_base, d->layout.staging_size, &d->staging))) goto fail;
   rvhal_print_init(&d->print, d->options.print_fn, d->options.print_user);

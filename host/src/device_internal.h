@@ -56,12 +56,15 @@ const char *rvhal_closest_kernel(const rvhal_program_obj_t *p, const char *name)
 #define RVHAL_DEFAULT_LINGER_US 500u
 #define RVHAL_BOOT_TIMEOUT_MS 20000
 
-/* A catalogue entry: one of the platform's devices. */
+/* A catalogue entry: one of the platform's devices (platform.c). */
 typedef struct rvhal_device_kind {
   rvhal_device_info_t info; /* with default options */
+  rvhal_board_desc_t board; /* from the descriptor */
   uint32_t xlen;
   const char *qemu_program; /* qemu-system-riscv64 / 32 */
-  const char *firmware_name;
+  char name[80];            /* "qemu-virt-rv64" */
+  char desc_path[4096];
+  char firmware_path[4096];
 } rvhal_device_kind_t;
 
 /* Counter values of the last launch / memory operation, and whether each
@@ -135,6 +138,7 @@ static inline void *rvhal_dev_ptr(const rvhal_device_t *d, hal_addr_t addr) {
 }
 
 const rvhal_device_kind_t *rvhal_device_kind(uint32_t index);
+
 /* (Re)boot the device process and wait for its firmware. */
 int rvhal_device_boot(rvhal_device_t *d);
 rvhal_program_obj_t *rvhal_program_get(rvhal_device_t *d, hal_program_t handle);

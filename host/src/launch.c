@@ -186,7 +186,7 @@ static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const c
 static int recover(rvhal_device_t *d, int status, const char *what) {
   char why[1024];
   snprintf(why, sizeof why, "%s", what);
-  (void)rvhal_print_drain(&d->print, d->ctrl, d->backend->ram, d->info.num_harts, 1); /* what it can still read */
+  (void)rvhal_print_drain(&d->print, d->ctrl, rvhal_dev_ptr(d, d->layout.fw_base), d->info.num_harts, 1); /* what it can still read */
   if (rvhal_device_boot(d) != RVHAL_OK) {
     char boot[512];
     snprintf(boot, sizeof boot, "%s", rvhal_last_error());
@@ -238,7 +238,7 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname) {
       return recover(d, RVHAL_DEVICE_LOST, what);
     }
     if (rc) break;
-    if ((rc = rvhal_print_drain(&d->print, d->ctrl, d->backend->ram, d->info.num_harts, 0)))
+    if ((rc = rvhal_print_drain(&d->print, d->ctrl, rvhal_dev_ptr(d, d->layout.fw_base), d->info.num_harts, 0)))
       return device_lied(d, kname, rc);
   }
   __atomic_store_n(&ring->host_waiting, 0, __ATOMIC_RELAXED);
@@ -459,7 +459,7 @@ static int exec_locked(rvhal_device_t *d, hal_program_t program, hal_kernel_t ke
   __atomic_store_n(&d->inflight.seq, 0, __ATOMIC_RELEASE);
   if (rc) return rc;
   uint64_t t1 = now_ns();
-  if ((rc = rvhal_print_drain(&d->print, d->ctrl, d->backend->ram, d->info.num_harts, 1)))
+  if ((rc = rvhal_print_drain(&d->print, d->ctrl, rvhal_dev_ptr(d, d->layout.fw_base), d->info.num_harts, 1)))
     return device_lied(d, kname, rc);
 
   rvhal_completion_t done = slot->done; /* a copy: checked, then used */

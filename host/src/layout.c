@@ -11,9 +11,10 @@ int rvhal_layout_compute(const rvhal_board_desc_t *board, const rvhal_layout_req
   if (req->num_harts == 0 || req->num_harts > board->max_harts || req->num_harts > RVHAL_MAX_HARTS)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "%u harts requested; board %s supports 1 to %u", req->num_harts,
                        board->name, board->max_harts < RVHAL_MAX_HARTS ? board->max_harts : RVHAL_MAX_HARTS);
-  if (req->ram_size % MIB || req->ram_size < 32 * MIB || req->ram_size > 2048 * MIB)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "RAM size %llu bytes: must be a whole number of MiB from 32 to 2048",
-                       (unsigned long long)req->ram_size);
+  uint64_t max_ram = board->max_ram_size < 2048 * MIB ? board->max_ram_size : 2048 * MIB;
+  if (req->ram_size % MIB || req->ram_size < 32 * MIB || req->ram_size > max_ram)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "RAM size %llu bytes: must be a whole number of MiB from 32 to %llu on %s",
+                       (unsigned long long)req->ram_size, (unsigned long long)(max_ram / MIB), board->name);
   if (req->local_mem_size < 1 * KIB || req->local_mem_size > 16 * MIB || req->local_mem_size % 64)
     return rvhal_error(RVHAL_INVALID_ARGUMENT,
                        "local memory size %llu bytes: must be a multiple of 64 from 1 KiB to 16 MiB",
@@ -29,7 +30,9 @@ int rvhal_layout_compute(const rvhal_board_desc_t *board, const rvhal_layout_req
   rvhal_layout_t l = {0};
   l.ram_base = board->ram_base;
   l.ram_size = req->ram_size;
-  l.ctrl = board->ram_base + RVHAL_CTRL_OFFSET;
+  l.fw_base = board->ram_base + board->fw_offset;
+  l.ctrl = l.fw_base + RVHAL_CTRL_OFFSET;
+  l.print_base = l.fw_base + RVHAL_PRINT_OFFSET;
   l.program_base = board->ram_base + RVHAL_PROGRAM_OFFSET;
   l.program_size = RVHAL_PROGRAM_MAX_SIZE;
   l.local_mem_size = req->local_mem_size;

@@ -18,7 +18,9 @@ typedef struct rvhal_layout_request {
 
 typedef struct rvhal_layout {
   uint64_t ram_base, ram_size;
+  uint64_t fw_base;                      /* the firmware region: RAM base + the board's fw_offset */
   uint64_t ctrl;                         /* rvhal_ctrl_t */
+  uint64_t print_base;                   /* the per-hart print rings */
   uint64_t program_base, program_size;
   uint64_t stacks_base, hart_stack_size; /* hart i: [base + i*size, +size) */
   uint64_t fibers_base, fiber_pool_size, fiber_stack_size;

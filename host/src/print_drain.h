@@ -31,8 +31,8 @@ typedef struct rvhal_print_state {
 void rvhal_print_init(rvhal_print_state_t *s, rvhal_print_fn_t fn, void *user);
 void rvhal_print_free(rvhal_print_state_t *s);
 void rvhal_print_set_output(rvhal_print_state_t *s, rvhal_print_fn_t fn, void *user);
-/* Empty the rings of harts [0, num_harts) (ram: host view of guest RAM) and
- * print what is in order. With `final`, the launch is over: print
+/* Empty the rings of harts [0, num_harts) (ram: host view of the firmware
+ * region, RAM base + fw_offset) and print what is in order. With `final`, the launch is over: print
  * everything left, in order, and report lost output. Returns RVHAL_FIRMWARE
  * (message: which hart, which position) if a ring's head is no position the
  * firmware could have written; that ring's contents are dropped. Each call

@@ -23,11 +23,14 @@
 
 #include "backend.h"
 #include "internal.h"
+#include "rvhal/rvhal_protocol.h"
 
 typedef struct qemu_backend {
   rvhal_backend_t base;
   rvhal_qemu_config_t cfg;
-  char *qemu_path, *firmware_path, *machine, *plugin_path;
+  rvhal_board_desc_t board;
+  char *qemu_path, *firmware_path, *plugin_path;
+  uint64_t qemu_ram;  /* -m: the mapped window, or the board's minimum if larger */
   int ram_fd;
   int log_fd;   /* QEMU's stdout+stderr */
   int sock;     /* our end of the UART */
@@ -57,26 +60,32 @@ static void qemu_destroy(rvhal_backend_t *base) {
   if (q->log_fd >= 0) close(q->log_fd);
   free(q->qemu_path);
   free(q->firmware_path);
-  free(q->machine);
   free(q->plugin_path);
   free(q);
 }
 
 /* QEMU's command line, built before fork so the child only execs. */
+#define MAX_LOADERS (RVHAL_MAX_HARTS + 8)
 typedef struct qemu_argv {
-  char smp[16], mem[32], backend[160], chardev[64], machine[96];
+  char smp[16], mem[32], backend[160], chardev[64], machine[96], bios[RVHAL_BOARD_STR_MAX];
+  char loader[MAX_LOADERS][128];
   char plugin[4200];
-  char extra[1024]; /* $RVHAL_QEMU_ARGS, split in place */
-  const char *argv[64];
+  char board_extra[RVHAL_BOARD_STR_MAX]; /* the board's qemu_args, split in place */
+  char extra[1024];                      /* $RVHAL_QEMU_ARGS, split in place */
+  const char *argv[128];
 } qemu_argv_t;
 
 static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) {
-  snprintf(a->smp, sizeof a->smp, "%u", q->cfg.num_harts);
-  snprintf(a->mem, sizeof a->mem, "%lluM", (unsigned long long)(q->cfg.ram_size >> 20));
+  const rvhal_board_desc_t *b = &q->board;
+  /* -smp counts every hart from id 0, also those before first_hart. */
+  const uint32_t cpus = b->first_hart + q->cfg.num_harts;
+  snprintf(a->smp, sizeof a->smp, "%u", cpus);
+  snprintf(a->mem, sizeof a->mem, "%lluM", (unsigned long long)(q->qemu_ram >> 20));
   snprintf(a->backend, sizeof a->backend, "memory-backend-file,id=ram,size=%s,mem-path=/dev/fd/%d,share=on",
            a->mem, q->ram_fd);
   snprintf(a->chardev, sizeof a->chardev, "socket,id=uart,fd=%d", child_sock);
-  snprintf(a->machine, sizeof a->machine, "%s,memory-backend=ram", q->machine);
+  snprintf(a->machine, sizeof a->machine, "%s,memory-backend=ram", b->qemu_machine);
+  snprintf(a->bios, sizeof a->bios, "%s", b->qemu_bios);
   const char **v = a->argv;
   *v++ = q->qemu_path;
   *v++ = "-nodefaults";
@@ -97,9 +106,21 @@ static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) 
   *v++ = "-serial";
   *v++ = "chardev:uart";
   *v++ = "-bios";
-  *v++ = "none";
-  *v++ = "-kernel";
-  *v++ = q->firmware_path;
+  *v++ = a->bios;
+  if (b->qemu_boot == RVHAL_BOARD_BOOT_LOADER) {
+    /* The image through hart 0's loader (which also sets its pc to the
+     * entry), every other hart's pc through its own. */
+    uint64_t entry = b->ram_base + b->fw_offset;
+    for (uint32_t c = 0; c < cpus && c < MAX_LOADERS; c++) {
+      if (c == 0) snprintf(a->loader[c], sizeof a->loader[c], "loader,file=%s,cpu-num=0", q->firmware_path);
+      else snprintf(a->loader[c], sizeof a->loader[c], "loader,addr=0x%llx,cpu-num=%u", (unsigned long long)entry, c);
+      *v++ = "-device";
+      *v++ = a->loader[c];
+    }
+  } else {
+    *v++ = "-kernel";
+    *v++ = q->firmware_path;
+  }
   *v++ = "-no-reboot";
   if (q->cfg.exact_timing) {
     *v++ = "-icount";
@@ -107,16 +128,22 @@ static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) 
   }
   if (q->plugin_path) {
     snprintf(a->plugin, sizeof a->plugin, "%s,fd=%d,offset=%llu,first=%u", q->plugin_path, q->ram_fd,
-             (unsigned long long)q->cfg.plugin_offset, q->cfg.first_hart);
+             (unsigned long long)q->cfg.plugin_offset, b->first_hart);
     *v++ = "-plugin";
     *v++ = a->plugin;
   }
-  /* Extra options for debugging, e.g. RVHAL_QEMU_ARGS="-s" for a gdb stub
-   * (qemu/README.md). Split on blanks; no quoting. */
+  /* The board's extra arguments, then extra options for debugging, e.g.
+   * RVHAL_QEMU_ARGS="-s" for a gdb stub (qemu/README.md). Split on blanks;
+   * no quoting. */
+  snprintf(a->board_extra, sizeof a->board_extra, "%s", b->qemu_args);
+  char *save;
+  for (char *t = strtok_r(a->board_extra, " \t", &save); t && v < a->argv + 100; t = strtok_r(NULL, " \t", &save))
+    *v++ = t;
   const char *env = getenv("RVHAL_QEMU_ARGS");
   if (env) {
     snprintf(a->extra, sizeof a->extra, "%s", env);
-    for (char *t = strtok(a->extra, " \t"); t && v < a->argv + 62; t = strtok(NULL, " \t")) *v++ = t;
+    for (char *t = strtok_r(a->extra, " \t", &save); t && v < a->argv + 126; t = strtok_r(NULL, " \t", &save))
+      *v++ = t;
   }
   *v = NULL;
 }
@@ -242,6 +269,7 @@ static int qemu_start(rvhal_backend_t *base) {
 
 static int qemu_doorbell(rvhal_backend_t *base) {
   qemu_backend_t *q = (qemu_backend_t *)base;
+  if (q->board.doorbell_polled) return RVHAL_OK; /* the firmware looks at the ring on its own */
   for (;;) {
     ssize_t n = send(q->sock, "d", 1, MSG_DONTWAIT | MSG_NOSIGNAL);
     if (n == 1) return RVHAL_OK;
@@ -337,10 +365,11 @@ int rvhal_qemu_backend_create(const rvhal_qemu_config_t *cfg, rvhal_backend_t **
   q->ram_fd = q->log_fd = q->sock = -1;
   q->qemu_path = qemu;
   q->firmware_path = strdup(cfg->firmware_path);
-  q->machine = strdup(cfg->machine);
+  q->board = *cfg->board;
+  q->qemu_ram = cfg->ram_size > cfg->board->qemu_min_ram ? cfg->ram_size : cfg->board->qemu_min_ram;
   if (cfg->plugin_path) q->plugin_path = strdup(cfg->plugin_path);
   int rc = RVHAL_OK;
-  if (!q->qemu_path || !q->firmware_path || !q->machine) {
+  if (!q->qemu_path || !q->firmware_path) {
     rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
     goto fail;
   }
@@ -350,8 +379,10 @@ int rvhal_qemu_backend_create(const rvhal_qemu_config_t *cfg, rvhal_backend_t **
     rc = rvhal_error(RVHAL_HOST_IO, "memfd_create: %s", strerror(errno));
     goto fail;
   }
-  if (ftruncate(q->ram_fd, (off_t)cfg->ram_size) < 0) {
-    rc = rvhal_error(RVHAL_HOST_IO, "sizing guest RAM to %llu bytes: %s", (unsigned long long)cfg->ram_size,
+  /* All of QEMU's RAM (sparse: untouched pages cost nothing), of which the
+   * host maps the device's window. */
+  if (ftruncate(q->ram_fd, (off_t)q->qemu_ram) < 0) {
+    rc = rvhal_error(RVHAL_HOST_IO, "sizing guest RAM to %llu bytes: %s", (unsigned long long)q->qemu_ram,
                      strerror(errno));
     goto fail;
   }

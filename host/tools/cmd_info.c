@@ -59,6 +59,8 @@ static void print_device(uint32_t index, const rvhal_device_info_t *di, double b
   printf("  %-22s %s\n", "ISA", di->isa);
   printf("  %-22s %u bytes (RV%u)\n", "word size", di->word_size, di->word_size * 8);
   printf("  %-22s %u\n", "harts", di->num_harts);
+  printf("  %-22s %u\n", "max harts", di->max_harts);
+  printf("  %-22s %s-mode\n", "firmware runs in", di->firmware_mode);
   print_size("RAM", di->ram_size, "");
   print_size("global memory", di->global_mem_size, "");
   print_size("local memory", di->local_mem_size, " per work-group");
@@ -125,6 +127,7 @@ int cmd_info(int argc, char **argv) {
          pi->num_devices == 1 ? "" : "s");
   const char *plugin = rvhal_qemu_plugin_path();
   printf("QEMU plugin: %s\n", plugin ? plugin : "none (no exact instruction counts)");
+  if (*rvhal_platform_skipped()) fprintf(stderr, "rvhal info: board descriptors left out: %s\n", rvhal_platform_skipped());
   int rc = CLI_OK;
   for (uint32_t i = one ? device : 0; i < (one ? device + 1 : pi->num_devices); i++) {
     printf("\n");

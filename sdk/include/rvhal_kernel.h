@@ -108,8 +108,11 @@ void rvhal_call_end(rvhal_group_t *g, uint64_t groups);
 extern char __tdata_start[], __tdata_end[], __tbss_end[]; /* kernel.ld: the __local_variable block */
 
 
-/* mstatus.FS tells barrier() whether a work-item wrote FP registers since
- * it last ran (Dirty); clearing bit 13 turns Dirty into Clean. */
+/* sstatus.FS (the same field as mstatus.FS, reached through sstatus so the
+ * one SDK build runs under an M-mode firmware and an S-mode one alike)
+ * tells barrier() whether a work-item wrote FP registers since it last ran
+ * (Dirty); clearing bit 13 turns Dirty into Clean. Kernels in U-mode (a
+ * later step) cannot read it: the firmware would track FS for them. */
 #define RVHAL_MSTATUS_FS_DIRTY (3ul << 13)
 #define RVHAL_MSTATUS_FS_CLEAN_MASK (1ul << 13)
 

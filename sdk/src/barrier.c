@@ -34,18 +34,18 @@ static inline volatile uint64_t *canary_of(const rvhal_group_t *g, uint32_t slot
 static void switch_to(rvhal_group_t *g, rvhal_context_t *from, rvhal_context_t *to) {
 #ifdef __riscv_flen
   unsigned long st;
-  __asm__ volatile("csrr %0, mstatus" : "=r"(st));
+  __asm__ volatile("csrr %0, sstatus" : "=r"(st));
   if ((st & RVHAL_MSTATUS_FS_DIRTY) == RVHAL_MSTATUS_FS_DIRTY) {
     rvhal_fp_save(from);
     from->fp_saved = 1;
     g->fp_owner = from;
     g->fp_used = 1;
-    __asm__ volatile("csrc mstatus, %0" ::"r"(RVHAL_MSTATUS_FS_CLEAN_MASK));
+    __asm__ volatile("csrc sstatus, %0" ::"r"(RVHAL_MSTATUS_FS_CLEAN_MASK));
   }
   if (to->fp_saved && g->fp_owner != to) {
     rvhal_fp_restore(to);
     g->fp_owner = to;
-    __asm__ volatile("csrc mstatus, %0" ::"r"(RVHAL_MSTATUS_FS_CLEAN_MASK));
+    __asm__ volatile("csrc sstatus, %0" ::"r"(RVHAL_MSTATUS_FS_CLEAN_MASK));
   }
 #else
   (void)g;
@@ -141,7 +141,7 @@ void barrier(exec_state_t *e) {
   rvhal_group_t *g = e->group;
   unsigned long st = 0;
 #ifdef __riscv_flen
-  __asm__ volatile("csrr %0, mstatus" : "=r"(st));
+  __asm__ volatile("csrr %0, sstatus" : "=r"(st));
   st = (st & RVHAL_MSTATUS_FS_DIRTY) == RVHAL_MSTATUS_FS_DIRTY || g->fp_used;
 #endif
   if (__builtin_expect(!g->fast || e->last || st, 0)) {

@@ -1,7 +1,7 @@
 # On-device conformance of the packed-argument ABI (RV64 and RV32):
 # device.abi_conformance and device.abi_conformance.rv32, labels "device"
 # and "abi".
-rvhal_device_test(abi_conformance RV32 DIR abi SOURCE test_abi_conformance TIMEOUT 300)
+rvhal_device_test(abi_conformance RV32 BOARDS DIR abi SOURCE test_abi_conformance TIMEOUT 300)
 set(_abi_tests device.abi_conformance)
 if(RVHAL_BUILD_RV32)
   list(APPEND _abi_tests device.abi_conformance.rv32)

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "rvhal/rvhal.h"
@@ -14,16 +15,45 @@
 #error "RVHAL_TEST_KERNEL_DIR_RV64 must be defined by the build"
 #endif
 
-/* Device 0 (RV64) unless RVHAL_TEST_DEVICE says otherwise. */
+/* The device under test: RVHAL_TEST_DEVICE, an index or a device name
+ * ("sifive-u-rv64", as `rvhal info` lists them; the suite's registry in
+ * tests/device/device.cmake sets it), else device 0 (qemu-virt RV64). */
+static inline uint32_t fixture_device_index(void) {
+  const char *dev = getenv("RVHAL_TEST_DEVICE");
+  if (!dev || !*dev) return 0;
+  if (*dev >= '0' && *dev <= '9') return (uint32_t)atoi(dev);
+  const rvhal_platform_info_t *pi = rvhal_platform_info();
+  for (uint32_t i = 0; i < pi->num_devices; i++) {
+    const rvhal_device_info_t *di;
+    if (rvhal_platform_device_info(i, &di) == RVHAL_OK && !strcmp(di->name, dev)) return i;
+  }
+  fprintf(stderr, "RVHAL_TEST_DEVICE=%s: no such device (rvhal info lists them)%s%s\n", dev,
+          *rvhal_platform_skipped() ? "; left out: " : "", rvhal_platform_skipped());
+  exit(1);
+}
+
+/* The catalogue information of the device under test. */
+static inline const rvhal_device_info_t *fixture_device_info(void) {
+  const rvhal_device_info_t *di = NULL;
+  if (rvhal_platform_device_info(fixture_device_index(), &di)) {
+    fprintf(stderr, "device info: %s\n", rvhal_last_error());
+    exit(1);
+  }
+  return di;
+}
+
+/* A device with `harts` harts, or as many as the board has if fewer. */
 static inline rvhal_device_t *fixture_device_opts(uint32_t harts, rvhal_device_options_t *o) {
   const char *env = getenv("RVHAL_TEST_HARTS");
   if (env && *env) harts = (uint32_t)atoi(env);
+  const uint32_t index = fixture_device_index();
+  const rvhal_device_info_t *di = fixture_device_info();
+  if (harts > di->max_harts) harts = di->max_harts;
   rvhal_device_options_t def = {0};
   if (!o) o = &def;
   o->num_harts = harts;
-  const char *dev = getenv("RVHAL_TEST_DEVICE");
   rvhal_device_t *d = NULL;
-  int rc = rvhal_device_create(dev && *dev ? (uint32_t)atoi(dev) : 0, o, &d);
+  int rc = rvhal_device_create(index, o, &d);
   if (rc) {
     fprintf(stderr, "device_create(%u harts): %s: %s\n", harts, rvhal_status_name(rc), rvhal_last_error());
     exit(1);

@@ -3,7 +3,16 @@
 # (label "device", fixture "device"), and with RV32 also as device.<name>.rv32
 # on the RV32 device (RVHAL_TEST_DEVICE=1, read by tests/common/device_fixture.h).
 #
-#   rvhal_device_test(<name> [RV32] [TIMEOUT <seconds>] [DIR <folder>] [SOURCE <file>] [ARGS <arg>...])
+#   rvhal_device_test(<name> [RV32] [BOARDS [BOARDS_EXCEPT <regex>]] [TIMEOUT <seconds>] [DIR <folder>]
+#                     [SOURCE <file>] [ARGS <arg>...])
+#
+# The registry of devices: the test runs on qemu-virt RV64 (device 0), with
+# RV32 also on qemu-virt RV32, and with BOARDS also on every other device
+# of the build (RVHAL_DEVICES, cmake/RvhalBoards.cmake: sifive-u, spike,
+# icicle-kit, qemu-virt-sbi, ...), as device.<name>.<device name>. A test
+# takes hart counts, fault addresses and limits from the device it runs on
+# (tests/common/device_fixture.h), never from the board it was written on.
+# BOARDS_EXCEPT leaves out the devices whose name matches (say why there).
 #
 # DIR: the folder under tests/ that holds <file>.c (default: device); it is
 # on the test's include path too (tests/exec/exec.cmake uses exec).
@@ -33,7 +42,7 @@ function(rvhal_device_test_executable target dir source)
 endfunction()
 
 function(rvhal_device_test name)
-  cmake_parse_arguments(T "RV32;CLEANUP" "TIMEOUT;DIR;SOURCE" "ARGS" ${ARGN})
+  cmake_parse_arguments(T "RV32;CLEANUP;BOARDS" "TIMEOUT;DIR;SOURCE;BOARDS_EXCEPT" "ARGS" ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 60)
   endif()
@@ -47,7 +56,17 @@ function(rvhal_device_test name)
   rvhal_device_test_executable(${target} ${T_DIR} ${T_SOURCE})
   set(variants device.${name}=0)
   if(T_RV32 AND RVHAL_BUILD_RV32)
-    list(APPEND variants device.${name}.rv32=1)
+    list(APPEND variants device.${name}.rv32=qemu-virt-rv32)
+  endif()
+  if(T_BOARDS)
+    foreach(dev ${RVHAL_DEVICES})
+      if(T_BOARDS_EXCEPT AND dev MATCHES "${T_BOARDS_EXCEPT}")
+        continue()
+      endif()
+      if(NOT dev MATCHES "^qemu-virt-rv")
+        list(APPEND variants device.${name}.${dev}=${dev})
+      endif()
+    endforeach()
   endif()
   foreach(v ${variants})
     string(REGEX REPLACE "=.*" "" test ${v})
@@ -63,22 +82,22 @@ function(rvhal_device_test name)
   endforeach()
 endfunction()
 
-rvhal_device_test(ndrange RV32)
-rvhal_device_test(args RV32)
-rvhal_device_test(programs RV32)
-rvhal_device_test(memory RV32)
-rvhal_device_test(errors RV32)
-rvhal_device_test(trap RV32)
+rvhal_device_test(ndrange RV32 BOARDS)
+rvhal_device_test(args RV32 BOARDS)
+rvhal_device_test(programs RV32 BOARDS)
+rvhal_device_test(memory RV32 BOARDS)
+rvhal_device_test(errors RV32 BOARDS)
+rvhal_device_test(trap RV32 BOARDS)
 rvhal_device_test(no_qemu_left)
-rvhal_device_test(queues RV32 TIMEOUT 240)
+rvhal_device_test(queues RV32 BOARDS TIMEOUT 240)
 rvhal_device_test(hostile RV32 TIMEOUT 120)
 rvhal_device_test(limits RV32)
 # Regression tests for bugs found and fixed (see each source's header): the
 # same programs in another mode.
-rvhal_device_test(args_natural_align RV32 SOURCE args ARGS natural)
-rvhal_device_test(memory_staged_program RV32 SOURCE memory ARGS staged)
-rvhal_device_test(errors_kernel_handles RV32 SOURCE errors ARGS kernel-handles)
-rvhal_device_test(trap_stack_overflow SOURCE trap ARGS stack)
+rvhal_device_test(args_natural_align RV32 BOARDS SOURCE args ARGS natural)
+rvhal_device_test(memory_staged_program RV32 BOARDS SOURCE memory ARGS staged)
+rvhal_device_test(errors_kernel_handles RV32 BOARDS SOURCE errors ARGS kernel-handles)
+rvhal_device_test(trap_stack_overflow BOARDS SOURCE trap ARGS stack)
 rvhal_device_test(hostile_stack RV32 SOURCE hostile ARGS stack TIMEOUT 120)
 rvhal_device_test(no_qemu_left_thread_exit SOURCE no_qemu_left ARGS thread)
 # The fixture's cleanup: runs after every test above.

@@ -1,5 +1,5 @@
 /* Kernels that fault or never end (dt_trap). A fault (illegal instruction,
- * load from and store to the unmapped address 0x10, also while the other
+ * load from and store to the address the board reports as faulting, also while the other
  * work-items of the group wait at a barrier) makes kernel_exec return
  * RVHAL_KERNEL_TRAP with a message naming the kernel, the hart, the cause,
  * the pc with its symbol, and the address; a kernel that loops forever with
@@ -53,6 +53,8 @@ static void reset_marks(void) {
   const uint8_t z = 0;
   CHECK_OK(rvhal_mem_fill(c.d, c.info, &z, 1, 8 * 8));
   CHECK_OK(rvhal_mem_fill(c.d, c.marks, &z, 1, N * 4));
+  const uint64_t fault_addr = rvhal_device_get_info(c.d)->fault_addr;
+  CHECK_OK(rvhal_mem_write(c.d, c.info + 8 * TRAP_INFO_FAULT_ADDR, &fault_addr, 8));
 }
 
 static int launch(const char *name, uint64_t items, uint64_t local, uint64_t bad_item,
@@ -123,8 +125,8 @@ static void faults(void) {
     int64_t addr;
   } kinds[] = {
       {"trap_illegal", "illegal instruction", 2, -1},
-      {"trap_load", "load access fault", 5, 0x10},
-      {"trap_store", "store access fault", 7, 0x10},
+      {"trap_load", "load access fault", 5, (int64_t)rvhal_device_get_info(c.d)->fault_addr},
+      {"trap_store", "store access fault", 7, (int64_t)rvhal_device_get_info(c.d)->fault_addr},
   };
   for (int i = 0; i < 3; i++) {
     no_fault(kinds[i].name, N, 4);
@@ -180,7 +182,7 @@ static void endless(void) {
   /* After the restart: the program is installed again, faults are still
    * reported, and a second hang is handled the same way. */
   no_fault("trap_loop", N, 4);
-  fault("trap_store", "store access fault", 7, 0x10, N, 4, 5, NULL);
+  fault("trap_store", "store access fault", 7, (int64_t)rvhal_device_get_info(c.d)->fault_addr, N, 4, 5, NULL);
   HEALTHY();
   rvhal_launch_options_t one = {.harts = 1};
   rc = launch("trap_loop", 1, 1, 0, &one);

@@ -4,12 +4,18 @@
 # test (tests/device/device.cmake), registered as device.exec.<name> and,
 # with RV32, device.exec.<name>.rv32.
 
-rvhal_device_test(exec.barrier_stress DIR exec SOURCE barrier_stress ARGS fast RV32 TIMEOUT 120)
-rvhal_device_test(exec.barrier_stress.counters DIR exec SOURCE barrier_stress ARGS counters TIMEOUT 120)
-rvhal_device_test(exec.context_switches DIR exec SOURCE context_switches RV32 TIMEOUT 120)
-rvhal_device_test(exec.exact_counters DIR exec SOURCE exact_counters ARGS plain TIMEOUT 120)
-rvhal_device_test(exec.exact_counters.team DIR exec SOURCE exact_counters ARGS team TIMEOUT 120)
-rvhal_device_test(exec.counter_api DIR exec SOURCE counter_api RV32)
+rvhal_device_test(exec.barrier_stress DIR exec SOURCE barrier_stress ARGS fast RV32 BOARDS TIMEOUT 120)
+rvhal_device_test(exec.barrier_stress.counters DIR exec SOURCE barrier_stress ARGS counters TIMEOUT 120 BOARDS)
+rvhal_device_test(exec.context_switches DIR exec SOURCE context_switches RV32 BOARDS TIMEOUT 120)
+rvhal_device_test(exec.exact_counters DIR exec SOURCE exact_counters ARGS plain TIMEOUT 120 BOARDS)
+# Not on sifive-u and icicle-kit: there a team's counts differ from one boot
+# to the next beyond the test's tolerance (about one run in two), the same
+# within a boot. Suspects, not yet confirmed: the machines' other devices
+# (Ethernet, ...) arming virtual timers, which changes how QEMU's -icount
+# round-robin interleaves the team's harts, or their 1 MHz timebase.
+rvhal_device_test(exec.exact_counters.team DIR exec SOURCE exact_counters ARGS team TIMEOUT 120 BOARDS
+                  BOARDS_EXCEPT "^(sifive-u|icicle-kit)-")
+rvhal_device_test(exec.counter_api DIR exec SOURCE counter_api RV32 BOARDS)
 rvhal_device_test(exec.profile_files DIR exec SOURCE profile_files)
-rvhal_device_test(exec.print_volume DIR exec SOURCE print_volume RV32)
-rvhal_device_test(exec.local_init DIR exec SOURCE local_init RV32)
+rvhal_device_test(exec.print_volume DIR exec SOURCE print_volume RV32 BOARDS)
+rvhal_device_test(exec.local_init DIR exec SOURCE local_init RV32 BOARDS)

@@ -18,6 +18,7 @@
 
 /* dt_trap.c / trap.c: info[2] once the faulting item reached its fault. */
 #define TRAP_REACHED 0x7261707465737421ull
+#define TRAP_INFO_FAULT_ADDR 5 /* info[5]: where trap_load / trap_store fault (the board's fault_addr) */
 
 /* dt_prog_a.c: prog_a_affine's .rodata table and .data bias (the kernel
  * keeps its own copies in those sections: the test checks they are its

@@ -1,7 +1,8 @@
 /* Device tests (tests/device/trap.c): kernels that trap, never end or
  * overflow their stack. Every item marks marks[gid] = gid + 1 first; the
  * item `bad_item` records its hart (info[1]) and the address of the faulting
- * instruction (info[0]), then faults. */
+ * instruction (info[0]), then faults; loads and stores fault at the address
+ * the host put in info[TRAP_INFO_FAULT_ADDR] (the board's unmapped one). */
 #include "dt_shared.h"
 #include "kernel_if.h"
 
@@ -34,9 +35,9 @@ RVHAL_KERNEL(trap_illegal, trap_args, trap_illegal_item, RVHAL_GLOBAL(info), RVH
 
 static void trap_load_item(const trap_args *a, exec_state_t *e) {
   if (!trap_prologue(a, e)) return;
-  uintptr_t v;
-  __asm__ volatile("lla t0, 1f\n\t" STORE_WORD " t0, 0(%1)\n\tli %0, 0x10\n1:\tlw %0, 0(%0)\n"
-                   : "=&r"(v)
+  uintptr_t v = (uintptr_t)a->info[TRAP_INFO_FAULT_ADDR];
+  __asm__ volatile("lla t0, 1f\n\t" STORE_WORD " t0, 0(%1)\n1:\tlw %0, 0(%0)\n"
+                   : "+r"(v)
                    : "r"(&a->info[0])
                    : "t0", "memory");
   a->info[3] = v; /* not reached */
@@ -45,8 +46,9 @@ RVHAL_KERNEL(trap_load, trap_args, trap_load_item, RVHAL_GLOBAL(info), RVHAL_GLO
 
 static void trap_store_item(const trap_args *a, exec_state_t *e) {
   if (!trap_prologue(a, e)) return;
-  __asm__ volatile("lla t0, 1f\n\t" STORE_WORD " t0, 0(%0)\n\tli t1, 0x10\n1:\tsw t0, 0(t1)\n" ::"r"(&a->info[0])
-                   : "t0", "t1", "memory");
+  uintptr_t addr = (uintptr_t)a->info[TRAP_INFO_FAULT_ADDR];
+  __asm__ volatile("lla t0, 1f\n\t" STORE_WORD " t0, 0(%0)\n1:\tsw t0, 0(%1)\n" ::"r"(&a->info[0]), "r"(addr)
+                   : "t0", "memory");
 }
 RVHAL_KERNEL(trap_store, trap_args, trap_store_item, RVHAL_GLOBAL(info), RVHAL_GLOBAL(marks), RVHAL_VALUE(bad_item))
 

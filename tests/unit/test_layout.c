@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "board_desc.h"
+#include "board_fixture.h"
 #include "check.h"
 #include "layout.h"
 #include "rvhal/status.h"
@@ -58,7 +59,9 @@ static void check_layout(const rvhal_board_desc_t *b, const rvhal_layout_request
   /* echoes and fixed regions */
   CHECK_MSG(l->ram_base == base && l->ram_size == r->ram_size, "%s: RAM 0x%" PRIx64 "+%" PRIu64, what, l->ram_base,
             l->ram_size);
-  CHECK_MSG(l->ctrl == base + RVHAL_CTRL_OFFSET, "%s: control block at 0x%" PRIx64, what, l->ctrl);
+  CHECK_MSG(l->fw_base == base + b->fw_offset && l->ctrl == l->fw_base + RVHAL_CTRL_OFFSET &&
+                l->print_base == l->fw_base + RVHAL_PRINT_OFFSET,
+            "%s: firmware region at 0x%" PRIx64 ", control block at 0x%" PRIx64, what, l->fw_base, l->ctrl);
   CHECK_MSG(l->program_base == base + RVHAL_PROGRAM_OFFSET && l->program_size == RVHAL_PROGRAM_MAX_SIZE,
             "%s: program area 0x%" PRIx64 "+0x%" PRIx64, what, l->program_base, l->program_size);
   CHECK_MSG(l->local_mem_size == r->local_mem_size && l->max_work_group_size == r->max_work_group_size &&
@@ -91,9 +94,9 @@ static void check_layout(const rvhal_board_desc_t *b, const rvhal_layout_request
 
   /* regions: inside RAM below the reserved top, in order, disjoint */
   region_t reg[] = {
-      {"firmware", base + RVHAL_FW_OFFSET, RVHAL_FW_MAX_SIZE},
+      {"firmware", l->fw_base, RVHAL_FW_MAX_SIZE},
       {"control block", l->ctrl, RVHAL_CTRL_MAX_SIZE},
-      {"print rings", base + RVHAL_PRINT_OFFSET, (uint64_t)RVHAL_MAX_HARTS * RVHAL_PRINT_RING_SIZE},
+      {"print rings", l->print_base, (uint64_t)RVHAL_MAX_HARTS * RVHAL_PRINT_RING_SIZE},
       {"program area", l->program_base, l->program_size},
       {"hart stacks", l->stacks_base, n * l->hart_stack_size},
       {"fiber pools", l->fibers_base, n * l->fiber_pool_size},
@@ -166,7 +169,10 @@ static void run_matrix(const rvhal_board_desc_t *b, uint32_t max_harts) {
   CHECK_MSG(ok > 500 && too_small > 500, "%d layouts, %d refused", ok, too_small);
 }
 
+static rvhal_board_desc_t rvhal_board;
+
 static void test_matrix(void) {
+  rvhal_board = qemu_virt_board();
   run_matrix(&rvhal_board, 8);
   CHECK_EQ_U64(rvhal_board.max_harts, RVHAL_MAX_HARTS); /* qemu-virt */
   CHECK_EQ_U64(rvhal_board.ram_base, 0x80000000ull);
@@ -175,7 +181,7 @@ static void test_matrix(void) {
 
 static void test_other_board(void) {
   rvhal_board_desc_t b = rvhal_board;
-  b.name = "made-up";
+  snprintf(b.name, sizeof b.name, "made-up");
   b.ram_base = 0x40000000ull;
   b.ram_top_reserved = 0;
   b.max_harts = 4;
@@ -186,6 +192,12 @@ static void test_other_board(void) {
   r.num_harts = 4;
   CHECK_OK(rvhal_layout_compute(&b, &r, &l));
   CHECK_EQ_U64(l.staging_base + l.staging_size, 0x40000000ull + 256 * MiB); /* nothing reserved at the top */
+  /* Under an SBI firmware: the firmware region 2 MiB in, the rest unmoved. */
+  b.fw_offset = RVHAL_FW_REGION_SIZE;
+  run_matrix(&b, 4);
+  CHECK_OK(rvhal_layout_compute(&b, &r, &l));
+  CHECK_EQ_U64(l.ctrl, 0x40000000ull + RVHAL_FW_REGION_SIZE + RVHAL_CTRL_OFFSET);
+  CHECK_EQ_U64(l.program_base, 0x40000000ull + RVHAL_PROGRAM_OFFSET);
 }
 
 static void test_exact_small(void) {

@@ -12,6 +12,7 @@ rvhal_unit_test(test_elf_loader)
 # Argument packing, the device memory map, print-ring draining.
 rvhal_unit_test(test_arg_pack)
 rvhal_unit_test(test_layout)
+rvhal_unit_test(test_board_desc)
 rvhal_unit_test(test_print_drain)
 # The firmware's formatter, built for the host and compared with glibc.
 rvhal_unit_test(test_format ${RVHAL_SOURCE_DIR}/firmware/format.c)

@@ -38,6 +38,9 @@ typedef struct rvhal_platform_info {
 } rvhal_platform_info_t;
 
 const rvhal_platform_info_t *rvhal_platform_info(void);
+/* Why board descriptors found beside the firmware were left out of the
+ * devices (one message per descriptor, "; "-separated), or "". */
+const char *rvhal_platform_skipped(void);
 
 /* ---- device information ------------------------------------------------ */
 
@@ -62,13 +65,17 @@ typedef struct rvhal_device_info {
   uint32_t max_args_size;         /* bytes of packed arguments */
   uint64_t timebase_hz;           /* device timer frequency */
   rvhal_timing_mode_t timing;     /* of a created device; DEFAULT in the catalogue */
+  uint32_t max_harts;             /* harts the board can give a device */
+  uint64_t fault_addr;            /* an address whose loads and stores fault on this board */
+  const char *firmware_mode;      /* "M" (the firmware owns the machine) or "S" (under SBI) */
 } rvhal_device_info_t;
 
 /* Information about device `index` with default options. */
 int rvhal_platform_device_info(uint32_t index, const rvhal_device_info_t **out_info);
 
-/* Where the library reads device firmware for xlen (32 or 64) from:
- * $RVHAL_FIRMWARE_DIR if set; else share/rvhal/firmware/rvXLEN of the
+/* Where the library reads device firmware and board descriptors for xlen
+ * (32 or 64) from: $RVHAL_FIRMWARE_DIR if set (directories separated by
+ * ':', scanned for every xlen); else share/rvhal/firmware/rvXLEN of the
  * install this library belongs to, found from where the library itself is
  * (an install tree moved elsewhere still works); else the build tree.
  * NULL for another xlen. A program linked statically with librvhal.a and
@@ -94,7 +101,7 @@ typedef struct rvhal_device_options {
   uint64_t item_stack_size;    /* stack of each work-item that waits at a barrier; 0: 4 KiB */
   rvhal_timing_mode_t timing;  /* DEFAULT: $RVHAL_TIMING ("fast"/"exact") or fast */
   const char *qemu_path;       /* NULL: $RVHAL_QEMU or qemu-system-riscv64/32 on PATH */
-  const char *firmware_path;   /* NULL: the image in rvhal_firmware_dir() */
+  const char *firmware_path;   /* NULL: the image beside the device's board descriptor (rvhal_firmware_dir) */
   uint32_t launch_timeout_ms;  /* 0: $RVHAL_LAUNCH_TIMEOUT_MS or 60000 */
   uint32_t linger_us;          /* hart 0 watches for the next launch this long; 0: 500; RVHAL_LINGER_OFF: never */
   rvhal_print_fn_t print_fn;   /* NULL: kernel output goes to stdout */

@@ -1,33 +1,43 @@
-/* Hart 0's loop: take launches from the ring. After each launch it stays
+/* Hart 0's ring loop: take launches from the ring. After each launch it stays
  * awake for a short, bounded while (linger), watching the ring, so that
  * back-to-back launches skip the doorbell (an interrupt through QEMU's main
  * loop costs 50-100 us here; a watched ring ~10 us). Then it sleeps in wfi
  * until the host's doorbell. It lingers only between launches, when the
  * other harts are asleep, never while harts wait for each other.
  * "polling" tells the host whether to ring; with a fence on each side
- * (Dekker) no launch is missed. */
+ * (Dekker) no launch is missed. On a board without a doorbell interrupt
+ * (spike: HTIF raises none) hart 0 sleeps on its own timer instead and
+ * looks at the ring each time it fires: only hart 0 wakes, never a spin. */
 #include "fw.h"
 #include "fw_board.h"
 #include "fw_mmio.h"
 
-void fw_notify_host(void) { fw_board.host_notify(); }
+/* Polled doorbell: sleep until the timer (or an IPI) wakes hart 0. */
+static void sleep_poll(void) {
+  fw_timer_set(0, fw_time_now() + fw_board.poll_ticks);
+  xcsr_set(CSR_XIE, XIP_TIMER);
+  fw_wfi();
+  xcsr_clear(CSR_XIE, XIP_TIMER);
+  fw_timer_set(0, FW_TIMER_OFF);
+}
 
-void fw_doorbell_loop(fw_hart_t *hart) {
+void fw_ring_loop(fw_hart_t *hart) {
   rvhal_ctrl_t *ctrl = FW_CTRL;
   rvhal_ring_t *ring = &ctrl->ring;
   const uint64_t linger = ctrl->boot.linger_ticks;
   uint64_t next = fw_load_u64(&ring->completed) + 1;
   uint64_t linger_until = 0;
+  const int polled = fw_doorbell_polled();
   (void)hart;
 
   for (;;) {
     if (fw_load_u64(&ring->submitted) >= next) {
       ctrl->fw.polling = 1;
       fw_run_launch(next++);
-      linger_until = fw_board.time_now() + linger;
+      linger_until = fw_time_now() + linger;
       continue;
     }
-    if (fw_board.time_now() < linger_until) {
+    if (fw_time_now() < linger_until) {
       /* Watch the ring; read the (slow, MMIO) clock only now and then. */
       for (int i = 0; i < 256 && fw_load_u64(&ring->submitted) < next; i++) {
       }
@@ -36,8 +46,13 @@ void fw_doorbell_loop(fw_hart_t *hart) {
     ctrl->fw.polling = 0;
     fw_fence();
     if (fw_load_u64(&ring->submitted) >= next) continue;
+    if (polled) {
+      sleep_poll();
+      fw_ipi_clear(0);
+      continue;
+    }
     fw_wfi();
-    fw_board.ipi_clear(0);
-    fw_board.doorbell_ack();
+    fw_ipi_clear(0);
+    fw_doorbell_ack();
   }
 }

@@ -8,6 +8,7 @@
 #include "fw_board.h"
 #include "fw_counters.h"
 #include "fw_mmio.h"
+#include "fw_wait.h"
 
 /* Kept out of line: compiled into fw_team_barrier, its register saves ran
  * even for a hart alone in its team (measured: 23 instructions a call). */
@@ -23,21 +24,17 @@ static void __attribute__((noinline)) team_wait(const rvhal_call_info_t *ci) {
     __atomic_store_n(&t->sense, sense, __ATOMIC_RELEASE);
     fw_fence();
     for (uint32_t i = leader; i < leader + size; i++)
-      if (i != ci->hart_index) fw_board.ipi_send(i);
+      if (i != ci->hart_index) fw_wake(i, FW_WAKE_BARRIER);
     return;
   }
   const int counting = (ci->launch->flags & RVHAL_LAUNCH_COUNTERS) != 0;
   const uint64_t c0 = counting ? fw_read_mcycle() : 0;
   if (counting) fw_trace(me, RVHAL_TRACE_WAIT_BEGIN, 0, 0);
-  for (;;) {
-    fw_board.ipi_clear(ci->hart_index);
-    fw_fence();
-    if (__atomic_load_n(&t->sense, __ATOMIC_ACQUIRE) == sense) break;
-    if (__atomic_load_n(&fw_launch.abort, __ATOMIC_ACQUIRE)) {
-      me->in_kernel = 0;
-      longjmp(me->recover, 1);
-    }
-    fw_wfi();
+  FW_WAIT_UNTIL(ci->hart_index, __atomic_load_n(&t->sense, __ATOMIC_ACQUIRE) == sense ||
+                                    __atomic_load_n(&fw_launch.abort, __ATOMIC_ACQUIRE));
+  if (__atomic_load_n(&t->sense, __ATOMIC_ACQUIRE) != sense) { /* the launch failed */
+    me->in_kernel = 0;
+    longjmp(me->recover, 1);
   }
   if (counting) {
     ci->counters[RVHAL_HART_COUNTER_BARRIER_WAIT_CYCLES] += fw_read_mcycle() - c0;

@@ -14,7 +14,7 @@
 #define LSR_DR 0x01
 #define LSR_THRE 0x20
 
-void ns16550_init(void) {
+void fw_uart_init(void) {
   mmio_write8(REG(UART_IER), 0x00);
   mmio_write8(REG(UART_LCR), 0x03); /* 8N1 */
   /* No FIFO: QEMU arms a receive-timeout timer in FIFO mode, and any timer
@@ -23,15 +23,15 @@ void ns16550_init(void) {
   mmio_write8(REG(UART_MCR), 0x08); /* OUT2: let the interrupt out on PC-style wiring */
 }
 
-void ns16550_enable_rx_irq(void) { mmio_write8(REG(UART_IER), 0x01); }
+void fw_uart_enable_rx_irq(void) { mmio_write8(REG(UART_IER), 0x01); }
 
-void ns16550_putc(char c) {
+void fw_uart_putc(char c) {
   while (!(mmio_read8(REG(UART_LSR)) & LSR_THRE)) {
   }
   mmio_write8(REG(UART_RBR_THR), (uint8_t)c);
 }
 
-uint32_t ns16550_drain_rx(void) {
+uint32_t fw_uart_drain_rx(void) {
   uint32_t n = 0;
   while (mmio_read8(REG(UART_LSR)) & LSR_DR) {
     (void)mmio_read8(REG(UART_RBR_THR));

@@ -1,0 +1,27 @@
+/* Hooks of the Icicle Kit: MMUART (ns16550), PLIC and CLINT drivers. */
+#include "board.h"
+#include "fw_board.h"
+#include "fw_drivers.h"
+
+static int icicle_init(void) {
+  fw_uart_init();
+  return 0;
+}
+
+const fw_board_t fw_board = {
+    .version = FW_BOARD_VERSION,
+    .name = RVHAL_BOARD_NAME,
+    .first_hart = RVHAL_BOARD_FIRST_HART,
+    .max_harts = RVHAL_BOARD_MAX_HARTS,
+    .doorbell = FW_DOORBELL_IRQ,
+    .ram_base = RVHAL_BOARD_RAM_BASE,
+    .timebase_hz = RVHAL_BOARD_TIMEBASE_HZ,
+    .init = icicle_init,
+    .ipi_send = clint_ipi_send,
+    .ipi_clear = clint_ipi_clear,
+    .time_now = clint_time_now,
+    .timer_set = clint_timer_set,
+    .doorbell_enable = uart_doorbell_enable,
+    .doorbell_ack = uart_doorbell_ack,
+    .host_notify = uart_notify_host,
+};

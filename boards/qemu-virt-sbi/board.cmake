@@ -1,0 +1,3 @@
+set(RVHAL_BOARD_XLENS 64)
+set(RVHAL_BOARD_PRIV S)
+set(RVHAL_BOARD_DRIVERS ns16550 plic sbi uart_doorbell)

@@ -1,0 +1,24 @@
+# The devices (board x XLEN) the build makes, in the platform's order
+# (host/src/platform.c): qemu-virt rv64, qemu-virt rv32, then the other
+# boards by name, RV64 before RV32. Each entry is "<board>-rv<xlen>", the
+# device's name in `rvhal info`.
+function(rvhal_board_devices out_var)
+  set(first)
+  set(rest)
+  set(boards ${RVHAL_BOARDS})
+  list(SORT boards)
+  foreach(board ${boards})
+    unset(RVHAL_BOARD_XLENS)
+    include(${RVHAL_SOURCE_DIR}/boards/${board}/board.cmake)
+    foreach(xlen 64 32)
+      if(xlen IN_LIST RVHAL_BOARD_XLENS AND xlen IN_LIST RVHAL_DEVICE_XLENS)
+        if(board STREQUAL "qemu-virt")
+          list(APPEND first ${board}-rv${xlen})
+        else()
+          list(APPEND rest ${board}-rv${xlen})
+        endif()
+      endif()
+    endforeach()
+  endforeach()
+  set(${out_var} ${first} ${rest} PARENT_SCOPE)
+endfunction()

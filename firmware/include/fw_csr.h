@@ -1,0 +1,66 @@
+/* The firmware's privilege mode in one place. The core is written against
+ * "x-mode" names; an M-mode build (FW_PRIV_S undefined: the firmware owns
+ * the machine) maps them to the m* CSRs, an S-mode build (FW_PRIV_S: the
+ * firmware is a payload of an SBI implementation such as OpenSBI) to the
+ * s* CSRs, with IPIs, timers and hart start going through SBI calls in the
+ * board's drivers (drivers/sbi.c). Counters are read through the
+ * unprivileged cycle/instret CSRs, which both modes may read.
+ *
+ * A later step runs kernels in U-mode: the trap path below already saves
+ * and restores through XEPC/XSTATUS; U-mode adds XSTATUS_XPP = U on kernel
+ * entry and the isolation of the mode (PMP under M, page tables under S). */
+#ifndef FW_CSR_H
+#define FW_CSR_H
+
+#ifdef FW_PRIV_S
+#define CSR_XSTATUS sstatus
+#define CSR_XIE sie
+#define CSR_XIP sip
+#define CSR_XTVEC stvec
+#define CSR_XSCRATCH sscratch
+#define CSR_XEPC sepc
+#define CSR_XCAUSE scause
+#define CSR_XTVAL stval
+#define XIP_SOFT (1ul << 1)
+#define XIP_TIMER (1ul << 5)
+#define XIP_EXT (1ul << 9)
+#define XSTATUS_XPP_X (1ul << 8) /* sstatus.SPP = S */
+#define XSTATUS_XPP_MASK (1ul << 8)
+#define XRET sret
+#define FW_PRIV_NAME "S"
+#else
+#define CSR_XSTATUS mstatus
+#define CSR_XIE mie
+#define CSR_XIP mip
+#define CSR_XTVEC mtvec
+#define CSR_XSCRATCH mscratch
+#define CSR_XEPC mepc
+#define CSR_XCAUSE mcause
+#define CSR_XTVAL mtval
+#define XIP_SOFT (1ul << 3)
+#define XIP_TIMER (1ul << 7)
+#define XIP_EXT (1ul << 11)
+#define XSTATUS_XPP_X (3ul << 11) /* mstatus.MPP = M */
+#define XSTATUS_XPP_MASK (3ul << 11)
+#define XRET mret
+#define FW_PRIV_NAME "M"
+#endif
+/* mstatus.FS and sstatus.FS are the same field. */
+#define XSTATUS_FS_INITIAL (1ul << 13)
+
+#ifndef __ASSEMBLER__
+/* Expand the x-mode name first, then stringize it. */
+#define FW_STR_(x) #x
+#define FW_STR(x) FW_STR_(x)
+#define xcsr_read(csr)                                              \
+  ({                                                                \
+    unsigned long v_;                                               \
+    __asm__ volatile("csrr %0, " FW_STR(csr) : "=r"(v_)::"memory"); \
+    v_;                                                             \
+  })
+#define xcsr_write(csr, val) __asm__ volatile("csrw " FW_STR(csr) ", %0" ::"rK"((unsigned long)(val)) : "memory")
+#define xcsr_set(csr, val) __asm__ volatile("csrs " FW_STR(csr) ", %0" ::"rK"((unsigned long)(val)) : "memory")
+#define xcsr_clear(csr, val) __asm__ volatile("csrc " FW_STR(csr) ", %0" ::"rK"((unsigned long)(val)) : "memory")
+#endif
+
+#endif /* FW_CSR_H */

@@ -1,0 +1,38 @@
+/* The launch being run, and the one place that changes its state
+ * (launch.c): hart 0 starts it, participants claim work from it, any hart
+ * may fail it (the first failure wins), each participant finishes its
+ * share, and the last one completes it. Nothing else writes fw_launch. */
+#ifndef FW_LAUNCH_H
+#define FW_LAUNCH_H
+
+#include "fw.h"
+
+/* Hart 0: check and set up launch `seq` from the ring, install its program
+ * and wake its participants. RVHAL_OK, or the launch was refused and is
+ * already completed with that status. */
+int32_t fw_launch_start(uint64_t seq);
+
+/* The next chunk of groups for team `team` at its k-th claim: dealt in a
+ * fixed rotation in exact timing (every run gives each hart the same
+ * work), else taken with an atomic add; `total` (the launch's total_chunks,
+ * which the caller keeps in a register) once none are left or the launch
+ * failed. */
+static inline uintptr_t fw_launch_claim(uintptr_t team, uintptr_t k, uintptr_t teams, int exact, uintptr_t total) {
+  fw_launch_t *L = &fw_launch;
+  if (L->abort) return total;
+  if (exact) return team + k * teams;
+  return __atomic_fetch_add((volatile uintptr_t *)&L->next_chunk, 1, __ATOMIC_RELAXED);
+}
+
+/* Fail the launch with `status` on behalf of `hart`: the first failure
+ * sets the status and the faulting hart, every failure stops further
+ * claims and wakes the participants (asleep in a barrier, they leave). */
+void fw_launch_fail(const fw_hart_t *hart, int32_t status);
+
+/* `hart` has done its share; the last participant completes the launch. */
+void fw_launch_finish(fw_hart_t *hart);
+
+/* Hart 0: sleep until launch `seq` is completed (fw_launch is reusable). */
+void fw_launch_wait_retired(uint64_t seq);
+
+#endif /* FW_LAUNCH_H */

@@ -1,0 +1,159 @@
+/* The launch's one owner (fw_launch.h): start, claim, fail, finish and
+ * complete. The scheduler (scheduler.c) runs a hart's share between them. */
+#include <string.h>
+
+#include "fw_board.h"
+#include "fw_launch.h"
+#include "fw_mmio.h"
+#include "fw_wait.h"
+
+fw_launch_t fw_launch;
+volatile uintptr_t fw_launch_gen;
+volatile uint32_t fw_wake_reasons[RVHAL_MAX_HARTS];
+
+static volatile uintptr_t fw_retired; /* last launch whose completion is written */
+
+static rvhal_launch_slot_t *slot_of(uint64_t seq) { return &FW_CTRL->ring.slots[seq % RVHAL_RING_SLOTS]; }
+
+static int32_t check_desc(const rvhal_launch_desc_t *d, const rvhal_launch_slot_t *slot, uint64_t seq) {
+  const rvhal_boot_config_t *b = &FW_CTRL->boot;
+  if (d->seq != seq) return RVHAL_BAD_LAUNCH;
+  if (d->entry < b->program_base || d->entry >= b->program_base + b->program_size) return RVHAL_BAD_LAUNCH;
+  if (d->args != (uintptr_t)slot->args || d->args_size > RVHAL_ARGS_MAX) return RVHAL_BAD_LAUNCH;
+  if (d->work_dim < 1 || d->work_dim > 3) return RVHAL_BAD_LAUNCH;
+  for (int i = 0; i < 3; i++)
+    if (d->num_groups[i] == 0 || d->local_size[i] == 0) return RVHAL_BAD_LAUNCH;
+  if (d->harts == 0 || d->harts > fw_num_harts) return RVHAL_BAD_LAUNCH;
+  /* Teams: harts [j*T, (j+1)*T) run one group together; each needs an item. */
+  uint64_t items = (uint64_t)d->local_size[0] * d->local_size[1] * d->local_size[2];
+  if (d->harts_per_group == 0 || d->harts % d->harts_per_group || d->harts_per_group > items) return RVHAL_BAD_LAUNCH;
+  if (d->chunk_groups == 0 || d->chunk_groups > d->num_groups[0]) return RVHAL_BAD_LAUNCH;
+  uint64_t groups; /* the claim counters count them in a device word */
+  if (__builtin_mul_overflow(d->num_groups[0], d->num_groups[1], &groups) ||
+      __builtin_mul_overflow(groups, d->num_groups[2], &groups) || groups > UINTPTR_MAX)
+    return RVHAL_BAD_LAUNCH;
+  if (d->num_local_args > RVHAL_MAX_LOCAL_ARGS) return RVHAL_BAD_LAUNCH;
+  if (d->num_installs > RVHAL_MAX_INSTALLS) return RVHAL_BAD_LAUNCH;
+  for (uint32_t i = 0; i < d->num_installs; i++) {
+    const rvhal_install_t *in = &d->install[i];
+    uint64_t n = in->copy_size + in->zero_size;
+    if (in->dst < b->program_base || n > b->program_size || in->dst - b->program_base > b->program_size - n)
+      return RVHAL_BAD_LAUNCH;
+    if (in->src < b->staging_base || in->copy_size > b->staging_size ||
+        in->src - b->staging_base > b->staging_size - in->copy_size)
+      return RVHAL_BAD_LAUNCH;
+  }
+  return RVHAL_OK;
+}
+
+/* Copy the program's segments into place with the harts' own stores, so
+ * that no stale translation of earlier code survives. */
+static void install_program(const rvhal_launch_desc_t *d) {
+  for (uint32_t i = 0; i < d->num_installs; i++) {
+    const rvhal_install_t *in = &d->install[i];
+    memcpy((void *)(uintptr_t)in->dst, (const void *)(uintptr_t)in->src, (size_t)in->copy_size);
+    memset((void *)(uintptr_t)(in->dst + in->copy_size), 0, (size_t)in->zero_size);
+  }
+}
+
+/* Write the completion record, publish it, wake the host if it sleeps. */
+static void complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t start) {
+  rvhal_ctrl_t *ctrl = FW_CTRL;
+  rvhal_completion_t *done = &slot_of(seq)->done;
+  done->status = status;
+  done->fault_hart = fault_hart;
+  done->start_mtime = start;
+  done->end_mtime = fw_time_now();
+  fw_fence();
+  done->seq = seq;
+  fw_store_u64(&ctrl->ring.completed, seq);
+  fw_fence(); /* pairs with the host's fence between host_waiting and completed */
+  if (__atomic_load_n(&ctrl->ring.host_waiting, __ATOMIC_ACQUIRE)) fw_host_notify();
+}
+
+int32_t fw_launch_start(uint64_t seq) {
+  fw_launch_t *L = &fw_launch;
+  rvhal_launch_slot_t *slot = slot_of(seq);
+  const rvhal_launch_desc_t *d = &slot->desc;
+  uint64_t start = fw_time_now();
+  int32_t rc = check_desc(d, slot, seq);
+  if (rc != RVHAL_OK) {
+    complete(seq, rc, 0, start);
+    return rc;
+  }
+
+  L->seq = seq;
+  L->desc = d;
+  L->entry = (hal_kernel_entry_t)(uintptr_t)d->entry;
+  L->args = (void *)(uintptr_t)d->args;
+  L->chunks_per_row = d->num_groups[0] / d->chunk_groups + (d->num_groups[0] % d->chunk_groups != 0); /* no wrap */
+  L->total_chunks = L->chunks_per_row * d->num_groups[1] * d->num_groups[2];
+  L->participants = d->harts;
+  L->team_size = d->harts_per_group;
+  L->start_mtime = start;
+  L->next_chunk = 0;
+  L->finished = 0;
+  L->status = RVHAL_OK;
+  L->abort = 0;
+  L->fault_hart = 0;
+  for (uint32_t i = 0; i < L->participants; i += L->team_size) {
+    fw_harts[i].arrived = 0;
+    fw_harts[i].sense = 0;
+  }
+  install_program(d);
+  __asm__ volatile("fence.i" ::: "memory");
+  L->turn = 0;
+  L->arrived = 0;
+  __atomic_store_n(&fw_launch_gen, fw_launch_gen + 1, __ATOMIC_RELEASE);
+  fw_fence();
+  for (uint32_t i = 1; i < L->participants; i++) fw_wake(i, FW_WAKE_LAUNCH);
+  return RVHAL_OK;
+}
+
+void fw_launch_fail(const fw_hart_t *hart, int32_t status) {
+  fw_launch_t *L = &fw_launch;
+  int32_t expected = RVHAL_OK;
+  if (__atomic_compare_exchange_n(&L->status, &expected, status, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    L->fault_hart = hart->index;
+  __atomic_store_n(&L->abort, 1, __ATOMIC_RELEASE);
+  fw_fence();
+  for (uint32_t i = 0; i < L->participants; i++)
+    if (i != hart->index) fw_wake(i, FW_WAKE_ABORT);
+}
+
+/* The last hart to finish also knows when the launch ended: it gives every
+ * participant its idle cycles: the launch's span minus its own. In exact
+ * timing the teams ran in turn, so the launch's span is that of the
+ * longest hart, as if they had run side by side. */
+static void account_idle(void) {
+  fw_launch_t *L = &fw_launch;
+  uint64_t first = UINT64_MAX, last = 0, longest = 0;
+  for (uint32_t i = 0; i < L->participants; i++) {
+    rvhal_hart_block_t *b = fw_harts[i].block;
+    if (b->start_cycle < first) first = b->start_cycle;
+    if (b->end_cycle > last) last = b->end_cycle;
+    if (b->end_cycle - b->start_cycle > longest) longest = b->end_cycle - b->start_cycle;
+  }
+  uint64_t span = FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING ? longest : last - first;
+  for (uint32_t i = 0; i < L->participants; i++) {
+    rvhal_hart_block_t *b = fw_harts[i].block;
+    b->counters[RVHAL_HART_COUNTER_IDLE_CYCLES] = span - (b->end_cycle - b->start_cycle);
+  }
+}
+
+void fw_launch_finish(fw_hart_t *hart) {
+  fw_launch_t *L = &fw_launch;
+  uint64_t seq = L->seq, start = L->start_mtime;
+  if (__atomic_add_fetch(&L->finished, 1, __ATOMIC_ACQ_REL) != L->participants) return;
+  if (L->desc->flags & RVHAL_LAUNCH_COUNTERS) account_idle();
+  complete(seq, L->status, L->fault_hart, start);
+  __atomic_store_n(&fw_retired, (uintptr_t)seq, __ATOMIC_RELEASE);
+  if (hart->index != 0) fw_wake(0, FW_WAKE_RETIRED); /* hart 0 may wait to reuse fw_launch */
+}
+
+/* Lingering instead would take the host core, or under -icount the one
+ * thread every hart runs on, from the harts still working: measured, it
+ * added the whole 500 us linger to exact launches. */
+void fw_launch_wait_retired(uint64_t seq) {
+  FW_WAIT_UNTIL(0, __atomic_load_n(&fw_retired, __ATOMIC_ACQUIRE) == (uintptr_t)seq);
+}

@@ -1,0 +1,77 @@
+/* Unit test of the board descriptor parser (host/src/board_desc.c): the
+ * qemu-virt descriptor parses to its values; every malformed variant is
+ * refused with a message naming what was wrong. */
+#include <stdio.h>
+#include <string.h>
+
+#include "board_desc.h"
+#include "board_fixture.h"
+#include "check.h"
+
+/* The qemu-virt text with the line starting `key ` replaced by `line`
+ * (NULL: removed), or `line` appended when no line has that key. */
+static void edited(const char *key, const char *line, char *out, size_t cap) {
+  const char *src = QEMU_VIRT_DESC;
+  size_t klen = strlen(key);
+  int replaced = 0;
+  out[0] = '\0';
+  while (*src) {
+    size_t len = strcspn(src, "\n");
+    if (!strncmp(src, key, klen) && src[klen] == ' ' && !replaced) {
+      if (line) snprintf(out + strlen(out), cap - strlen(out), "%s\n", line);
+      replaced = 1;
+    } else {
+      snprintf(out + strlen(out), cap - strlen(out), "%.*s\n", (int)len, src);
+    }
+    src += len + (src[len] == '\n');
+  }
+  if (!replaced && line) snprintf(out + strlen(out), cap - strlen(out), "%s\n", line);
+}
+
+static void refused(const char *key, const char *line, const char *needle) {
+  char text[2048];
+  edited(key, line, text, sizeof text);
+  rvhal_board_desc_t d;
+  int rc = rvhal_board_desc_parse(text, "t.board", &d);
+  CHECK_MSG(rc == RVHAL_INVALID_ARGUMENT, "%s -> %s: accepted", key, line ? line : "(removed)");
+  if (rc) CHECK_MSG(strstr(rvhal_last_error(), needle), "%s: message \"%s\" lacks \"%s\"", key, rvhal_last_error(), needle);
+}
+
+int main(void) {
+  rvhal_board_desc_t b = qemu_virt_board();
+  CHECK(!strcmp(b.name, "qemu-virt") && !strcmp(b.isa, "rv64imafdc") && b.priv == 'M');
+  CHECK_EQ_U64(b.ram_base, 0x80000000ull);
+  CHECK_EQ_U64(b.max_harts, 8);
+  CHECK_EQ_U64(b.timebase_hz, 10000000ull);
+  CHECK_EQ_U64(b.fault_addr, 0x10);
+  CHECK(b.qemu_boot == RVHAL_BOARD_BOOT_KERNEL && !b.doorbell_polled && !strcmp(b.qemu_bios, "none"));
+
+  refused("rvhal-board", "rvhal-board 2", "version 2");
+  refused("rvhal-board", "board 1", "not a board descriptor");
+  refused("name", NULL, "no name");
+  refused("name", "name qemu-virt", "quoted string");
+  refused("name", "name \"Qemu virt\"", "use a-z");
+  refused("name", "name \"a\\\"b\"", "quoted string");
+  refused("xlen", "xlen 128", "xlen 128");
+  refused("xlen", "xlen -64", "unsigned number");
+  refused("xlen", "xlen 64x", "unsigned number");
+  refused("max_harts", "max_harts 0", "max_harts 0");
+  refused("max_harts", "max_harts 99", "max_harts 99");
+  refused("fw_offset", "fw_offset 0x1000", "fw_offset 0x1000");
+  refused("ram_default", "ram_default 0x100000", "ram_default");
+  refused("priv", "priv \"U\"", "\"M\" or \"S\"");
+  refused("qemu_boot", "qemu_boot \"pxe\"", "qemu_boot");
+  refused("doorbell_polled", "doorbell_polled 2", "0 or 1");
+  refused("isa_ext", "isa_ext \"IMA\"", "isa_ext");
+  refused("qemu_machine", "qemu_machine \"virt,accel=kvm\"", "comma");
+  refused("timebase_hz", "timebase_hz 0", "timebase_hz 0");
+  refused("extra", "extra 1", "unknown key \"extra\"");
+  refused("xlen", "xlen  64", "expected \"key value\"");
+  char twice[2048];
+  snprintf(twice, sizeof twice, "%sxlen 64\n", QEMU_VIRT_DESC);
+  rvhal_board_desc_t d;
+  CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "xlen given twice");
+  CHECK_FAILS(rvhal_board_desc_parse("", "t.board", &d), RVHAL_INVALID_ARGUMENT, "empty board descriptor");
+  CHECK_FAILS(rvhal_board_desc_load("/nonexistent/x.board", &d), RVHAL_NOT_FOUND, "/nonexistent/x.board");
+  return check_result("board_desc");
+}
