@@ -106,8 +106,9 @@ static void stack_check(fw_hart_t *hart) {
   if (*canary == FW_STACK_CANARY) return;
   *canary = FW_STACK_CANARY;
   int32_t expected = RVHAL_OK;
-  __atomic_compare_exchange_n(&fw_launch.status, &expected, RVHAL_STACK_OVERFLOW, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-  fw_launch.fault_hart = hart->index;
+  if (__atomic_compare_exchange_n(&fw_launch.status, &expected, RVHAL_STACK_OVERFLOW, 0, __ATOMIC_ACQ_REL,
+                                  __ATOMIC_ACQUIRE))
+    fw_launch.fault_hart = hart->index; /* only the hart whose status is reported */
 }
 
 /* What a hart's claim loop tallies; kept in memory so that it survives the

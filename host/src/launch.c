@@ -121,6 +121,8 @@ static uint64_t ticks_to_ns(uint64_t ticks, uint64_t hz) {
   return ticks / hz * 1000000000ull + ticks % hz * 1000000000ull / hz;
 }
 
+static int recover(rvhal_device_t *d, int status, const char *what);
+
 static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const char *kname,
                         const rvhal_completion_t *done) {
   int32_t st = done->status;
@@ -128,10 +130,15 @@ static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const c
    * change between its checks and its use */
   const rvhal_trap_report_t rep = d->ctrl->harts[done->fault_hart].trap, *r = &rep;
   char where[160] = "";
-  if (st == RVHAL_STACK_OVERFLOW)
-    return rvhal_error(st, "kernel %s overflowed the stack of hart %u (%llu bytes, local memory included); "
-                       "reduce its stack use or raise local_mem_size", kname, done->fault_hart,
-                       (unsigned long long)(d->layout.hart_stack_size - RVHAL_STACK_GUARD));
+  if (st == RVHAL_STACK_OVERFLOW) {
+    /* Whatever wrote over the canary may have hit the firmware's frames
+     * below it too: the device restarts, so the next launch works. */
+    char what[512];
+    snprintf(what, sizeof what, "kernel %s overflowed the stack of hart %u (%llu bytes, local memory included); "
+             "reduce its stack use or raise local_mem_size", kname, done->fault_hart,
+             (unsigned long long)(d->layout.hart_stack_size - RVHAL_STACK_GUARD));
+    return recover(d, st, what);
+  }
   if (r->seq != done->seq) return rvhal_error(st, "kernel %s failed on hart %u: %s", kname, done->fault_hart,
                                               rvhal_status_string(st));
   describe_pc(p, d->layout.ram_base, r->mepc, where, sizeof where);
