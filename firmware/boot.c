@@ -92,6 +92,10 @@ static void check_boot_config(const rvhal_boot_config_t *b) {
     fw_fail(RVHAL_FIRMWARE, "boot config: hart stacks outside RAM", b->stacks_base);
   if (!region_ok(b, b->fibers_base, b->fiber_pool_size * b->num_harts))
     fw_fail(RVHAL_FIRMWARE, "boot config: fiber pools outside RAM", b->fibers_base);
+  if (b->fiber_pool_size <= RVHAL_STACK_GUARD || (b->fiber_pool_size & (RVHAL_STACK_GUARD - 1)) ||
+      (b->fibers_base & (RVHAL_STACK_GUARD - 1)))
+    fw_fail(RVHAL_FIRMWARE, "boot config: fiber pools must be aligned to and larger than the guard",
+            b->fiber_pool_size);
   if (!region_ok(b, b->staging_base, b->staging_size))
     fw_fail(RVHAL_FIRMWARE, "boot config: staging area outside RAM", b->staging_base);
 }
@@ -109,15 +113,18 @@ static void hart_init(fw_hart_t *hart, uint32_t index) {
   hart->call.services = &fw_services;
   hart->call.counters = hart->block->counters;
   hart->call.local_mem_size = b->local_mem_size;
-  hart->call.fiber_pool = (uintptr_t)(b->fibers_base + (uint64_t)index * b->fiber_pool_size);
-  hart->call.fiber_pool_size = (uintptr_t)b->fiber_pool_size;
+  /* A hart's pool of work-item stacks starts with a guard like its stack's. */
+  uintptr_t pool = (uintptr_t)(b->fibers_base + (uint64_t)index * b->fiber_pool_size);
+  hart->call.fiber_pool = pool + RVHAL_STACK_GUARD;
+  hart->call.fiber_pool_size = (uintptr_t)b->fiber_pool_size - RVHAL_STACK_GUARD;
   hart->call.fiber_stack_size = (uintptr_t)b->fiber_stack_size;
   /* Below the stack, a guard this hart's PMP forbids even to M-mode (a
    * locked entry: it stays until the device restarts). A canary just above
    * the guard catches frames large enough to jump over it. */
   uintptr_t guard = (uintptr_t)(b->stacks_base + (uint64_t)index * b->hart_stack_size);
   csr_write(pmpaddr0, (guard >> 2) | ((RVHAL_STACK_GUARD >> 3) - 1));
-  csr_set(pmpcfg0, 0x98); /* entry 0: locked, NAPOT, no access */
+  csr_write(pmpaddr1, (pool >> 2) | ((RVHAL_STACK_GUARD >> 3) - 1));
+  csr_set(pmpcfg0, 0x9898); /* entries 0 and 1 (the pool's guard): locked, NAPOT, no access */
   *fw_stack_canary(index) = FW_STACK_CANARY;
   fw_board.timer_set(index, FW_TIMER_OFF);
   if (fw_board.hart_init) fw_board.hart_init(index);

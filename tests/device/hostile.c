@@ -258,6 +258,13 @@ static void stack_frames(void) {
       if (getenv("RVHAL_TEST_VERBOSE")) printf("  %llu bytes: %s\n", (unsigned long long)bytes, rvhal_last_error());
       HEALTHY();
     }
+    /* the same frame on a work-item stack (after a barrier: item 1 runs on
+     * its own small stack in the hart's pool) */
+    int rc = act(HOSTILE_FIBER_STACK, bytes, 4, 4);
+    CHECK_MSG(rc == RVHAL_KERNEL_TRAP || rc == RVHAL_STACK_OVERFLOW, "a %llu-byte frame on a work-item stack: %s: %s",
+              (unsigned long long)bytes, rvhal_status_name(rc), rvhal_last_error());
+    if (getenv("RVHAL_TEST_VERBOSE")) printf("  fiber %llu bytes: %s\n", (unsigned long long)bytes, rvhal_last_error());
+    HEALTHY();
   }
 }
 

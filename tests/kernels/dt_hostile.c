@@ -48,6 +48,11 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
     if (get_local_id(0, e) != 0) barrier(e);
     return;
   }
+  if (a->what == HOSTILE_FIBER_STACK) {
+    barrier(e);
+    if (get_local_id(0, e) == 1) stack_bottom(a->value, a->marks);
+    return;
+  }
   if (g != 0) return;
   rvhal_ctrl_t *ctrl = ctrl_of(e);
   switch (a->what) {
