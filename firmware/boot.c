@@ -93,6 +93,10 @@ static void check_boot_config(const rvhal_boot_config_t *b) {
     fw_fail(RVHAL_FIRMWARE, "boot config: hart stacks outside RAM", b->stacks_base);
   if (!region_ok(b, b->fibers_base, b->fiber_pool_size * b->num_harts))
     fw_fail(RVHAL_FIRMWARE, "boot config: fiber pools outside RAM", b->fibers_base);
+  if (b->fiber_pool_size <= RVHAL_STACK_GUARD || (b->fiber_pool_size & (RVHAL_STACK_GUARD - 1)) ||
+      (b->fibers_base & (RVHAL_STACK_GUARD - 1)))
+    fw_fail(RVHAL_FIRMWARE, "boot config: fiber pools must be aligned to and larger than the guard",
+            b->fiber_pool_size);
   if (!region_ok(b, b->staging_base, b->staging_size))
     fw_fail(RVHAL_FIRMWARE, "boot config: staging area outside RAM", b->staging_base);
 }
@@ -110,8 +114,10 @@ static void hart_init(fw_hart_t *hart, uint32_t index) {
   hart->call.services = &fw_services;
   hart->call.counters = hart->block->counters;
   hart->call.local_mem_size = b->local_mem_size;
-  hart->call.fiber_pool = (uintptr_t)(b->fibers_base + (uint64_t)index * b->fiber_pool_size);
-  hart->call.fiber_pool_size = (uintptr_t)b->fiber_pool_size;
+  /* A hart's pool of work-item stacks starts with a guard like its stack's. */
+  uintptr_t pool = (uintptr_t)(b->fibers_base + (uint64_t)index * b->fiber_pool_size);
+  hart->call.fiber_pool = pool + RVHAL_STACK_GUARD;
+  hart->call.fiber_pool_size = (uintptr_t)b->fiber_pool_size - RVHAL_STACK_GUARD;
   hart->call.fiber_stack_size = (uintptr_t)b->fiber_stack_size;
   /* Below the stack, a guard this hart's PMP forbids even to M-mode (a
    * locked entry: it stays until the device restarts). S-mode has no PMP
@@ -119,8 +125,10 @@ static void hart_init(fw_hart_t *hart, uint32_t index) {
    * catches a frame that ran off the stack. */
 #ifndef FW_PRIV_S
   uintptr_t guard = (uintptr_t)(b->stacks_base + (uint64_t)index * b->hart_stack_size);
+  uintptr_t pool_guard = pool; /* the guard at the start of the work-item stack pool */
   __asm__ volatile("csrw pmpaddr0, %0" ::"r"((guard >> 2) | ((RVHAL_STACK_GUARD >> 3) - 1)));
-  __asm__ volatile("csrs pmpcfg0, %0" ::"r"(0x98)); /* entry 0: locked, NAPOT, no access */
+  __asm__ volatile("csrw pmpaddr1, %0" ::"r"((pool_guard >> 2) | ((RVHAL_STACK_GUARD >> 3) - 1)));
+  __asm__ volatile("csrs pmpcfg0, %0" ::"r"(0x9898)); /* entries 0 and 1: locked, NAPOT, no access */
 #endif
   *fw_stack_canary(index) = FW_STACK_CANARY;
   fw_timer_set(index, FW_TIMER_OFF);

@@ -71,7 +71,7 @@ typedef struct rvhal_boot_config {
   uint64_t ram_size;
   uint64_t stacks_base;     /* hart i's stack: [base + i*size, base + (i+1)*size) */
   uint64_t hart_stack_size; /* guard + stack (which holds the group's local memory) */
-  uint64_t fibers_base;     /* hart i's work-item stacks: base + i*fiber_pool_size */
+  uint64_t fibers_base;     /* hart i's work-item stacks: base + i*fiber_pool_size, after a guard */
   uint64_t fiber_pool_size;
   uint64_t fiber_stack_size;
   uint64_t program_base;    /* kernels' program area */

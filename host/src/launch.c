@@ -146,6 +146,8 @@ static uint64_t ticks_to_ns(uint64_t ticks, uint64_t hz) {
   return ticks / hz * 1000000000ull + ticks % hz * 1000000000ull / hz;
 }
 
+static int recover(rvhal_device_t *d, int status, const char *what);
+
 static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const char *kname,
                         const rvhal_completion_t *done) {
   int32_t st = done->status;
@@ -153,10 +155,15 @@ static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const c
    * change between its checks and its use */
   const rvhal_trap_report_t rep = d->ctrl->harts[done->fault_hart].trap, *r = &rep;
   char where[160] = "";
-  if (st == RVHAL_STACK_OVERFLOW)
-    return rvhal_error(st, "kernel %s overflowed the stack of hart %u (%llu bytes, local memory included); "
-                       "reduce its stack use or raise local_mem_size", kname, done->fault_hart,
-                       (unsigned long long)(d->layout.hart_stack_size - RVHAL_STACK_GUARD));
+  if (st == RVHAL_STACK_OVERFLOW) {
+    /* Whatever wrote over the canary may have hit the firmware's frames
+     * below it too: the device restarts, so the next launch works. */
+    char what[512];
+    snprintf(what, sizeof what, "kernel %s overflowed the stack of hart %u (%llu bytes, local memory included); "
+             "reduce its stack use or raise local_mem_size", kname, done->fault_hart,
+             (unsigned long long)(d->layout.hart_stack_size - RVHAL_STACK_GUARD));
+    return recover(d, st, what);
+  }
   if (r->seq != done->seq) return rvhal_error(st, "kernel %s failed on hart %u: %s", kname, done->fault_hart,
                                               rvhal_status_string(st));
   describe_pc(p, d->layout.ram_base, r->mepc, where, sizeof where);
@@ -170,6 +177,12 @@ static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const c
       snprintf(hint, sizeof hint, " (in the guard below hart %llu's stack: the kernel ran off its %llu-byte stack; "
                "reduce its stack use or raise local_mem_size)", (unsigned long long)(off / d->layout.hart_stack_size),
                (unsigned long long)(d->layout.hart_stack_size - RVHAL_STACK_GUARD));
+    uint64_t poff = r->mtval - d->layout.fibers_base;
+    if ((r->mcause == 5 || r->mcause == 7) && r->mtval >= d->layout.fibers_base &&
+        poff / d->layout.fiber_pool_size < d->info.num_harts && poff % d->layout.fiber_pool_size < RVHAL_STACK_GUARD)
+      snprintf(hint, sizeof hint, " (in the guard below hart %llu's work-item stacks: a work-item ran off its "
+               "%llu-byte stack; reduce its stack use or raise item_stack_size)",
+               (unsigned long long)(poff / d->layout.fiber_pool_size), (unsigned long long)d->layout.fiber_stack_size);
     return rvhal_error(st, "kernel %s trapped on hart %u: %s (mcause %llu) at pc 0x%llx%s, %s 0x%llx%s", kname,
                        done->fault_hart, mcause_name(r->mcause), (unsigned long long)r->mcause,
                        (unsigned long long)r->mepc, where, what, (unsigned long long)r->mtval, hint);

@@ -44,6 +44,9 @@ int rvhal_layout_compute(const rvhal_board_desc_t *board, const rvhal_layout_req
    * their own stacks. Untouched pages of the memfd cost nothing. */
   l.fiber_pool_size = rvhal_align_up((uint64_t)(req->max_work_group_size - 1) * req->item_stack_size, 4 * KIB);
   if (l.fiber_pool_size == 0) l.fiber_pool_size = 4 * KIB;
+  /* Each hart's pool starts with a guard its PMP forbids, like its stack:
+   * a work-item frame of any size running off the pool traps there. */
+  l.fiber_pool_size = RVHAL_STACK_GUARD + rvhal_align_up(l.fiber_pool_size, RVHAL_STACK_GUARD);
 
   uint64_t at = board->ram_base + RVHAL_DYNAMIC_OFFSET;
   l.stacks_base = at;

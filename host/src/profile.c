@@ -212,10 +212,23 @@ static void collect_spans(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_pro
       idle.t1 = T(b->start_cycle);
       add_span(p, &idle, l->kernel);
     }
-    const rvhal_trace_event_t *ev =
+    /* The events are device memory a kernel can write: copied once (so
+     * they cannot change between the passes below), their count bounded,
+     * and each begin matched with its end in one backward pass (a search
+     * per begin was quadratic in events a kernel can forge). */
+    const rvhal_trace_event_t *dev_ev =
         (const rvhal_trace_event_t *)rvhal_dev_ptr(d, lay->trace_base + (uint64_t)h * lay->trace_size);
     uint32_t n = b->trace_events;
-    if ((uint64_t)n * sizeof *ev > lay->trace_size) n = (uint32_t)(lay->trace_size / sizeof *ev);
+    if ((uint64_t)n * sizeof *dev_ev > lay->trace_size) n = (uint32_t)(lay->trace_size / sizeof *dev_ev);
+    rvhal_trace_event_t *ev = n ? malloc((size_t)n * sizeof *ev) : NULL;
+    uint32_t *end_of = n ? malloc((size_t)n * sizeof *end_of) : NULL;
+    if (!ev || !end_of) n = 0;
+    if (n) memcpy(ev, dev_ev, (size_t)n * sizeof *ev);
+    for (uint32_t i = n, call_end = n, wait_end = n; i-- > 0;) {
+      end_of[i] = ev[i].kind == RVHAL_TRACE_CALL_BEGIN ? call_end : ev[i].kind == RVHAL_TRACE_WAIT_BEGIN ? wait_end : n;
+      if (ev[i].kind == RVHAL_TRACE_CALL_END) call_end = i;
+      if (ev[i].kind == RVHAL_TRACE_WAIT_END) wait_end = i;
+    }
     if (b->trace_dropped)
       fprintf(stderr,
               "rvhal profile: launch %" PRIu64 ", hart %u: the timeline keeps %u events per hart; %u later ones "
@@ -225,14 +238,15 @@ static void collect_spans(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_pro
       uint32_t want = ev[i].kind == RVHAL_TRACE_CALL_BEGIN ? RVHAL_TRACE_CALL_END
                       : ev[i].kind == RVHAL_TRACE_WAIT_BEGIN ? RVHAL_TRACE_WAIT_END : 0;
       if (!want) continue;
-      uint32_t j = i + 1;
-      while (j < n && ev[j].kind != want) j++;
-      if (j == n) continue;
+      uint32_t j = end_of[i];
+      if (j >= n) continue;
       span_t s = {.t0 = T(ev[i].cycle), .t1 = T(ev[j].cycle), .hart = h, .kernel = kidx, .launch = l->seq,
                   .kind = want == RVHAL_TRACE_CALL_END ? SPAN_CALL : SPAN_WAIT, .count = ev[i].count};
       memcpy(s.group, ev[i].group, sizeof s.group);
       add_span(p, &s, l->kernel);
     }
+    free(ev);
+    free(end_of);
     if (b->end_cycle - shift < last) {
       idle.t0 = T(b->end_cycle);
       idle.t1 = T(last + shift);

@@ -12,7 +12,7 @@
  *
  * With the argument "stack": frames of several sizes, up to past the whole
  * stack region, touched only at their lowest byte. Arguments name the parts
- * to run (forged print wiped traps lost busy missing stack). */
+ * to run (forged print wiped traps wild lost busy missing stack). */
 #include <pthread.h>
 #include <signal.h>
 
@@ -136,6 +136,28 @@ static void wiped_programs(void) {
   HEALTHY();
 }
 
+/* Wild stores into the firmware, the control block, other harts' stacks:
+ * the launch fails in some way the host notices (the firmware stops
+ * answering, or reports nonsense) within the launch timeout, never a crash
+ * or hang of the host, and the restarted device works. */
+static void wild_stores(void) {
+  static const struct {
+    uint64_t what, value;
+  } w[] = {{HOSTILE_WIPE_CTRL, 0}, {HOSTILE_WIPE_STACKS, 0}, {HOSTILE_WIPE_FIRMWARE, 4096},
+           {HOSTILE_WIPE_FIRMWARE, 64 * 1024}};
+  for (size_t i = 0; i < sizeof w / sizeof *w; i++) {
+    int rc = act(w[i].what, w[i].value, N, 4);
+    if (getenv("RVHAL_TEST_VERBOSE")) printf("  wild store %zu: %s: %s\n", i, rvhal_status_name(rc), rvhal_last_error());
+    /* what the damage does depends on where the firmware is when it lands;
+     * a success is possible (the kernel's own hart finished first) but then
+     * the next launch must still work */
+    CHECK_MSG(rc == RVHAL_OK || rc == RVHAL_TIMEOUT || rc == RVHAL_FIRMWARE || rc == RVHAL_BAD_LAUNCH ||
+                  rc == RVHAL_KERNEL_TRAP || rc == RVHAL_STACK_OVERFLOW || rc == RVHAL_DEVICE_LOST,
+              "wild store %zu: %s: %s", i, rvhal_status_name(rc), rvhal_last_error());
+    HEALTHY();
+  }
+}
+
 static void traps(void) {
   static const struct {
     uint64_t what;
@@ -236,6 +258,13 @@ static void stack_frames(void) {
       if (getenv("RVHAL_TEST_VERBOSE")) printf("  %llu bytes: %s\n", (unsigned long long)bytes, rvhal_last_error());
       HEALTHY();
     }
+    /* the same frame on a work-item stack (after a barrier: item 1 runs on
+     * its own small stack in the hart's pool) */
+    int rc = act(HOSTILE_FIBER_STACK, bytes, 4, 4);
+    CHECK_MSG(rc == RVHAL_KERNEL_TRAP || rc == RVHAL_STACK_OVERFLOW, "a %llu-byte frame on a work-item stack: %s: %s",
+              (unsigned long long)bytes, rvhal_status_name(rc), rvhal_last_error());
+    if (getenv("RVHAL_TEST_VERBOSE")) printf("  fiber %llu bytes: %s\n", (unsigned long long)bytes, rvhal_last_error());
+    HEALTHY();
   }
 }
 
@@ -253,7 +282,7 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     void (*fn)(void);
-  } parts[] = {{"forged", forged_records}, {"print", print_bombs}, {"wiped", wiped_programs}, {"traps", traps},
+  } parts[] = {{"forged", forged_records}, {"print", print_bombs}, {"wiped", wiped_programs}, {"traps", traps}, {"wild", wild_stores},
                {"lost", device_lost},      {"busy", busy},         {"missing", missing_tool}, {"stack", stack_frames}};
   for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
     int run = argc == 1 && strcmp(parts[i].name, "stack") != 0;
@@ -263,5 +292,5 @@ int main(int argc, char **argv) {
   rvhal_device_delete(c.d);
   pid_t pids[8];
   CHECK_EQ_U64(dt_find_qemu(getpid(), NULL, pids, 8), 0);
-  return check_result(argc > 1 ? "hostile_stack" : "hostile");
+  return check_result("hostile");
 }

@@ -21,11 +21,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static uint8_t *ram;
   static rvhal_ctrl_t *ctrl;
   if (!ram) {
-    ram = malloc(RVHAL_PRINT_OFFSET + (size_t)HARTS * RVHAL_PRINT_RING_SIZE);
-    ctrl = malloc(sizeof *ctrl);
+    ram = calloc(1, RVHAL_PRINT_OFFSET + (size_t)HARTS * RVHAL_PRINT_RING_SIZE);
+    ctrl = calloc(1, sizeof *ctrl);
   }
-  memset(ram + RVHAL_PRINT_OFFSET, 0, (size_t)HARTS * RVHAL_PRINT_RING_SIZE);
-  memset(ctrl, 0, sizeof *ctrl);
+  /* Each input starts from zeroed rings: only the bytes the last one wrote
+   * are cleared (clearing all 192 KiB made each run 4x slower). */
+  static uint32_t dirty_lo[HARTS], dirty_hi[HARTS];
+  for (uint32_t h = 0; h < HARTS; h++) {
+    if (dirty_hi[h] > dirty_lo[h])
+      memset(ram + RVHAL_PRINT_OFFSET + (size_t)h * RVHAL_PRINT_RING_SIZE + dirty_lo[h], 0, dirty_hi[h] - dirty_lo[h]);
+    dirty_lo[h] = RVHAL_PRINT_RING_SIZE;
+    dirty_hi[h] = 0;
+    memset(&ctrl->harts[h].print, 0, sizeof ctrl->harts[h].print);
+  }
+#define DIRTY(h, at, n)                               \
+  do {                                                \
+    if ((at) < dirty_lo[h]) dirty_lo[h] = (uint32_t)(at); \
+    if ((at) + (n) > dirty_hi[h]) dirty_hi[h] = (uint32_t)((at) + (n)); \
+  } while (0)
   rvhal_print_state_t s;
   rvhal_print_init(&s, discard, NULL);
   rvhal_print_reset_order(&s);
@@ -41,6 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (len > size) len = (uint32_t)size;
       if (len > RVHAL_PRINT_RING_SIZE - at) len = RVHAL_PRINT_RING_SIZE - at;
       memcpy(ring + at, data, len);
+      DIRTY(h, at, len);
       data += len, size -= len;
       break;
     }
@@ -64,6 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         rvhal_print_record_t hdr = {.size = rec, .len = len, .order = op, .hart = h, .flags = 0, .item = op & 7};
         memcpy(ring + at, &hdr, sizeof hdr);
         memcpy(ring + at + sizeof hdr, data, len);
+        DIRTY(h, at, sizeof hdr + len);
         r->head += rec;
       }
       data += len, size -= len;
@@ -72,8 +87,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 3: ctrl->harts[h].print.lost_records += op; ctrl->harts[h].print.tail = op; break;
     case 4: (void)rvhal_print_drain(&s, ctrl, ram, HARTS, op & 0x40 ? 1 : 0); break;
     default: /* reboot */
-      memset(ram + RVHAL_PRINT_OFFSET, 0, (size_t)HARTS * RVHAL_PRINT_RING_SIZE);
-      memset(ctrl, 0, sizeof *ctrl);
+      for (uint32_t k = 0; k < HARTS; k++) {
+        if (dirty_hi[k] > dirty_lo[k])
+          memset(ram + RVHAL_PRINT_OFFSET + (size_t)k * RVHAL_PRINT_RING_SIZE + dirty_lo[k], 0, dirty_hi[k] - dirty_lo[k]);
+        dirty_lo[k] = RVHAL_PRINT_RING_SIZE;
+        dirty_hi[k] = 0;
+        memset(&ctrl->harts[k].print, 0, sizeof ctrl->harts[k].print);
+      }
       rvhal_print_reset_order(&s);
       break;
     }

@@ -48,6 +48,11 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
     if (get_local_id(0, e) != 0) barrier(e);
     return;
   }
+  if (a->what == HOSTILE_FIBER_STACK) {
+    barrier(e);
+    if (get_local_id(0, e) == 1) stack_bottom(a->value, a->marks);
+    return;
+  }
   if (g != 0) return;
   rvhal_ctrl_t *ctrl = ctrl_of(e);
   switch (a->what) {
@@ -94,6 +99,26 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
   case HOSTILE_PRINT_ONCE:
     print(e, "hostile %llu\n", (unsigned long long)a->value);
     return;
+  case HOSTILE_WIPE_FIRMWARE: {
+    volatile uint64_t *fw = (volatile uint64_t *)((uintptr_t)ctrl - RVHAL_CTRL_OFFSET + RVHAL_FW_OFFSET);
+    for (uint64_t i = 0; i < a->value / 8; i++) fw[i] = 0;
+    return;
+  }
+  case HOSTILE_WIPE_CTRL: {
+    volatile uint8_t *p = (volatile uint8_t *)&ctrl->fw;
+    for (size_t i = 0; i < sizeof *ctrl - offsetof(rvhal_ctrl_t, fw); i++) p[i] = 0;
+    return;
+  }
+  case HOSTILE_WIPE_STACKS: {
+    uint32_t me = e->group->ci->hart_index;
+    for (uint32_t h = 0; h < ctrl->boot.num_harts; h++) {
+      if (h == me) continue;
+      volatile uint64_t *st = (volatile uint64_t *)(uintptr_t)(ctrl->boot.stacks_base + h * ctrl->boot.hart_stack_size +
+                                                                RVHAL_STACK_GUARD);
+      for (uint64_t i = 0; i < (ctrl->boot.hart_stack_size - RVHAL_STACK_GUARD) / 8; i++) st[i] = 0;
+    }
+    return;
+  }
   case HOSTILE_STACK_BOTTOM:
     stack_bottom(a->value, a->marks);
     return;

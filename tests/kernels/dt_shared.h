@@ -64,5 +64,9 @@ static inline uint32_t want_b(uint32_t in, uint32_t k, uint32_t i) {
 #define HOSTILE_DIVERGE 11         /* every item but local id 0 calls barrier() */
 #define HOSTILE_PRINT_ONCE 12      /* item 0 prints "hostile <value>" and returns */
 #define HOSTILE_STACK_BOTTOM 13    /* a `value`-byte stack array touched only at its bottom */
+#define HOSTILE_WIPE_FIRMWARE 14   /* the firmware's first `value` bytes zeroed */
+#define HOSTILE_WIPE_CTRL 15       /* the control block after the boot configuration zeroed */
+#define HOSTILE_WIPE_STACKS 16     /* every other hart's stack zeroed */
+#define HOSTILE_FIBER_STACK 17     /* after a barrier, local id 1 (on a work-item stack) does HOSTILE_STACK_BOTTOM */
 
 #endif /* RVHAL_TEST_DT_SHARED_H */

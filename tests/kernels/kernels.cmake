@@ -10,3 +10,13 @@ rvhal_add_kernel(dt_trap kernels/dt_trap.c)
 rvhal_add_kernel(dt_prog_b2 kernels/dt_prog_b2.c)
 rvhal_add_kernel(dt_hostile kernels/dt_hostile.c)
 rvhal_add_kernel(ock_adapter kernels/ock_adapter.c)
+# The fixed-frame limit of the kernel flags holds (see big_frame.c).
+try_compile(RVHAL_BIG_FRAME_COMPILES ${CMAKE_BINARY_DIR}/big_frame_check
+  SOURCES ${RVHAL_SOURCE_DIR}/tests/kernels/big_frame.c
+  COMPILE_DEFINITIONS ${RVHAL_KERNEL_CFLAGS} OUTPUT_VARIABLE _big_frame_out)
+if(RVHAL_BIG_FRAME_COMPILES)
+  message(FATAL_ERROR "a kernel with a 40 KiB fixed frame compiled with the kernel flags: "
+                      "stack frames could jump the stack guard")
+elseif(NOT _big_frame_out MATCHES "frame size")
+  message(FATAL_ERROR "big_frame.c failed to compile for another reason than its frame:\n${_big_frame_out}")
+endif()
