@@ -100,7 +100,7 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
     print(e, "hostile %llu\n", (unsigned long long)a->value);
     return;
   case HOSTILE_WIPE_FIRMWARE: {
-    volatile uint64_t *fw = (volatile uint64_t *)((uintptr_t)ctrl - RVHAL_CTRL_OFFSET + RVHAL_FW_OFFSET);
+    volatile uint64_t *fw = (volatile uint64_t *)((uintptr_t)ctrl - RVHAL_CTRL_OFFSET) /* the image starts the firmware region */;
     for (uint64_t i = 0; i < a->value / 8; i++) fw[i] = 0;
     return;
   }
