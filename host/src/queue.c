@@ -344,9 +344,11 @@ static cmd_t *new_command(rvhal_queue_t *q, cmd_kind_t kind, const rvhal_depende
   c->num_wait_events = deps->num_wait_events;
   c->num_wait_sems = deps->num_wait_semaphores;
   c->num_signal_sems = deps->num_signal_semaphores;
-  memcpy(c->wait_sems, deps->wait_semaphores, c->num_wait_sems * sizeof *c->wait_sems);
-  memcpy(c->signal_sems, deps->signal_semaphores, c->num_signal_sems * sizeof *c->signal_sems);
-  memcpy(c->wait_events, deps->wait_events, c->num_wait_events * sizeof *c->wait_events);
+  /* (memcpy from NULL is undefined even for 0 bytes) */
+  if (c->num_wait_sems) memcpy(c->wait_sems, deps->wait_semaphores, c->num_wait_sems * sizeof *c->wait_sems);
+  if (c->num_signal_sems)
+    memcpy(c->signal_sems, deps->signal_semaphores, c->num_signal_sems * sizeof *c->signal_sems);
+  if (c->num_wait_events) memcpy(c->wait_events, deps->wait_events, c->num_wait_events * sizeof *c->wait_events);
   char what[256];
   rvhal_sync_lock();
   snprintf(what, sizeof what, "%s%s%s (command %llu of queue %u)", kind_name(kind), label ? " " : "",

@@ -7,12 +7,17 @@
 rvhal_device_test(exec.barrier_stress DIR exec SOURCE barrier_stress ARGS fast RV32 BOARDS TIMEOUT 120)
 rvhal_device_test(exec.barrier_stress.counters DIR exec SOURCE barrier_stress ARGS counters TIMEOUT 120 BOARDS)
 rvhal_device_test(exec.context_switches DIR exec SOURCE context_switches RV32 BOARDS TIMEOUT 120)
-rvhal_device_test(exec.exact_counters DIR exec SOURCE exact_counters ARGS plain TIMEOUT 120 BOARDS)
 # Not on sifive-u and icicle-kit: there a team's counts differ from one boot
 # to the next beyond the test's tolerance (about one run in two), the same
-# within a boot. Suspects, not yet confirmed: the machines' other devices
-# (Ethernet, ...) arming virtual timers, which changes how QEMU's -icount
-# round-robin interleaves the team's harts, or their 1 MHz timebase.
+# within a boot; and on a loaded host a lone hart's count of one launch
+# differed by 2 instructions from the same launch earlier in the same boot
+# (icicle-kit, seen once in CI's sanitizer run). Suspects, not yet
+# confirmed: the machines' other devices (Ethernet, ...) arming virtual
+# timers, which changes how QEMU's -icount round-robin interleaves the
+# harts, or their 1 MHz timebase. Counters on those boards work; only their
+# exact repeatability is not claimed (docs/porting.md).
+rvhal_device_test(exec.exact_counters DIR exec SOURCE exact_counters ARGS plain TIMEOUT 120 BOARDS
+                  BOARDS_EXCEPT "^(sifive-u|icicle-kit)-")
 rvhal_device_test(exec.exact_counters.team DIR exec SOURCE exact_counters ARGS team TIMEOUT 120 BOARDS
                   BOARDS_EXCEPT "^(sifive-u|icicle-kit)-")
 rvhal_device_test(exec.counter_api DIR exec SOURCE counter_api RV32 BOARDS)
