@@ -8,6 +8,7 @@
  *   overhead  runtime instructions per work-item, barrier, group; counters
  *   vadd      vector_add over 16M elements, SDK against a direct loop
  *   teams     wall time by harts per group, for the default's choice
+ *   counters  a kernel on 2 harts with counters on and off
  *   peers     four kernels on rvhal, natively and under QEMU user mode (not by default)
  */
 #include <getopt.h>
@@ -114,10 +115,10 @@ static void bench_transfer(void) {
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: rvhal-bench [options] [launch] [create] [transfer] [overhead] [vadd] [teams] [peers]\n"
+          "usage: rvhal-bench [options] [launch] [create] [transfer] [overhead] [vadd] [teams] [counters] [peers]\n"
           "Prints rvhal's performance figures (all sections but peers by default).\n\n"
           "  -r, --runs N       repetitions per figure (default 1000; create and transfer use at most 100,\n"
-          "                     vadd and peers at most 5, teams at most 7)\n"
+          "                     vadd, counters and peers at most 5, teams at most 7)\n"
           "  -n, --harts N      harts of the device (default 4)\n"
           "  -k, --kernel-dir D where the test kernels are (default: the build tree)\n"
           "  -h, --help         this help\n");
@@ -142,7 +143,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rvhal-bench: --runs must be at least 1\n");
     return 2;
   }
-  static const char *const sections[] = {"launch", "create", "transfer", "overhead", "vadd", "teams", "peers"};
+  static const char *const sections[] = {"launch", "create", "transfer", "overhead", "vadd", "teams", "counters", "peers"};
   const size_t nsections = sizeof sections / sizeof *sections;
   for (int i = optind; i < argc; i++) {
     size_t k = 0;
@@ -167,7 +168,8 @@ int main(int argc, char **argv) {
     case 3: bench_overhead(kernel_dir); break;
     case 4: bench_vadd(kernel_dir, runs); break;
     case 5: bench_teams(kernel_dir, runs); break;
-    case 6: bench_peers(kernel_dir, runs); break;
+    case 6: bench_counters(kernel_dir, runs); break;
+    case 7: bench_peers(kernel_dir, runs); break;
     }
     fflush(stdout);
   }

@@ -10,6 +10,7 @@
 #include "fw_board.h"
 #include "fw_counters.h"
 #include "fw_mmio.h"
+#include "fw_speed.h"
 
 static rvhal_launch_slot_t *slot_of(uint64_t seq) { return &FW_CTRL->ring.slots[seq % RVHAL_RING_SLOTS]; }
 
@@ -250,6 +251,7 @@ static void run_share(fw_hart_t *hart) {
   const int exact = (FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) != 0;
   const uint32_t team = hart->index / L->team_size;
   uint64_t i0 = 0;
+  fw_launch_tlb_flush(FW_CTRL->boot.flags);
   if (exact) {
     wait_turn(hart, team);
     settle(hart);

@@ -7,8 +7,7 @@
 #include <stdint.h>
 
 #include "board.h"
-
-#define FW_TIMER_OFF UINT64_MAX
+#include "fw_speed.h" /* FW_TIMER_OFF */
 
 typedef struct fw_board {
   /* Hart 0, once, before any other hart runs: bring up UART, interrupt

@@ -23,6 +23,8 @@ typedef struct rvhal_backend_vtable {
   int (*wait)(rvhal_backend_t *b, int timeout_ms);
   /* Recent diagnostic output of the device process, for error messages. */
   const char *(*diagnostics)(rvhal_backend_t *b);
+  /* The host process running the device, or 0 if there is none. */
+  long (*process_id)(rvhal_backend_t *b);
 } rvhal_backend_vtable_t;
 
 struct rvhal_backend {

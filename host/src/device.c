@@ -23,6 +23,21 @@ static int env_u32(const char *name, uint32_t *v) {
   return RVHAL_OK;
 }
 
+/* $RVHAL_TLB_CARE_OFF: "colouring", "flush", comma-separated. */
+static int env_tlb_care_off(uint32_t *v) {
+  const char *s = getenv("RVHAL_TLB_CARE_OFF");
+  while (s && *s) {
+    size_t n = strcspn(s, ",");
+    if (n == 9 && !strncmp(s, "colouring", n)) *v |= RVHAL_TLB_NO_COLOURING;
+    else if (n == 5 && !strncmp(s, "flush", n)) *v |= RVHAL_TLB_NO_FLUSH;
+    else if (n)
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_TLB_CARE_OFF=%s: use \"colouring\", \"flush\" or both, "
+                         "comma-separated", getenv("RVHAL_TLB_CARE_OFF"));
+    s += n + (s[n] == ',');
+  }
+  return RVHAL_OK;
+}
+
 static int resolve_options(const rvhal_device_options_t *in, rvhal_device_options_t *o) {
   if (in) *o = *in;
   else memset(o, 0, sizeof *o);
@@ -58,6 +73,7 @@ static int resolve_options(const rvhal_device_options_t *in, rvhal_device_option
   if (!o->max_work_group_size) o->max_work_group_size = RVHAL_DEFAULT_MAX_WG;
   if (!o->item_stack_size) o->item_stack_size = RVHAL_DEFAULT_ITEM_STACK;
   if (!o->linger_us) o->linger_us = RVHAL_DEFAULT_LINGER_US;
+  if (!o->tlb_care_off) RVHAL_RETURN_IF_ERROR(env_tlb_care_off(&o->tlb_care_off));
   o->counters = o->counters != 0;
   return RVHAL_OK;
 }
@@ -70,6 +86,7 @@ static void write_boot_config(rvhal_device_t *d) {
   b->abi_version = RVHAL_ABI_VERSION;
   b->num_harts = d->info.num_harts;
   b->flags = d->options.timing == RVHAL_TIMING_EXACT ? RVHAL_BOOT_EXACT_TIMING : 0;
+  if (!(d->options.tlb_care_off & RVHAL_TLB_NO_FLUSH)) b->flags |= RVHAL_BOOT_TLB_FLUSH;
   b->ram_base = l->ram_base;
   b->ram_size = l->ram_size;
   b->stacks_base = l->stacks_base;
@@ -189,6 +206,7 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
   if ((rc = rvhal_qemu_backend_create(&qc, &d->backend))) goto fail;
   d->ctrl = (rvhal_ctrl_t *)(d->backend->ram + RVHAL_CTRL_OFFSET);
   if ((rc = rvhal_allocator_create(d->layout.heap_base, d->layout.heap_size, &d->heap))) goto fail;
+  rvhal_allocator_set_colouring(d->heap, !(d->options.tlb_care_off & RVHAL_TLB_NO_COLOURING));
   if ((rc = rvhal_allocator_create(d->layout.staging_base, d->layout.staging_size, &d->staging))) goto fail;
   rvhal_print_init(&d->print, d->options.print_fn, d->options.print_user);
   rvhal_counters_init(d);
@@ -213,6 +231,14 @@ void rvhal_device_delete(rvhal_device_t *d) {
   rvhal_allocator_destroy(d->staging);
   rvhal_print_free(&d->print);
   free(d);
+}
+
+int rvhal_device_host_pid(const rvhal_device_t *d, long *out_pid) {
+  if (!d || !out_pid) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_host_pid: NULL argument");
+  long pid = d->backend->vtable->process_id ? d->backend->vtable->process_id(d->backend) : 0;
+  if (pid <= 0) return rvhal_error(RVHAL_NOT_FOUND, "device_host_pid: the device has no host process running");
+  *out_pid = pid;
+  return RVHAL_OK;
 }
 
 const rvhal_device_info_t *rvhal_device_get_info(const rvhal_device_t *d) { return d ? &d->info : NULL; }

@@ -285,6 +285,8 @@ static int qemu_wait(rvhal_backend_t *base, int timeout_ms) {
                      WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), qemu_diagnostics(base));
 }
 
+static long qemu_process_id(rvhal_backend_t *base) { return ((qemu_backend_t *)base)->pid; }
+
 static const rvhal_backend_vtable_t qemu_vtable = {
     .destroy = qemu_destroy,
     .start = qemu_start,
@@ -292,6 +294,7 @@ static const rvhal_backend_vtable_t qemu_vtable = {
     .doorbell = qemu_doorbell,
     .wait = qemu_wait,
     .diagnostics = qemu_diagnostics,
+    .process_id = qemu_process_id,
 };
 
 /* The full path of a program: itself if it contains a slash, else the first
