@@ -28,14 +28,11 @@ static struct {
 static const peer_kernel_t *kern;
 static unsigned nthreads;
 
-static inline int clamp_int(int v, int lo, int hi) {
-  return v < lo ? lo : v > hi ? hi : v;
-}
+static inline int clamp_int(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 /* The work-items of groups [g0, g1), in the SDK's order (x fastest). */
 static void run_groups(uint64_t g0, uint64_t g1) {
-  const uint32_t gx = kern->global[0] / kern->local[0], lx = kern->local[0],
-                 ly = kern->local[1];
+  const uint32_t gx = kern->global[0] / kern->local[0], lx = kern->local[0], ly = kern->local[1];
   for (uint64_t g = g0; g < g1; g++) {
     const uint32_t x0 = (uint32_t)(g % gx) * lx, y0 = (uint32_t)(g / gx) * ly;
     switch ((int)(kern - peer_kernels)) {
@@ -48,8 +45,7 @@ static void run_groups(uint64_t g0, uint64_t g1) {
         for (uint32_t col = x0; col < x0 + lx; col++) {
           float sum = 0.0f;
           for (uint32_t i = 0; i < PEER_MM_N; i++)
-            sum += buf.fa[row * PEER_MM_N + i] *
-                   buf.fb[(size_t)i * PEER_MM_N + col];
+            sum += buf.fa[row * PEER_MM_N + i] * buf.fb[(size_t)i * PEER_MM_N + col];
           buf.fc[row * PEER_MM_N + col] = sum;
         }
       break;
@@ -85,8 +81,7 @@ static void run_groups(uint64_t g0, uint64_t g1) {
 
 static void *thread_main(void *arg) {
   const uint64_t t = (uintptr_t)arg;
-  const uint64_t groups = (uint64_t)(kern->global[0] / kern->local[0]) *
-                          (kern->global[1] / kern->local[1]);
+  const uint64_t groups = (uint64_t)(kern->global[0] / kern->local[0]) * (kern->global[1] / kern->local[1]);
   run_groups(groups * t / nthreads, groups * (t + 1) / nthreads);
   return NULL;
 }
@@ -104,9 +99,7 @@ static int cmp_double(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
   if (argc != 4) {
-    fprintf(
-        stderr,
-        "usage: rvhal-peer vector_add|matmul|blur|histogram THREADS RUNS\n");
+    fprintf(stderr, "usage: rvhal-peer vector_add|matmul|blur|histogram THREADS RUNS\n");
     return 2;
   }
   for (int k = 0; k < PEER_NUM_KERNELS; k++)
@@ -156,11 +149,9 @@ int main(int argc, char **argv) {
     out = buf.hist, out_size = sizeof buf.hist;
     break;
   }
-  double *t = calloc((size_t)runs, sizeof *t),
-         *cpu = calloc((size_t)runs, sizeof *cpu);
+  double *t = calloc((size_t)runs, sizeof *t), *cpu = calloc((size_t)runs, sizeof *cpu);
   pthread_t th[64];
-  for (int r = -1; r < runs;
-       r++) { /* r = -1: warm up (first touch, translation) */
+  for (int r = -1; r < runs; r++) { /* r = -1: warm up (first touch, translation) */
     memset(buf.hist, 0, sizeof buf.hist);
     double t0 = now_ms(CLOCK_MONOTONIC), c0 = now_ms(CLOCK_PROCESS_CPUTIME_ID);
     for (unsigned i = 0; i < nthreads; i++)
@@ -175,7 +166,7 @@ int main(int argc, char **argv) {
   }
   qsort(t, (size_t)runs, sizeof *t, cmp_double);
   qsort(cpu, (size_t)runs, sizeof *cpu, cmp_double);
-  printf("%s %u %.3f %.3f %016llx\n", kern->name, nthreads, t[runs / 2],
-         cpu[runs / 2], (unsigned long long)peer_checksum(out, out_size));
+  printf("%s %u %.3f %.3f %016llx\n", kern->name, nthreads, t[runs / 2], cpu[runs / 2],
+         (unsigned long long)peer_checksum(out, out_size));
   return 0;
 }

@@ -16,8 +16,7 @@ enum { PEER_VADD, PEER_MATMUL, PEER_BLUR, PEER_HIST, PEER_NUM_KERNELS };
 #define PEER_MM_N 256u          /* 256 x 256 floats, C = A x B */
 #define PEER_BLUR_N 1024u       /* 1024 x 1024 floats */
 #define PEER_HIST_BYTES (16u << 20)
-#define PEER_HIST_ITEMS                                                        \
-  (PEER_HIST_BYTES / 64u) /* 64 bytes per work-item, as examples/histogram */
+#define PEER_HIST_ITEMS (PEER_HIST_BYTES / 64u) /* 64 bytes per work-item, as examples/histogram */
 #define PEER_HIST_BINS 256u
 
 /* One kernel: the example it is (examples/<elf>/kernel.c) and its ND-range. */
@@ -28,34 +27,10 @@ typedef struct peer_kernel {
 } peer_kernel_t;
 
 static const peer_kernel_t peer_kernels[PEER_NUM_KERNELS] = {
-    {"vector_add",
-     "16M u32",
-     "vector_add",
-     "vector_add_entry",
-     1,
-     {PEER_VADD_N, 1},
-     {64, 1}},
-    {"matmul",
-     "256x256 f32",
-     "matrix_multiply",
-     "matrix_multiply_entry",
-     2,
-     {PEER_MM_N, PEER_MM_N},
-     {8, 8}},
-    {"blur",
-     "1024x1024 f32",
-     "blur",
-     "blur_entry",
-     2,
-     {PEER_BLUR_N, PEER_BLUR_N},
-     {8, 8}},
-    {"histogram",
-     "16 MiB",
-     "histogram",
-     "histogram_entry",
-     1,
-     {PEER_HIST_ITEMS, 1},
-     {64, 1}},
+    {"vector_add", "16M u32", "vector_add", "vector_add_entry", 1, {PEER_VADD_N, 1}, {64, 1}},
+    {"matmul", "256x256 f32", "matrix_multiply", "matrix_multiply_entry", 2, {PEER_MM_N, PEER_MM_N}, {8, 8}},
+    {"blur", "1024x1024 f32", "blur", "blur_entry", 2, {PEER_BLUR_N, PEER_BLUR_N}, {8, 8}},
+    {"histogram", "16 MiB", "histogram", "histogram_entry", 1, {PEER_HIST_ITEMS, 1}, {64, 1}},
 };
 
 static inline uint32_t peer_rand(uint32_t *s) {
@@ -63,9 +38,7 @@ static inline uint32_t peer_rand(uint32_t *s) {
   return *s >> 1;
 }
 
-static inline float peer_randf(uint32_t *s) {
-  return (float)((double)peer_rand(s) / 1073741824.0 - 1.0);
-}
+static inline float peer_randf(uint32_t *s) { return (float)((double)peer_rand(s) / 1073741824.0 - 1.0); }
 
 /* Inputs, the same on every side. */
 static inline void peer_init_vadd(uint32_t *a, uint32_t *b) {

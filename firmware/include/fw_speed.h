@@ -23,8 +23,7 @@
  * fifth launch on. The host turns it off with RVHAL_TLB_NO_FLUSH; harts
  * without S-mode have no sfence.vma and skip it. */
 static inline void fw_launch_tlb_flush(uint32_t boot_flags) {
-  if ((boot_flags & RVHAL_BOOT_TLB_FLUSH) &&
-      (csr_read(misa) & (1ul << ('S' - 'A'))))
+  if ((boot_flags & RVHAL_BOOT_TLB_FLUSH) && (csr_read(misa) & (1ul << ('S' - 'A'))))
     __asm__ volatile("sfence.vma" ::: "memory");
 }
 
