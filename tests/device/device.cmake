@@ -70,6 +70,7 @@ rvhal_device_test(memory RV32)
 rvhal_device_test(errors RV32)
 rvhal_device_test(trap RV32)
 rvhal_device_test(no_qemu_left)
+rvhal_device_test(idle RV32)
 # Regression tests for bugs found and fixed (see each source's header): the
 # same programs in another mode.
 rvhal_device_test(args_natural_align RV32 SOURCE args ARGS natural)
