@@ -46,12 +46,12 @@
 
 /* rvhal_boot_config_t.flags */
 #define RVHAL_BOOT_EXACT_TIMING 0x1u /* QEMU runs with -icount: counts are exact */
-#define RVHAL_BOOT_TLB_FLUSH 0x2u    /* each hart flushes its TLB when a launch starts: QEMU sizes its software
-                                        TLB to the working set only on a flush (firmware/include/fw_speed.h) */
 
 /* rvhal_launch_desc_t.flags */
 #define RVHAL_LAUNCH_COUNTERS 0x1u /* record per-hart counters */
 #define RVHAL_LAUNCH_TRACE 0x2u    /* record per-hart timeline events */
+#define RVHAL_LAUNCH_TLB_FLUSH 0x4u /* each hart flushes its TLB before it starts: QEMU sizes its software TLB to
+                                       the working set only on a flush (firmware/include/fw_speed.h) */
 
 #ifndef __ASSEMBLER__
 #include <stddef.h>

@@ -25,6 +25,9 @@ typedef struct rvhal_backend_vtable {
   const char *(*diagnostics)(rvhal_backend_t *b);
   /* The host process running the device, or 0 if there is none. */
   long (*process_id)(rvhal_backend_t *b);
+  /* Once the firmware is ready: place the device's threads for short
+   * launch round trips (optional). */
+  void (*booted)(rvhal_backend_t *b);
 } rvhal_backend_vtable_t;
 
 struct rvhal_backend {

@@ -86,7 +86,6 @@ static void write_boot_config(rvhal_device_t *d) {
   b->abi_version = RVHAL_ABI_VERSION;
   b->num_harts = d->info.num_harts;
   b->flags = d->options.timing == RVHAL_TIMING_EXACT ? RVHAL_BOOT_EXACT_TIMING : 0;
-  if (!(d->options.tlb_care_off & RVHAL_TLB_NO_FLUSH)) b->flags |= RVHAL_BOOT_TLB_FLUSH;
   b->ram_base = l->ram_base;
   b->ram_size = l->ram_size;
   b->stacks_base = l->stacks_base;
@@ -121,7 +120,10 @@ int rvhal_device_boot(rvhal_device_t *d) {
   int waited = 0;
   for (;;) {
     uint32_t state = __atomic_load_n(&d->ctrl->fw.state, __ATOMIC_ACQUIRE);
-    if (state == RVHAL_FW_READY) return RVHAL_OK;
+    if (state == RVHAL_FW_READY) {
+      if (be->vtable->booted) be->vtable->booted(be);
+      return RVHAL_OK;
+    }
     if (state == RVHAL_FW_FAILED) {
       char msg[sizeof d->ctrl->fw.message + 1];
       memcpy(msg, d->ctrl->fw.message, sizeof d->ctrl->fw.message);

@@ -98,7 +98,8 @@ typedef struct rvhal_device_options {
 #define RVHAL_LINGER_OFF UINT32_MAX
 /* rvhal_device_options_t.tlb_care_off */
 #define RVHAL_TLB_NO_COLOURING 0x1u /* big buffers back to back, as they come (they may share TLB entries) */
-#define RVHAL_TLB_NO_FLUSH 0x2u     /* no TLB flush at launch start (QEMU's TLB then never grows past 256 pages) */
+#define RVHAL_TLB_NO_FLUSH 0x2u     /* no TLB flush at launch start (QEMU's TLB then never grows past 256 pages;
+                                       launches with under 1 MiB of buffers never flush) */
 
 /* Starts device `index` (see rvhal_platform_info) with `options` (NULL for
  * defaults) and waits until its firmware is ready. */
