@@ -4,7 +4,8 @@
  *   launch    round trip of an empty launch (1 work-item): p50/p90/p99/max
  *             over 10,000, with hart 0 lingering (back-to-back launches)
  *             and with the doorbell only
- *   create    rvhal_device_create + delete
+ *   create    rvhal_device_create + delete: cold, and with the warm QEMU the
+ *             library keeps for programs that create devices again
  *   transfer  mem_write / mem_read bandwidth against a host memcpy
  *   overhead  runtime instructions per work-item, barrier, group; counters
  *   vadd      vector_add over 16M elements, SDK against a direct loop
@@ -13,6 +14,7 @@
  *   peers     four kernels on rvhal, natively and under QEMU user mode (not by default)
  */
 #include <getopt.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,9 +47,11 @@ static void bench_launch(uint32_t linger_us, const char *label) {
   bench_close(&b);
 }
 
-static void bench_create(void) {
-  int n = runs < 100 ? runs : 100;
+/* device_create + delete, n times, gap_ms apart; warm: the library may keep
+ * a paused QEMU ready (qemu_backend.c), else RVHAL_NO_WARM_QEMU=1. */
+static void bench_create_case(int n, int gap_ms, int warm, const char *label) {
   double *t = malloc(sizeof *t * (size_t)n);
+  setenv("RVHAL_NO_WARM_QEMU", warm ? "0" : "1", 1);
   for (int i = 0; i < n; i++) {
     rvhal_device_options_t o = {.num_harts = harts};
     rvhal_device_t *d;
@@ -55,11 +59,24 @@ static void bench_create(void) {
     BENCH_CHECK(rvhal_device_create(0, &o, &d));
     t[i] = bench_now_us() - a;
     rvhal_device_delete(d);
+    if (gap_ms) usleep((useconds_t)gap_ms * 1000);
   }
   bench_stats_t s = bench_stats(t, (size_t)n);
-  printf("create  device_create (%u harts, firmware ready)     median %7.1f ms   p10 %7.1f   p90 %7.1f   (%d runs)\n",
-         harts, s.median / 1e3, s.p10 / 1e3, s.p90 / 1e3, n);
+  printf("create  device_create (%u harts, firmware ready), %-34s p50 %6.1f ms  p10 %6.1f  p90 %6.1f  (%d runs)\n",
+         harts, label, s.median / 1e3, s.p10 / 1e3, s.p90 / 1e3, n);
   free(t);
+}
+
+static void bench_create(void) {
+  int n = runs < 100 ? runs : 100;
+  const char *env = getenv("RVHAL_NO_WARM_QEMU");
+  char *saved = env ? strdup(env) : NULL;
+  bench_create_case(n, 0, 0, "cold (RVHAL_NO_WARM_QEMU=1):");
+  bench_create_case(n, 0, 1, "warm QEMU, back to back:");
+  bench_create_case(n < 30 ? n : 30, 100, 1, "warm QEMU, 100 ms apart:");
+  if (saved) setenv("RVHAL_NO_WARM_QEMU", saved, 1);
+  else unsetenv("RVHAL_NO_WARM_QEMU");
+  free(saved);
 }
 
 static void bench_transfer(void) {

@@ -109,8 +109,12 @@ static void write_boot_config(rvhal_device_t *d) {
 int rvhal_device_boot(rvhal_device_t *d) {
   rvhal_backend_t *be = d->backend;
   be->vtable->stop(be);
-  /* Fresh control block and print rings; global memory is left alone. */
-  memset(be->ram + RVHAL_CTRL_OFFSET, 0, RVHAL_PROGRAM_OFFSET - RVHAL_CTRL_OFFSET);
+  /* Fresh control block and print rings; global memory is left alone. So
+   * are the plugin's instruction counts: a warm QEMU (qemu_backend.c) has
+   * loaded it already, and every plugin zeroes them when it starts. */
+  const size_t insns = offsetof(rvhal_ctrl_t, insns), insns_end = insns + sizeof(rvhal_insn_counts_t);
+  memset(be->ram + RVHAL_CTRL_OFFSET, 0, insns);
+  memset(be->ram + RVHAL_CTRL_OFFSET + insns_end, 0, RVHAL_PROGRAM_OFFSET - RVHAL_CTRL_OFFSET - insns_end);
   write_boot_config(d);
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   RVHAL_RETURN_IF_ERROR(be->vtable->start(be));

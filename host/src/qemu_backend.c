@@ -5,7 +5,15 @@
  * a socketpair: a byte from us is the doorbell (UART RX interrupt on hart
  * 0); a byte from the firmware wakes us. No files, no TCP. QEMU dies with
  * us (PR_SET_PDEATHSIG) and is killed by stop/destroy; its output goes to a
- * memfd we quote in error messages. */
+ * memfd we quote in error messages.
+ *
+ * Warm start: QEMU takes ~30 ms to start (dynamic linking of ~50
+ * libraries, QOM, page faults), the firmware a few ms. A program that
+ * creates a second device with the same configuration gets one QEMU kept
+ * ready for the next: started paused (-S) with its own RAM, it uses no CPU
+ * until a device adopts it, writes its boot configuration and resumes it
+ * over QMP. One spare per process at most; it dies with the process.
+ * RVHAL_NO_WARM_QEMU=1 turns it off. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -34,11 +42,17 @@ typedef struct qemu_backend {
   int log_fd;   /* QEMU's stdout+stderr */
   int sock;     /* our end of the UART */
   pid_t pid;
+  int paused;    /* a warm spare: QEMU started with -S, waiting for "cont" */
+  int qmp;       /* our end of its QMP socket while paused, else -1 */
+  int qmp_child; /* QEMU's end, during the spawn */
+  int make_spare; /* once booted, start a spare like this device (warm start) */
+  char *key;      /* its configuration (config_key), for warm starts */
   char diag[2048];
 } qemu_backend_t;
 
 static void qemu_stop(rvhal_backend_t *base) {
   qemu_backend_t *q = (qemu_backend_t *)base;
+  if (q->paused) return; /* a fresh spare: nothing ran yet, qemu_start resumes it */
   if (q->pid > 0) {
     kill(q->pid, SIGKILL);
     while (waitpid(q->pid, NULL, 0) < 0 && errno == EINTR) {
@@ -49,10 +63,15 @@ static void qemu_stop(rvhal_backend_t *base) {
     close(q->sock);
     q->sock = -1;
   }
+  if (q->qmp >= 0) {
+    close(q->qmp);
+    q->qmp = -1;
+  }
 }
 
 static void qemu_destroy(rvhal_backend_t *base) {
   qemu_backend_t *q = (qemu_backend_t *)base;
+  q->paused = 0;
   qemu_stop(base);
   if (q->base.ram) munmap(q->base.ram, q->base.ram_size);
   if (q->ram_fd >= 0) close(q->ram_fd);
@@ -61,12 +80,13 @@ static void qemu_destroy(rvhal_backend_t *base) {
   free(q->firmware_path);
   free(q->machine);
   free(q->plugin_path);
+  free(q->key);
   free(q);
 }
 
 /* QEMU's command line, built before fork so the child only execs. */
 typedef struct qemu_argv {
-  char smp[16], mem[32], backend[160], chardev[64], machine[96];
+  char smp[16], mem[32], backend[160], chardev[64], machine[96], qmp[64];
   char plugin[4200];
   char extra[1024]; /* $RVHAL_QEMU_ARGS, split in place */
   const char *argv[64];
@@ -105,6 +125,14 @@ static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) 
   *v++ = "-no-reboot";
   *v++ = "-name";
   *v++ = "rvhal,debug-threads=on"; /* thread names: qemu_booted finds hart 0's */
+  if (q->paused) {
+    snprintf(a->qmp, sizeof a->qmp, "socket,id=qmp,fd=%d", q->qmp_child);
+    *v++ = "-S";
+    *v++ = "-chardev";
+    *v++ = a->qmp;
+    *v++ = "-mon";
+    *v++ = "chardev=qmp,mode=control";
+  }
   if (q->cfg.exact_timing) {
     *v++ = "-icount";
     *v++ = "shift=0";
@@ -135,6 +163,7 @@ static void exec_qemu(const qemu_backend_t *q, const qemu_argv_t *a, int child_s
   dup2(q->log_fd, 2);
   fcntl(q->ram_fd, F_SETFD, 0);
   fcntl(child_sock, F_SETFD, 0);
+  if (q->qmp_child >= 0) fcntl(q->qmp_child, F_SETFD, 0);
   execv(q->qemu_path, (char *const *)a->argv);
   static const char msg[] = "rvhal: cannot execute QEMU\n";
   if (write(2, msg, sizeof msg - 1) < 0) {
@@ -222,23 +251,49 @@ static pid_t spawn_qemu(const qemu_backend_t *q, const qemu_argv_t *a, int child
   return r.pid;
 }
 
+/* A paused spare: "cont" over QMP (commands run in order; the few replies
+ * are never read). The socket stays open while QEMU runs: QEMU drops the
+ * commands it has not run yet when it closes. The firmware then boots with
+ * the configuration just written. */
+static int resume_spare(qemu_backend_t *q) {
+  static const char cmds[] = "{\"execute\":\"qmp_capabilities\"}\n{\"execute\":\"cont\"}\n";
+  q->paused = 0;
+  ssize_t n = send(q->qmp, cmds, sizeof cmds - 1, MSG_NOSIGNAL);
+  if (n != (ssize_t)sizeof cmds - 1)
+    return rvhal_error(RVHAL_DEVICE_LOST, "resuming the warm QEMU: %s; it said: %s", n < 0 ? strerror(errno) : "short write",
+                       qemu_diagnostics(&q->base));
+  return RVHAL_OK;
+}
+
 static int qemu_start(rvhal_backend_t *base) {
   qemu_backend_t *q = (qemu_backend_t *)base;
-  int sv[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+  if (q->paused && q->pid > 0) return resume_spare(q);
+  int sv[2], qv[2] = {-1, -1};
+  if (q->paused && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, qv) < 0)
     return rvhal_error(RVHAL_HOST_IO, "socketpair: %s", strerror(errno));
+  q->qmp_child = qv[1];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+    int e = errno;
+    if (qv[0] >= 0) close(qv[0]), close(qv[1]);
+    q->qmp_child = -1;
+    return rvhal_error(RVHAL_HOST_IO, "socketpair: %s", strerror(e));
+  }
   if (ftruncate(q->log_fd, 0) < 0) {
   }
   qemu_argv_t argv;
   build_argv(q, sv[1], &argv);
   int e;
   pid_t pid = spawn_qemu(q, &argv, sv[1], &e);
+  q->qmp_child = -1;
+  if (qv[1] >= 0) close(qv[1]);
   if (pid < 0) {
     close(sv[0]);
     close(sv[1]);
+    if (qv[0] >= 0) close(qv[0]);
     return rvhal_error(RVHAL_HOST_IO, "starting QEMU: %s", strerror(e));
   }
   close(sv[1]);
+  q->qmp = qv[0];
   q->sock = sv[0];
   q->pid = pid;
   return RVHAL_OK;
@@ -298,8 +353,14 @@ static long qemu_process_id(rvhal_backend_t *base) { return ((qemu_backend_t *)b
  * may run anywhere but on the CPU of the thread that started the device,
  * the one that usually waits for launches. Measured on 2 cores: empty
  * launch 1.1 us apart, 14 us together. RVHAL_NO_PLACEMENT=1 turns it off. */
+static void make_spare(const qemu_backend_t *like);
+
 static void qemu_booted(rvhal_backend_t *base) {
   qemu_backend_t *q = (qemu_backend_t *)base;
+  if (q->make_spare) {
+    q->make_spare = 0;
+    make_spare(q);
+  }
   const char *off = getenv("RVHAL_NO_PLACEMENT");
   int here = sched_getcpu();
   cpu_set_t cpus;
@@ -352,7 +413,7 @@ static char *resolve_program(const char *name) {
   return NULL;
 }
 
-int rvhal_qemu_backend_create(const rvhal_qemu_config_t *cfg, rvhal_backend_t **out_backend) {
+static int backend_new(const rvhal_qemu_config_t *cfg, rvhal_backend_t **out_backend) {
   char *qemu = resolve_program(cfg->qemu_path);
   if (!qemu)
     return rvhal_error(RVHAL_MISSING_TOOL, "%s not found: install the Debian package qemu-system-misc "
@@ -370,7 +431,7 @@ int rvhal_qemu_backend_create(const rvhal_qemu_config_t *cfg, rvhal_backend_t **
   }
   q->base.vtable = &qemu_vtable;
   q->cfg = *cfg;
-  q->ram_fd = q->log_fd = q->sock = -1;
+  q->ram_fd = q->log_fd = q->sock = q->qmp = q->qmp_child = -1;
   q->qemu_path = qemu;
   q->firmware_path = strdup(cfg->firmware_path);
   q->machine = strdup(cfg->machine);
@@ -404,4 +465,72 @@ int rvhal_qemu_backend_create(const rvhal_qemu_config_t *cfg, rvhal_backend_t **
 fail:
   qemu_destroy(&q->base);
   return rc;
+}
+
+/* ---- warm start (see the top) ---- */
+
+static pthread_mutex_t spare_mu = PTHREAD_MUTEX_INITIALIZER;
+static qemu_backend_t *spare;           /* paused, ready for a device with its configuration */
+static char last_key[4400];            /* configuration of the last device created */
+
+/* The configuration as one string: devices with equal keys can share a spare. */
+static void config_key(const rvhal_qemu_config_t *c, char *buf, size_t cap) {
+  snprintf(buf, cap, "%s|%s|%s|%s|%u|%llx|%llx|%d|%llx|%u", c->qemu_path, c->firmware_path, c->machine,
+           c->plugin_path ? c->plugin_path : "", c->num_harts, (unsigned long long)c->ram_base,
+           (unsigned long long)c->ram_size, c->exact_timing, (unsigned long long)c->plugin_offset, c->first_hart);
+}
+
+static int spare_alive(qemu_backend_t *s) { return s->pid > 0 && waitpid(s->pid, NULL, WNOHANG) == 0; }
+
+int rvhal_qemu_backend_create(const rvhal_qemu_config_t *cfg, rvhal_backend_t **out_backend) {
+  const char *off = getenv("RVHAL_NO_WARM_QEMU");
+  if (off && *off && strcmp(off, "0")) return backend_new(cfg, out_backend);
+  char key[sizeof last_key];
+  config_key(cfg, key, sizeof key);
+  pthread_mutex_lock(&spare_mu);
+  qemu_backend_t *mine = NULL;
+  int again = !strcmp(key, last_key);
+  if (spare && !strcmp(spare->key, key) && spare_alive(spare)) {
+    mine = spare; /* RAM fresh, firmware loaded, nothing ran */
+  } else if (spare) {
+    qemu_destroy(&spare->base);
+  }
+  spare = NULL;
+  snprintf(last_key, sizeof last_key, "%s", key);
+  pthread_mutex_unlock(&spare_mu);
+  int rc = RVHAL_OK;
+  if (mine) *out_backend = &mine->base;
+  else rc = backend_new(cfg, out_backend);
+  if (rc != RVHAL_OK) return rc;
+  qemu_backend_t *q = (qemu_backend_t *)*out_backend;
+  if (!q->key && !(q->key = strdup(key))) return RVHAL_OK; /* no warm start then */
+  /* A second device like the last: keep one ready for the next, started
+   * once this one is up (qemu_booted), so the two do not compete for CPU. */
+  q->make_spare = again;
+  return RVHAL_OK;
+}
+
+static void make_spare(const qemu_backend_t *like) {
+  rvhal_backend_t *b;
+  rvhal_qemu_config_t cfg = like->cfg; /* with the strings this backend owns */
+  cfg.qemu_path = like->qemu_path;
+  cfg.firmware_path = like->firmware_path;
+  cfg.machine = like->machine;
+  cfg.plugin_path = like->plugin_path;
+  if (backend_new(&cfg, &b) != RVHAL_OK) {
+    rvhal_clear_error(); /* a spare that failed only costs the next device its warm start */
+    return;
+  }
+  qemu_backend_t *s = (qemu_backend_t *)b;
+  s->paused = 1;
+  if (!(s->key = strdup(like->key)) || qemu_start(b) != RVHAL_OK) {
+    qemu_destroy(b);
+    rvhal_clear_error();
+    return;
+  }
+  pthread_mutex_lock(&spare_mu);
+  qemu_backend_t *old = spare;
+  spare = s;
+  pthread_mutex_unlock(&spare_mu);
+  if (old) qemu_destroy(&old->base);
 }
