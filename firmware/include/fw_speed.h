@@ -17,11 +17,12 @@
 #define FW_TIMER_OFF (1ull << 50)
 
 /* Once per launch, on each hart taking part, before it runs the kernel, if
- * the host asks (RVHAL_LAUNCH_TLB_FLUSH: the launch's buffers outgrow the
- * smallest TLB): QEMU resizes a hart's software TLB (256 entries to start,
- * doubling while over 70 % used) only when that TLB is flushed, and nothing
- * else flushes it in M-mode. Measured: histogram over 16 MiB ran ~6x faster
- * from the fifth launch on. A flush costs an empty launch ~3 us, hence
+ * the host asks (RVHAL_LAUNCH_TLB_FLUSH: the launch's buffers outgrow what
+ * the TLB has grown to, host/src/launch.c): QEMU resizes a hart's software
+ * TLB (256 entries to start, doubling while over 70 % used) only when that
+ * TLB is flushed, and nothing else flushes it in M-mode. Measured:
+ * histogram over 16 MiB ran ~6x faster from the fifth launch on. A flush
+ * costs an empty launch ~3 us and a big one a refill of every page, hence
  * only when asked. Harts without S-mode have no sfence.vma and skip it. */
 static inline void fw_launch_tlb_flush(uint32_t launch_flags) {
   if ((launch_flags & RVHAL_LAUNCH_TLB_FLUSH) && (csr_read(misa) & (1ul << ('S' - 'A'))))

@@ -98,13 +98,16 @@ typedef struct rvhal_device_options {
 #define RVHAL_LINGER_OFF UINT32_MAX
 /* rvhal_device_options_t.tlb_care_off */
 #define RVHAL_TLB_NO_COLOURING 0x1u /* big buffers back to back, as they come (they may share TLB entries) */
-#define RVHAL_TLB_NO_FLUSH 0x2u     /* no TLB flush at launch start (QEMU's TLB then never grows past 256 pages;
-                                       launches with under 1 MiB of buffers never flush) */
+#define RVHAL_TLB_NO_FLUSH 0x2u     /* no TLB flushes at launch start, which let QEMU grow its TLB past 256 pages
+                                       when a launch's buffers need it */
 
 /* Starts device `index` (see rvhal_platform_info) with `options` (NULL for
  * defaults) and waits until its firmware is ready. */
 int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, rvhal_device_t **out_device);
-/* Stops the device's QEMU process and frees everything. NULL is ignored. */
+/* Stops the device's QEMU process and frees everything. NULL is ignored.
+ * (A program that created two devices with the same options also has one
+ * paused QEMU kept ready for the next create; it uses no CPU and dies with
+ * the program: qemu/README.md, RVHAL_NO_WARM_QEMU.) */
 void rvhal_device_delete(rvhal_device_t *device);
 const rvhal_device_info_t *rvhal_device_get_info(const rvhal_device_t *device);
 /* Where kernel print() lines go from now on (NULL: stdout), and where they
