@@ -90,13 +90,13 @@ static int check_against_meta(const char *kname, const rvhal_kernel_meta_t *m, c
 
 /* Whether the harts should flush their TLBs first (RVHAL_LAUNCH_TLB_FLUSH,
  * firmware/include/fw_speed.h), so that QEMU grows them: QEMU doubles a
- * TLB (from 256 entries) at a flush that finds it over 70 % in use. The
- * host follows that model: it asks for a flush while the entries a hart
- * may need for the launch's buffers (4 KiB pages, / 0.7; a hart's share
- * is not known: strided kernels touch every page from every hart) exceed
- * what the flushes so far have grown the TLB to. Then it stops: a flush
- * costs an empty launch ~3 us, and a big launch the refill of every page
- * (vector_add over 192 MiB: 49152 refills). */
+ * TLB (from 256 entries) at a flush that finds it over 70 % in use, i.e.
+ * after a launch that filled it. The host follows that model: it asks for
+ * a flush while the entries a hart may need for the launch's buffers
+ * (4 KiB pages, / 0.7; a hart's share is not known: strided kernels touch
+ * every page from every hart) exceed what the flushes so far have grown
+ * the TLB to. Then it stops: a flush costs an empty launch ~3 us, and a
+ * big launch the refill of every page (vector_add over 192 MiB: 49152). */
 #define TLB_START_ENTRIES 256u
 #define TLB_MAX_ENTRIES (1u << 20)
 
@@ -108,10 +108,11 @@ static int wants_tlb_flush(rvhal_device_t *d, const hal_arg_t *args, uint32_t nu
     if (args[i].kind == hal_arg_address && args[i].space != hal_space_local && args[i].address != hal_nullptr &&
         rvhal_allocator_lookup(d->heap, args[i].address, NULL, &size) == RVHAL_OK)
       bytes += size;
-  uint64_t needed = bytes / 4096 * 10 / 7;
+  const uint64_t pages = bytes / 4096, prev = d->tlb_last_pages;
+  d->tlb_last_pages = pages;
   if (d->tlb_entries < TLB_START_ENTRIES) d->tlb_entries = TLB_START_ENTRIES;
-  if (needed <= d->tlb_entries || d->tlb_entries >= TLB_MAX_ENTRIES) return 0;
-  d->tlb_entries *= 2;
+  if (pages * 10 / 7 <= d->tlb_entries || d->tlb_entries >= TLB_MAX_ENTRIES) return 0;
+  if (prev * 10 / 7 > d->tlb_entries) d->tlb_entries *= 2; /* the last launch filled it: this flush grows it */
   return 1;
 }
 
@@ -409,7 +410,8 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   /* A running average of the launches' time on the device (not the round
    * trip: that includes the wake-up a spin avoids), for the next wait's
    * spin; one slow launch counts as SPIN_MAX_NS, not more. */
-  uint64_t took = (done.end_mtime - done.start_mtime) * 1000000000ull / d->info.timebase_hz;
+  uint64_t ticks = done.end_mtime - done.start_mtime; /* capped first: no overflow below */
+  uint64_t took = ticks > SPIN_MAX_NS ? SPIN_MAX_NS : ticks * 1000000000ull / d->info.timebase_hz;
   d->recent_launch_ns = (3 * d->recent_launch_ns + (took < SPIN_MAX_NS ? took : SPIN_MAX_NS)) / 4;
   if (done.seq != seq)
     return rvhal_error(RVHAL_FIRMWARE, "kernel %s: completion record holds launch %llu, expected %llu", kname,
