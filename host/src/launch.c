@@ -90,13 +90,16 @@ static int check_against_meta(const char *kname, const rvhal_kernel_meta_t *m, c
 
 /* Whether the harts should flush their TLBs first (RVHAL_LAUNCH_TLB_FLUSH,
  * firmware/include/fw_speed.h), so that QEMU grows them: QEMU doubles a
- * TLB (from 256 entries) at a flush that finds it over 70 % in use, i.e.
- * after a launch that filled it. The host follows that model: it asks for
- * a flush while the entries a hart may need for the launch's buffers
- * (4 KiB pages, / 0.7; a hart's share is not known: strided kernels touch
- * every page from every hart) exceed what the flushes so far have grown
- * the TLB to. Then it stops: a flush costs an empty launch ~3 us, and a
+ * TLB (256 entries to start) at a flush that finds it over 70 % in use,
+ * i.e. after a launch that filled it, and shrinks it (to 64 at least) at
+ * one that finds it under 30 % in use 100 ms after the last resize, e.g.
+ * the first flush of a device that idled. The host follows that model,
+ * erring small: it asks for a flush while the entries a hart may need for
+ * the launch's buffers (4 KiB pages, / 0.7; a hart's share is not known:
+ * strided kernels touch every page from every hart) exceed what it thinks
+ * the TLB has. Then it stops: a flush costs an empty launch ~3 us, and a
  * big launch the refill of every page (vector_add over 192 MiB: 49152). */
+#define TLB_MIN_ENTRIES 64u
 #define TLB_START_ENTRIES 256u
 #define TLB_MAX_ENTRIES (1u << 20)
 
@@ -110,9 +113,10 @@ static int wants_tlb_flush(rvhal_device_t *d, const hal_arg_t *args, uint32_t nu
       bytes += size;
   const uint64_t pages = bytes / 4096, prev = d->tlb_last_pages;
   d->tlb_last_pages = pages;
-  if (d->tlb_entries < TLB_START_ENTRIES) d->tlb_entries = TLB_START_ENTRIES;
+  if (d->tlb_entries == 0) d->tlb_entries = TLB_START_ENTRIES; /* a new QEMU (device.c resets it) */
   if (pages * 10 / 7 <= d->tlb_entries || d->tlb_entries >= TLB_MAX_ENTRIES) return 0;
   if (prev * 10 / 7 > d->tlb_entries) d->tlb_entries *= 2; /* the last launch filled it: this flush grows it */
+  else d->tlb_entries = TLB_MIN_ENTRIES;                     /* it may shrink it */
   return 1;
 }
 
