@@ -251,7 +251,7 @@ static void run_share(fw_hart_t *hart) {
   const int exact = (FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) != 0;
   const uint32_t team = hart->index / L->team_size;
   uint64_t i0 = 0;
-  fw_launch_tlb_flush(d->flags);
+  fw_launch_tlb_flush(d->flags, &FW_CTRL->boot);
   if (exact) {
     wait_turn(hart, team);
     settle(hart);

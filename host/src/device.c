@@ -120,7 +120,7 @@ int rvhal_device_boot(rvhal_device_t *d) {
   RVHAL_RETURN_IF_ERROR(be->vtable->start(be));
   d->seq = 0;
   d->resident = 0;
-  d->tlb_entries = d->tlb_last_pages = 0; /* a new QEMU: new TLBs */
+  d->tlb_entries = 0; /* a new QEMU: new TLBs */
   rvhal_print_reset_order(&d->print);
   int waited = 0;
   for (;;) {

@@ -89,8 +89,7 @@ struct rvhal_device {
   uint32_t host_cpus;            /* cores this process may run on */
   uint32_t host_spin_ns;         /* $RVHAL_HOST_SPIN_NS: spin before sleeping on a launch (launch.c) */
   uint64_t recent_launch_ns;     /* running average of launches' device times: how long to spin (launch.c) */
-  uint64_t tlb_entries;          /* what QEMU's TLBs have grown to, as launch.c models it (0: not yet) */
-  uint64_t tlb_last_pages;       /* pages of the last launch's buffers (launch.c) */
+  uint64_t tlb_entries;          /* what the harts' TLBs were grown to (launch.c; 0: not yet) */
 };
 
 

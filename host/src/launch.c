@@ -88,22 +88,19 @@ static int check_against_meta(const char *kname, const rvhal_kernel_meta_t *m, c
   return RVHAL_OK;
 }
 
-/* Whether the harts should flush their TLBs first (RVHAL_LAUNCH_TLB_FLUSH,
- * firmware/include/fw_speed.h), so that QEMU grows them: QEMU doubles a
- * TLB (256 entries to start) at a flush that finds it over 70 % in use,
- * i.e. after a launch that filled it, and shrinks it (to 64 at least) at
- * one that finds it under 30 % in use 100 ms after the last resize, e.g.
- * the first flush of a device that idled. The host follows that model,
- * erring small: it asks for a flush while the entries a hart may need for
- * the launch's buffers (4 KiB pages, / 0.7; a hart's share is not known:
- * strided kernels touch every page from every hart) exceed what it thinks
- * the TLB has. Then it stops: a flush costs an empty launch ~3 us, and a
- * big launch the refill of every page (vector_add over 192 MiB: 49152). */
-#define TLB_MIN_ENTRIES 64u
+/* The RVHAL_LAUNCH_TLB_* flags the launch needs (firmware/include/fw_speed.h):
+ * QEMU's software TLB grows only when flushed, and only when it was over
+ * 70 % in use. A launch whose buffers need more entries (4 KiB pages / 0.7;
+ * a hart's share is not known: strided kernels touch every page from
+ * every hart) than the TLB has asks the harts to grow it to that (a power
+ * of two, at most TLB_MAX_ENTRIES) before they start. Later launches need
+ * nothing: a flush costs an empty launch ~3 us, and a big launch the
+ * refill of every page (vector_add over 192 MiB: 49152). Beyond
+ * TLB_MAX_ENTRIES (64 MiB of pages) a bigger TLB measured no faster. */
 #define TLB_START_ENTRIES 256u
-#define TLB_MAX_ENTRIES (1u << 20)
+#define TLB_MAX_ENTRIES (1u << 14)
 
-static int wants_tlb_flush(rvhal_device_t *d, const hal_arg_t *args, uint32_t num_args) {
+static uint32_t tlb_flags(rvhal_device_t *d, const hal_arg_t *args, uint32_t num_args) {
   if (d->options.tlb_care_off & RVHAL_TLB_NO_FLUSH) return 0;
   uint64_t bytes = 0;
   hal_size_t size;
@@ -111,13 +108,13 @@ static int wants_tlb_flush(rvhal_device_t *d, const hal_arg_t *args, uint32_t nu
     if (args[i].kind == hal_arg_address && args[i].space != hal_space_local && args[i].address != hal_nullptr &&
         rvhal_allocator_lookup(d->heap, args[i].address, NULL, &size) == RVHAL_OK)
       bytes += size;
-  const uint64_t pages = bytes / 4096, prev = d->tlb_last_pages;
-  d->tlb_last_pages = pages;
+  const uint64_t needed = bytes / 4096 * 10 / 7;
   if (d->tlb_entries == 0) d->tlb_entries = TLB_START_ENTRIES; /* a new QEMU (device.c resets it) */
-  if (pages * 10 / 7 <= d->tlb_entries || d->tlb_entries >= TLB_MAX_ENTRIES) return 0;
-  if (prev * 10 / 7 > d->tlb_entries) d->tlb_entries *= 2; /* the last launch filled it: this flush grows it */
-  else d->tlb_entries = TLB_MIN_ENTRIES;                     /* it may shrink it */
-  return 1;
+  if (needed <= d->tlb_entries || d->tlb_entries >= TLB_MAX_ENTRIES) return 0;
+  uint32_t log2 = 0;
+  while ((1ull << log2) < needed && (1ull << log2) < TLB_MAX_ENTRIES) log2++;
+  d->tlb_entries = 1ull << log2;
+  return RVHAL_LAUNCH_TLB_FLUSH | log2 << RVHAL_LAUNCH_TLB_LOG2_SHIFT;
 }
 
 static const char *mcause_name(uint64_t c) {
@@ -387,7 +384,7 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   const int counting = d->options.counters && !(opts && opts->counters_off);
   if (counting) desc->flags |= RVHAL_LAUNCH_COUNTERS;
   if (counting && rvhal_profile_wants_events(d->profile)) desc->flags |= RVHAL_LAUNCH_TRACE;
-  if (wants_tlb_flush(d, args, num_args)) desc->flags |= RVHAL_LAUNCH_TLB_FLUSH;
+  desc->flags |= tlb_flags(d, args, num_args);
   desc->chunk_groups = chunk;
   desc->num_local_args = nlocal;
   desc->num_installs = 0;
