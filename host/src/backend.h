@@ -25,9 +25,11 @@ typedef struct rvhal_backend_vtable {
   const char *(*diagnostics)(rvhal_backend_t *b);
   /* The host process running the device, or 0 if there is none. */
   long (*process_id)(rvhal_backend_t *b);
-  /* Once the firmware is ready: place the device's threads for short
-   * launch round trips (optional). */
+  /* Once the firmware is ready (optional). */
   void (*booted)(rvhal_backend_t *b);
+  /* Keep hart 0 off host CPU `cpu`, where the thread waiting for launches
+   * runs now (optional; see qemu_backend.c, placement). */
+  void (*place)(rvhal_backend_t *b, int cpu);
 } rvhal_backend_vtable_t;
 
 struct rvhal_backend {

@@ -121,6 +121,7 @@ int rvhal_device_boot(rvhal_device_t *d) {
   d->seq = 0;
   d->resident = 0;
   d->tlb_entries = 0; /* a new QEMU: new TLBs */
+  d->placed_cpu = -1;  /* and a new hart 0 thread to place */
   rvhal_print_reset_order(&d->print);
   int waited = 0;
   for (;;) {

@@ -90,6 +90,7 @@ struct rvhal_device {
   uint32_t host_spin_ns;         /* $RVHAL_HOST_SPIN_NS: spin before sleeping on a launch (launch.c) */
   uint64_t recent_launch_ns;     /* running average of launches' device times: how long to spin (launch.c) */
   uint64_t tlb_entries;          /* what the harts' TLBs were grown to (launch.c; 0: not yet) */
+  int placed_cpu;                /* host CPU hart 0 was last kept off (launch.c; -1: none) */
 };
 
 

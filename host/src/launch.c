@@ -4,6 +4,7 @@
  * sleeping on the device's wake-up byte while draining print output). A
  * kernel that traps gets an error naming hart, cause, pc and address; one
  * that hangs gets the device restarted with its global memory intact. */
+#define _GNU_SOURCE /* sched_getcpu */
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -395,6 +396,12 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
 
   /* Submit: publish, then ring unless hart 0 is polling (Dekker with the
    * firmware's `polling` flag and its re-check of `submitted`). */
+  /* This thread will wait: keep hart 0 off its CPU (qemu_backend.c). */
+  int cpu = sched_getcpu();
+  if (cpu != d->placed_cpu && d->backend->vtable->place) {
+    d->backend->vtable->place(d->backend, cpu);
+    d->placed_cpu = cpu;
+  }
   uint64_t t0 = now_ns();
   d->seq = seq;
   __atomic_store_n(&d->ctrl->ring.submitted, seq, __ATOMIC_RELEASE);

@@ -47,6 +47,7 @@ typedef struct qemu_backend {
   int qmp_child; /* QEMU's end, during the spawn */
   int make_spare; /* once booted, start a spare like this device (warm start) */
   char *key;      /* its configuration (config_key), for warm starts */
+  pid_t hart0_tid; /* QEMU's thread running hart 0 (all harts in exact timing), 0: unknown */
   char diag[2048];
 } qemu_backend_t;
 
@@ -348,39 +349,50 @@ static long qemu_process_id(rvhal_backend_t *base) { return ((qemu_backend_t *)b
 
 /* Placement. Hart 0 takes launches from the ring while the host spins on
  * the completion (launch.c): on different CPUs a launch is a round trip
- * through shared memory; on one CPU the spin only delays the hart. So hart
- * 0's host thread (or the one thread running every hart, in exact timing)
- * may run anywhere but on the CPU of the thread that started the device,
- * the one that usually waits for launches. Measured on 2 cores: empty
- * launch 1.1 us apart, 14 us together. RVHAL_NO_PLACEMENT=1 turns it off. */
+ * through shared memory; on one CPU the spin only delays the hart, and a
+ * hart lingering after a launch keeps the host from submitting the next
+ * until the linger ends (500 us). So hart 0's host thread (or the one
+ * thread running every hart, in exact timing) may run anywhere but on the
+ * CPU of the thread waiting for launches: launch.c calls qemu_place when
+ * that thread is on another CPU than last time. Measured on 2 cores: empty
+ * launch p50 1.1 us apart, 14 us together (p90 516 us). The host's own
+ * threads are never pinned. RVHAL_NO_PLACEMENT=1 turns it off. */
+static void qemu_place(rvhal_backend_t *base, int cpu) {
+  qemu_backend_t *q = (qemu_backend_t *)base;
+  const char *off = getenv("RVHAL_NO_PLACEMENT");
+  cpu_set_t cpus;
+  if ((off && *off && strcmp(off, "0")) || cpu < 0 || q->pid <= 0 || sched_getaffinity(q->pid, sizeof cpus, &cpus))
+    return;
+  CPU_CLR(cpu, &cpus);
+  if (CPU_COUNT(&cpus) == 0) return;
+  if (q->hart0_tid <= 0) {
+    char name[32], path[96], comm[32];
+    snprintf(name, sizeof name, q->cfg.exact_timing ? "ALL CPUs/TCG" : "CPU %u/TCG", q->cfg.first_hart);
+    snprintf(path, sizeof path, "/proc/%d/task", (int)q->pid);
+    DIR *dir = opendir(path);
+    struct dirent *e;
+    while (dir && (e = readdir(dir))) {
+      snprintf(path, sizeof path, "/proc/%d/task/%.20s/comm", (int)q->pid, e->d_name);
+      FILE *f = fopen(path, "r");
+      if (!f) continue;
+      if (fgets(comm, sizeof comm, f) && !strncmp(comm, name, strlen(name)) && comm[strlen(name)] == '\n')
+        q->hart0_tid = (pid_t)atoi(e->d_name);
+      fclose(f);
+    }
+    if (dir) closedir(dir);
+  }
+  if (q->hart0_tid > 0) sched_setaffinity(q->hart0_tid, sizeof cpus, &cpus); /* best effort */
+}
+
 static void make_spare(const qemu_backend_t *like);
 
 static void qemu_booted(rvhal_backend_t *base) {
   qemu_backend_t *q = (qemu_backend_t *)base;
+  q->hart0_tid = 0; /* a new QEMU process */
   if (q->make_spare) {
     q->make_spare = 0;
     make_spare(q);
   }
-  const char *off = getenv("RVHAL_NO_PLACEMENT");
-  int here = sched_getcpu();
-  cpu_set_t cpus;
-  if ((off && *off && strcmp(off, "0")) || here < 0 || sched_getaffinity(q->pid, sizeof cpus, &cpus) != 0) return;
-  CPU_CLR(here, &cpus);
-  if (CPU_COUNT(&cpus) == 0) return;
-  char name[32], path[96], comm[32];
-  snprintf(name, sizeof name, q->cfg.exact_timing ? "ALL CPUs/TCG" : "CPU %u/TCG", q->cfg.first_hart);
-  snprintf(path, sizeof path, "/proc/%d/task", (int)q->pid);
-  DIR *dir = opendir(path);
-  struct dirent *e;
-  while (dir && (e = readdir(dir))) {
-    snprintf(path, sizeof path, "/proc/%d/task/%.20s/comm", (int)q->pid, e->d_name);
-    FILE *f = fopen(path, "r");
-    if (!f) continue;
-    if (fgets(comm, sizeof comm, f) && !strncmp(comm, name, strlen(name)) && comm[strlen(name)] == '\n')
-      sched_setaffinity((pid_t)atoi(e->d_name), sizeof cpus, &cpus); /* best effort */
-    fclose(f);
-  }
-  if (dir) closedir(dir);
 }
 
 static const rvhal_backend_vtable_t qemu_vtable = {
@@ -392,6 +404,7 @@ static const rvhal_backend_vtable_t qemu_vtable = {
     .diagnostics = qemu_diagnostics,
     .process_id = qemu_process_id,
     .booted = qemu_booted,
+    .place = qemu_place,
 };
 
 /* The full path of a program: itself if it contains a slash, else the first
@@ -437,10 +450,15 @@ static int backend_new(const rvhal_qemu_config_t *cfg, rvhal_backend_t **out_bac
   q->machine = strdup(cfg->machine);
   if (cfg->plugin_path) q->plugin_path = strdup(cfg->plugin_path);
   int rc = RVHAL_OK;
-  if (!q->qemu_path || !q->firmware_path || !q->machine) {
+  if (!q->qemu_path || !q->firmware_path || !q->machine || (cfg->plugin_path && !q->plugin_path)) {
     rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
     goto fail;
   }
+  /* The configuration's strings are the caller's: keep pointers to ours. */
+  q->cfg.qemu_path = q->qemu_path;
+  q->cfg.firmware_path = q->firmware_path;
+  q->cfg.machine = q->machine;
+  q->cfg.plugin_path = q->plugin_path;
   q->ram_fd = memfd_create("rvhal-ram", MFD_CLOEXEC);
   q->log_fd = memfd_create("rvhal-qemu-log", MFD_CLOEXEC);
   if (q->ram_fd < 0 || q->log_fd < 0) {
@@ -480,7 +498,10 @@ static void config_key(const rvhal_qemu_config_t *c, char *buf, size_t cap) {
            (unsigned long long)c->ram_size, c->exact_timing, (unsigned long long)c->plugin_offset, c->first_hart);
 }
 
-static int spare_alive(qemu_backend_t *s) { return s->pid > 0 && waitpid(s->pid, NULL, WNOHANG) == 0; }
+static int spare_alive(qemu_backend_t *s) {
+  if (s->pid > 0 && waitpid(s->pid, NULL, WNOHANG) == s->pid) s->pid = 0; /* reaped: never signal it again */
+  return s->pid > 0;
+}
 
 int rvhal_qemu_backend_create(const rvhal_qemu_config_t *cfg, rvhal_backend_t **out_backend) {
   const char *off = getenv("RVHAL_NO_WARM_QEMU");
@@ -512,12 +533,7 @@ int rvhal_qemu_backend_create(const rvhal_qemu_config_t *cfg, rvhal_backend_t **
 
 static void make_spare(const qemu_backend_t *like) {
   rvhal_backend_t *b;
-  rvhal_qemu_config_t cfg = like->cfg; /* with the strings this backend owns */
-  cfg.qemu_path = like->qemu_path;
-  cfg.firmware_path = like->firmware_path;
-  cfg.machine = like->machine;
-  cfg.plugin_path = like->plugin_path;
-  if (backend_new(&cfg, &b) != RVHAL_OK) {
+  if (backend_new(&like->cfg, &b) != RVHAL_OK) {
     rvhal_clear_error(); /* a spare that failed only costs the next device its warm start */
     return;
   }
