@@ -35,5 +35,7 @@ void bench_overhead(const char *kernel_dir);
 void bench_vadd(const char *kernel_dir, int runs);
 void bench_teams(const char *kernel_dir, int runs);
 void bench_queue(const char *kernel_dir, int runs);
+void bench_peers(const char *kernel_dir, int runs);
+void bench_counters(const char *kernel_dir, int runs);
 
 #endif /* RVHAL_BENCH_H */

@@ -1,16 +1,21 @@
 /* rvhal-bench: the numbers behind rvhal's speed goals, printed, never
  * asserted (timing on a shared 2-core machine is noisy; tests don't time).
  *
- *   launch    round trip of an empty launch (1 work-item), with hart 0
- *             lingering (back-to-back launches) and with the doorbell only
- *   create    rvhal_device_create + delete
+ *   launch    round trip of an empty launch (1 work-item): p50/p90/p99/max
+ *             over 10,000, with hart 0 lingering (back-to-back launches)
+ *             and with the doorbell only
+ *   create    rvhal_device_create + delete: cold, and with the warm QEMU the
+ *             library keeps for programs that create devices again
  *   transfer  mem_write / mem_read bandwidth against a host memcpy
  *   overhead  runtime instructions per work-item, barrier, group; counters
  *   vadd      vector_add over 16M elements, SDK against a direct loop
  *   teams     wall time by harts per group, for the default's choice
  *   queue     launches/s through a queue, gap between queued kernels, a pipeline
+ *   counters  a kernel on 2 harts with counters on and off
+ *   peers     four kernels on rvhal, natively and under QEMU user mode (not by default)
  */
 #include <getopt.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,30 +25,34 @@
 
 static const char *kernel_dir;
 static int runs = 1000;
+static int launches = 10000;
 static uint32_t harts = 4;
 
 static void bench_launch(uint32_t linger_us, const char *label) {
+  const int n = launches;
   rvhal_device_options_t o = {.num_harts = harts, .linger_us = linger_us};
   bench_dev_t b = bench_open(kernel_dir, "empty", &o);
   hal_kernel_t k = bench_kernel(&b, "empty");
   hal_ndrange_t nd = {.global = {1, 1, 1}, .local = {1, 1, 1}};
   for (int i = 0; i < 20; i++) BENCH_CHECK(rvhal_kernel_exec(b.d, b.p, k, &nd, NULL, 0, 1)); /* warm up */
-  double *t = malloc(sizeof *t * (size_t)runs);
-  for (int i = 0; i < runs; i++) {
+  double *t = malloc(sizeof *t * (size_t)n);
+  for (int i = 0; i < n; i++) {
     double a = bench_now_us();
     BENCH_CHECK(rvhal_kernel_exec(b.d, b.p, k, &nd, NULL, 0, 1));
     t[i] = bench_now_us() - a;
   }
-  bench_stats_t s = bench_stats(t, (size_t)runs);
-  printf("launch  empty kernel, %-28s median %7.1f us   p10 %7.1f   p90 %7.1f   (%d runs)\n", label, s.median, s.p10,
-         s.p90, runs);
+  bench_stats_t s = bench_stats(t, (size_t)n);
+  printf("launch  empty kernel, %-28s p50 %6.1f us  p90 %6.1f  p99 %6.1f  max %7.1f  (%d launches)\n", label,
+         s.median, s.p90, t[(size_t)n * 99 / 100], t[n - 1], n);
   free(t);
   bench_close(&b);
 }
 
-static void bench_create(void) {
-  int n = runs < 100 ? runs : 100;
+/* device_create + delete, n times, gap_ms apart; warm: the library may keep
+ * a paused QEMU ready (qemu_backend.c), else RVHAL_NO_WARM_QEMU=1. */
+static void bench_create_case(int n, int gap_ms, int warm, const char *label) {
   double *t = malloc(sizeof *t * (size_t)n);
+  setenv("RVHAL_NO_WARM_QEMU", warm ? "0" : "1", 1);
   for (int i = 0; i < n; i++) {
     rvhal_device_options_t o = {.num_harts = harts};
     rvhal_device_t *d;
@@ -51,11 +60,24 @@ static void bench_create(void) {
     BENCH_CHECK(rvhal_device_create(bench_device, &o, &d));
     t[i] = bench_now_us() - a;
     rvhal_device_delete(d);
+    if (gap_ms) usleep((useconds_t)gap_ms * 1000);
   }
   bench_stats_t s = bench_stats(t, (size_t)n);
-  printf("create  device_create (%u harts, firmware ready)     median %7.1f ms   p10 %7.1f   p90 %7.1f   (%d runs)\n",
-         harts, s.median / 1e3, s.p10 / 1e3, s.p90 / 1e3, n);
+  printf("create  device_create (%u harts, firmware ready), %-34s p50 %6.1f ms  p10 %6.1f  p90 %6.1f  (%d runs)\n",
+         harts, label, s.median / 1e3, s.p10 / 1e3, s.p90 / 1e3, n);
   free(t);
+}
+
+static void bench_create(void) {
+  int n = runs < 100 ? runs : 100;
+  const char *env = getenv("RVHAL_NO_WARM_QEMU");
+  char *saved = env ? strdup(env) : NULL;
+  bench_create_case(n, 0, 0, "cold (RVHAL_NO_WARM_QEMU=1):");
+  bench_create_case(n, 0, 1, "warm QEMU, back to back:");
+  bench_create_case(n < 30 ? n : 30, 100, 1, "warm QEMU, 100 ms apart:");
+  if (saved) setenv("RVHAL_NO_WARM_QEMU", saved, 1);
+  else unsetenv("RVHAL_NO_WARM_QEMU");
+  free(saved);
 }
 
 static void bench_transfer(void) {
@@ -114,10 +136,12 @@ static void bench_transfer(void) {
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: rvhal-bench [options] [launch] [create] [transfer] [overhead] [vadd] [teams] [queue]\n"
-          "Prints rvhal's performance figures (all sections by default).\n\n"
+          "usage: rvhal-bench [options] [launch] [create] [transfer] [overhead] [vadd] [teams] [queue] [counters]\n"
+          "                   [peers]\n"
+          "Prints rvhal's performance figures (all sections but peers by default).\n\n"
           "  -r, --runs N       repetitions per figure (default 1000; create and transfer use at most 100,\n"
-          "                     vadd at most 5, teams at most 7)\n"
+          "                     vadd, counters and peers at most 5, teams at most 7)\n"
+          "  -l, --launches N   empty launches the launch figures take (default 10000)\n"
           "  -n, --harts N      harts of the device (default 4)\n"
           "  -d, --device N     device index (default 0; see `rvhal info`); RV64 kernels unless -k\n"
           "  -k, --kernel-dir D where the test kernels are (default: the build tree)\n"
@@ -128,11 +152,13 @@ int main(int argc, char **argv) {
   kernel_dir = getenv("RVHAL_KERNEL_DIR");
   if (!kernel_dir || !*kernel_dir) kernel_dir = RVHAL_BENCH_KERNEL_DIR;
   static const struct option opts[] = {
-      {"runs", 1, 0, 'r'}, {"harts", 1, 0, 'n'}, {"device", 1, 0, 'd'}, {"kernel-dir", 1, 0, 'k'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+      {"runs", 1, 0, 'r'},       {"launches", 1, 0, 'l'}, {"harts", 1, 0, 'n'}, {"device", 1, 0, 'd'},
+      {"kernel-dir", 1, 0, 'k'}, {"help", 0, 0, 'h'},     {0, 0, 0, 0}};
   int c;
-  while ((c = getopt_long(argc, argv, "r:n:d:k:h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "r:l:n:d:k:h", opts, NULL)) != -1) {
     switch (c) {
     case 'r': runs = atoi(optarg); break;
+    case 'l': launches = atoi(optarg); break;
     case 'n': harts = (uint32_t)atoi(optarg); break;
     case 'd': bench_device = (uint32_t)atoi(optarg); break;
     case 'k': kernel_dir = optarg; break;
@@ -140,11 +166,12 @@ int main(int argc, char **argv) {
     default: usage(stderr); return 2;
     }
   }
-  if (runs < 1) {
-    fprintf(stderr, "rvhal-bench: --runs must be at least 1\n");
+  if (runs < 1 || launches < 1) {
+    fprintf(stderr, "rvhal-bench: --runs and --launches must be at least 1\n");
     return 2;
   }
-  static const char *const sections[] = {"launch", "create", "transfer", "overhead", "vadd", "teams", "queue"};
+  static const char *const sections[] = {"launch", "create",   "transfer", "overhead", "vadd",
+                                         "teams",  "queue",    "counters", "peers"};
   const size_t nsections = sizeof sections / sizeof *sections;
   for (int i = optind; i < argc; i++) {
     size_t k = 0;
@@ -156,7 +183,7 @@ int main(int argc, char **argv) {
     }
   }
   for (size_t k = 0; k < nsections; k++) {
-    int want = optind == argc;
+    int want = optind == argc && strcmp(sections[k], "peers"); /* peers takes minutes: only when asked */
     for (int i = optind; i < argc; i++) want |= !strcmp(argv[i], sections[k]);
     if (!want) continue;
     switch (k) {
@@ -170,6 +197,8 @@ int main(int argc, char **argv) {
     case 4: bench_vadd(kernel_dir, runs); break;
     case 5: bench_teams(kernel_dir, runs); break;
     case 6: bench_queue(kernel_dir, runs); break;
+    case 7: bench_counters(kernel_dir, runs); break;
+    case 8: bench_peers(kernel_dir, runs); break;
     }
     fflush(stdout);
   }

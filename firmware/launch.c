@@ -145,6 +145,18 @@ void fw_launch_finish(fw_hart_t *hart) {
   fw_launch_t *L = &fw_launch;
   uint64_t seq = L->seq, start = L->start_mtime;
   if (__atomic_add_fetch(&L->finished, 1, __ATOMIC_ACQ_REL) != L->participants) return;
+  /* Every kernel call of the launch has returned: a canary broken now was
+   * broken by this launch, on whichever hart (a kernel may store into
+   * another hart's stack after that hart checked its own): it fails this
+   * launch, not the next one there. */
+  for (uint32_t h = 0; h < fw_num_harts; h++) {
+    volatile uint64_t *canary = fw_stack_canary(h);
+    if (*canary == FW_STACK_CANARY) continue;
+    *canary = FW_STACK_CANARY;
+    int32_t expected = RVHAL_OK;
+    if (__atomic_compare_exchange_n(&L->status, &expected, RVHAL_STACK_OVERFLOW, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+      L->fault_hart = h;
+  }
   if (L->desc->flags & RVHAL_LAUNCH_COUNTERS) account_idle();
   complete(seq, L->status, L->fault_hart, start);
   __atomic_store_n(&fw_retired, (uintptr_t)seq, __ATOMIC_RELEASE);

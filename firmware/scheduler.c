@@ -12,6 +12,7 @@
 #include "fw_launch.h"
 #include "fw_mmio.h"
 #include "fw_wait.h"
+#include "fw_speed.h"
 
 /* The stack canary above the guard: a kernel frame that jumped the guard
  * overwrote it. */
@@ -151,6 +152,7 @@ void fw_run_share(fw_hart_t *hart) {
   const int exact = (FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) != 0;
   const uint32_t team = hart->index / L->team_size;
   uint64_t i0 = 0;
+  fw_launch_tlb_flush(d->flags, &FW_CTRL->boot);
   if (exact) {
     wait_turn(hart, team);
     settle(hart);

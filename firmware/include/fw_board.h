@@ -10,9 +10,9 @@
 #include <stdint.h>
 
 #include "fw_asm.h"
+#include "fw_speed.h" /* FW_TIMER_OFF */
 
 #define FW_BOARD_VERSION 1
-#define FW_TIMER_OFF UINT64_MAX
 
 /* How the host's doorbell reaches hart 0. */
 #define FW_DOORBELL_IRQ 0  /* an external interrupt (doorbell_enable/ack) */

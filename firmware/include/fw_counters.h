@@ -12,7 +12,7 @@
  * derives from its virtual clock under -icount: all harts together). */
 static inline uint64_t fw_instret(const fw_hart_t *hart) {
   const rvhal_insn_counts_t *c = &FW_CTRL->insns;
-  if (c->active) return fw_load_u64(&c->count[hart->index]);
+  if (c->active) return fw_load_u64(&c->hart[hart->index].count);
   return fw_read_minstret();
 }
 

@@ -13,6 +13,23 @@
 #define GRANULE 16
 #define DEFAULT_ALIGNMENT 64
 
+/* Colouring (rvhal_allocator_set_colouring). QEMU's software TLB is
+ * direct-mapped: a page's entry is its page number modulo the TLB's size
+ * (a power of two, at least 64 entries, 256 to start). Equal buffers placed
+ * back to back start at page numbers equal modulo every power of two up to
+ * their size, so a[i], b[i] and c[i] of one work-item evict each other on
+ * every access. So an allocation of COLOUR_MIN or more starts at a chosen
+ * page colour: page number modulo COLOURS = COLOUR_STEP times the number of
+ * coloured allocations before it. COLOUR_STEP is odd, so 64 successive
+ * large allocations all differ modulo 64, and so modulo any larger TLB.
+ * Smaller allocations need none: back to back, they are fewer than COLOURS
+ * pages apart. The padding stays free for later small allocations.
+ * docs/architecture.md, "Emulation speed", has the measurements. */
+#define COLOUR_PAGE 4096u
+#define COLOURS 64u
+#define COLOUR_STEP 17u
+#define COLOUR_MIN ((hal_size_t)COLOURS * COLOUR_PAGE)
+
 typedef struct block {
   struct block *prev, *next;
   hal_addr_t start;     /* when used, the address handed out: padding is split off */
@@ -25,6 +42,8 @@ struct rvhal_allocator {
   hal_addr_t base;
   hal_size_t size;
   block_t *head; /* address-ordered, covers [base, base+size) without gaps */
+  bool colouring;
+  uint32_t colours_given; /* coloured allocations so far */
 };
 
 static block_t *new_block(hal_addr_t start, hal_size_t size) {
@@ -130,6 +149,20 @@ int rvhal_allocator_alloc(rvhal_allocator_t *a, hal_size_t size, hal_size_t alig
   /* size <= a->size (itself a multiple of GRANULE) keeps the rounding from wrapping. */
   if (size <= a->size) {
     hal_size_t need = rvhal_align_up(size, GRANULE);
+    if (a->colouring && size >= COLOUR_MIN && align <= COLOUR_PAGE) {
+      const hal_addr_t window = (hal_addr_t)COLOURS * COLOUR_PAGE;
+      const hal_addr_t want = (hal_addr_t)(a->colours_given * COLOUR_STEP % COLOURS) * COLOUR_PAGE;
+      for (block_t *b = a->head; b; b = b->next) {
+        if (b->used) continue;
+        hal_size_t pad = (want - (b->start & (window - 1))) & (window - 1);
+        if (pad <= b->size && b->size - pad >= need) {
+          int rc = carve(a, b, pad, need, size, out_addr);
+          if (rc == RVHAL_OK) a->colours_given++;
+          return rc;
+        }
+      }
+      /* No room at that colour: plain first fit below, never a failure. */
+    }
     for (block_t *b = a->head; b; b = b->next) {
       if (b->used) continue;
       /* Compare distances, not end addresses: near the top of the address
@@ -144,6 +177,10 @@ int rvhal_allocator_alloc(rvhal_allocator_t *a, hal_size_t size, hal_size_t alig
                      "mem_alloc: cannot allocate %" PRIu64 " bytes (alignment %" PRIu64 "): %" PRIu64
                      " bytes free, largest free block %" PRIu64 " bytes",
                      size, alignment, st.free, st.largest_free);
+}
+
+void rvhal_allocator_set_colouring(rvhal_allocator_t *a, int on) {
+  if (a) a->colouring = on != 0;
 }
 
 int rvhal_allocator_free(rvhal_allocator_t *a, hal_addr_t addr) {

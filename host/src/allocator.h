@@ -29,6 +29,10 @@ void rvhal_allocator_destroy(rvhal_allocator_t *a);
 /* size > 0; alignment a power of two (0 means 64). Fails with
  * RVHAL_NO_MEMORY naming the request, free bytes and the largest free block. */
 int rvhal_allocator_alloc(rvhal_allocator_t *a, hal_size_t size, hal_size_t alignment, hal_addr_t *out_addr);
+/* Colouring on: allocations of 256 KiB or more start at varying page
+ * offsets so that buffers used together do not share entries of QEMU's
+ * direct-mapped TLB (allocator.c says how). Off when created. */
+void rvhal_allocator_set_colouring(rvhal_allocator_t *a, int on);
 /* addr must be the start of a live allocation: else RVHAL_NOT_FOUND. */
 int rvhal_allocator_free(rvhal_allocator_t *a, hal_addr_t addr);
 /* The live allocation containing addr: RVHAL_NOT_FOUND if none. out_base

@@ -25,8 +25,13 @@ typedef struct rvhal_backend_vtable {
   int (*wait)(rvhal_backend_t *b, int timeout_ms);
   /* Recent diagnostic output of the device process, for error messages. */
   const char *(*diagnostics)(rvhal_backend_t *b);
-  /* The device's host process id, 0 if none (may be NULL). */
+  /* The host process running the device, or 0 if there is none. */
   long (*process_id)(rvhal_backend_t *b);
+  /* Once the firmware is ready (optional). */
+  void (*booted)(rvhal_backend_t *b);
+  /* Keep hart 0 off host CPU `cpu`, where the thread waiting for launches
+   * runs now (optional; see qemu_backend.c, placement). */
+  void (*place)(rvhal_backend_t *b, int cpu);
 } rvhal_backend_vtable_t;
 
 struct rvhal_backend {

@@ -138,6 +138,6 @@ int rvhal_device_instructions(const rvhal_device_t *d, uint32_t hart, uint64_t *
   if (!__atomic_load_n(&d->ctrl->insns.active, __ATOMIC_ACQUIRE))
     return rvhal_error(RVHAL_UNSUPPORTED, "device_instructions: rvhal's QEMU plugin is not loaded (device option "
                        "counters, and the plugin built: $RVHAL_QEMU_PLUGIN)");
-  *out_count = __atomic_load_n(&d->ctrl->insns.count[hart], __ATOMIC_ACQUIRE);
+  *out_count = __atomic_load_n(&d->ctrl->insns.hart[hart].count, __ATOMIC_ACQUIRE);
   return RVHAL_OK;
 }

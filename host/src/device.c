@@ -23,6 +23,21 @@ static int env_u32(const char *name, uint32_t *v) {
   return RVHAL_OK;
 }
 
+/* $RVHAL_TLB_CARE_OFF: "colouring", "flush", comma-separated. */
+static int env_tlb_care_off(uint32_t *v) {
+  const char *s = getenv("RVHAL_TLB_CARE_OFF");
+  while (s && *s) {
+    size_t n = strcspn(s, ",");
+    if (n == 9 && !strncmp(s, "colouring", n)) *v |= RVHAL_TLB_NO_COLOURING;
+    else if (n == 5 && !strncmp(s, "flush", n)) *v |= RVHAL_TLB_NO_FLUSH;
+    else if (n)
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_TLB_CARE_OFF=%s: use \"colouring\", \"flush\" or both, "
+                         "comma-separated", getenv("RVHAL_TLB_CARE_OFF"));
+    s += n + (s[n] == ',');
+  }
+  return RVHAL_OK;
+}
+
 static int resolve_options(const rvhal_board_desc_t *board, const rvhal_device_options_t *in,
                            rvhal_device_options_t *o) {
   if (in) *o = *in;
@@ -59,6 +74,7 @@ static int resolve_options(const rvhal_board_desc_t *board, const rvhal_device_o
   if (!o->max_work_group_size) o->max_work_group_size = RVHAL_DEFAULT_MAX_WG;
   if (!o->item_stack_size) o->item_stack_size = RVHAL_DEFAULT_ITEM_STACK;
   if (!o->linger_us) o->linger_us = RVHAL_DEFAULT_LINGER_US;
+  if (!o->tlb_care_off) RVHAL_RETURN_IF_ERROR(env_tlb_care_off(&o->tlb_care_off));
   o->counters = o->counters != 0;
   return RVHAL_OK;
 }
@@ -94,13 +110,20 @@ static void write_boot_config(rvhal_device_t *d) {
 int rvhal_device_boot(rvhal_device_t *d) {
   rvhal_backend_t *be = d->backend;
   be->vtable->stop(be);
-  /* Fresh control block and print rings; global memory is left alone. */
-  memset(be->ram + (d->layout.ctrl - d->layout.ram_base), 0, RVHAL_FW_REGION_SIZE - RVHAL_CTRL_OFFSET);
+  /* Fresh control block and print rings; global memory is left alone. So
+   * are the plugin's instruction counts: a warm QEMU (qemu_backend.c) has
+   * loaded it already, and every plugin zeroes them when it starts. */
+  uint8_t *ctrl = be->ram + (d->layout.ctrl - d->layout.ram_base);
+  const size_t insns = offsetof(rvhal_ctrl_t, insns), insns_end = insns + sizeof(rvhal_insn_counts_t);
+  memset(ctrl, 0, insns);
+  memset(ctrl + insns_end, 0, RVHAL_FW_REGION_SIZE - RVHAL_CTRL_OFFSET - insns_end);
   write_boot_config(d);
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   RVHAL_RETURN_IF_ERROR(be->vtable->start(be));
   d->seq = 0;
   d->resident = 0;
+  d->tlb_entries = 0; /* a new QEMU: new TLBs */
+  d->placed_cpu = -1;  /* and a new hart 0 thread to place */
   rvhal_print_reset_order(&d->print);
   /* Real time, not wake-ups: an SBI firmware's banner wakes the wait many
    * times before rvhal's firmware runs. */
@@ -108,7 +131,10 @@ int rvhal_device_boot(rvhal_device_t *d) {
   for (;;) {
     int waited = (int)((rvhal_now_ns() - t0) / 1000000u);
     uint32_t state = __atomic_load_n(&d->ctrl->fw.state, __ATOMIC_ACQUIRE);
-    if (state == RVHAL_FW_READY) return RVHAL_OK;
+    if (state == RVHAL_FW_READY) {
+      if (be->vtable->booted) be->vtable->booted(be);
+      return RVHAL_OK;
+    }
     if (state == RVHAL_FW_FAILED) {
       char msg[sizeof d->ctrl->fw.message + 1];
       memcpy(msg, d->ctrl->fw.message, sizeof d->ctrl->fw.message);
@@ -181,6 +207,7 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
   if ((rc = rvhal_qemu_backend_create(&qc, &d->backend))) goto fail;
   d->ctrl = (rvhal_ctrl_t *)(d->backend->ram + (d->layout.ctrl - d->layout.ram_base));
   if ((rc = rvhal_allocator_create(d->layout.heap_base, d->layout.heap_size, &d->heap))) goto fail;
+  rvhal_allocator_set_colouring(d->heap, !(d->options.tlb_care_off & RVHAL_TLB_NO_COLOURING));
   if ((rc = rvhal_allocator_create(d->layout.staging_base, d->layout.staging_size, &d->staging))) goto fail;
   rvhal_print_init(&d->print, d->options.print_fn, d->options.print_user);
   rvhal_counters_init(d);
@@ -210,8 +237,12 @@ void rvhal_device_delete(rvhal_device_t *d) {
   free(d);
 }
 
-long rvhal_device_process_id(const rvhal_device_t *d) {
-  return d && d->backend && d->backend->vtable->process_id ? d->backend->vtable->process_id(d->backend) : 0;
+int rvhal_device_host_pid(const rvhal_device_t *d, long *out_pid) {
+  if (!d || !out_pid) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_host_pid: NULL argument");
+  long pid = d->backend->vtable->process_id ? d->backend->vtable->process_id(d->backend) : 0;
+  if (pid <= 0) return rvhal_error(RVHAL_NOT_FOUND, "device_host_pid: the device has no host process running");
+  *out_pid = pid;
+  return RVHAL_OK;
 }
 
 const rvhal_device_info_t *rvhal_device_get_info(const rvhal_device_t *d) { return d ? &d->info : NULL; }

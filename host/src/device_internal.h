@@ -110,6 +110,9 @@ struct rvhal_device {
     uint64_t start_ns, groups;
     uint32_t harts, trace;
   } inflight;
+  uint64_t recent_launch_ns;     /* running average of launches' device times: how long to spin (launch.c) */
+  uint64_t tlb_entries;          /* what the harts' TLBs were grown to (launch.c; 0: not yet) */
+  int placed_cpu;                /* host CPU hart 0 was last kept off (launch.c; -1: none) */
 };
 
 static inline void rvhal_device_lock(rvhal_device_t *d) { pthread_mutex_lock(&d->lock); }
@@ -144,7 +147,6 @@ int rvhal_device_boot(rvhal_device_t *d);
 rvhal_program_obj_t *rvhal_program_get(rvhal_device_t *d, hal_program_t handle);
 rvhal_kernel_entry_t *rvhal_kernel_get(rvhal_program_obj_t *p, hal_kernel_t handle);
 /* The device process's id (0: none): for tests that kill it. */
-long rvhal_device_process_id(const rvhal_device_t *d);
 /* Writes the program's segments into its staged copy (program.c). */
 void rvhal_program_stage(rvhal_device_t *d, const rvhal_program_obj_t *p);
 

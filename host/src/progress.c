@@ -26,7 +26,7 @@ int rvhal_device_launch_progress(const rvhal_device_t *d, rvhal_launch_progress_
   out->have_instructions = __atomic_load_n(&c->insns.active, __ATOMIC_RELAXED) != 0;
   out->have_groups = d->inflight.trace && d->layout.trace_size;
   for (uint32_t h = 0; h < d->info.num_harts && h < RVHAL_MAX_HARTS; h++) {
-    if (out->have_instructions) out->instructions[h] = __atomic_load_n(&c->insns.count[h], __ATOMIC_RELAXED);
+    if (out->have_instructions) out->instructions[h] = __atomic_load_n(&c->insns.hart[h].count, __ATOMIC_RELAXED);
     if (!out->have_groups) continue;
     uint32_t n = __atomic_load_n(&c->harts[h].trace_events, __ATOMIC_ACQUIRE);
     uint64_t cap = d->layout.trace_size / sizeof(rvhal_trace_event_t);

@@ -38,13 +38,17 @@ void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, qemu_plugin
 
 EXPORT int qemu_plugin_version = 1;
 
-static volatile uint64_t *counts; /* rvhal_insn_counts_t.count in shared RAM */
+static rvhal_insn_count_t *counts; /* rvhal_insn_counts_t.hart in shared RAM */
 static unsigned first_hart;
 
 static void on_tb_exec(unsigned int vcpu, void *n_insns) {
   unsigned hart = vcpu - first_hart;
-  /* Each vCPU thread updates only its own slot. */
-  if (hart < RVHAL_MAX_HARTS) counts[hart] += (uintptr_t)n_insns;
+  /* Each vCPU thread updates only its own count, alone on its cache line
+   * (in fast timing the vCPUs run on different host cores). */
+  if (hart < RVHAL_MAX_HARTS) {
+    volatile uint64_t *n = &counts[hart].count;
+    *n += (uintptr_t)n_insns;
+  }
 }
 
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
@@ -80,8 +84,8 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
     return -1;
   }
   rvhal_insn_counts_t *c = (rvhal_insn_counts_t *)(map + (offset - base));
-  memset((void *)c->count, 0, sizeof c->count);
-  counts = c->count;
+  memset(c->hart, 0, sizeof c->hart);
+  counts = c->hart;
   __atomic_store_n(&c->active, 1, __ATOMIC_RELEASE);
   qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
   return 0;

@@ -92,6 +92,7 @@ rvhal_device_test(no_qemu_left)
 rvhal_device_test(queues RV32 BOARDS TIMEOUT 240)
 rvhal_device_test(hostile RV32 TIMEOUT 120)
 rvhal_device_test(limits RV32)
+rvhal_device_test(idle RV32 BOARDS)
 # Regression tests for bugs found and fixed (see each source's header): the
 # same programs in another mode.
 rvhal_device_test(args_natural_align RV32 BOARDS SOURCE args ARGS natural)

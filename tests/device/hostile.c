@@ -17,7 +17,7 @@
 #include <signal.h>
 
 #include "dev_util.h"
-#include "device_internal.h" /* rvhal_device_process_id */
+#include "rvhal/rvhal_protocol.h" /* RVHAL_PRINT_RING_SIZE */
 #include "dt_shared.h"
 
 #define N 64
@@ -185,7 +185,8 @@ static void *killer(void *arg) {
 }
 
 static void device_lost(void) {
-  long pid = rvhal_device_process_id(c.d);
+  long pid = 0;
+  CHECK_OK(rvhal_device_host_pid(c.d, &pid));
   CHECK_MSG(pid > 0, "device process id %ld", pid);
   if (pid <= 0) return;
   pthread_t th;
@@ -193,7 +194,9 @@ static void device_lost(void) {
   int rc = act(HOSTILE_SPIN, 0, N, 4);
   pthread_join(th, NULL);
   EXPECT(rc, RVHAL_DEVICE_LOST, "QEMU exited (signal 9)", "device was restarted");
-  CHECK_MSG(rvhal_device_process_id(c.d) != pid, "the restarted device still has pid %ld", pid);
+  long pid2 = 0;
+  CHECK_OK(rvhal_device_host_pid(c.d, &pid2));
+  CHECK_MSG(pid2 != pid, "the restarted device still has pid %ld", pid);
   HEALTHY();
 }
 

@@ -272,6 +272,54 @@ static void test_overflow(void) {
   rvhal_allocator_destroy(a);
 }
 
+/* Colouring: large allocations start at page numbers that differ modulo 64
+ * (QEMU's smallest TLB), small ones and a colouring-off allocator are
+ * placed back to back, and a full heap still fits. */
+static void test_colouring(void) {
+  const uint64_t page = 4096, total = 64 * MiB;
+  rvhal_allocator_t *a;
+  CHECK_OK(rvhal_allocator_create(BASE, total, &a));
+  hal_addr_t p[64];
+  for (int i = 0; i < 3; i++) CHECK_OK(rvhal_allocator_alloc(a, MiB, 0, &p[i]));
+  CHECK_EQ_U64(p[1], p[0] + MiB); /* off by default: back to back */
+  CHECK_EQ_U64(p[2], p[1] + MiB);
+  for (int i = 0; i < 3; i++) CHECK_OK(rvhal_allocator_free(a, p[i]));
+
+  rvhal_allocator_set_colouring(a, 1);
+  /* 64 successive large allocations: all 64 colours, page-aligned. */
+  for (int i = 0; i < 64; i++) {
+    CHECK_OK(rvhal_allocator_alloc(a, 256 * KiB + 16 * (uint64_t)i, 64, &p[i]));
+    CHECK_MSG(p[i] % page == 0, "allocation %d at 0x%" PRIx64 " is not page-aligned", i, p[i]);
+    for (int j = 0; j < i; j++)
+      CHECK_MSG((p[i] / page) % 64 != (p[j] / page) % 64, "allocations %d and %d share TLB colour %" PRIu64, j, i,
+                (p[i] / page) % 64);
+  }
+  /* Padding is not lost: a small allocation takes the first hole. */
+  hal_addr_t small = 0;
+  CHECK_OK(rvhal_allocator_alloc(a, 100, 0, &small));
+  CHECK(small < p[1]);
+  CHECK_OK(rvhal_allocator_free(a, small));
+  for (int i = 0; i < 64; i++) CHECK_OK(rvhal_allocator_free(a, p[i]));
+  CHECK_STATS(a, 0, total, total, 0);
+
+  /* Below 256 KiB, or aligned beyond a page: first fit, back to back. */
+  CHECK_OK(rvhal_allocator_alloc(a, 256 * KiB - 16, 16, &p[0]));
+  CHECK_OK(rvhal_allocator_alloc(a, 256 * KiB - 16, 16, &p[1]));
+  CHECK_EQ_U64(p[0], BASE);
+  CHECK_EQ_U64(p[1], BASE + 256 * KiB - 16);
+  CHECK_OK(rvhal_allocator_alloc(a, MiB, 2 * page, &p[2]));
+  CHECK_EQ_U64(p[2], BASE + 512 * KiB);
+  for (int i = 0; i < 3; i++) CHECK_OK(rvhal_allocator_free(a, p[i]));
+
+  /* No room at the colour: plain first fit, never a failure. */
+  CHECK_OK(rvhal_allocator_alloc(a, MiB, 0, &p[0])); /* takes a colour */
+  CHECK_OK(rvhal_allocator_free(a, p[0]));
+  CHECK_OK(rvhal_allocator_alloc(a, total, 0, &p[0]));
+  CHECK_EQ_U64(p[0], BASE);
+  CHECK_OK(rvhal_allocator_free(a, p[0]));
+  rvhal_allocator_destroy(a);
+}
+
 /* ---- randomized stress against a shadow model ---- */
 
 typedef struct {
@@ -279,18 +327,20 @@ typedef struct {
   hal_size_t size;
 } live_t;
 
-static void test_stress(void) {
+/* colouring: on, with allocations large enough to take colours. */
+static void test_stress(int colouring) {
   enum { CAP = 400, OPS = 5000 };
   const uint64_t total = 4 * MiB;
   rvhal_allocator_t *a;
   CHECK_OK(rvhal_allocator_create(BASE, total, &a));
+  rvhal_allocator_set_colouring(a, colouring);
   static live_t live[CAP];
   int n = 0, allocs = 0, frees = 0, failures = 0;
   uint64_t used = 0, rounded = 0;
   for (int op = 0; op < OPS; op++) {
     if (n < CAP && (n == 0 || rng() % 5 < 3)) {
       /* One rng() per statement: operand evaluation order is unspecified. */
-      uint64_t max_size = rng() % 8 == 0 ? 256 * KiB : 2 * KiB;
+      uint64_t max_size = rng() % 8 == 0 ? (colouring ? 512 : 256) * KiB : 2 * KiB;
       uint64_t size = 1 + rng() % max_size;
       uint64_t align = rng() % 6 == 0 ? 0 : 1;
       if (align) align <<= rng() % 17;
@@ -361,6 +411,8 @@ int main(void) {
   test_fragmentation();
   test_bad_free_and_lookup();
   test_overflow();
-  test_stress();
+  test_colouring();
+  test_stress(0);
+  test_stress(1);
   return check_result("allocator");
 }

@@ -110,20 +110,34 @@ typedef struct rvhal_device_options {
   const char *profile;         /* profile every launch: "table", "csv=FILE", "trace=FILE" (Chrome
                                   trace JSON), "svg=FILE", comma-separated; NULL: $RVHAL_PROFILE.
                                   Implies counters. docs/counters.md */
+  uint32_t tlb_care_off;       /* for measuring only: RVHAL_TLB_NO_COLOURING and/or RVHAL_TLB_NO_FLUSH turn off
+                                  what keeps QEMU's software TLB effective (docs/architecture.md, "Emulation
+                                  speed"); 0: $RVHAL_TLB_CARE_OFF ("colouring", "flush" or "colouring,flush") */
 } rvhal_device_options_t;
 
 #define RVHAL_LINGER_OFF UINT32_MAX
+/* rvhal_device_options_t.tlb_care_off */
+#define RVHAL_TLB_NO_COLOURING 0x1u /* big buffers back to back, as they come (they may share TLB entries) */
+#define RVHAL_TLB_NO_FLUSH 0x2u     /* no TLB flushes at launch start, which let QEMU grow its TLB past 256 pages
+                                       when a launch's buffers need it */
 
 /* Starts device `index` (see rvhal_platform_info) with `options` (NULL for
  * defaults) and waits until its firmware is ready. */
 int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, rvhal_device_t **out_device);
-/* Stops the device's QEMU process and frees everything. NULL is ignored. */
+/* Stops the device's QEMU process and frees everything. NULL is ignored.
+ * (A program that created two devices with the same options also has one
+ * paused QEMU kept ready for the next create; it uses no CPU and dies with
+ * the program: qemu/README.md, RVHAL_NO_WARM_QEMU.) */
 void rvhal_device_delete(rvhal_device_t *device);
 const rvhal_device_info_t *rvhal_device_get_info(const rvhal_device_t *device);
 /* Where kernel print() lines go from now on (NULL: stdout), and where they
  * go now (to put it back after a temporary change). */
 void rvhal_device_set_print_fn(rvhal_device_t *device, rvhal_print_fn_t fn, void *user);
 void rvhal_device_get_print_fn(const rvhal_device_t *device, rvhal_print_fn_t *out_fn, void **out_user);
+/* The host process that runs the device's harts (QEMU), for measuring what
+ * it costs the host (bench/, tests/device/idle.c). It changes when the
+ * device is restarted. RVHAL_NOT_FOUND if there is none. */
+int rvhal_device_host_pid(const rvhal_device_t *device, long *out_pid);
 
 /* ---- device memory ------------------------------------------------------ */
 

@@ -1,0 +1,75 @@
+/* The four kernels `rvhal-bench peers` compares (bench/peers/README.md):
+ * sizes, ND-ranges, input data and the output checksum, shared by the rvhal
+ * side (bench_peers.c, which launches the example kernels) and the peer
+ * program (peer.c, the same kernels as a pthreads program, built natively
+ * and for riscv64-linux-gnu to run under qemu-riscv64). Header-only, plain C.
+ */
+#ifndef RVHAL_PEER_KERNELS_H
+#define RVHAL_PEER_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { PEER_VADD, PEER_MATMUL, PEER_BLUR, PEER_HIST, PEER_NUM_KERNELS };
+
+#define PEER_VADD_N (16u << 20) /* u32 elements */
+#define PEER_MM_N 256u          /* 256 x 256 floats, C = A x B */
+#define PEER_BLUR_N 1024u       /* 1024 x 1024 floats */
+#define PEER_HIST_BYTES (16u << 20)
+#define PEER_HIST_ITEMS (PEER_HIST_BYTES / 64u) /* 64 bytes per work-item, as examples/histogram */
+#define PEER_HIST_BINS 256u
+
+/* One kernel: the example it is (examples/<elf>/kernel.c) and its ND-range. */
+typedef struct peer_kernel {
+  const char *name, *what, *elf, *entry;
+  uint32_t dims;
+  uint32_t global[2], local[2];
+} peer_kernel_t;
+
+static const peer_kernel_t peer_kernels[PEER_NUM_KERNELS] = {
+    {"vector_add", "16M u32", "vector_add", "vector_add_entry", 1, {PEER_VADD_N, 1}, {64, 1}},
+    {"matmul", "256x256 f32", "matrix_multiply", "matrix_multiply_entry", 2, {PEER_MM_N, PEER_MM_N}, {8, 8}},
+    {"blur", "1024x1024 f32", "blur", "blur_entry", 2, {PEER_BLUR_N, PEER_BLUR_N}, {8, 8}},
+    {"histogram", "16 MiB", "histogram", "histogram_entry", 1, {PEER_HIST_ITEMS, 1}, {64, 1}},
+};
+
+static inline uint32_t peer_rand(uint32_t *s) {
+  *s = *s * 1103515245u + 12345u;
+  return *s >> 1;
+}
+
+static inline float peer_randf(uint32_t *s) { return (float)((double)peer_rand(s) / 1073741824.0 - 1.0); }
+
+/* Inputs, the same on every side. */
+static inline void peer_init_vadd(uint32_t *a, uint32_t *b) {
+  for (uint32_t i = 0; i < PEER_VADD_N; i++) {
+    a[i] = i;
+    b[i] = 3u * i;
+  }
+}
+
+static inline void peer_init_floats(float *v, size_t n, uint32_t seed) {
+  for (size_t i = 0; i < n; i++)
+    v[i] = peer_randf(&seed);
+}
+
+/* Half the bytes from three hot values, so the atomics contend. */
+static inline void peer_init_hist(uint8_t *data) {
+  static const uint8_t hot[3] = {0, 7, 255};
+  uint32_t seed = 13;
+  for (uint32_t i = 0; i < PEER_HIST_BYTES; i++) {
+    uint32_t r = peer_rand(&seed);
+    data[i] = r & 1 ? hot[(r >> 1) % 3] : (uint8_t)(r >> 23);
+  }
+}
+
+/* FNV-1a over the output bytes: RISC-V sides must agree bit for bit. */
+static inline uint64_t peer_checksum(const void *p, size_t n) {
+  const uint8_t *b = p;
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ b[i]) * 1099511628211ull;
+  return h;
+}
+
+#endif /* RVHAL_PEER_KERNELS_H */
