@@ -57,8 +57,11 @@ static void install_program(const rvhal_launch_desc_t *d) {
 }
 
 /* Write the completion record, publish it, wake the host if it sleeps. */
+static int32_t last_status; /* of the last launch completed (RVHAL_LAUNCH_AFTER_OK) */
+
 static void complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t start) {
   rvhal_ctrl_t *ctrl = FW_CTRL;
+  last_status = status;
   rvhal_completion_t *done = &slot_of(seq)->done;
   done->status = status;
   done->fault_hart = fault_hart;
@@ -77,6 +80,7 @@ int32_t fw_launch_start(uint64_t seq) {
   const rvhal_launch_desc_t *d = &slot->desc;
   uint64_t start = fw_time_now();
   int32_t rc = check_desc(d, slot, seq);
+  if (rc == RVHAL_OK && (d->flags & RVHAL_LAUNCH_AFTER_OK) && last_status != RVHAL_OK) rc = RVHAL_CANCELLED;
   if (rc != RVHAL_OK) {
     complete(seq, rc, 0, start);
     return rc;

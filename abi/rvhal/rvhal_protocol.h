@@ -56,6 +56,8 @@
 /* rvhal_launch_desc_t.flags */
 #define RVHAL_LAUNCH_COUNTERS 0x1u /* record per-hart counters */
 #define RVHAL_LAUNCH_TRACE 0x2u    /* record per-hart timeline events */
+#define RVHAL_LAUNCH_AFTER_OK 0x8u /* run only if the launch before it succeeded; else complete RVHAL_CANCELLED
+                                      (a queue's launches submitted back to back: a failure stops the rest) */
 #define RVHAL_LAUNCH_TLB_FLUSH 0x4u /* each hart flushes its TLB before it starts: QEMU sizes its software TLB to
                                        the working set only on a flush (firmware/include/fw_speed.h) */
 #define RVHAL_LAUNCH_TLB_LOG2_SHIFT 8 /* bits 8-12: grow the TLB to 2^n entries first (0: just flush) */

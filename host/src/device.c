@@ -121,6 +121,8 @@ int rvhal_device_boot(rvhal_device_t *d) {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   RVHAL_RETURN_IF_ERROR(be->vtable->start(be));
   d->seq = 0;
+  d->retired = 0;
+  d->boots++;
   d->resident = 0;
   d->tlb_entries = 0; /* a new QEMU: new TLBs */
   d->placed_cpu = -1;  /* and a new hart 0 thread to place */

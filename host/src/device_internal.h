@@ -92,6 +92,9 @@ struct rvhal_device {
   hal_kernel_t next_kernel;
   hal_program_t resident;    /* program installed in the program area (0: none) */
   uint64_t seq;              /* last launch submitted */
+  uint64_t retired;          /* last launch whose completion the host has read (seq - retired: on the device) */
+  uint64_t boots;            /* device (re)boots: a launch submitted before the last one is lost */
+  uint64_t last_start_ns, last_end_ns; /* the last completed launch, device clock */
   int lost;                  /* the device stopped and could not be restarted */
   int busy;                  /* a launch is under way (launch.c): re-entry gets RVHAL_BUSY */
   rvhal_print_state_t print;
@@ -131,6 +134,27 @@ static inline void rvhal_device_guard_release_(rvhal_device_t **d) {
 #define RVHAL_DEVICE_GUARD(d)                                                                \
   rvhal_device_t *rvhal_device_guard_ __attribute__((cleanup(rvhal_device_guard_release_))) = \
       rvhal_device_guard_acquire_(d)
+/* A launch in two halves (launch.c): submitted, then completed. Several
+ * can be on the device at once, up to the ring's depth (queue.c does);
+ * they complete in the order they were submitted. */
+typedef struct rvhal_launch {
+  uint64_t seq, boot;
+  hal_program_t program;
+  const char *kname;
+  uint64_t t0, total_groups, chunk, global[3], local[3];
+  uint32_t harts, team, work_dim;
+  int counting;
+} rvhal_launch_t;
+
+/* Checks, packs and submits; the device lock must be held until complete.
+ * after_ok: the device cancels it if the launch before it failed. */
+int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                        const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
+                        const rvhal_launch_options_t *opts, int after_ok, rvhal_launch_t *out);
+/* Waits for it and reports as kernel_exec does; more: later launches are on
+ * the device (their print output waits). */
+int rvhal_launch_complete(rvhal_device_t *d, const rvhal_launch_t *l, int more);
+
 /* queue.c: stops the device's queues, cancelling what has not started. */
 void rvhal_queues_device_deleted(rvhal_device_t *d);
 

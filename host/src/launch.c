@@ -312,9 +312,6 @@ int rvhal_kernel_exec(rvhal_device_t *d, hal_program_t program, hal_kernel_t ker
   return rvhal_kernel_exec_ex(d, program, kernel, nd, args, num_args, work_dim, NULL);
 }
 
-static int exec_locked(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
-                       const hal_arg_t *args, uint32_t num_args, uint32_t work_dim, const rvhal_launch_options_t *opts);
-
 /* One launch at a time per device: other threads wait for the device's
  * lock; a print callback (which runs on the launching thread, inside the
  * lock) that launches on the device it prints for gets RVHAL_BUSY instead
@@ -327,13 +324,20 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   if (!d || !nd) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel_exec: NULL device or ndrange");
   if (__atomic_exchange_n(&d->busy, 1, __ATOMIC_ACQUIRE))
     return rvhal_error(RVHAL_BUSY, "kernel_exec: the device is running launch %llu (called from its print callback?)", (unsigned long long)__atomic_load_n(&d->seq, __ATOMIC_RELAXED));
-  int rc = exec_locked(d, program, kernel, nd, args, num_args, work_dim, opts);
+  rvhal_launch_t l;
+  int rc = rvhal_launch_submit(d, program, kernel, nd, args, num_args, work_dim, opts, 0, &l);
+  if (rc == RVHAL_OK) rc = rvhal_launch_complete(d, &l, 0);
   __atomic_store_n(&d->busy, 0, __ATOMIC_RELEASE);
   return rc;
 }
 
-static int exec_locked(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
-                       const hal_arg_t *args, uint32_t num_args, uint32_t work_dim, const rvhal_launch_options_t *opts) {
+int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                        const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
+                        const rvhal_launch_options_t *opts, int after_ok, rvhal_launch_t *out) {
+  if (!nd) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel_exec: NULL ndrange");
+  if (d->seq - d->retired >= RVHAL_RING_SLOTS)
+    return rvhal_error(RVHAL_BUSY, "kernel_exec: %u launches are on the device already (the ring's depth)",
+                       RVHAL_RING_SLOTS);
   if (d->lost) return rvhal_error(RVHAL_DEVICE_LOST, "kernel_exec: the device stopped and could not be restarted");
   rvhal_program_obj_t *p = rvhal_program_get(d, program);
   if (!p) return rvhal_error(RVHAL_NOT_FOUND, "kernel_exec: no loaded program has handle %llu",
@@ -502,6 +506,11 @@ static int exec_locked(rvhal_device_t *d, hal_program_t program, hal_kernel_t ke
     memcpy(desc->install, p->install, sizeof p->install);
     desc->num_installs = p->num_installs;
   }
+  if (after_ok) desc->flags |= RVHAL_LAUNCH_AFTER_OK;
+  /* What the device will have installed once this launch starts: the
+   * launches submitted after it need not install it again. A launch that
+   * does not start (cancelled, rejected) resets this when it completes. */
+  d->resident = program;
 
   /* Submit: publish, then ring unless hart 0 is polling (Dekker with the
    * firmware's `polling` flag and its re-check of `submitted`). */
@@ -526,11 +535,32 @@ static int exec_locked(rvhal_device_t *d, hal_program_t program, hal_kernel_t ke
   d->inflight.harts = harts;
   d->inflight.trace = (desc->flags & RVHAL_LAUNCH_TRACE) != 0;
   __atomic_store_n(&d->inflight.seq, seq, __ATOMIC_RELEASE);
-  rc = wait_for(d, seq, kname);
-  __atomic_store_n(&d->inflight.seq, 0, __ATOMIC_RELEASE);
+  *out = (rvhal_launch_t){.seq = seq, .boot = d->boots, .program = program, .kname = kname, .t0 = t0,
+                          .total_groups = total_groups, .chunk = chunk, .harts = harts, .team = team,
+                          .work_dim = work_dim, .counting = counting};
+  for (int i = 0; i < 3; i++) {
+    out->global[i] = global[i];
+    out->local[i] = local[i];
+  }
+  return RVHAL_OK;
+}
+
+int rvhal_launch_complete(rvhal_device_t *d, const rvhal_launch_t *l, int more) {
+  const char *kname = l->kname;
+  const uint64_t seq = l->seq;
+  if (l->boot != d->boots)
+    return rvhal_error(RVHAL_CANCELLED, "kernel %s: launch %llu was lost: the device restarted after a launch before "
+                       "it failed", kname, (unsigned long long)seq);
+  rvhal_program_obj_t *p = rvhal_program_get(d, l->program);
+  rvhal_launch_slot_t *slot = &d->ctrl->ring.slots[seq % RVHAL_RING_SLOTS];
+  int rc = wait_for(d, seq, kname);
   if (rc) return rc;
+  d->retired = seq;
+  if (seq == __atomic_load_n(&d->inflight.seq, __ATOMIC_RELAXED)) __atomic_store_n(&d->inflight.seq, 0, __ATOMIC_RELEASE);
   uint64_t t1 = now_ns();
-  if ((rc = rvhal_print_drain(&d->print, d->ctrl, rvhal_dev_ptr(d, d->layout.fw_base), d->info.num_harts, 1)))
+  /* With later launches still on the device, what they printed so far
+   * waits for their own completion. */
+  if ((rc = rvhal_print_drain(&d->print, d->ctrl, rvhal_dev_ptr(d, d->layout.fw_base), d->info.num_harts, !more)))
     return device_lied(d, kname, rc);
 
   rvhal_completion_t done = slot->done; /* a copy: checked, then used */
@@ -541,35 +571,43 @@ static int exec_locked(rvhal_device_t *d, hal_program_t program, hal_kernel_t ke
   uint64_t ticks = done.end_mtime - done.start_mtime; /* capped first: no overflow below */
   uint64_t took = ticks > SPIN_MAX_NS ? SPIN_MAX_NS : ticks * 1000000000ull / d->info.timebase_hz;
   d->recent_launch_ns = (3 * d->recent_launch_ns + (took < SPIN_MAX_NS ? took : SPIN_MAX_NS)) / 4;
+  d->last_start_ns = ticks_to_ns(done.start_mtime, d->info.timebase_hz);
+  d->last_end_ns = ticks_to_ns(done.end_mtime, d->info.timebase_hz);
   if (done.status == RVHAL_BAD_LAUNCH) { /* the host checked it all: the device's state is not what it wrote */
     rvhal_error(RVHAL_BAD_LAUNCH, "the firmware rejected launch %llu's descriptor, which the host had checked "
                 "(boot configuration overwritten by a kernel, or host/firmware mismatch)", (unsigned long long)seq);
     return device_lied(d, kname, RVHAL_BAD_LAUNCH);
   }
-  if (done.status != RVHAL_UNSUPPORTED) d->resident = program;
+  if (done.status == RVHAL_UNSUPPORTED || done.status == RVHAL_CANCELLED) d->resident = 0; /* it installed nothing */
+  if (done.status == RVHAL_CANCELLED)
+    return rvhal_error(RVHAL_CANCELLED, "kernel %s: launch %llu did not run: the launch before it on the device "
+                       "failed", kname, (unsigned long long)seq);
+  if (!p) return rvhal_error(RVHAL_NOT_FOUND, "kernel %s: its program was freed during the launch", kname);
   if (done.status != RVHAL_OK) return launch_error(d, p, kname, &done);
 
+  const uint64_t total_groups = l->total_groups;
+  const int counting = l->counting;
   rvhal_launch_report_t *r = &d->last;
   memset(r, 0, sizeof *r);
   r->seq = seq;
   r->num_groups = total_groups;
-  r->chunk_groups = chunk;
-  r->harts = harts;
-  r->harts_per_group = team;
+  r->chunk_groups = l->chunk;
+  r->harts = l->harts;
+  r->harts_per_group = l->team;
   r->device_ns = ticks_to_ns(done.end_mtime - done.start_mtime, d->info.timebase_hz);
-  r->host_ns = t1 - t0;
+  r->host_ns = t1 - l->t0;
   for (uint32_t h = 0; h < d->info.num_harts; h++)
     if (counting && d->ctrl->harts[h].counters_seq == seq)
       r->groups_per_hart[h] = d->ctrl->harts[h].counters[RVHAL_HART_COUNTER_GROUPS];
   if (!counting) return RVHAL_OK;
   rvhal_counters_after_launch(d, seq, r->host_ns);
   if (d->profile) {
-    rvhal_profile_launch_t pl = {.seq = seq, .kernel = kname, .work_dim = work_dim, .groups = total_groups,
-                                 .harts = harts, .harts_per_group = team, .host_start_ns = t0 - d->created_ns,
+    rvhal_profile_launch_t pl = {.seq = seq, .kernel = kname, .work_dim = l->work_dim, .groups = total_groups,
+                                 .harts = l->harts, .harts_per_group = l->team, .host_start_ns = l->t0 - d->created_ns,
                                  .host_ns = r->host_ns, .device_ticks = done.end_mtime - done.start_mtime};
     for (int i = 0; i < 3; i++) {
-      pl.global[i] = global[i];
-      pl.local[i] = local[i];
+      pl.global[i] = l->global[i];
+      pl.local[i] = l->local[i];
     }
     rvhal_profile_record(d->profile, d, &pl);
   }

@@ -69,6 +69,16 @@ struct rvhal_queue {
   char *fail_message;   /* the failed command's own message, for finish */
   char *fail_cause;     /* "<command> failed: <message>", for what it cancels */
   struct rvhal_queue *next_on_device;
+  /* Kernel launches on the device, oldest first (at most the ring's depth):
+   * while there are any, this queue's thread holds the device's lock. */
+  struct flight {
+    cmd_t *c;
+    rvhal_launch_t l;
+    uint64_t t0;
+    int rc;             /* the submission's status: a refused one completes in its turn */
+    char message[1024]; /* ... with this message */
+  } fly[RVHAL_RING_SLOTS];
+  uint32_t num_fly;
 };
 
 static uint32_t next_queue_id;
@@ -108,7 +118,11 @@ static int run_command(rvhal_queue_t *q, cmd_t *c) {
   case CMD_KERNEL: {
     int rc = rvhal_kernel_exec_ex(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
                                   c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL);
-    if (rc == RVHAL_OK) c->event->times.device_ns = d->last.device_ns;
+    if (rc == RVHAL_OK) {
+      c->event->times.device_ns = d->last.device_ns;
+      c->event->times.device_start_ns = d->last_start_ns;
+      c->event->times.device_end_ns = d->last_end_ns;
+    }
     return rc;
   }
   case CMD_WRITE: return rvhal_mem_write(d, c->u.mem.dst, c->u.mem.host_src, c->u.mem.size);
@@ -132,6 +146,26 @@ static void free_command(cmd_t *c) {
     free(c->u.k.pod);
   }
   free(c);
+}
+
+/* A command has ended (taken off the queue already). Sync lock held. */
+static void finish_command(rvhal_queue_t *q, cmd_t *c, int status, const char *message, const char *cause) {
+  /* The first failure stops the queue until rvhal_queue_finish. */
+  if (status != RVHAL_OK && !q->failed && !q->cancel_all) {
+    q->failed = 1;
+    q->fail_status = status;
+    q->fail_message = rvhal_sync_strdup(message);
+    q->fail_cause = rvhal_sync_strdup(cause);
+  }
+  for (uint32_t i = 0; i < c->num_signal_sems; i++) {
+    rvhal_semaphore_t *s = c->signal_sems[i].semaphore;
+    if (status != RVHAL_OK) rvhal_semaphore_fail_locked(s, status, cause);
+    else if (c->signal_sems[i].value > s->value) s->value = c->signal_sems[i].value;
+  }
+  q->ended++;
+  rvhal_event_complete_locked(c->event, status, message, cause);
+  free_command(c);
+  rvhal_sync_broadcast();
 }
 
 /* Sync lock held on entry and exit; released while the command runs.
@@ -174,33 +208,102 @@ static void process_head(rvhal_queue_t *q) {
     status = rc;
   }
 
-  /* The first failure stops the queue until rvhal_queue_finish. */
-  if (status != RVHAL_OK && !q->failed && !q->cancel_all) {
-    q->failed = 1;
-    q->fail_status = status;
-    q->fail_message = rvhal_sync_strdup(message);
-    q->fail_cause = rvhal_sync_strdup(cause);
-  }
-  for (uint32_t i = 0; i < c->num_signal_sems; i++) {
-    rvhal_semaphore_t *s = c->signal_sems[i].semaphore;
-    if (status != RVHAL_OK) rvhal_semaphore_fail_locked(s, status, cause);
-    else if (c->signal_sems[i].value > s->value) s->value = c->signal_sems[i].value;
-  }
   q->head = c->next;
   if (!q->head) q->tail = NULL;
-  q->ended++;
-  rvhal_event_complete_locked(c->event, status, message, cause);
-  free_command(c);
-  rvhal_sync_broadcast();
+  finish_command(q, c, status, message, cause);
+}
+
+/* ---- launches back to back ----------------------------------------------
+ * Consecutive kernel launches whose dependencies are met go onto the device
+ * without waiting for each other, up to the ring's depth: when one retires,
+ * the harts start the next with no host round trip. Each after the first
+ * carries RVHAL_LAUNCH_AFTER_OK, so a failure cancels the rest on the
+ * device, as the queue would. Not with counters or profiles: they describe
+ * one launch at a time. */
+
+static int can_submit(const rvhal_queue_t *q) {
+  const cmd_t *c = q->head;
+  char cause[8];
+  const rvhal_device_t *d = q->device;
+  return c && c->kind == CMD_KERNEL && !q->cancel_all && !q->failed && q->num_fly < RVHAL_RING_SLOTS &&
+         !d->options.counters && !d->profile && deps_state(c, cause, sizeof cause) == DEPS_MET;
+}
+
+/* Sync lock held on entry and exit. */
+static void submit_head(rvhal_queue_t *q) {
+  rvhal_device_t *d = q->device;
+  cmd_t *c = q->head;
+  q->head = c->next;
+  if (!q->head) q->tail = NULL;
+  struct flight *f = &q->fly[q->num_fly++];
+  f->c = c;
+  c->event->times.submitted_ns = rvhal_now_ns();
+  const int first = q->num_fly == 1;
+  rvhal_sync_unlock();
+  if (first) {
+    rvhal_device_lock(d);
+    __atomic_store_n(&d->busy, 1, __ATOMIC_RELAXED); /* a print callback must not launch meanwhile */
+  }
+  rvhal_clear_error();
+  f->t0 = rvhal_now_ns();
+  f->rc = rvhal_launch_submit(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
+                              c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL, !first, &f->l);
+  if (f->rc != RVHAL_OK) snprintf(f->message, sizeof f->message, "%s", rvhal_last_error());
+  rvhal_sync_lock();
+}
+
+/* The oldest launch on the device: wait for it, end its command. Sync lock
+ * held on entry and exit. */
+static void complete_oldest(rvhal_queue_t *q) {
+  rvhal_device_t *d = q->device;
+  struct flight f = q->fly[0];
+  memmove(&q->fly[0], &q->fly[1], --q->num_fly * sizeof q->fly[0]);
+  const int more = q->num_fly > 0;
+  cmd_t *c = f.c;
+  rvhal_sync_unlock();
+  int rc = f.rc;
+  char message[2600], cause[2048];
+  snprintf(message, sizeof message, "%s", f.message);
+  if (rc == RVHAL_OK) {
+    rvhal_clear_error();
+    rc = rvhal_launch_complete(d, &f.l, more);
+    if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", rvhal_last_error());
+  }
+  if (rc == RVHAL_OK) {
+    c->event->times.device_ns = d->last.device_ns;
+    c->event->times.device_start_ns = d->last_start_ns;
+    c->event->times.device_end_ns = d->last_end_ns;
+  }
+  uint64_t t1 = rvhal_now_ns();
+  rvhal_profile_queue_command(d->profile, d->created_ns, q->id, c->event->what, c->event->times.queued_ns,
+                              c->event->times.submitted_ns, f.t0, t1);
+  if (!more) {
+    __atomic_store_n(&d->busy, 0, __ATOMIC_RELAXED);
+    rvhal_device_unlock(d);
+  }
+  rvhal_sync_lock();
+  c->event->times.started_ns = f.t0;
+  c->event->times.ended_ns = t1;
+  if (rc == RVHAL_CANCELLED && q->failed) {
+    /* cancelled on the device (or lost in its restart) because an earlier
+     * launch of this queue failed: say which */
+    snprintf(cause, sizeof cause, "%s", q->fail_cause);
+    snprintf(message, sizeof message, "%s was cancelled because %s", c->event->what, cause);
+  } else if (rc != RVHAL_OK) {
+    snprintf(cause, sizeof cause, "%s failed: %.1700s", c->event->what, message);
+  }
+  finish_command(q, c, rc, message, cause);
 }
 
 static void *queue_thread(void *arg) {
   rvhal_queue_t *q = arg;
   rvhal_sync_lock();
   for (;;) {
-    while (!q->head && !q->stopping) rvhal_sync_wait(UINT64_MAX);
-    if (!q->head) break;
-    process_head(q);
+    while (!q->head && !q->num_fly && !q->stopping) rvhal_sync_wait(UINT64_MAX);
+    if (!q->head && !q->num_fly) break;
+    if (can_submit(q)) submit_head(q);
+    else if (q->num_fly) complete_oldest(q);
+    else process_head(q);
   }
   rvhal_sync_unlock();
   return NULL;

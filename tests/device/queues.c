@@ -231,6 +231,12 @@ static void test_failure(void) {
   CHECK_FAILS(rvhal_semaphore_wait(s, 1, 1000), RVHAL_KERNEL_TRAP, "trapped");
   CHECK_FAILS(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER), RVHAL_KERNEL_TRAP, "trapped");
   CHECK_FAILS(rvhal_queue_finish(other, RVHAL_WAIT_FOREVER), RVHAL_CANCELLED, "because kernel trap_illegal");
+  /* The kernel after the trap went onto the device with the trapping one
+   * (launches back to back): the device cancelled it, it wrote nothing. */
+  uint32_t untouched[N];
+  CHECK_OK(rvhal_mem_read(dev, untouched, out, sizeof untouched));
+  CHECK_MSG(untouched[0] == 0 && untouched[N - 1] == 0, "a cancelled kernel ran: out[%u] = %u", N - 1,
+            untouched[N - 1]);
   /* Back in service: both queues run good kernels; earlier data intact. */
   rvhal_event_t *e6;
   CHECK_OK(enqueue_fill_kernel(q, NULL, out, 40, NULL));
@@ -247,6 +253,52 @@ static void test_failure(void) {
   rvhal_queue_destroy(q);
   rvhal_queue_destroy(other);
   rvhal_semaphore_destroy(s);
+}
+
+/* Launches back to back, one of which hangs: it times out, the device
+ * restarts, the launches submitted behind it are cancelled naming it, and
+ * the queue and device work afterwards. */
+static void test_timeout_in_flight(void) {
+  rvhal_device_options_t o = {.launch_timeout_ms = 1500};
+  rvhal_device_t *d = fixture_device_opts(2, &o);
+  hal_program_t pt = fixture_program(d, "dt_trap");
+  hal_kernel_t loop = fixture_kernel(d, pt, "trap_loop"), good = fixture_kernel(d, pt, "trap_good");
+  rvhal_queue_t *q;
+  CHECK_OK(rvhal_queue_create(d, &q));
+  hal_addr_t info = dt_buffer(d, 64, NULL), marks = dt_buffer(d, N * 8, NULL), out = dt_buffer(d, N * 4, NULL);
+  uint64_t bad_item = 1;
+  uint32_t k = 5;
+  hal_arg_t largs[3] = {rvhal_arg_global(info), rvhal_arg_global(marks), rvhal_arg_value(&bad_item, 8)};
+  hal_arg_t gargs[2] = {rvhal_arg_global(out), rvhal_arg_value(&k, 4)};
+  hal_ndrange_t nd = {.global = {N}, .local = {8}};
+  rvhal_event_t *ev[4];
+  CHECK_OK(rvhal_enqueue_kernel(q, NULL, pt, good, &nd, gargs, 2, 1, NULL, &ev[0]));
+  CHECK_OK(rvhal_enqueue_kernel(q, NULL, pt, loop, &nd, largs, 3, 1, NULL, &ev[1]));
+  k = 6; /* copied at enqueue: the launches below must not see it */
+  CHECK_OK(rvhal_enqueue_kernel(q, NULL, pt, good, &nd, gargs, 2, 1, NULL, &ev[2]));
+  CHECK_OK(rvhal_enqueue_kernel(q, NULL, pt, good, &nd, gargs, 2, 1, NULL, &ev[3]));
+  CHECK_OK(rvhal_event_wait(ev[0], RVHAL_WAIT_FOREVER));
+  CHECK_FAILS(rvhal_event_wait(ev[1], RVHAL_WAIT_FOREVER), RVHAL_TIMEOUT, "did not finish within 1500 ms");
+  for (int i = 2; i < 4; i++)
+    CHECK_FAILS(rvhal_event_wait(ev[i], RVHAL_WAIT_FOREVER), RVHAL_CANCELLED, "because kernel trap_loop");
+  uint32_t got[N];
+  CHECK_OK(rvhal_mem_read(d, got, out, sizeof got));
+  CHECK_EQ_U64(got[N - 1], (N - 1) * 7 + 5); /* the first launch's result, not a later one's */
+  CHECK_FAILS(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER), RVHAL_TIMEOUT, NULL);
+  k = 9;
+  rvhal_event_t *after;
+  CHECK_OK(rvhal_enqueue_kernel(q, NULL, pt, good, &nd, gargs, 2, 1, NULL, &after));
+  CHECK_OK(rvhal_event_wait(after, RVHAL_WAIT_FOREVER));
+  CHECK_OK(rvhal_mem_read(d, got, out, sizeof got));
+  CHECK_EQ_U64(got[N - 1], (N - 1) * 7 + 9);
+  rvhal_event_times_t t0, t1;
+  CHECK_OK(rvhal_event_times(ev[0], &t0));
+  CHECK_OK(rvhal_event_times(after, &t1));
+  CHECK(t0.device_end_ns >= t0.device_start_ns && t1.device_end_ns >= t1.device_start_ns);
+  for (int i = 0; i < 4; i++) rvhal_event_release(ev[i]);
+  rvhal_event_release(after);
+  rvhal_queue_destroy(q);
+  rvhal_device_delete(d);
 }
 
 /* Stream-ordered allocation: the free runs after the kernel that uses it. */
@@ -460,6 +512,7 @@ int main(void) {
   test_callbacks();
   test_failure();
   test_alloc();
+  test_timeout_in_flight();
   test_teardown();
   test_cross_device();
   test_threads();

@@ -79,6 +79,8 @@ typedef struct rvhal_event_times {
   uint64_t started_ns;   /* the device (or the host, for copies) started it */
   uint64_t ended_ns;
   uint64_t device_ns;    /* kernel launches: first hart start to last hart end, device clock */
+  uint64_t device_start_ns, device_end_ns; /* kernel launches: the same span on the device clock (ns since
+                                              the device booted): the gap between two launches is idle */
 } rvhal_event_times_t;
 
 void rvhal_event_retain(rvhal_event_t *event);
