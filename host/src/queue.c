@@ -40,6 +40,7 @@ typedef struct cmd {
       uint32_t num_args, work_dim;
       rvhal_launch_options_t options;
       int has_options;
+      int named; /* the event's `what` has the kernel's name, not its handle */
     } k;
     struct {
       hal_addr_t dst, src;
@@ -249,7 +250,18 @@ static void submit_head(rvhal_queue_t *q) {
   f->rc = rvhal_launch_submit(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
                               c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL, !first, &f->l);
   if (f->rc != RVHAL_OK) snprintf(f->message, sizeof f->message, "%s", rvhal_last_error());
+  char *named = NULL;
+  if (!c->u.k.named && f->rc == RVHAL_OK) { /* "kernel #7 (command ...)" -> "kernel vector_add_entry (command ...)" */
+    const char *rest = strchr(c->event->what, '(');
+    size_t n = strlen(f->l.kname) + (rest ? strlen(rest) : 0) + 16;
+    if ((named = malloc(n))) snprintf(named, n, "kernel %s %s", f->l.kname, rest ? rest : "");
+  }
   rvhal_sync_lock();
+  if (named) {
+    rvhal_sync_strfree(c->event->what);
+    c->event->what = named;
+    c->u.k.named = 1;
+  }
 }
 
 /* The oldest launch on the device: wait for it, end its command. Sync lock
@@ -501,18 +513,21 @@ int rvhal_enqueue_kernel(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal
                            (unsigned long long)args[i].size, args[i].pod_data);
       pod_bytes += (size_t)args[i].size;
     }
+  /* The kernel's name for messages, if the device is free to say: never
+   * wait here for launches under way (the queue names it when it submits). */
   char label[64];
   snprintf(label, sizeof label, "#%llu", (unsigned long long)kernel);
-  if (q) {
-    rvhal_device_lock(q->device);
+  int named = 0;
+  if (q && pthread_mutex_trylock(&q->device->lock) == 0) {
     rvhal_program_obj_t *p = rvhal_program_get(q->device, program);
     rvhal_kernel_entry_t *k = p ? rvhal_kernel_get(p, kernel) : NULL;
-    if (k && k->name) snprintf(label, sizeof label, "%s", k->name);
+    if (k && k->name) named = snprintf(label, sizeof label, "%s", k->name) > 0;
     rvhal_device_unlock(q->device);
   }
   int rc;
   cmd_t *c = new_command(q, CMD_KERNEL, deps, label, &rc);
   if (!c) return rc;
+  c->u.k.named = named;
   c->u.k.args = calloc(num_args + 1, sizeof *c->u.k.args);
   c->u.k.pod = malloc(pod_bytes + 1);
   if (!c->u.k.args || !c->u.k.pod) {
