@@ -103,6 +103,7 @@ int rvhal_counter_read(rvhal_device_t *d, uint32_t id, uint64_t *out_value, uint
   if (index != 0)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "counter_read: counter %s has one value, index %u",
                        device_counters[slot].name, index);
+  RVHAL_HEAP_GUARD(d); /* copies update the transfer counters under it */
   if (!c->dev_fresh[slot]) return 0;
   c->dev_fresh[slot] = 0;
   *out_value = c->dev[slot];

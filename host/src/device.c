@@ -179,6 +179,7 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
   pthread_mutexattr_init(&ma);
   pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
   pthread_mutex_init(&d->lock, &ma);
+  pthread_mutex_init(&d->heap_lock, NULL);
   pthread_mutexattr_destroy(&ma);
   d->kind = kind;
   d->next_program = 1;
@@ -236,6 +237,7 @@ void rvhal_device_delete(rvhal_device_t *d) {
   rvhal_allocator_destroy(d->staging);
   rvhal_print_free(&d->print);
   pthread_mutex_destroy(&d->lock);
+  pthread_mutex_destroy(&d->heap_lock);
   free(d);
 }
 

@@ -105,6 +105,8 @@ struct rvhal_device {
   uint32_t host_cpus;            /* cores this process may run on */
   uint32_t host_spin_ns;         /* $RVHAL_HOST_SPIN_NS: spin before sleeping on a launch (launch.c) */
   pthread_mutex_t lock;          /* one call at a time uses the device (recursive: queues call the API) */
+  pthread_mutex_t heap_lock;     /* global memory's allocator and transfer counters: copies need only this, so
+                                    they run while a launch holds `lock` (order: lock, then heap_lock) */
   struct rvhal_queue *queues;    /* queues on this device (queue.c) */
   /* The launch being waited for, for rvhal_device_launch_progress (read
    * from another thread: seq is written last / cleared first). */
@@ -154,6 +156,19 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
 /* Waits for it and reports as kernel_exec does; more: later launches are on
  * the device (their print output waits). */
 int rvhal_launch_complete(rvhal_device_t *d, const rvhal_launch_t *l, int more);
+
+/* The same for the memory calls (memory.c): global memory only. */
+static inline pthread_mutex_t *rvhal_heap_guard_acquire_(const rvhal_device_t *d) {
+  if (!d) return NULL;
+  pthread_mutex_lock((pthread_mutex_t *)&d->heap_lock);
+  return (pthread_mutex_t *)&d->heap_lock;
+}
+static inline void rvhal_heap_guard_release_(pthread_mutex_t **m) {
+  if (*m) pthread_mutex_unlock(*m);
+}
+#define RVHAL_HEAP_GUARD(d)                                                                  \
+  pthread_mutex_t *rvhal_heap_guard_ __attribute__((cleanup(rvhal_heap_guard_release_))) = \
+      rvhal_heap_guard_acquire_(d)
 
 /* queue.c: stops the device's queues, cancelling what has not started. */
 void rvhal_queues_device_deleted(rvhal_device_t *d);

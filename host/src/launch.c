@@ -42,6 +42,12 @@
 
 #define now_ns rvhal_now_ns
 
+/* A buffer argument's allocation (under the heap lock: copies run beside). */
+static int heap_lookup(rvhal_device_t *d, hal_addr_t addr, hal_size_t *out_size) {
+  RVHAL_HEAP_GUARD(d);
+  return rvhal_allocator_lookup(d->heap, addr, NULL, out_size);
+}
+
 static const char *arg_kind_name(uint32_t kind) {
   switch (kind) {
   case RVHAL_ARG_KIND_GLOBAL: return "a global buffer";
@@ -132,7 +138,7 @@ static uint32_t tlb_flags(rvhal_device_t *d, const hal_arg_t *args, uint32_t num
   hal_size_t size;
   for (uint32_t i = 0; i < num_args; i++)
     if (args[i].kind == hal_arg_address && args[i].space != hal_space_local && args[i].address != hal_nullptr &&
-        rvhal_allocator_lookup(d->heap, args[i].address, NULL, &size) == RVHAL_OK)
+        heap_lookup(d, args[i].address, &size) == RVHAL_OK)
       bytes += size;
   const uint64_t needed = bytes / 4096 * 10 / 7;
   if (d->tlb_entries == 0) d->tlb_entries = TLB_START_ENTRIES; /* a new QEMU (device.c resets it) */
@@ -425,7 +431,7 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
         return rvhal_error(RVHAL_LOCAL_MEMORY, "kernel %s: argument %u: a local buffer of %llu bytes, the device has "
                            "%llu bytes of local memory", kname, i, (unsigned long long)a->size,
                            (unsigned long long)d->layout.local_mem_size);
-    } else if (a->address != hal_nullptr && rvhal_allocator_lookup(d->heap, a->address, NULL, NULL) != RVHAL_OK) {
+    } else if (a->address != hal_nullptr && heap_lookup(d, a->address, NULL) != RVHAL_OK) {
       return rvhal_error(RVHAL_OUT_OF_RANGE, "kernel %s: argument %u: buffer address 0x%llx is not inside any "
                          "allocation of device global memory", kname, i, (unsigned long long)a->address);
     }

@@ -1,7 +1,8 @@
 /* Device memory: allocation through the host allocator, and copies through
  * the shared mapping of guest RAM. Every access is checked to stay inside
  * one live allocation, so a bad address can never reach the firmware,
- * programs or other buffers. */
+ * programs or other buffers. These calls hold the device's heap lock, not
+ * its launch lock: a copy runs while a kernel runs (queues overlap them). */
 #include <stdio.h>
 #include <string.h>
 
@@ -30,7 +31,7 @@ static int check_range(rvhal_device_t *d, const char *op, const char *what, hal_
 }
 
 int rvhal_mem_alloc(rvhal_device_t *d, hal_size_t size, hal_size_t alignment, hal_addr_t *out_addr) {
-  RVHAL_DEVICE_GUARD(d);
+  RVHAL_HEAP_GUARD(d);
   rvhal_clear_error();
   if (!d || !out_addr) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_alloc: NULL device or out_addr");
   *out_addr = hal_nullptr;
@@ -38,7 +39,7 @@ int rvhal_mem_alloc(rvhal_device_t *d, hal_size_t size, hal_size_t alignment, ha
 }
 
 int rvhal_mem_free(rvhal_device_t *d, hal_addr_t addr) {
-  RVHAL_DEVICE_GUARD(d);
+  RVHAL_HEAP_GUARD(d);
   rvhal_clear_error();
   if (!d) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_free: NULL device");
   if (addr == hal_nullptr) return RVHAL_OK; /* like free(NULL): clean-up paths need no guard */
@@ -46,7 +47,7 @@ int rvhal_mem_free(rvhal_device_t *d, hal_addr_t addr) {
 }
 
 int rvhal_mem_write(rvhal_device_t *d, hal_addr_t dst, const void *src, hal_size_t size) {
-  RVHAL_DEVICE_GUARD(d);
+  RVHAL_HEAP_GUARD(d);
   if (!d || (!src && size)) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_write: NULL device or source");
   if (!size) return RVHAL_OK;
   uint8_t *p;
@@ -57,7 +58,7 @@ int rvhal_mem_write(rvhal_device_t *d, hal_addr_t dst, const void *src, hal_size
 }
 
 int rvhal_mem_read(rvhal_device_t *d, void *dst, hal_addr_t src, hal_size_t size) {
-  RVHAL_DEVICE_GUARD(d);
+  RVHAL_HEAP_GUARD(d);
   if (!d || (!dst && size)) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_read: NULL device or destination");
   if (!size) return RVHAL_OK;
   uint8_t *p;
@@ -68,7 +69,7 @@ int rvhal_mem_read(rvhal_device_t *d, void *dst, hal_addr_t src, hal_size_t size
 }
 
 int rvhal_mem_copy(rvhal_device_t *d, hal_addr_t dst, hal_addr_t src, hal_size_t size) {
-  RVHAL_DEVICE_GUARD(d);
+  RVHAL_HEAP_GUARD(d);
   rvhal_clear_error();
   if (!d) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_copy: NULL device");
   if (!size) return RVHAL_OK;
@@ -80,7 +81,7 @@ int rvhal_mem_copy(rvhal_device_t *d, hal_addr_t dst, hal_addr_t src, hal_size_t
 }
 
 int rvhal_mem_fill(rvhal_device_t *d, hal_addr_t dst, const void *pattern, hal_size_t pattern_size, hal_size_t size) {
-  RVHAL_DEVICE_GUARD(d);
+  RVHAL_HEAP_GUARD(d);
   rvhal_clear_error();
   if (!d || !pattern) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_fill: NULL device or pattern");
   if (pattern_size == 0 || pattern_size > 128)
@@ -109,7 +110,7 @@ int rvhal_mem_fill(rvhal_device_t *d, hal_addr_t dst, const void *pattern, hal_s
 }
 
 int rvhal_mem_map(rvhal_device_t *d, hal_addr_t addr, hal_size_t size, void **out_ptr) {
-  RVHAL_DEVICE_GUARD(d);
+  RVHAL_HEAP_GUARD(d);
   rvhal_clear_error();
   if (!d || !out_ptr) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_map: NULL device or out_ptr");
   uint8_t *p;

@@ -192,12 +192,19 @@ static void process_head(rvhal_queue_t *q) {
     int rc = status;
     uint64_t t0 = rvhal_now_ns();
     if (status == RVHAL_OK) {
-      rvhal_device_lock(q->device);
+      /* Copies and fills need only the heap lock (memory.c): they run while
+       * another queue's launches hold the device. The profile's file is the
+       * device's, written under its lock. */
+      rvhal_device_t *d = q->device;
+      const int lock = c->kind == CMD_KERNEL || d->profile;
+      if (lock) rvhal_device_lock(d);
       rc = run_command(q, c);
       if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", rvhal_last_error());
-      rvhal_profile_queue_command(q->device->profile, q->device->created_ns, q->id, c->event->what,
-                                  c->event->times.queued_ns, c->event->times.submitted_ns, t0, rvhal_now_ns());
-      rvhal_device_unlock(q->device);
+      if (lock) {
+        rvhal_profile_queue_command(d->profile, d->created_ns, q->id, c->event->what, c->event->times.queued_ns,
+                                    c->event->times.submitted_ns, t0, rvhal_now_ns());
+        rvhal_device_unlock(d);
+      }
     }
     /* Callbacks run outside the device lock: they may use the device. */
     if (c->kind == CMD_CALLBACK) c->u.cb.fn(c->u.cb.user, status);
@@ -626,15 +633,11 @@ int rvhal_enqueue_alloc(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_
                         hal_addr_t *out_addr, rvhal_event_t **out_event) {
   if (!q || !out_addr) return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_alloc: queue or out_addr is NULL");
   hal_addr_t a;
-  rvhal_device_lock(q->device);
   int rc = rvhal_mem_alloc(q->device, size, alignment, &a);
-  rvhal_device_unlock(q->device);
   if (rc != RVHAL_OK) return rc;
   rc = rvhal_enqueue_marker(q, deps, out_event);
   if (rc != RVHAL_OK) {
-    rvhal_device_lock(q->device);
     rvhal_mem_free(q->device, a);
-    rvhal_device_unlock(q->device);
     return rc;
   }
   *out_addr = a;
