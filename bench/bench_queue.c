@@ -4,6 +4,8 @@
  *     without waiting (10,000 by default);
  *   - the device's idle time between two kernels enqueued back to back
  *     (end of one to start of the next, device clock);
+ *   - a command buffer of 100 launches replayed 100 times against 100
+ *     separate enqueues, per launch;
  *   - a copy-in / vadd / copy-out pipeline over 4 chunks: blocking calls,
  *     against two queues taking alternate chunks. */
 #include <stdio.h>
@@ -137,6 +139,42 @@ static void bench_pipeline(const char *kernel_dir, int runs) {
   bench_close(&b);
 }
 
+/* 100 empty launches recorded once, enqueued 100 times, against 100
+ * separate enqueues done 100 times: the caller's time per launch (enqueue
+ * calls only) and the wall time per launch (to the last one's end). */
+static void bench_command_buffer(bench_dev_t *b, rvhal_queue_t *q, hal_kernel_t k) {
+  enum { LAUNCHES = 100, REPLAYS = 100 };
+  uint32_t unused = 0;
+  hal_arg_t a = rvhal_arg_value(&unused, 4);
+  hal_ndrange_t nd = {.global = {1, 1, 1}, .local = {1, 1, 1}};
+  rvhal_command_buffer_t *cb;
+  BENCH_CHECK(rvhal_command_buffer_create(b->d, &cb));
+  for (int i = 0; i < LAUNCHES; i++) BENCH_CHECK(rvhal_command_buffer_kernel(cb, b->p, k, &nd, &a, 1, 1, NULL, NULL));
+  BENCH_CHECK(rvhal_command_buffer_end(cb));
+  double caller_cb = 0, caller_sep = 0;
+  double t0 = bench_now_us();
+  for (int r = 0; r < REPLAYS; r++) {
+    double c0 = bench_now_us();
+    BENCH_CHECK(rvhal_enqueue_command_buffer(q, NULL, cb, NULL, 0, NULL));
+    caller_cb += bench_now_us() - c0;
+  }
+  BENCH_CHECK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));
+  double wall_cb = bench_now_us() - t0;
+  t0 = bench_now_us();
+  for (int r = 0; r < REPLAYS; r++) {
+    double c0 = bench_now_us();
+    for (int i = 0; i < LAUNCHES; i++) BENCH_CHECK(rvhal_enqueue_kernel(q, NULL, b->p, k, &nd, &a, 1, 1, NULL, NULL));
+    caller_sep += bench_now_us() - c0;
+  }
+  BENCH_CHECK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));
+  double wall_sep = bench_now_us() - t0;
+  const double n = (double)LAUNCHES * REPLAYS;
+  printf("queue   command buffer of %d launches x %d: caller %.2f us/launch, wall %.2f us/launch; "
+         "%d separate enqueues x %d: caller %.2f us/launch, wall %.2f us/launch\n",
+         LAUNCHES, REPLAYS, caller_cb / n, wall_cb / n, LAUNCHES, REPLAYS, caller_sep / n, wall_sep / n);
+  rvhal_command_buffer_destroy(cb);
+}
+
 void bench_queue(const char *kernel_dir, int runs) {
   rvhal_device_options_t o = {.num_harts = 1};
   bench_dev_t b = bench_open(kernel_dir, "bench_kernels", &o);
@@ -149,6 +187,7 @@ void bench_queue(const char *kernel_dir, int runs) {
   double lb = launches_per_s_blocking(&b, k, n), lq = launches_per_s_queue(&b, q, k, n);
   printf("queue   %d empty launches: blocking %8.0f /s, through a queue %8.0f /s (%.2fx)\n", n, lb, lq, lq / lb);
   bench_gap(&b, q, k, runs < 1000 ? runs : 1000);
+  bench_command_buffer(&b, q, k);
   rvhal_queue_destroy(q);
   bench_close(&b);
   bench_pipeline(kernel_dir, runs);

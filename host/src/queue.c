@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "device_internal.h"
+#include "command_buffer.h"
 #include "event.h"
 #include "profile.h"
 #include "sync.h"
@@ -135,6 +136,15 @@ static int run_command(rvhal_queue_t *q, cmd_t *c) {
   case CMD_CALLBACK: return RVHAL_OK;
   }
   return rvhal_error(RVHAL_INVALID_ARGUMENT, "unknown queue command kind %d", (int)c->kind);
+}
+
+static void free_command(cmd_t *c);
+
+/* A command built but never put on the queue: its waits were not counted. */
+static void discard_command(cmd_t *c) {
+  rvhal_event_release_locked(c->event);
+  c->num_wait_events = 0;
+  free_command(c);
 }
 
 static void free_command(cmd_t *c) {
@@ -490,34 +500,41 @@ static cmd_t *new_command(rvhal_queue_t *q, cmd_kind_t kind, const rvhal_depende
 }
 
 /* Appends the command; the queue's thread takes it from here. */
-static int submit(rvhal_queue_t *q, cmd_t *c, rvhal_event_t **out_event) {
+/* Appends commands first..last (linked by next) in one go: no other
+ * thread's command lands between them. The event handed out is the last's. */
+static int submit_chain(rvhal_queue_t *q, cmd_t *first, cmd_t *last, rvhal_event_t **out_event) {
   rvhal_sync_lock();
-  for (uint32_t i = 0; i < c->num_wait_events; i++) c->wait_events[i]->refs++;
-  if (out_event) {
-    c->event->refs++;
-    *out_event = c->event;
+  for (cmd_t *c = first; c; c = c->next) {
+    for (uint32_t i = 0; i < c->num_wait_events; i++) c->wait_events[i]->refs++;
+    q->enqueued++;
   }
-  if (q->tail) q->tail->next = c;
-  else q->head = c;
-  q->tail = c;
-  q->enqueued++;
+  if (out_event) {
+    last->event->refs++;
+    *out_event = last->event;
+  }
+  if (q->tail) q->tail->next = first;
+  else q->head = first;
+  q->tail = last;
   rvhal_sync_broadcast();
   rvhal_sync_unlock();
   return RVHAL_OK;
 }
 
-int rvhal_enqueue_kernel(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_program_t program,
-                         hal_kernel_t kernel, const hal_ndrange_t *ndrange, const hal_arg_t *args,
-                         uint32_t num_args, uint32_t work_dim, const rvhal_launch_options_t *options,
-                         rvhal_event_t **out_event) {
-  if (!ndrange) return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_kernel: ndrange is NULL");
-  if (num_args && !args) return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_kernel: %u arguments but args is NULL", num_args);
+static int submit(rvhal_queue_t *q, cmd_t *c, rvhal_event_t **out_event) { return submit_chain(q, c, c, out_event); }
+
+/* A kernel command, not yet on the queue (submit puts it there). */
+static cmd_t *build_kernel(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_program_t program,
+                           hal_kernel_t kernel, const hal_ndrange_t *ndrange, const hal_arg_t *args, uint32_t num_args,
+                           uint32_t work_dim, const rvhal_launch_options_t *options, int *out_rc) {
+#define FAIL_(...) return (*out_rc = rvhal_error(__VA_ARGS__), NULL)
+  if (!ndrange) FAIL_(RVHAL_INVALID_ARGUMENT, "enqueue_kernel: ndrange is NULL");
+  if (num_args && !args) FAIL_(RVHAL_INVALID_ARGUMENT, "enqueue_kernel: %u arguments but args is NULL", num_args);
   size_t pod_bytes = 0;
   for (uint32_t i = 0; i < num_args; i++)
     if (args[i].kind == hal_arg_value) {
       if (args[i].size > 4096 || (args[i].size && !args[i].pod_data))
-        return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_kernel: argument %u: value of %llu bytes at %p", i,
-                           (unsigned long long)args[i].size, args[i].pod_data);
+        FAIL_(RVHAL_INVALID_ARGUMENT, "enqueue_kernel: argument %u: value of %llu bytes at %p", i,
+              (unsigned long long)args[i].size, args[i].pod_data);
       pod_bytes += (size_t)args[i].size;
     }
   /* The kernel's name for messages, if the device is free to say: never
@@ -531,18 +548,16 @@ int rvhal_enqueue_kernel(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal
     if (k && k->name) named = snprintf(label, sizeof label, "%s", k->name) > 0;
     rvhal_device_unlock(q->device);
   }
-  int rc;
-  cmd_t *c = new_command(q, CMD_KERNEL, deps, label, &rc);
-  if (!c) return rc;
+  cmd_t *c = new_command(q, CMD_KERNEL, deps, label, out_rc);
+  if (!c) return NULL;
   c->u.k.named = named;
   c->u.k.args = calloc(num_args + 1, sizeof *c->u.k.args);
   c->u.k.pod = malloc(pod_bytes + 1);
   if (!c->u.k.args || !c->u.k.pod) {
     rvhal_sync_lock();
-    rvhal_event_release_locked(c->event);
-    free_command(c);
+    discard_command(c);
     rvhal_sync_unlock();
-    return rvhal_error(RVHAL_HOST_IO, "enqueue_kernel: out of host memory for %u arguments", num_args);
+    FAIL_(RVHAL_HOST_IO, "enqueue_kernel: out of host memory for %u arguments", num_args);
   }
   size_t at = 0;
   for (uint32_t i = 0; i < num_args; i++) {
@@ -562,24 +577,42 @@ int rvhal_enqueue_kernel(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal
     c->u.k.options = *options;
     c->u.k.has_options = 1;
   }
-  return submit(q, c, out_event);
+  return c;
+#undef FAIL_
 }
 
-static int enqueue_mem(rvhal_queue_t *q, cmd_kind_t kind, const rvhal_dependencies_t *deps, hal_addr_t dst,
-                       hal_addr_t src, void *host_dst, const void *host_src, hal_size_t size,
-                       rvhal_event_t **out_event) {
-  if ((kind == CMD_WRITE && !host_src && size) || (kind == CMD_READ && !host_dst && size))
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_%s: host pointer is NULL for %llu bytes", kind_name(kind),
-                       (unsigned long long)size);
+int rvhal_enqueue_kernel(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_program_t program,
+                         hal_kernel_t kernel, const hal_ndrange_t *ndrange, const hal_arg_t *args,
+                         uint32_t num_args, uint32_t work_dim, const rvhal_launch_options_t *options,
+                         rvhal_event_t **out_event) {
   int rc;
-  cmd_t *c = new_command(q, kind, deps, NULL, &rc);
-  if (!c) return rc;
+  cmd_t *c = build_kernel(q, deps, program, kernel, ndrange, args, num_args, work_dim, options, &rc);
+  return c ? submit(q, c, out_event) : rc;
+}
+
+static cmd_t *build_mem(rvhal_queue_t *q, cmd_kind_t kind, const rvhal_dependencies_t *deps, hal_addr_t dst,
+                        hal_addr_t src, void *host_dst, const void *host_src, hal_size_t size, int *out_rc) {
+  if ((kind == CMD_WRITE && !host_src && size) || (kind == CMD_READ && !host_dst && size)) {
+    *out_rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_%s: host pointer is NULL for %llu bytes", kind_name(kind),
+                          (unsigned long long)size);
+    return NULL;
+  }
+  cmd_t *c = new_command(q, kind, deps, NULL, out_rc);
+  if (!c) return NULL;
   c->u.mem.dst = dst;
   c->u.mem.src = src;
   c->u.mem.host_dst = host_dst;
   c->u.mem.host_src = host_src;
   c->u.mem.size = size;
-  return submit(q, c, out_event);
+  return c;
+}
+
+static int enqueue_mem(rvhal_queue_t *q, cmd_kind_t kind, const rvhal_dependencies_t *deps, hal_addr_t dst,
+                       hal_addr_t src, void *host_dst, const void *host_src, hal_size_t size,
+                       rvhal_event_t **out_event) {
+  int rc;
+  cmd_t *c = build_mem(q, kind, deps, dst, src, host_dst, host_src, size, &rc);
+  return c ? submit(q, c, out_event) : rc;
 }
 
 int rvhal_enqueue_write(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_addr_t dst, const void *src,
@@ -597,19 +630,79 @@ int rvhal_enqueue_copy(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_a
   return enqueue_mem(q, CMD_COPY, deps, dst, src, NULL, NULL, size, out_event);
 }
 
-int rvhal_enqueue_fill(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_addr_t dst, const void *pattern,
-                       hal_size_t pattern_size, hal_size_t size, rvhal_event_t **out_event) {
-  if (!pattern || pattern_size == 0 || pattern_size > 128)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_fill: pattern of %llu bytes (1..128, not NULL)",
-                       (unsigned long long)pattern_size);
-  int rc;
-  cmd_t *c = new_command(q, CMD_FILL, deps, NULL, &rc);
-  if (!c) return rc;
+static cmd_t *build_fill(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_addr_t dst, const void *pattern,
+                         hal_size_t pattern_size, hal_size_t size, int *out_rc) {
+  if (!pattern || pattern_size == 0 || pattern_size > 128) {
+    *out_rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_fill: pattern of %llu bytes (1..128, not NULL)",
+                          (unsigned long long)pattern_size);
+    return NULL;
+  }
+  cmd_t *c = new_command(q, CMD_FILL, deps, NULL, out_rc);
+  if (!c) return NULL;
   c->u.mem.dst = dst;
   c->u.mem.size = size;
   memcpy(c->u.mem.pattern, pattern, (size_t)pattern_size);
   c->u.mem.pattern_size = pattern_size;
-  return submit(q, c, out_event);
+  return c;
+}
+
+int rvhal_enqueue_fill(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_addr_t dst, const void *pattern,
+                       hal_size_t pattern_size, hal_size_t size, rvhal_event_t **out_event) {
+  int rc;
+  cmd_t *c = build_fill(q, deps, dst, pattern, pattern_size, size, &rc);
+  return c ? submit(q, c, out_event) : rc;
+}
+
+/* ---- command buffers (command_buffer.c records them) --------------------- */
+
+int rvhal_queue_enqueue_recorded(rvhal_queue_t *q, const rvhal_dependencies_t *deps, const rvhal_cb_op_t *ops,
+                                 uint32_t num_ops, const hal_addr_t *bindings, uint32_t num_bindings,
+                                 rvhal_event_t **out_event) {
+  (void)num_bindings; /* command_buffer.c checked every binding index against it */
+  static const rvhal_dependencies_t none;
+  if (!deps) deps = &none;
+  rvhal_dependencies_t waits = *deps, signals = *deps;
+  waits.num_signal_semaphores = 0; /* the first command waits, the closing marker signals */
+  signals.num_wait_events = signals.num_wait_semaphores = 0;
+  cmd_t *first = NULL, *last = NULL;
+  int rc = RVHAL_OK;
+  hal_arg_t args[RVHAL_META_MAX_ARGS];
+  for (uint32_t i = 0; i < num_ops && rc == RVHAL_OK; i++) {
+    const rvhal_cb_op_t *o = &ops[i];
+    const rvhal_dependencies_t *d = first ? NULL : &waits;
+    cmd_t *c = NULL;
+    switch (o->kind) {
+    case RVHAL_CB_KERNEL:
+      for (uint32_t a = 0; a < o->num_args; a++) {
+        args[a] = o->args[a];
+        if (o->bindings && o->bindings[a] >= 0) args[a].address = bindings[o->bindings[a]];
+      }
+      c = build_kernel(q, d, o->program, o->kernel, &o->ndrange, args, o->num_args, o->work_dim,
+                       o->has_options ? &o->options : NULL, &rc);
+      break;
+    case RVHAL_CB_COPY: c = build_mem(q, CMD_COPY, d, o->dst, o->src, NULL, NULL, o->size, &rc); break;
+    case RVHAL_CB_FILL: c = build_fill(q, d, o->dst, o->pattern, o->pattern_size, o->size, &rc); break;
+    case RVHAL_CB_BARRIER: continue; /* a queue runs its commands in order already */
+    }
+    if (!c) break;
+    if (last) last->next = c;
+    else first = c;
+    last = c;
+  }
+  cmd_t *marker = rc == RVHAL_OK ? new_command(q, CMD_MARKER, first ? &signals : deps, "(end of command buffer)", &rc)
+                                 : NULL;
+  if (!marker) {
+    rvhal_sync_lock();
+    for (cmd_t *c = first, *n; c; c = n) {
+      n = c->next;
+      discard_command(c);
+    }
+    rvhal_sync_unlock();
+    return rc;
+  }
+  if (last) last->next = marker;
+  else first = marker;
+  return submit_chain(q, first, marker, out_event);
 }
 
 int rvhal_enqueue_marker(rvhal_queue_t *q, const rvhal_dependencies_t *deps, rvhal_event_t **out_event) {

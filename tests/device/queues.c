@@ -301,6 +301,72 @@ static void test_timeout_in_flight(void) {
   rvhal_device_delete(d);
 }
 
+/* A command buffer of 100 launches (each reading the other's output: only
+ * in-order execution gives the result), replayed 100 times with its two
+ * buffers re-bound to one of 4 pairs, every result checked; and the errors
+ * of recording and enqueueing. */
+#define CB_LAUNCHES 100
+#define CB_REPLAYS 100
+static void test_command_buffer(void) {
+  rvhal_queue_t *q;
+  CHECK_OK(rvhal_queue_create(dev, &q));
+  rvhal_command_buffer_t *cb;
+  CHECK_OK(rvhal_command_buffer_create(dev, &cb));
+  hal_ndrange_t nd = {.global = {N}, .local = {8}};
+  for (uint32_t i = 0; i < CB_LAUNCHES; i++) {
+    uint32_t k = i * 3 + 1;
+    hal_arg_t a[3] = {rvhal_arg_global(0), rvhal_arg_global(0), rvhal_arg_value(&k, 4)};
+    int32_t slots[3] = {(int32_t)((i + 1) % 2), (int32_t)(i % 2), -1}; /* out, in: the two buffers in turn */
+    CHECK_OK(rvhal_command_buffer_kernel(cb, prog_b, k_mix, &nd, a, 3, 1, NULL, slots));
+    if (i == CB_LAUNCHES / 2) CHECK_OK(rvhal_command_buffer_barrier(cb));
+  }
+  hal_addr_t a0 = 0;
+  CHECK_FAILS(rvhal_enqueue_command_buffer(q, NULL, cb, &a0, 1, NULL), RVHAL_INVALID_ARGUMENT, "still recording");
+  CHECK_OK(rvhal_command_buffer_end(cb));
+  CHECK_FAILS(rvhal_command_buffer_copy(cb, 0, 0, 4), RVHAL_INVALID_ARGUMENT, "recording has ended");
+  CHECK_FAILS(rvhal_enqueue_command_buffer(q, NULL, cb, &a0, 1, NULL), RVHAL_INVALID_ARGUMENT,
+              "uses 2 binding slots, 1 given");
+  uint32_t v = 1;
+  hal_arg_t bad[2] = {rvhal_arg_global(0), rvhal_arg_value(&v, 4)};
+  int32_t bad_slots[2] = {-1, 0};
+  rvhal_command_buffer_t *cb2;
+  CHECK_OK(rvhal_command_buffer_create(dev, &cb2));
+  CHECK_FAILS(rvhal_command_buffer_kernel(cb2, prog_b, k_fill, &nd, bad, 2, 1, NULL, bad_slots),
+              RVHAL_INVALID_ARGUMENT, "is no global buffer");
+  rvhal_command_buffer_destroy(cb2);
+
+  hal_addr_t buf[4][2];
+  for (int p = 0; p < 4; p++) buf[p][0] = dt_buffer(dev, N * 4, NULL), buf[p][1] = dt_buffer(dev, N * 4, NULL);
+  static uint32_t in[CB_REPLAYS][N], got[CB_REPLAYS][N];
+  rvhal_event_t *done[CB_REPLAYS];
+  for (uint32_t r = 0; r < CB_REPLAYS; r++) {
+    int p = r % 4;
+    for (uint32_t i = 0; i < N; i++) in[r][i] = r * 7919u + i;
+    CHECK_OK(rvhal_enqueue_write(q, NULL, buf[p][0], in[r], sizeof in[r], NULL));
+    CHECK_OK(rvhal_enqueue_command_buffer(q, NULL, cb, buf[p], 2, NULL));
+    /* 100 launches: the last wrote buffer (100 % 2) = 0 */
+    CHECK_OK(rvhal_enqueue_read(q, NULL, got[r], buf[p][CB_LAUNCHES % 2], sizeof got[r], &done[r]));
+  }
+  int bad_replays = 0;
+  for (uint32_t r = 0; r < CB_REPLAYS; r++) {
+    CHECK_OK(rvhal_event_wait(done[r], RVHAL_WAIT_FOREVER));
+    rvhal_event_release(done[r]);
+    for (uint32_t i = 0; i < N; i++) {
+      uint32_t x = in[r][i];
+      for (uint32_t l = 0; l < CB_LAUNCHES; l++) x = mix(x, l * 3 + 1, i);
+      if (got[r][i] != x) {
+        bad_replays++;
+        break;
+      }
+    }
+  }
+  CHECK_MSG(bad_replays == 0, "%d of %d replays gave wrong results", bad_replays, CB_REPLAYS);
+  CHECK_OK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));
+  rvhal_queue_destroy(q);
+  rvhal_command_buffer_destroy(cb);
+  for (int p = 0; p < 4; p++) rvhal_mem_free(dev, buf[p][0]), rvhal_mem_free(dev, buf[p][1]);
+}
+
 /* Stream-ordered allocation: the free runs after the kernel that uses it. */
 static void test_alloc(void) {
   rvhal_queue_t *q;
@@ -512,6 +578,7 @@ int main(void) {
   test_callbacks();
   test_failure();
   test_alloc();
+  test_command_buffer();
   test_timeout_in_flight();
   test_teardown();
   test_cross_device();

@@ -157,6 +157,38 @@ int rvhal_enqueue_alloc(rvhal_queue_t *queue, const rvhal_dependencies_t *deps, 
 int rvhal_enqueue_free(rvhal_queue_t *queue, const rvhal_dependencies_t *deps, hal_addr_t addr,
                        rvhal_event_t **out_event);
 
+/* ---- command buffers --------------------------------------------------------
+ * A sequence of launches, copies and fills recorded once and enqueued many
+ * times (IREE's command buffers). A global-buffer argument of a recorded
+ * launch may name a binding slot instead of an address: each enqueue gives
+ * the addresses of the slots (re-binding). Enqueued, the commands are one
+ * block of the queue (no other command lands between them), they fail and
+ * cancel as queue commands do, and the event is the whole block's. */
+
+typedef struct rvhal_command_buffer rvhal_command_buffer_t;
+
+int rvhal_command_buffer_create(rvhal_device_t *device, rvhal_command_buffer_t **out_command_buffer);
+void rvhal_command_buffer_destroy(rvhal_command_buffer_t *command_buffer);
+/* A launch, as rvhal_enqueue_kernel (arguments and POD values are copied).
+ * arg_bindings: NULL, or per argument -1 (use args[i]) or the binding slot
+ * whose address a global-buffer argument takes at each enqueue. */
+int rvhal_command_buffer_kernel(rvhal_command_buffer_t *command_buffer, hal_program_t program, hal_kernel_t kernel,
+                                const hal_ndrange_t *ndrange, const hal_arg_t *args, uint32_t num_args,
+                                uint32_t work_dim, const rvhal_launch_options_t *options, const int32_t *arg_bindings);
+int rvhal_command_buffer_copy(rvhal_command_buffer_t *command_buffer, hal_addr_t dst, hal_addr_t src, hal_size_t size);
+int rvhal_command_buffer_fill(rvhal_command_buffer_t *command_buffer, hal_addr_t dst, const void *pattern,
+                              hal_size_t pattern_size, hal_size_t size);
+/* Everything recorded before it ends before anything recorded after it
+ * starts (always true of a queue's commands; recorded for clarity). */
+int rvhal_command_buffer_barrier(rvhal_command_buffer_t *command_buffer);
+/* Ends recording; the buffer can then be enqueued, and no longer changed. */
+int rvhal_command_buffer_end(rvhal_command_buffer_t *command_buffer);
+/* Enqueues the recorded commands with `bindings[0 .. num_bindings)` as the
+ * binding slots' addresses (every slot the buffer uses must be given). */
+int rvhal_enqueue_command_buffer(rvhal_queue_t *queue, const rvhal_dependencies_t *deps,
+                                 const rvhal_command_buffer_t *command_buffer, const hal_addr_t *bindings,
+                                 uint32_t num_bindings, rvhal_event_t **out_event);
+
 #ifdef __cplusplus
 }
 #endif
