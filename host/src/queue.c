@@ -456,13 +456,15 @@ static cmd_t *new_command(rvhal_queue_t *q, cmd_kind_t kind, const rvhal_depende
           rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_%s: signal_semaphores[%u] is NULL", kind_name(kind), i);
       return NULL;
     }
+  /* Dependency arrays only when there are dependencies: most commands have
+   * none, and an allocation is a good part of an enqueue's cost. */
   cmd_t *c = calloc(1, sizeof *c);
-  if (c) {
-    c->wait_events = calloc(deps->num_wait_events + 1, sizeof *c->wait_events);
-    c->wait_sems = calloc(deps->num_wait_semaphores + 1, sizeof *c->wait_sems);
-    c->signal_sems = calloc(deps->num_signal_semaphores + 1, sizeof *c->signal_sems);
-  }
-  if (!c || !c->wait_events || !c->wait_sems || !c->signal_sems) {
+  if (c && deps->num_wait_events) c->wait_events = calloc(deps->num_wait_events, sizeof *c->wait_events);
+  if (c && deps->num_wait_semaphores) c->wait_sems = calloc(deps->num_wait_semaphores, sizeof *c->wait_sems);
+  if (c && deps->num_signal_semaphores)
+    c->signal_sems = calloc(deps->num_signal_semaphores, sizeof *c->signal_sems);
+  if (!c || (deps->num_wait_events && !c->wait_events) || (deps->num_wait_semaphores && !c->wait_sems) ||
+      (deps->num_signal_semaphores && !c->signal_sems)) {
     if (c) {
       free(c->wait_events);
       free(c->wait_sems);

@@ -50,12 +50,14 @@ uint64_t rvhal_sync_deadline(uint32_t timeout_ms) {
 }
 
 static char lost_message[] = "(message lost: out of host memory)";
+static char empty_message[] = ""; /* shared: most events end well and never need their own */
 
 char *rvhal_sync_strdup(const char *s) {
-  char *c = strdup(s ? s : "");
+  if (!s || !*s) return empty_message;
+  char *c = strdup(s);
   return c ? c : lost_message;
 }
 
 void rvhal_sync_strfree(char *s) {
-  if (s != lost_message) free(s);
+  if (s != lost_message && s != empty_message) free(s);
 }
