@@ -179,6 +179,24 @@ static void finish_command(rvhal_queue_t *q, cmd_t *c, int status, const char *m
   rvhal_sync_broadcast();
 }
 
+/* A kernel command enqueued while the device was busy has its handle in
+ * its `what` ("kernel #7 (command ...)"): give it the kernel's name now.
+ * Device lock and sync lock held. */
+static void name_kernel_command(rvhal_queue_t *q, cmd_t *c) {
+  if (c->kind != CMD_KERNEL || c->u.k.named) return;
+  rvhal_program_obj_t *p = rvhal_program_get(q->device, c->u.k.program);
+  rvhal_kernel_entry_t *k = p ? rvhal_kernel_get(p, c->u.k.kernel) : NULL;
+  if (!k || !k->name) return;
+  const char *rest = strchr(c->event->what, '(');
+  size_t n = strlen(k->name) + (rest ? strlen(rest) : 0) + 16;
+  char *named = malloc(n);
+  if (!named) return;
+  snprintf(named, n, "kernel %s %s", k->name, rest ? rest : "");
+  rvhal_sync_strfree(c->event->what);
+  c->event->what = named;
+  c->u.k.named = 1;
+}
+
 /* Sync lock held on entry and exit; released while the command runs.
  * Every failure is reported by its root cause: a command that did not run
  * says which command's failure stopped it, however long the chain. */
@@ -208,6 +226,11 @@ static void process_head(rvhal_queue_t *q) {
       rvhal_device_t *d = q->device;
       const int lock = c->kind == CMD_KERNEL || d->profile;
       if (lock) rvhal_device_lock(d);
+      if (c->kind == CMD_KERNEL && !c->u.k.named) {
+        rvhal_sync_lock();
+        name_kernel_command(q, c);
+        rvhal_sync_unlock();
+      }
       rc = run_command(q, c);
       if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", rvhal_last_error());
       if (lock) {
@@ -267,18 +290,8 @@ static void submit_head(rvhal_queue_t *q) {
   f->rc = rvhal_launch_submit(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
                               c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL, !first, &f->l);
   if (f->rc != RVHAL_OK) snprintf(f->message, sizeof f->message, "%s", rvhal_last_error());
-  char *named = NULL;
-  if (!c->u.k.named && f->rc == RVHAL_OK) { /* "kernel #7 (command ...)" -> "kernel vector_add_entry (command ...)" */
-    const char *rest = strchr(c->event->what, '(');
-    size_t n = strlen(f->l.kname) + (rest ? strlen(rest) : 0) + 16;
-    if ((named = malloc(n))) snprintf(named, n, "kernel %s %s", f->l.kname, rest ? rest : "");
-  }
   rvhal_sync_lock();
-  if (named) {
-    rvhal_sync_strfree(c->event->what);
-    c->event->what = named;
-    c->u.k.named = 1;
-  }
+  name_kernel_command(q, c);
 }
 
 /* The oldest launch on the device: wait for it, end its command. Sync lock
