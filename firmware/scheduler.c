@@ -66,7 +66,8 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
       k0 = fw_read_mcycle();
     }
     hart->in_kernel = 1;
-    L->entry(L->args, sched);
+    if (L->privileged) fw_priv_call(hart->kernel_args, sched, (uintptr_t)L->entry, hart->kernel_sp);
+    else fw_user_call(hart->kernel_args, sched, (uintptr_t)L->entry, hart->kernel_sp);
     hart->in_kernel = 0;
     if (counting) {
       t->kernel_cycles += fw_read_mcycle() - k0;
@@ -80,8 +81,16 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
  * live across setjmp but the arguments. */
 static void __attribute__((noinline)) run_protected(fw_hart_t *hart, hal_sched_info_t *sched,
                                                     volatile share_tally_t *t) {
-  if (setjmp(hart->recover) == 0) claim_loop(hart, sched, t);
-  else hart->in_kernel = 0; /* the trap handler recorded why */
+  if (setjmp(hart->recover) == 0) {
+#ifndef FW_PRIV_S
+    /* FS off (after setjmp, which saves FP registers): the kernel's first FP
+     * instruction turns it on (trap.c). Whoever longjmps turns it on first. */
+    if (!fw_launch.privileged) xcsr_clear(CSR_XSTATUS, XSTATUS_FS_MASK);
+#endif
+    claim_loop(hart, sched, t);
+  } else {
+    hart->in_kernel = 0; /* the trap handler recorded why */
+  }
 }
 
 /* Exact timing: the teams run one after another. QEMU runs every hart on
@@ -132,21 +141,21 @@ void fw_run_share(fw_hart_t *hart) {
   fw_launch_t *L = &fw_launch;
   const rvhal_launch_desc_t *d = L->desc;
   rvhal_hart_block_t *blk = hart->block;
-  hal_sched_info_t sched;
-  for (int i = 0; i < 3; i++) {
-    sched.num_groups_total[i] = d->num_groups[i];
-    sched.global_offset[i] = d->global_offset[i];
-    sched.local_size[i] = d->local_size[i];
-    sched.num_groups_per_call[i] = 1;
-  }
-  sched.num_dim = d->work_dim;
-  sched.hal_extra = (uintptr_t)&hart->call;
   const uint32_t rank = hart->index % L->team_size;
   hart->call.team_rank = rank;
   hart->call.team_size = L->team_size;
   hart->call.team = &fw_harts[hart->index - rank].team;
   hart->call.launch = d;
   hart->barrier_sense = 0;
+  fw_user_setup(hart); /* the kernel's copy of the call info, and its memory map */
+  hal_sched_info_t *sched = &hart->user->sched;
+  for (int i = 0; i < 3; i++) {
+    sched->num_groups_total[i] = d->num_groups[i];
+    sched->global_offset[i] = d->global_offset[i];
+    sched->local_size[i] = d->local_size[i];
+    sched->num_groups_per_call[i] = 1;
+  }
+  sched->num_dim = d->work_dim;
 
   const int counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
   const int exact = (FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) != 0;
@@ -161,17 +170,22 @@ void fw_run_share(fw_hart_t *hart) {
   blk->trace_dropped = 0;
   if (counting) {
     memset(blk->counters, 0, sizeof(uint64_t) * RVHAL_NUM_HART_COUNTERS);
+    memset(hart->user->counters, 0, sizeof hart->user->counters);
     blk->counters_seq = L->seq;
     i0 = fw_instret(hart);
     blk->start_cycle = fw_read_mcycle();
   }
   volatile share_tally_t tally = {0, 0};
-  run_protected(hart, &sched, &tally);
+  run_protected(hart, sched, &tally);
+#ifndef FW_PRIV_S
+  xcsr_set(CSR_XSTATUS, XSTATUS_FS_INITIAL);
+#endif
   stack_check(hart);
   if (exact && rank == 0) pass_turn(team + 1);
 
   if (counting) {
     uint64_t *ctr = blk->counters;
+    for (int i = 0; i < RVHAL_NUM_HART_COUNTERS; i++) ctr[i] += hart->user->counters[i]; /* the SDK's */
     ctr[RVHAL_HART_COUNTER_GROUPS] += tally.groups;
     ctr[RVHAL_HART_COUNTER_KERNEL_CYCLES] = tally.kernel_cycles;
     ctr[RVHAL_HART_COUNTER_INSTRET] = fw_instret(hart) - i0;
