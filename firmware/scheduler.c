@@ -23,6 +23,28 @@ static void stack_check(fw_hart_t *hart) {
   fw_launch_fail(hart, RVHAL_STACK_OVERFLOW);
 }
 
+/* One kernel call. M-mode: in U-mode through fw_user_call (start.S), which
+ * keeps no register but sp and gp: declared clobbered here, so that only
+ * claim_loop's live values are kept, and nothing the kernel left in a
+ * register is used. S-mode (and privileged launches): an ordinary call. */
+static inline void kernel_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t sp) {
+#ifndef FW_PRIV_S
+  if (!fw_launch.privileged) {
+    register uintptr_t a0 __asm__("a0") = (uintptr_t)args, a1 __asm__("a1") = (uintptr_t)sched;
+    register uintptr_t a2 __asm__("a2") = entry, a3 __asm__("a3") = sp;
+    __asm__ volatile("call fw_user_call"
+                     : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3)
+                     :
+                     : "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a4", "a5", "a6", "a7", "s0", "s1", "s2",
+                       "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "memory");
+    return;
+  }
+  fw_priv_call(args, sched, entry, sp);
+#else
+  fw_user_call(args, sched, entry, sp);
+#endif
+}
+
 /* What a hart's claim loop tallies; kept in memory so that it survives the
  * longjmp out of a trapping kernel. */
 typedef struct share_tally {
@@ -66,8 +88,7 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
       k0 = fw_read_mcycle();
     }
     hart->in_kernel = 1;
-    if (L->privileged) fw_priv_call(hart->kernel_args, sched, (uintptr_t)L->entry, hart->kernel_sp);
-    else fw_user_call(hart->kernel_args, sched, (uintptr_t)L->entry, hart->kernel_sp);
+    kernel_call(hart->kernel_args, sched, (uintptr_t)L->entry, hart->kernel_sp);
     hart->in_kernel = 0;
     if (counting) {
       t->kernel_cycles += fw_read_mcycle() - k0;
@@ -85,7 +106,13 @@ static void __attribute__((noinline)) run_protected(fw_hart_t *hart, hal_sched_i
 #ifndef FW_PRIV_S
     /* FS off (after setjmp, which saves FP registers): the kernel's first FP
      * instruction turns it on (trap.c). Whoever longjmps turns it on first. */
-    if (!fw_launch.privileged) xcsr_clear(CSR_XSTATUS, XSTATUS_FS_MASK);
+    if (!fw_launch.privileged) {
+      xcsr_clear(CSR_XSTATUS, XSTATUS_FS_MASK);
+      /* In U-mode an enabled M interrupt traps at once: mie = 0 for the share
+       * (team_wait turns it on while it sleeps); MPP = U for fw_user_call. */
+      xcsr_write(CSR_XIE, 0);
+      xcsr_clear(CSR_XSTATUS, XSTATUS_XPP_MASK);
+    }
 #endif
     claim_loop(hart, sched, t);
   } else {
@@ -179,6 +206,7 @@ void fw_run_share(fw_hart_t *hart) {
   run_protected(hart, sched, &tally);
 #ifndef FW_PRIV_S
   xcsr_set(CSR_XSTATUS, XSTATUS_FS_INITIAL);
+  xcsr_write(CSR_XIE, fw_scratch_of(hart->index)->ie);
 #endif
   stack_check(hart);
   if (exact && rank == 0) pass_turn(team + 1);

@@ -74,29 +74,13 @@ fw_trap_entry:
   csrr t0, mepc
   la t1, fw_user_return
   bne t0, t1, 1f
-  REG_L t0, FW_SCRATCH_IE_OFS(sp)
-  csrw mie, t0
   csrw mscratch, sp
+  REG_L ra, FW_SCRATCH_RA_OFS(sp)
   REG_L sp, FW_SCRATCH_FWSP_OFS(sp)
   .option push
   .option norelax
   la gp, __global_pointer$
   .option pop
-  REG_L ra, 0*SZREG(sp)
-  REG_L s0, 1*SZREG(sp)
-  REG_L s1, 2*SZREG(sp)
-  REG_L s2, 3*SZREG(sp)
-  REG_L s3, 4*SZREG(sp)
-  REG_L s4, 5*SZREG(sp)
-  REG_L s5, 6*SZREG(sp)
-  REG_L s6, 7*SZREG(sp)
-  REG_L s7, 8*SZREG(sp)
-  REG_L s8, 9*SZREG(sp)
-  REG_L s9, 10*SZREG(sp)
-  REG_L s10, 11*SZREG(sp)
-  REG_L s11, 12*SZREG(sp)
-  REG_L tp, 13*SZREG(sp)
-  addi sp, sp, 16*SZREG
   ret
 1:
   REG_L t1, FW_SCRATCH_T1_OFS(sp)
@@ -201,39 +185,27 @@ fw_trap_leave_to:
   XRET
 
 /* void fw_user_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t user_sp)
- * M-mode: enter the kernel in U-mode with interrupts masked (mie = 0: in
- * U-mode an enabled M interrupt would trap at once) and ra pointing at
- * fw_user_return, which U-mode cannot fetch: the trap entry turns that
- * fault into this function's return. S-mode: a call on the kernel's stack. */
+ * M-mode: enter the kernel in U-mode with ra pointing at fw_user_return,
+ * which U-mode cannot fetch: the trap entry turns that fault into this
+ * function's return. Only sp and gp survive it (the caller declares
+ * every other register clobbered, so that only its live values are saved,
+ * and nothing the kernel left in a register is trusted). The caller has set
+ * mie = 0 (an enabled M interrupt would trap in U-mode at once) and
+ * MPP = U (every mret leaves it so). S-mode: a call on the kernel's stack. */
   .globl fw_user_call
 fw_user_call:
-  addi sp, sp, -16*SZREG
-  REG_S ra, 0*SZREG(sp)
-  REG_S s0, 1*SZREG(sp)
 #ifndef FW_PRIV_S
-  REG_S s1, 2*SZREG(sp)
-  REG_S s2, 3*SZREG(sp)
-  REG_S s3, 4*SZREG(sp)
-  REG_S s4, 5*SZREG(sp)
-  REG_S s5, 6*SZREG(sp)
-  REG_S s6, 7*SZREG(sp)
-  REG_S s7, 8*SZREG(sp)
-  REG_S s8, 9*SZREG(sp)
-  REG_S s9, 10*SZREG(sp)
-  REG_S s10, 11*SZREG(sp)
-  REG_S s11, 12*SZREG(sp)
-  REG_S tp, 13*SZREG(sp)
   csrr t0, mscratch
   REG_S sp, FW_SCRATCH_FWSP_OFS(t0)
-  csrrw t1, mie, zero
-  REG_S t1, FW_SCRATCH_IE_OFS(t0)
+  REG_S ra, FW_SCRATCH_RA_OFS(t0)
   csrw mepc, a2
-  li t1, XSTATUS_XPP_MASK
-  csrc mstatus, t1            /* MPP = U */
   la ra, fw_user_return
   mv sp, a3
   mret
 #else
+  addi sp, sp, -16*SZREG
+  REG_S ra, 0*SZREG(sp)
+  REG_S s0, 1*SZREG(sp)
   j 1f
 #endif
 

@@ -23,7 +23,7 @@ static fw_scratch_t *scratch_of_frame(uintptr_t *frame) {
 static void fw_kernel_unwind(void) {
   fw_scratch_t *s = (fw_scratch_t *)xcsr_read(CSR_XSCRATCH);
 #ifndef FW_PRIV_S
-  xcsr_write(CSR_XIE, s->ie); /* the kernel ran with mie = 0 (fw_user_call) */
+  xcsr_write(CSR_XIE, s->ie); /* a U-mode share runs with mie = 0 (scheduler.c) */
   xcsr_set(CSR_XSTATUS, XSTATUS_FS_INITIAL); /* longjmp restores FP registers */
 #endif
   longjmp(s->hart->recover, 1);
@@ -62,10 +62,7 @@ static void user_ecall(fw_hart_t *hart, fw_scratch_t *scratch, uintptr_t *frame,
   const uintptr_t a0 = frame[10], a1 = frame[11], a2 = frame[12], a3 = frame[13], a4 = frame[14];
   switch (frame[17]) {
   case RVHAL_ECALL_TEAM_BARRIER: {
-    xcsr_write(CSR_XIE, scratch->ie); /* its wfi needs the IPI enabled */
-    int aborted = fw_team_wait(&hart->call);
-    xcsr_write(CSR_XIE, 0);
-    if (aborted) {
+    if (fw_team_wait(&hart->call)) {
       hart->in_kernel = 0; /* another hart recorded why */
       fw_trap_leave_to((uintptr_t)scratch, fw_kernel_unwind);
     }

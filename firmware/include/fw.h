@@ -91,6 +91,7 @@ typedef struct fw_scratch {
   uintptr_t ie __attribute__((aligned(8)));
   uintptr_t t0 __attribute__((aligned(8)));
   uintptr_t t1 __attribute__((aligned(8)));
+  uintptr_t ra __attribute__((aligned(8)));
 } fw_scratch_t;
 _Static_assert(__builtin_offsetof(fw_scratch_t, index) == FW_SCRATCH_INDEX_OFS, "start.S writes it");
 _Static_assert(__builtin_offsetof(fw_scratch_t, hartid) == FW_SCRATCH_HARTID_OFS, "start.S writes it");
@@ -99,6 +100,7 @@ _Static_assert(__builtin_offsetof(fw_scratch_t, fw_sp) == FW_SCRATCH_FWSP_OFS, "
 _Static_assert(__builtin_offsetof(fw_scratch_t, ie) == FW_SCRATCH_IE_OFS, "pinned for assembly");
 _Static_assert(__builtin_offsetof(fw_scratch_t, t0) == FW_SCRATCH_T0_OFS, "pinned for assembly");
 _Static_assert(__builtin_offsetof(fw_scratch_t, t1) == FW_SCRATCH_T1_OFS, "pinned for assembly");
+_Static_assert(__builtin_offsetof(fw_scratch_t, ra) == FW_SCRATCH_RA_OFS, "pinned for assembly");
 _Static_assert(sizeof(fw_scratch_t) <= FW_SCRATCH_SIZE, "fits its slot");
 
 /* Hart `index`'s scratch; its trap stack's top is the scratch's address. */

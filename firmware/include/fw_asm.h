@@ -14,9 +14,10 @@
 #define FW_SCRATCH_HART_OFS 8   /* fw_hart_t *, set by boot.c */
 /* M-mode, while a kernel runs in U-mode (fw_user_call, start.S): */
 #define FW_SCRATCH_FWSP_OFS 16  /* the firmware's sp to return to */
-#define FW_SCRATCH_IE_OFS 24    /* mie to restore (U-mode runs with mie = 0) */
+#define FW_SCRATCH_IE_OFS 24    /* mie to restore after the share (U-mode runs with mie = 0) */
 #define FW_SCRATCH_T0_OFS 32    /* the trap entry's first two temporaries */
 #define FW_SCRATCH_T1_OFS 40
+#define FW_SCRATCH_RA_OFS 48    /* fw_user_call's return address */
 /* The stack each hart's firmware loop runs on (firmware memory: kernels run
  * on the hart stacks of the layout, and cannot reach this one). */
 #define FW_MAIN_STACK_SIZE 8192
