@@ -61,6 +61,7 @@ typedef struct fw_user {
 /* The memory a U-mode kernel may read on one hart, as [lo, hi) ranges
  * (pointers it hands to an ecall are checked against them). */
 #define FW_USER_RANGES 4
+#define FW_USER_PMP 9 /* pmpaddr2..10 as last written */
 
 typedef struct fw_hart {
   uint32_t index;
@@ -79,6 +80,7 @@ typedef struct fw_hart {
   void *kernel_args;               /* per launch: the packed arguments the kernel gets */
   uintptr_t kernel_sp;             /* and its stack pointer */
   uintptr_t user_lo[FW_USER_RANGES], user_hi[FW_USER_RANGES];
+  uintptr_t pmp[FW_USER_PMP];
 } fw_hart_t;
 
 /* Per-hart scratch: the top FW_SCRATCH_SIZE bytes of each hart's boot

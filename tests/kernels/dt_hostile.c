@@ -7,6 +7,7 @@
  * HOSTILE_* constants of dt_shared.h); every item first sets
  * marks[gid] = gid + 1. */
 #include "dt_shared.h"
+#include "rvhal/rvhal_ecall.h"
 #include "kernel_if.h"
 
 typedef struct {
@@ -128,6 +129,12 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
       a->marks[2 * i] = (uint)v[i];
       a->marks[2 * i + 1] = (uint)(v[i] >> 32);
     }
+    return;
+  }
+  case HOSTILE_ECALL_PRINT_AT: {
+    register uintptr_t a7 __asm__("a7") = RVHAL_ECALL_PRINT, a0 __asm__("a0") = 0, a1 __asm__("a1") = 0;
+    register uintptr_t a2 __asm__("a2") = (uintptr_t)a->value, a3 __asm__("a3") = 16, a4 __asm__("a4") = 0;
+    __asm__ volatile("ecall" ::"r"(a7), "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(a4) : "memory");
     return;
   }
   case HOSTILE_STORE_AT:

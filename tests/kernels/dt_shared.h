@@ -71,5 +71,6 @@ static inline uint32_t want_b(uint32_t in, uint32_t k, uint32_t i) {
 #define HOSTILE_LAYOUT 18          /* (privileged) marks[0..11] = firmware, control block, staging, stacks base,
                                       hart stack size, harts: 64-bit values as two words, low first */
 #define HOSTILE_STORE_AT 19        /* item 0 stores one word at address `value` */
+#define HOSTILE_ECALL_PRINT_AT 20  /* (U-mode) the print ecall with 16 bytes of text at address `value` */
 
 #endif /* RVHAL_TEST_DT_SHARED_H */
