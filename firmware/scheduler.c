@@ -64,6 +64,7 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
   const uintptr_t chunk = (uintptr_t)d->chunk_groups, ngx = (uintptr_t)d->num_groups[0];
   const uintptr_t ngy = (uintptr_t)d->num_groups[1], per_row = (uintptr_t)L->chunks_per_row;
   const uintptr_t total = (uintptr_t)L->total_chunks;
+  const int teamed = L->team_size > 1; /* alone, the barrier is a no-op: no call per claim */
   for (uintptr_t k = 0;; k++) {
     /* The team's leader claims the next groups (exact timing: deals them in
      * a fixed rotation, so every run gives each hart the same work). In a
@@ -72,7 +73,7 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
      * barrier k, and the leader cannot write it again (claim k+2) before
      * that teammate reached barrier k+1. */
     if (rank == 0) leader->chunk[k & 1] = fw_launch_claim(team, k, teams, exact, total);
-    fw_team_barrier(&hart->call);
+    if (teamed) fw_team_barrier(&hart->call);
     const uintptr_t c = leader->chunk[k & 1];
     if (c >= total) return;
     uintptr_t row = c / per_row, gx = (c - row * per_row) * chunk;
