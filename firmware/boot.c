@@ -129,7 +129,12 @@ static void hart_init(fw_hart_t *hart, uint32_t index) {
   __asm__ volatile("csrw pmpaddr0, %0" ::"r"((guard >> 2) | ((RVHAL_STACK_GUARD >> 3) - 1)));
   __asm__ volatile("csrw pmpaddr1, %0" ::"r"((pool_guard >> 2) | ((RVHAL_STACK_GUARD >> 3) - 1)));
   __asm__ volatile("csrs pmpcfg0, %0" ::"r"(0x9898)); /* entries 0 and 1: locked, NAPOT, no access */
+  fw_user_pmp_init(); /* entries 2..10: what a U-mode kernel may touch (user.c) */
+  __asm__ volatile("csrw mcounteren, %0" ::"r"(7)); /* U-mode kernels may read cycle, time, instret */
 #endif
+  /* The kernel's block at the top of the hart's stack (user.c). */
+  uintptr_t top = (uintptr_t)(b->stacks_base + (uint64_t)(index + 1) * b->hart_stack_size);
+  hart->user = (fw_user_t *)((top - sizeof(fw_user_t)) & ~(uintptr_t)15);
   *fw_stack_canary(index) = FW_STACK_CANARY;
   fw_timer_set(index, FW_TIMER_OFF);
   fw_board_hart_init(index);
@@ -206,7 +211,7 @@ void fw_hart_entry(uint32_t index, uintptr_t hartid) {
     fw_wake(0, FW_WAKE_ONLINE);
   }
 
-  const rvhal_boot_config_t *b = &ctrl->boot;
-  uintptr_t top = (uintptr_t)(b->stacks_base + (uint64_t)(index + 1) * b->hart_stack_size);
+  /* The firmware's own stack; the layout's hart stack is the kernels'. */
+  uintptr_t top = (uintptr_t)(fw_main_stacks + (uintptr_t)(index + 1) * FW_MAIN_STACK_SIZE);
   fw_call_on_stack(hart, enter_loop, top);
 }

@@ -89,6 +89,11 @@ int32_t fw_launch_start(uint64_t seq) {
   L->seq = seq;
   L->desc = d;
   L->entry = (hal_kernel_entry_t)(uintptr_t)d->entry;
+#ifdef FW_PRIV_S
+  L->privileged = 1;
+#else
+  L->privileged = (d->flags & RVHAL_LAUNCH_PRIVILEGED) != 0;
+#endif
   L->args = (void *)(uintptr_t)d->args;
   L->chunks_per_row = d->num_groups[0] / d->chunk_groups + (d->num_groups[0] % d->chunk_groups != 0); /* no wrap */
   L->total_chunks = L->chunks_per_row * d->num_groups[1] * d->num_groups[2];
@@ -105,6 +110,7 @@ int32_t fw_launch_start(uint64_t seq) {
     fw_harts[i].sense = 0;
   }
   install_program(d);
+  if (d->num_installs) fw_user_program_installed(d);
   __asm__ volatile("fence.i" ::: "memory");
   L->turn = 0;
   L->arrived = 0;

@@ -23,6 +23,28 @@ static void stack_check(fw_hart_t *hart) {
   fw_launch_fail(hart, RVHAL_STACK_OVERFLOW);
 }
 
+/* One kernel call. M-mode: in U-mode through fw_user_call (start.S), which
+ * keeps no register but sp and gp: declared clobbered here, so that only
+ * claim_loop's live values are kept, and nothing the kernel left in a
+ * register is used. S-mode (and privileged launches): an ordinary call. */
+static inline void kernel_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t sp) {
+#ifndef FW_PRIV_S
+  if (!fw_launch.privileged) {
+    register uintptr_t a0 __asm__("a0") = (uintptr_t)args, a1 __asm__("a1") = (uintptr_t)sched;
+    register uintptr_t a2 __asm__("a2") = entry, a3 __asm__("a3") = sp;
+    __asm__ volatile("call fw_user_call"
+                     : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3)
+                     :
+                     : "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a4", "a5", "a6", "a7", "s0", "s1", "s2",
+                       "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "memory");
+    return;
+  }
+  fw_priv_call(args, sched, entry, sp);
+#else
+  fw_user_call(args, sched, entry, sp);
+#endif
+}
+
 /* What a hart's claim loop tallies; kept in memory so that it survives the
  * longjmp out of a trapping kernel. */
 typedef struct share_tally {
@@ -42,6 +64,7 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
   const uintptr_t chunk = (uintptr_t)d->chunk_groups, ngx = (uintptr_t)d->num_groups[0];
   const uintptr_t ngy = (uintptr_t)d->num_groups[1], per_row = (uintptr_t)L->chunks_per_row;
   const uintptr_t total = (uintptr_t)L->total_chunks;
+  const int teamed = L->team_size > 1; /* alone, the barrier is a no-op: no call per claim */
   for (uintptr_t k = 0;; k++) {
     /* The team's leader claims the next groups (exact timing: deals them in
      * a fixed rotation, so every run gives each hart the same work). In a
@@ -50,7 +73,7 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
      * barrier k, and the leader cannot write it again (claim k+2) before
      * that teammate reached barrier k+1. */
     if (rank == 0) leader->chunk[k & 1] = fw_launch_claim(team, k, teams, exact, total);
-    fw_team_barrier(&hart->call);
+    if (teamed) fw_team_barrier(&hart->call);
     const uintptr_t c = leader->chunk[k & 1];
     if (c >= total) return;
     uintptr_t row = c / per_row, gx = (c - row * per_row) * chunk;
@@ -66,7 +89,7 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
       k0 = fw_read_mcycle();
     }
     hart->in_kernel = 1;
-    L->entry(L->args, sched);
+    kernel_call(hart->kernel_args, sched, (uintptr_t)L->entry, hart->kernel_sp);
     hart->in_kernel = 0;
     if (counting) {
       t->kernel_cycles += fw_read_mcycle() - k0;
@@ -80,8 +103,22 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
  * live across setjmp but the arguments. */
 static void __attribute__((noinline)) run_protected(fw_hart_t *hart, hal_sched_info_t *sched,
                                                     volatile share_tally_t *t) {
-  if (setjmp(hart->recover) == 0) claim_loop(hart, sched, t);
-  else hart->in_kernel = 0; /* the trap handler recorded why */
+  if (setjmp(hart->recover) == 0) {
+#ifndef FW_PRIV_S
+    /* FS off (after setjmp, which saves FP registers): the kernel's first FP
+     * instruction turns it on (trap.c). Whoever longjmps turns it on first. */
+    if (!fw_launch.privileged) {
+      xcsr_clear(CSR_XSTATUS, XSTATUS_FS_MASK);
+      /* In U-mode an enabled M interrupt traps at once: mie = 0 for the share
+       * (team_wait turns it on while it sleeps); MPP = U for fw_user_call. */
+      xcsr_write(CSR_XIE, 0);
+      xcsr_clear(CSR_XSTATUS, XSTATUS_XPP_MASK);
+    }
+#endif
+    claim_loop(hart, sched, t);
+  } else {
+    hart->in_kernel = 0; /* the trap handler recorded why */
+  }
 }
 
 /* Exact timing: the teams run one after another. QEMU runs every hart on
@@ -132,21 +169,21 @@ void fw_run_share(fw_hart_t *hart) {
   fw_launch_t *L = &fw_launch;
   const rvhal_launch_desc_t *d = L->desc;
   rvhal_hart_block_t *blk = hart->block;
-  hal_sched_info_t sched;
-  for (int i = 0; i < 3; i++) {
-    sched.num_groups_total[i] = d->num_groups[i];
-    sched.global_offset[i] = d->global_offset[i];
-    sched.local_size[i] = d->local_size[i];
-    sched.num_groups_per_call[i] = 1;
-  }
-  sched.num_dim = d->work_dim;
-  sched.hal_extra = (uintptr_t)&hart->call;
   const uint32_t rank = hart->index % L->team_size;
   hart->call.team_rank = rank;
   hart->call.team_size = L->team_size;
   hart->call.team = &fw_harts[hart->index - rank].team;
   hart->call.launch = d;
   hart->barrier_sense = 0;
+  fw_user_setup(hart); /* the kernel's copy of the call info, and its memory map */
+  hal_sched_info_t *sched = &hart->user->sched;
+  for (int i = 0; i < 3; i++) {
+    sched->num_groups_total[i] = d->num_groups[i];
+    sched->global_offset[i] = d->global_offset[i];
+    sched->local_size[i] = d->local_size[i];
+    sched->num_groups_per_call[i] = 1;
+  }
+  sched->num_dim = d->work_dim;
 
   const int counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
   const int exact = (FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) != 0;
@@ -161,17 +198,23 @@ void fw_run_share(fw_hart_t *hart) {
   blk->trace_dropped = 0;
   if (counting) {
     memset(blk->counters, 0, sizeof(uint64_t) * RVHAL_NUM_HART_COUNTERS);
+    memset(hart->user->counters, 0, sizeof hart->user->counters);
     blk->counters_seq = L->seq;
     i0 = fw_instret(hart);
     blk->start_cycle = fw_read_mcycle();
   }
   volatile share_tally_t tally = {0, 0};
-  run_protected(hart, &sched, &tally);
+  run_protected(hart, sched, &tally);
+#ifndef FW_PRIV_S
+  xcsr_set(CSR_XSTATUS, XSTATUS_FS_INITIAL);
+  xcsr_write(CSR_XIE, fw_scratch_of(hart->index)->ie);
+#endif
   stack_check(hart);
   if (exact && rank == 0) pass_turn(team + 1);
 
   if (counting) {
     uint64_t *ctr = blk->counters;
+    for (int i = 0; i < RVHAL_NUM_HART_COUNTERS; i++) ctr[i] += hart->user->counters[i]; /* the SDK's */
     ctr[RVHAL_HART_COUNTER_GROUPS] += tally.groups;
     ctr[RVHAL_HART_COUNTER_KERNEL_CYCLES] = tally.kernel_cycles;
     ctr[RVHAL_HART_COUNTER_INSTRET] = fw_instret(hart) - i0;

@@ -62,6 +62,31 @@ fw_park:
   .globl fw_trap_entry
 fw_trap_entry:
   csrrw sp, CSR_XSCRATCH, sp
+#ifndef FW_PRIV_S
+  /* Fast path: a U-mode kernel returning, i.e. fetching fw_user_return
+   * (an instruction access fault there), goes straight back to the
+   * firmware's fw_user_call. */
+  REG_S t0, FW_SCRATCH_T0_OFS(sp)
+  csrr t0, mcause
+  addi t0, t0, -1
+  bnez t0, 2f
+  REG_S t1, FW_SCRATCH_T1_OFS(sp)
+  csrr t0, mepc
+  la t1, fw_user_return
+  bne t0, t1, 1f
+  csrw mscratch, sp
+  REG_L ra, FW_SCRATCH_RA_OFS(sp)
+  REG_L sp, FW_SCRATCH_FWSP_OFS(sp)
+  .option push
+  .option norelax
+  la gp, __global_pointer$
+  .option pop
+  ret
+1:
+  REG_L t1, FW_SCRATCH_T1_OFS(sp)
+2:
+  REG_L t0, FW_SCRATCH_T0_OFS(sp)
+#endif
   addi sp, sp, -(FW_TRAP_FRAME_WORDS * SZREG)
   REG_S x1, 1*SZREG(sp)
   REG_S x3, 3*SZREG(sp)
@@ -153,7 +178,65 @@ fw_trap_leave_to:
   mv sp, a0
   li t0, XSTATUS_XPP_X
   csrs CSR_XSTATUS, t0
+  /* Interrupts stay off in the firmware: xRET copies xPIE into xIE, and a
+   * trap from U-mode left the kernel's (1) there. */
+  li t0, XSTATUS_XPIE
+  csrc CSR_XSTATUS, t0
   XRET
+
+/* void fw_user_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t user_sp)
+ * M-mode: enter the kernel in U-mode with ra pointing at fw_user_return,
+ * which U-mode cannot fetch: the trap entry turns that fault into this
+ * function's return. Only sp and gp survive it (the caller declares
+ * every other register clobbered, so that only its live values are saved,
+ * and nothing the kernel left in a register is trusted). The caller has set
+ * mie = 0 (an enabled M interrupt would trap in U-mode at once) and
+ * MPP = U (every mret leaves it so). S-mode: a call on the kernel's stack. */
+  .globl fw_user_call
+fw_user_call:
+#ifndef FW_PRIV_S
+  csrr t0, mscratch
+  REG_S sp, FW_SCRATCH_FWSP_OFS(t0)
+  REG_S ra, FW_SCRATCH_RA_OFS(t0)
+  csrw mepc, a2
+  la ra, fw_user_return
+  mv sp, a3
+  mret
+#else
+  addi sp, sp, -16*SZREG
+  REG_S ra, 0*SZREG(sp)
+  REG_S s0, 1*SZREG(sp)
+  j 1f
+#endif
+
+/* void fw_priv_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t user_sp)
+ * A kernel call in the firmware's own mode, on the kernel's stack. */
+  .globl fw_priv_call
+fw_priv_call:
+  addi sp, sp, -16*SZREG
+  REG_S ra, 0*SZREG(sp)
+  REG_S s0, 1*SZREG(sp)
+1:
+  mv s0, sp
+  mv sp, a3
+  jalr a2
+  mv sp, s0
+  REG_L ra, 0*SZREG(sp)
+  REG_L s0, 1*SZREG(sp)
+  addi sp, sp, 16*SZREG
+  ret
+
+/* Never executed: the address a U-mode kernel returns to (see above). */
+  .globl fw_user_return
+  .align 2
+fw_user_return:
+  unimp
+
+  .section .noinit.stacks, "aw", @nobits
+  .align 4
+  .globl fw_main_stacks
+fw_main_stacks:
+  .space FW_MAIN_STACK_SIZE * RVHAL_MAX_HARTS
 
   .section .noinit.stacks, "aw", @nobits
   .align 4

@@ -12,7 +12,7 @@
 
 /* Kept out of line: compiled into fw_team_barrier, its register saves ran
  * even for a hart alone in its team (measured: 23 instructions a call). */
-static void __attribute__((noinline)) team_wait(const rvhal_call_info_t *ci) {
+static int __attribute__((noinline)) team_wait(const rvhal_call_info_t *ci) {
   const uint32_t size = ci->team_size;
   const uint32_t leader = ci->hart_index - ci->team_rank;
   fw_hart_t *t = &fw_harts[leader], *me = &fw_harts[ci->hart_index];
@@ -25,23 +25,36 @@ static void __attribute__((noinline)) team_wait(const rvhal_call_info_t *ci) {
     fw_fence();
     for (uint32_t i = leader; i < leader + size; i++)
       if (i != ci->hart_index) fw_wake(i, FW_WAKE_BARRIER);
-    return;
+    return 0;
   }
   const int counting = (ci->launch->flags & RVHAL_LAUNCH_COUNTERS) != 0;
   const uint64_t c0 = counting ? fw_read_mcycle() : 0;
   if (counting) fw_trace(me, RVHAL_TRACE_WAIT_BEGIN, 0, 0);
+#ifndef FW_PRIV_S
+  const unsigned long ie = xcsr_read(CSR_XIE); /* 0 in a U-mode share (scheduler.c): wfi needs the IPI on */
+  xcsr_write(CSR_XIE, fw_scratch_of(ci->hart_index)->ie);
+#endif
   FW_WAIT_UNTIL(ci->hart_index, __atomic_load_n(&t->sense, __ATOMIC_ACQUIRE) == sense ||
                                     __atomic_load_n(&fw_launch.abort, __ATOMIC_ACQUIRE));
-  if (__atomic_load_n(&t->sense, __ATOMIC_ACQUIRE) != sense) { /* the launch failed */
-    me->in_kernel = 0;
-    longjmp(me->recover, 1);
-  }
+#ifndef FW_PRIV_S
+  xcsr_write(CSR_XIE, ie);
+#endif
+  if (__atomic_load_n(&t->sense, __ATOMIC_ACQUIRE) != sense) return 1; /* the launch failed */
   if (counting) {
     ci->counters[RVHAL_HART_COUNTER_BARRIER_WAIT_CYCLES] += fw_read_mcycle() - c0;
     fw_trace(me, RVHAL_TRACE_WAIT_END, 0, 0);
   }
+  return 0;
 }
 
+int fw_team_wait(const rvhal_call_info_t *ci) { return ci->team_size > 1 ? team_wait(ci) : 0; }
+
+/* A kernel in the firmware's mode (S-mode build) calls this directly; an
+ * aborted launch leaves the kernel from here. */
 void fw_team_barrier(const rvhal_call_info_t *ci) {
-  if (ci->team_size > 1) team_wait(ci);
+  if (ci->team_size > 1 && team_wait(ci)) {
+    fw_harts[ci->hart_index].in_kernel = 0;
+    xcsr_set(CSR_XSTATUS, XSTATUS_FS_INITIAL); /* FS may be off (scheduler.c); longjmp restores FP registers */
+    longjmp(fw_harts[ci->hart_index].recover, 1);
+  }
 }

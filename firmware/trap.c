@@ -10,6 +10,7 @@
 #include "fw_board.h"
 #include "fw_launch.h"
 #include "fw_mmio.h"
+#include "rvhal/rvhal_ecall.h"
 
 /* The trapping hart's scratch: just above its trap frame, whose top was
  * xscratch (fw_asm.h); no hart-id CSR needed, in either mode. */
@@ -21,6 +22,10 @@ static fw_scratch_t *scratch_of_frame(uintptr_t *frame) {
  * the hart's scratch). */
 static void fw_kernel_unwind(void) {
   fw_scratch_t *s = (fw_scratch_t *)xcsr_read(CSR_XSCRATCH);
+#ifndef FW_PRIV_S
+  xcsr_write(CSR_XIE, s->ie); /* a U-mode share runs with mie = 0 (scheduler.c) */
+  xcsr_set(CSR_XSTATUS, XSTATUS_FS_INITIAL); /* longjmp restores FP registers */
+#endif
   longjmp(s->hart->recover, 1);
 }
 
@@ -47,6 +52,52 @@ static void stop_launch(fw_hart_t *hart, uint32_t kind, int32_t status, uintptr_
   hart->in_kernel = 0;
 }
 
+#ifndef FW_PRIV_S
+#define CAUSE_ILLEGAL_INSTRUCTION 2
+#define CAUSE_ECALL_U 8
+
+/* An ecall from a U-mode kernel (abi/rvhal/rvhal_ecall.h). Returns to the
+ * kernel, or leaves it through fw_kernel_unwind. */
+static void user_ecall(fw_hart_t *hart, fw_scratch_t *scratch, uintptr_t *frame, uintptr_t epc) {
+  const uintptr_t a0 = frame[10], a1 = frame[11], a2 = frame[12], a3 = frame[13], a4 = frame[14];
+  switch (frame[17]) {
+  case RVHAL_ECALL_TEAM_BARRIER: {
+    if (fw_team_wait(&hart->call)) {
+      hart->in_kernel = 0; /* another hart recorded why */
+      fw_trap_leave_to((uintptr_t)scratch, fw_kernel_unwind);
+    }
+    break;
+  }
+  case RVHAL_ECALL_PRINT:
+    if (!fw_user_readable(hart, a2, a3)) {
+      stop_launch(hart, RVHAL_TRAP_EXCEPTION, RVHAL_KERNEL_TRAP, CAUSE_ECALL_U, epc, a2, frame[2], frame[1],
+                  "print: text outside the kernel's memory");
+      fw_trap_leave_to((uintptr_t)scratch, fw_kernel_unwind);
+    }
+    fw_print_record(hart->index, (uint64_t)a0 | (uint64_t)a1 << 16 << 16, (const char *)a2, (uint32_t)a3,
+                    (uint32_t)a4);
+    break;
+  case RVHAL_ECALL_FAIL: {
+    char detail[64];
+    size_t n = 0;
+    while (n < sizeof detail - 1 && fw_user_readable(hart, a1 + n, 1) && ((const char *)a1)[n]) {
+      detail[n] = ((const char *)a1)[n];
+      n++;
+    }
+    detail[n] = 0;
+    stop_launch(hart, RVHAL_TRAP_SOFTWARE, (int32_t)a0, 0, epc, (uintptr_t)((uint64_t)a2 | (uint64_t)a3 << 16 << 16),
+                frame[2], frame[1], detail);
+    fw_trap_leave_to((uintptr_t)scratch, fw_kernel_unwind);
+  }
+  default:
+    stop_launch(hart, RVHAL_TRAP_EXCEPTION, RVHAL_KERNEL_TRAP, CAUSE_ECALL_U, epc, frame[17], frame[2], frame[1],
+                "unknown ecall number (tval)");
+    fw_trap_leave_to((uintptr_t)scratch, fw_kernel_unwind);
+  }
+  xcsr_write(CSR_XEPC, epc + 4);
+}
+#endif
+
 void fw_trap_handler(uintptr_t *frame) {
   uintptr_t cause = xcsr_read(CSR_XCAUSE), epc = xcsr_read(CSR_XEPC), tval = xcsr_read(CSR_XTVAL);
   fw_scratch_t *scratch = scratch_of_frame(frame);
@@ -55,7 +106,25 @@ void fw_trap_handler(uintptr_t *frame) {
 
   if ((intptr_t)cause < 0) return; /* interrupts are never enabled globally; ignore */
 
-  if (!hart->in_kernel) {
+#ifndef FW_PRIV_S
+  /* M-mode: the kernel is what runs in U-mode; anything else is ours. */
+  const int from_kernel = (xcsr_read(CSR_XSTATUS) & XSTATUS_XPP_MASK) == 0 ||
+                          (hart->in_kernel && fw_launch.privileged);
+  if (from_kernel && cause == CAUSE_ECALL_U) {
+    user_ecall(hart, scratch, frame, epc);
+    return;
+  }
+  /* The kernel's first FP instruction of the launch: FS was off (scheduler.c). */
+  if (from_kernel && cause == CAUSE_ILLEGAL_INSTRUCTION &&
+      (xcsr_read(CSR_XSTATUS) & XSTATUS_FS_MASK) == 0) {
+    xcsr_set(CSR_XSTATUS, XSTATUS_FS_INITIAL);
+    hart->user->call.fp_live = 1;
+    return; /* retry it */
+  }
+#else
+  const int from_kernel = hart->in_kernel;
+#endif
+  if (!from_kernel) {
     char what[80];
     fw_format(what, sizeof what, "firmware exception on hart %u: " FW_PRIV_NAME "-mode cause %lu at pc 0x%lx, tval", (unsigned)index,
               (unsigned long)cause, (unsigned long)epc);

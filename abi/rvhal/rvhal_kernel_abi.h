@@ -12,7 +12,7 @@
 #include "rvhal/rvhal_protocol.h"
 #include "rvhal/rvhal_status.h"
 
-#define RVHAL_KERNEL_ABI_VERSION 1
+#define RVHAL_KERNEL_ABI_VERSION 2
 
 struct rvhal_call_info;
 
@@ -44,6 +44,8 @@ typedef struct rvhal_call_info {
   uint32_t hart_index;                /* 0 .. num_harts-1 */
   uint32_t team_rank;                 /* this hart's rank in its team; 0 leads */
   uint32_t team_size;                 /* harts cooperating on each group */
+  /* NULL: the kernel runs in U-mode and reaches the firmware through ecall
+   * (rvhal_ecall.h); otherwise it runs in the firmware's mode and calls. */
   const rvhal_services_t *services;
   rvhal_team_t *team;                 /* shared by the team */
   const rvhal_launch_desc_t *launch;  /* the launch (local-argument table) */
@@ -52,6 +54,10 @@ typedef struct rvhal_call_info {
   uintptr_t fiber_pool;               /* this hart's work-item stacks */
   uintptr_t fiber_pool_size;
   uintptr_t fiber_stack_size;         /* bytes per work-item stack */
+  /* U-mode: the firmware sets it to 1 once the kernel used the FPU in this
+   * launch (its FS state, which U-mode cannot read). */
+  volatile uint32_t fp_live;
+  uint32_t reserved0;
 } rvhal_call_info_t;
 
 #endif /* RVHAL_ABI_KERNEL_ABI_H */

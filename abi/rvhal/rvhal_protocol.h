@@ -60,6 +60,7 @@
                                       (a queue's launches submitted back to back: a failure stops the rest) */
 #define RVHAL_LAUNCH_TLB_FLUSH 0x4u /* each hart flushes its TLB before it starts: QEMU sizes its software TLB to
                                        the working set only on a flush (firmware/include/fw_speed.h) */
+#define RVHAL_LAUNCH_PRIVILEGED 0x8u /* M-mode boards: run the kernel in M-mode, unisolated (tests playing a lying device) */
 #define RVHAL_LAUNCH_TLB_LOG2_SHIFT 8 /* bits 8-12: grow the TLB to 2^n entries first (0: just flush) */
 #define RVHAL_LAUNCH_TLB_LOG2(flags) (((flags) >> RVHAL_LAUNCH_TLB_LOG2_SHIFT) & 31u)
 

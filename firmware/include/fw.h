@@ -44,7 +44,24 @@ typedef struct fw_launch {
   volatile uint32_t fault_hart;
   volatile uint32_t turn;       /* exact timing: the team whose turn it is */
   volatile uint32_t arrived;    /* exact timing: harts asleep, waiting for their turn */
+  uint32_t privileged; /* RVHAL_LAUNCH_PRIVILEGED, or an S-mode firmware: the kernel runs in our mode */
 } fw_launch_t;
+
+/* What a kernel of hart i may see of the firmware's per-call state: at the
+ * top of the hart's stack (the kernel's memory), filled per launch. The
+ * firmware writes it and never trusts what it reads back. */
+typedef struct fw_user {
+  rvhal_launch_desc_t desc; /* a copy of the launch's; its packed arguments are copied just below this block */
+  rvhal_call_info_t call;
+  hal_sched_info_t sched;
+  rvhal_team_t team; /* the team's, in its leader's block */
+  uint64_t counters[RVHAL_NUM_HART_COUNTERS]; /* what the SDK counts, added to the hart's after the share */
+} fw_user_t;
+
+/* The memory a U-mode kernel may read on one hart, as [lo, hi) ranges
+ * (pointers it hands to an ecall are checked against them). */
+#define FW_USER_RANGES 4
+#define FW_USER_PMP 9 /* pmpaddr2..10 as last written */
 
 typedef struct fw_hart {
   uint32_t index;
@@ -59,6 +76,11 @@ typedef struct fw_hart {
   volatile uintptr_t chunk[2];     /* the leader's claims, alternately (scheduler.c) */
   volatile uint32_t arrived;       /* team barrier: harts arrived */
   volatile uint32_t sense;         /* team barrier: flips when all arrived */
+  fw_user_t *user;                 /* top of this hart's stack */
+  void *kernel_args;               /* per launch: the packed arguments the kernel gets */
+  uintptr_t kernel_sp;             /* and its stack pointer */
+  uintptr_t user_lo[FW_USER_RANGES], user_hi[FW_USER_RANGES];
+  uintptr_t pmp[FW_USER_PMP];
 } fw_hart_t;
 
 /* Per-hart scratch: the top FW_SCRATCH_SIZE bytes of each hart's boot
@@ -67,10 +89,20 @@ typedef struct fw_scratch {
   uint32_t index;
   uint32_t hartid;
   fw_hart_t *hart;
+  uintptr_t fw_sp __attribute__((aligned(8)));
+  uintptr_t ie __attribute__((aligned(8)));
+  uintptr_t t0 __attribute__((aligned(8)));
+  uintptr_t t1 __attribute__((aligned(8)));
+  uintptr_t ra __attribute__((aligned(8)));
 } fw_scratch_t;
 _Static_assert(__builtin_offsetof(fw_scratch_t, index) == FW_SCRATCH_INDEX_OFS, "start.S writes it");
 _Static_assert(__builtin_offsetof(fw_scratch_t, hartid) == FW_SCRATCH_HARTID_OFS, "start.S writes it");
 _Static_assert(__builtin_offsetof(fw_scratch_t, hart) == FW_SCRATCH_HART_OFS, "pinned for assembly");
+_Static_assert(__builtin_offsetof(fw_scratch_t, fw_sp) == FW_SCRATCH_FWSP_OFS, "pinned for assembly");
+_Static_assert(__builtin_offsetof(fw_scratch_t, ie) == FW_SCRATCH_IE_OFS, "pinned for assembly");
+_Static_assert(__builtin_offsetof(fw_scratch_t, t0) == FW_SCRATCH_T0_OFS, "pinned for assembly");
+_Static_assert(__builtin_offsetof(fw_scratch_t, t1) == FW_SCRATCH_T1_OFS, "pinned for assembly");
+_Static_assert(__builtin_offsetof(fw_scratch_t, ra) == FW_SCRATCH_RA_OFS, "pinned for assembly");
 _Static_assert(sizeof(fw_scratch_t) <= FW_SCRATCH_SIZE, "fits its slot");
 
 /* Hart `index`'s scratch; its trap stack's top is the scratch's address. */
@@ -100,6 +132,13 @@ void fw_ring_loop(fw_hart_t *hart) __attribute__((noreturn));
 
 /* team_barrier.c */
 void fw_team_barrier(const rvhal_call_info_t *ci);
+int fw_team_wait(const rvhal_call_info_t *ci); /* nonzero: the launch failed meanwhile */
+
+/* user.c */
+void fw_user_setup(fw_hart_t *hart);        /* per launch: the kernel's block and its memory map */
+int fw_user_readable(const fw_hart_t *hart, uintptr_t p, uintptr_t n);
+void fw_user_program_installed(const rvhal_launch_desc_t *d);
+void fw_user_pmp_init(void);                /* M-mode: the constant PMP configuration */
 
 /* trap.c */
 void fw_trap_handler(uintptr_t *frame);
@@ -112,6 +151,10 @@ void fw_print_record(uint32_t hart, uint64_t item, const char *text, uint32_t le
 /* start.S */
 void fw_call_on_stack(void *arg, void (*fn)(void *), uintptr_t stack_top) __attribute__((noreturn));
 void fw_trap_leave_to(uintptr_t trap_stack_top, void (*fn)(void)) __attribute__((noreturn));
+/* Run a kernel call on `user_sp` (M-mode firmware: in U-mode). */
+void fw_user_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t user_sp);
+void fw_priv_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t user_sp); /* RVHAL_LAUNCH_PRIVILEGED */
+extern uint8_t fw_main_stacks[];
 extern uint8_t fw_boot_stacks[];
 
 

@@ -6,9 +6,9 @@
  * board's drivers (drivers/sbi.c). Counters are read through the
  * unprivileged cycle/instret CSRs, which both modes may read.
  *
- * A later step runs kernels in U-mode: the trap path below already saves
- * and restores through XEPC/XSTATUS; U-mode adds XSTATUS_XPP = U on kernel
- * entry and the isolation of the mode (PMP under M, page tables under S). */
+ * The M-mode build runs kernels in U-mode, isolated by PMP (user.c,
+ * fw_user_call in start.S); the S-mode build still calls them in S-mode
+ * (page tables would isolate them). */
 #ifndef FW_CSR_H
 #define FW_CSR_H
 
@@ -26,6 +26,7 @@
 #define XIP_EXT (1ul << 9)
 #define XSTATUS_XPP_X (1ul << 8) /* sstatus.SPP = S */
 #define XSTATUS_XPP_MASK (1ul << 8)
+#define XSTATUS_XPIE (1ul << 5)
 #define XRET sret
 #define FW_PRIV_NAME "S"
 #else
@@ -42,11 +43,13 @@
 #define XIP_EXT (1ul << 11)
 #define XSTATUS_XPP_X (3ul << 11) /* mstatus.MPP = M */
 #define XSTATUS_XPP_MASK (3ul << 11)
+#define XSTATUS_XPIE (1ul << 7)
 #define XRET mret
 #define FW_PRIV_NAME "M"
 #endif
 /* mstatus.FS and sstatus.FS are the same field. */
 #define XSTATUS_FS_INITIAL (1ul << 13)
+#define XSTATUS_FS_MASK (3ul << 13)
 
 #ifndef __ASSEMBLER__
 /* Expand the x-mode name first, then stringize it. */

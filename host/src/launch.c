@@ -504,6 +504,7 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
   if (counting) desc->flags |= RVHAL_LAUNCH_COUNTERS;
   if (counting && rvhal_profile_wants_events(d->profile)) desc->flags |= RVHAL_LAUNCH_TRACE;
   desc->flags |= tlb_flags(d, args, num_args);
+  if (opts && opts->privileged) desc->flags |= RVHAL_LAUNCH_PRIVILEGED;
   desc->chunk_groups = chunk;
   desc->num_local_args = nlocal;
   desc->num_installs = 0;

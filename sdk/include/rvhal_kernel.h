@@ -24,6 +24,7 @@
 #ifndef RVHAL_KERNEL_H
 #define RVHAL_KERNEL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,6 +62,7 @@ typedef struct rvhal_group {
   uint32_t team;          /* several harts run each group */
   uint32_t team_local;    /* ... and share local memory: they sync at each group's start and end */
   uint32_t counting;      /* the launch records counters */
+  uint32_t umode;         /* the kernel runs in U-mode: FP use from ci->fp_live, not sstatus */
   /* Barrier state: fibers_on once the first barrier() turned the group's
    * items into contexts; fast while barrier() needs no more than a switch. */
   uint32_t fibers_on;
@@ -106,13 +108,20 @@ void rvhal_group_finish_fibers(exec_state_t *e);
 void rvhal_group_end_team(rvhal_group_t *g);
 void rvhal_call_end(rvhal_group_t *g, uint64_t groups);
 extern char __tdata_start[], __tdata_end[], __tbss_end[]; /* kernel.ld: the __local_variable block */
+/* The firmware's services, by ecall (U-mode) or call (sdk/src/services.c). */
+void rvhal_svc_team_barrier(const rvhal_call_info_t *ci);
+void rvhal_svc_print(const rvhal_call_info_t *ci, uint64_t item, const char *text, uint32_t len, uint32_t flags);
+int rvhal_svc_vformat(const rvhal_call_info_t *ci, char *buf, size_t cap, const char *fmt, va_list ap);
+void rvhal_svc_fail(const rvhal_call_info_t *ci, int32_t status, const char *detail, uint64_t value)
+    __attribute__((noreturn));
 
 
 /* sstatus.FS (the same field as mstatus.FS, reached through sstatus so the
  * one SDK build runs under an M-mode firmware and an S-mode one alike)
  * tells barrier() whether a work-item wrote FP registers since it last ran
- * (Dirty); clearing bit 13 turns Dirty into Clean. Kernels in U-mode (a
- * later step) cannot read it: the firmware would track FS for them. */
+ * (Dirty); clearing bit 13 turns Dirty into Clean. Kernels in U-mode cannot
+ * read it: there the firmware sets rvhal_call_info_t.fp_live instead, once
+ * the kernel used the FPU, and every switch then saves FP registers. */
 #define RVHAL_MSTATUS_FS_DIRTY (3ul << 13)
 #define RVHAL_MSTATUS_FS_CLEAN_MASK (1ul << 13)
 

@@ -33,19 +33,23 @@ static inline volatile uint64_t *canary_of(const rvhal_group_t *g, uint32_t slot
  * restored when `to` has saved ones that are not in the registers. */
 static void switch_to(rvhal_group_t *g, rvhal_context_t *from, rvhal_context_t *to) {
 #ifdef __riscv_flen
-  unsigned long st;
-  __asm__ volatile("csrr %0, sstatus" : "=r"(st));
+  unsigned long st = 0;
+  if (g->umode) { /* no FS to read: once the FPU is on, every switch saves */
+    if (g->ci->fp_live) st = RVHAL_MSTATUS_FS_DIRTY;
+  } else {
+    __asm__ volatile("csrr %0, sstatus" : "=r"(st));
+  }
   if ((st & RVHAL_MSTATUS_FS_DIRTY) == RVHAL_MSTATUS_FS_DIRTY) {
     rvhal_fp_save(from);
     from->fp_saved = 1;
     g->fp_owner = from;
     g->fp_used = 1;
-    __asm__ volatile("csrc sstatus, %0" ::"r"(RVHAL_MSTATUS_FS_CLEAN_MASK));
+    if (!g->umode) __asm__ volatile("csrc sstatus, %0" ::"r"(RVHAL_MSTATUS_FS_CLEAN_MASK));
   }
   if (to->fp_saved && g->fp_owner != to) {
     rvhal_fp_restore(to);
     g->fp_owner = to;
-    __asm__ volatile("csrc sstatus, %0" ::"r"(RVHAL_MSTATUS_FS_CLEAN_MASK));
+    if (!g->umode) __asm__ volatile("csrc sstatus, %0" ::"r"(RVHAL_MSTATUS_FS_CLEAN_MASK));
   }
 #else
   (void)g;
@@ -54,7 +58,7 @@ static void switch_to(rvhal_group_t *g, rvhal_context_t *from, rvhal_context_t *
 }
 
 static void __attribute__((noreturn, noinline)) divergent(rvhal_group_t *g, const exec_state_t *e) {
-  g->ci->services->fail(g->ci, RVHAL_BARRIER_DIVERGENCE, "work-item (local linear id) out of step",
+  rvhal_svc_fail(g->ci, RVHAL_BARRIER_DIVERGENCE, "work-item (local linear id) out of step",
                         g->first_item + e->slot);
   __builtin_unreachable();
 }
@@ -66,7 +70,7 @@ static void start_fibers(rvhal_group_t *g, exec_state_t *e0) {
   const uint32_t n = g->num_items;
   if (e0->slot != 0) divergent(g, e0);
   if ((uintptr_t)(n - 1) * ci->fiber_stack_size > ci->fiber_pool_size)
-    ci->services->fail(ci, RVHAL_LOCAL_MEMORY, "work-group needs more work-item stacks than the hart's pool holds", n);
+    rvhal_svc_fail(ci, RVHAL_LOCAL_MEMORY, "work-group needs more work-item stacks than the hart's pool holds", n);
   /* Item k's fiber (k >= 1) sits at the top of stack k-1 of the pool. */
   const uintptr_t step = ci->fiber_stack_size;
   const uintptr_t fiber1 = (ci->fiber_pool + step - sizeof(rvhal_fiber_t)) & ~(uintptr_t)15;
@@ -117,7 +121,7 @@ static void __attribute__((noinline)) barrier_slow(exec_state_t *e) {
   if (!g->fibers_on) {
     if (g->num_items == 1) { /* one item here: only the team to wait for */
       g->barrier_calls++;
-      if (g->team) g->ci->services->team_barrier(g->ci);
+      if (g->team) rvhal_svc_team_barrier(g->ci);
       return;
     }
     if (g->plain) divergent(g, e); /* the first item returned without this barrier */
@@ -130,7 +134,7 @@ static void __attribute__((noinline)) barrier_slow(exec_state_t *e) {
     g->waiting = 0;
     g->barrier_calls += g->num_items;
     g->switches += g->num_items;
-    if (g->team) g->ci->services->team_barrier(g->ci);
+    if (g->team) rvhal_svc_team_barrier(g->ci);
   } else {
     g->waiting++;
   }
@@ -141,8 +145,12 @@ void barrier(exec_state_t *e) {
   rvhal_group_t *g = e->group;
   unsigned long st = 0;
 #ifdef __riscv_flen
-  __asm__ volatile("csrr %0, sstatus" : "=r"(st));
-  st = (st & RVHAL_MSTATUS_FS_DIRTY) == RVHAL_MSTATUS_FS_DIRTY || g->fp_used;
+  if (g->umode) {
+    st = g->ci->fp_live | g->fp_used;
+  } else {
+    __asm__ volatile("csrr %0, sstatus" : "=r"(st));
+    st = (st & RVHAL_MSTATUS_FS_DIRTY) == RVHAL_MSTATUS_FS_DIRTY || g->fp_used;
+  }
 #endif
   if (__builtin_expect(!g->fast || e->last || st, 0)) {
     barrier_slow(e);
@@ -176,7 +184,7 @@ void rvhal_group_finish_fibers(exec_state_t *e) {
   g->switches += g->num_items;
   for (uint32_t k = 1; k < g->num_items; k++)
     if (*canary_of(g, k) != STACK_CANARY)
-      g->ci->services->fail(g->ci, RVHAL_STACK_OVERFLOW, "work-item stack overflow; raise the item stack size",
+      rvhal_svc_fail(g->ci, RVHAL_STACK_OVERFLOW, "work-item stack overflow; raise the item stack size",
                             g->first_item + k);
   g->fibers_on = 0;
   g->finished = 0;

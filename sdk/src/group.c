@@ -29,11 +29,11 @@ size_t rvhal_local_block_size(const void *args, const hal_sched_info_t *s) {
   for (uint32_t i = 0; i < d->num_local_args; i++) {
     size_t n = local_arg_bytes(args, d, i);
     if (n > ci->local_mem_size || __builtin_add_overflow(total, align_up(n, RVHAL_LOCAL_ALIGN), &total))
-      ci->services->fail(ci, RVHAL_LOCAL_MEMORY, "a local buffer exceeds the device's local memory", n);
+      rvhal_svc_fail(ci, RVHAL_LOCAL_MEMORY, "a local buffer exceeds the device's local memory", n);
   }
   total += align_up((size_t)(__tbss_end - __tdata_start), RVHAL_LOCAL_ALIGN); /* link-time size, small */
   if (total > ci->local_mem_size)
-    ci->services->fail(ci, RVHAL_LOCAL_MEMORY, "group local memory exceeds the device limit", total);
+    rvhal_svc_fail(ci, RVHAL_LOCAL_MEMORY, "group local memory exceeds the device limit", total);
   return total;
 }
 
@@ -58,6 +58,7 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
   const uint32_t rank = ci->team_rank, size = ci->team_size;
   g->team = size > 1;
   g->counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
+  g->umode = ci->services == 0;
   g->first_item = 0;
   g->num_items = items;
   if (g->team) {
@@ -73,8 +74,9 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
    * path, saving FP registers nobody uses: measured, +74522 instructions per
    * hart on a barrier launch, and counts that depended on the launch before.
    * FS = Clean whatever it was, in the same instructions every time. */
-  __asm__ volatile("csrs sstatus, %0\n\tcsrc sstatus, %1" ::"r"(RVHAL_MSTATUS_FS_DIRTY),
-                   "r"(RVHAL_MSTATUS_FS_CLEAN_MASK));
+  if (!g->umode) /* U-mode: the firmware tracks FS (fp_live) */
+    __asm__ volatile("csrs sstatus, %0\n\tcsrc sstatus, %1" ::"r"(RVHAL_MSTATUS_FS_DIRTY),
+                     "r"(RVHAL_MSTATUS_FS_CLEAN_MASK));
 #endif
   g->finished = 0;
   g->waiting = 0;
@@ -88,7 +90,7 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
   if (g->team_local) {
     rvhal_team_t *team = ci->team;
     if (rank == 0) team->local_base = local_block;
-    ci->services->team_barrier(ci); /* members now see the leader's block */
+    rvhal_svc_team_barrier(ci); /* members now see the leader's block */
     local_block = team->local_base;
   }
   if (local_block) {
@@ -102,10 +104,10 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
 void rvhal_group_init_tls(rvhal_group_t *g) {
   const rvhal_call_info_t *ci = g->ci;
   if (ci->team_rank == 0) memcpy(g->tls, __tdata_start, (size_t)(__tdata_end - __tdata_start));
-  if (g->team_local) ci->services->team_barrier(ci);
+  if (g->team_local) rvhal_svc_team_barrier(ci);
 }
 
-void rvhal_group_end_team(rvhal_group_t *g) { g->ci->services->team_barrier(g->ci); }
+void rvhal_group_end_team(rvhal_group_t *g) { rvhal_svc_team_barrier(g->ci); }
 
 void rvhal_call_end(rvhal_group_t *g, uint64_t groups) {
   uint64_t *c = g->ci->counters;

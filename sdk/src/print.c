@@ -11,7 +11,7 @@ int print(exec_state_t *e, const char *fmt, ...) {
   char buf[PRINT_BUF];
   va_list ap;
   va_start(ap, fmt);
-  int n = ci->services->vformat(buf, sizeof buf, fmt, ap);
+  int n = rvhal_svc_vformat(ci, buf, sizeof buf, fmt, ap);
   va_end(ap);
   if (n < 0) return n;
   uint32_t flags = 0, len = (uint32_t)n;
@@ -24,6 +24,6 @@ int print(exec_state_t *e, const char *fmt, ...) {
   uint64_t gy = e->global_base[1] + e->local_id[1] - s->global_offset[1];
   uint64_t gz = e->global_base[2] + e->local_id[2] - s->global_offset[2];
   uint64_t sx = (uint64_t)s->num_groups_total[0] * s->local_size[0], sy = (uint64_t)s->num_groups_total[1] * s->local_size[1];
-  ci->services->print(ci, gx + sx * (gy + sy * gz), buf, len, flags);
+  rvhal_svc_print(ci, gx + sx * (gy + sy * gz), buf, len, flags);
   return n;
 }

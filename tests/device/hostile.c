@@ -12,7 +12,10 @@
  *
  * With the argument "stack": frames of several sizes, up to past the whole
  * stack region, touched only at their lowest byte. Arguments name the parts
- * to run (forged print wiped traps wild lost busy missing stack). */
+ * to run (forged print wiped traps wild isolated lost busy missing stack).
+ * Kernels run isolated (U-mode on M-mode boards); those that play a lying
+ * device (forged records, print heads, staging and boot configuration
+ * overwritten) run privileged (rvhal_launch_options_t.privileged). */
 #include <pthread.h>
 #include <signal.h>
 
@@ -59,12 +62,22 @@ static void healthy_at(int line) {
 }
 #define HEALTHY() healthy_at(__LINE__)
 
-static int act(uint64_t what, uint64_t value, uint64_t items, uint64_t local) {
+static int act_opts(uint64_t what, uint64_t value, uint64_t items, uint64_t local,
+                    const rvhal_launch_options_t *o) {
   const uint8_t z = 0;
   CHECK_OK(rvhal_mem_fill(c.d, c.marks, &z, 1, N * 4));
   hal_arg_t args[3] = {rvhal_arg_global(c.marks), rvhal_arg_value(&what, 8), rvhal_arg_value(&value, 8)};
   hal_ndrange_t nd = {.global = {items}, .local = {local}};
-  return rvhal_kernel_exec(c.d, c.hostile, fixture_kernel(c.d, c.hostile, "hostile_act"), &nd, args, 3, 1);
+  return rvhal_kernel_exec_ex(c.d, c.hostile, fixture_kernel(c.d, c.hostile, "hostile_act"), &nd, args, 3, 1, o);
+}
+static int act(uint64_t what, uint64_t value, uint64_t items, uint64_t local) {
+  return act_opts(what, value, items, local, NULL);
+}
+/* The kernel in the firmware's mode, not isolated: it plays a lying device
+ * (an isolated kernel can no longer write device records). */
+static int act_priv(uint64_t what, uint64_t value, uint64_t items, uint64_t local) {
+  rvhal_launch_options_t o = {.privileged = 1};
+  return act_opts(what, value, items, local, &o);
 }
 
 /* The launch ends with `status` and a message holding each needle. */
@@ -80,13 +93,13 @@ static void expect_at(int line, int rc, int status, const char *n1, const char *
 
 static void forged_records(void) {
   /* hart 0x7fffffff used to index the hart blocks: SIGSEGV */
-  EXPECT(act(HOSTILE_FORGE_COMPLETION, 0x7fffffff, N, 4), RVHAL_FIRMWARE, "fault_hart 2147483647",
+  EXPECT(act_priv(HOSTILE_FORGE_COMPLETION, 0x7fffffff, N, 4), RVHAL_FIRMWARE, "fault_hart 2147483647",
          "device was restarted");
   HEALTHY();
   char want[64];
   uint32_t harts = rvhal_device_get_info(c.d)->num_harts;
   snprintf(want, sizeof want, "fault_hart %u", harts); /* the first hart number past the last */
-  EXPECT(act(HOSTILE_FORGE_COMPLETION, harts, N, 4), RVHAL_FIRMWARE, want, "hostile_act");
+  EXPECT(act_priv(HOSTILE_FORGE_COMPLETION, harts, N, 4), RVHAL_FIRMWARE, want, "hostile_act");
   HEALTHY();
 }
 
@@ -104,7 +117,7 @@ static void print_bombs(void) {
   for (size_t i = 0; i < sizeof heads / sizeof *heads; i++) {
     char want[64];
     snprintf(want, sizeof want, "head %llu", (unsigned long long)heads[i]);
-    EXPECT(act(HOSTILE_PRINT_HEAD, heads[i], N, 4), RVHAL_FIRMWARE, "print ring of hart", want);
+    EXPECT(act_priv(HOSTILE_PRINT_HEAD, heads[i], N, 4), RVHAL_FIRMWARE, "print ring of hart", want);
     HEALTHY();
   }
   /* Printing for ever: the launch times out, the host is not held by the
@@ -117,20 +130,20 @@ static void print_bombs(void) {
   HEALTHY();
 }
 
-/* A kernel that overwrote every staged program copy (it can: it runs in
- * M-mode) used to break the other programs for good: their next install
+/* A kernel that overwrote every staged program copy (a privileged one can;
+ * an isolated one traps, see isolated_stores) used to break the other programs for good: their next install
  * copied the garbage. They are staged again from the host's copy. */
 static void wiped_programs(void) {
   const uint64_t bytes[] = {0x00, 0xff, 0x13 /* addi: runs off the end */};
   for (size_t i = 0; i < sizeof bytes / sizeof *bytes; i++) {
-    EXPECT(act(HOSTILE_WIPE_STAGING, bytes[i], N, 4), RVHAL_OK, NULL, NULL);
+    EXPECT(act_priv(HOSTILE_WIPE_STAGING, bytes[i], N, 4), RVHAL_OK, NULL, NULL);
     HEALTHY();
     EXPECT(act(HOSTILE_PRINT_ONCE, i, 1, 1), RVHAL_OK, NULL, NULL); /* its own program too */
     HEALTHY();
   }
   /* The boot configuration overwritten: the firmware rejects the next
    * (checked) descriptor; the device restarts and works. */
-  EXPECT(act(HOSTILE_BOOT_CONFIG, 0, N, 4), RVHAL_OK, NULL, NULL);
+  EXPECT(act_priv(HOSTILE_BOOT_CONFIG, 0, N, 4), RVHAL_OK, NULL, NULL);
   int rc = act(HOSTILE_PRINT_ONCE, 7, 1, 1);
   EXPECT(rc, RVHAL_BAD_LAUNCH, "rejected launch", "device was restarted");
   HEALTHY();
@@ -158,11 +171,54 @@ static void wild_stores(void) {
   }
 }
 
+/* An isolated (U-mode) kernel's store into the firmware, the control block,
+ * a staged program copy or another hart's stack traps at once, naming the
+ * address, and the next launch is correct with every other buffer intact. */
+static void isolated_stores(void) {
+  EXPECT(act_priv(HOSTILE_LAYOUT, 0, 1, 1), RVHAL_OK, NULL, NULL);
+  uint32_t m[12];
+  CHECK_OK(rvhal_mem_read(c.d, m, c.marks, sizeof m));
+  uint64_t v[6];
+  for (int i = 0; i < 6; i++) v[i] = m[2 * i] | (uint64_t)m[2 * i + 1] << 32;
+  const uint64_t harts = v[5], last = harts - 1;
+  struct {
+    const char *what;
+    uint64_t addr;
+  } t[] = {{"firmware image", v[0] + 256},
+           {"control block", v[1] + 64},
+           {"staged program copy", v[2] + 16},
+           {"another hart's stack", v[3] + last * v[4] + v[4] / 2}};
+  rvhal_launch_options_t one = {.harts = 1}; /* runs on hart 0; the stack is the last hart's */
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+    if (i == 3 && harts < 2) continue;
+    char want[64];
+    snprintf(want, sizeof want, "address 0x%llx", (unsigned long long)t[i].addr);
+    int rc = act_opts(HOSTILE_STORE_AT, t[i].addr, N, 4, &one);
+    const char *msg = rvhal_last_error();
+    CHECK_MSG(rc == RVHAL_KERNEL_TRAP, "store into the %s: %s: %s", t[i].what, rvhal_status_name(rc), msg);
+    CHECK_MSG(strstr(msg, "store access fault") && strstr(msg, want), "store into the %s: message \"%s\" lacks \"%s\"",
+              t[i].what, msg, want);
+    if (i == 3) CHECK_MSG(strstr(msg, "on hart 0:") != NULL, "store into another hart's stack: %s", msg);
+    if (getenv("RVHAL_TEST_VERBOSE")) printf("  %s: %s\n", t[i].what, msg);
+    HEALTHY();
+    /* The same address handed to the firmware as print text: the ecall
+     * stops the launch naming it, and the firmware does not read it. */
+    rc = act_opts(HOSTILE_ECALL_PRINT_AT, t[i].addr, N, 4, &one);
+    msg = rvhal_last_error();
+    CHECK_MSG(rc == RVHAL_KERNEL_TRAP && strstr(msg, "(mcause 8)") && strstr(msg, want),
+              "print ecall with text in the %s: %s: %s", t[i].what, rvhal_status_name(rc), msg);
+    HEALTHY();
+  }
+  /* Text the kernel may read prints. */
+  EXPECT(act(HOSTILE_PRINT_ONCE, 5, 1, 1), RVHAL_OK, NULL, NULL);
+  HEALTHY();
+}
+
 static void traps(void) {
   static const struct {
     uint64_t what;
     const char *cause;
-  } t[] = {{HOSTILE_ECALL, "environment call from M-mode"},
+  } t[] = {{HOSTILE_ECALL, "environment call from U-mode"},
            {HOSTILE_EBREAK, "breakpoint"},
            {HOSTILE_JUMP_WILD, "(mcause 1)"},
            {HOSTILE_AMO_MISALIGNED, "(mcause 6)"}};
@@ -285,7 +341,7 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     void (*fn)(void);
-  } parts[] = {{"forged", forged_records}, {"print", print_bombs}, {"wiped", wiped_programs}, {"traps", traps}, {"wild", wild_stores},
+  } parts[] = {{"forged", forged_records}, {"print", print_bombs}, {"wiped", wiped_programs}, {"traps", traps}, {"wild", wild_stores}, {"isolated", isolated_stores},
                {"lost", device_lost},      {"busy", busy},         {"missing", missing_tool}, {"stack", stack_frames}};
   for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
     int run = argc == 1 && strcmp(parts[i].name, "stack") != 0;

@@ -7,6 +7,7 @@
  * HOSTILE_* constants of dt_shared.h); every item first sets
  * marks[gid] = gid + 1. */
 #include "dt_shared.h"
+#include "rvhal/rvhal_ecall.h"
 #include "kernel_if.h"
 
 typedef struct {
@@ -82,8 +83,10 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
     return;
   case HOSTILE_SPIN:
     spin();
-  case HOSTILE_ECALL:
-    __asm__ volatile("ecall" ::: "memory");
+  case HOSTILE_ECALL: { /* a number no firmware service has */
+    register uintptr_t a7 __asm__("a7") = (uintptr_t)-1;
+    __asm__ volatile("ecall" ::"r"(a7) : "memory");
+  }
     return;
   case HOSTILE_EBREAK:
     __asm__ volatile("ebreak" ::: "memory");
@@ -119,6 +122,24 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
     }
     return;
   }
+  case HOSTILE_LAYOUT: {
+    const uint64_t v[6] = {(uintptr_t)ctrl - RVHAL_CTRL_OFFSET, (uintptr_t)ctrl, ctrl->boot.staging_base,
+                           ctrl->boot.stacks_base, ctrl->boot.hart_stack_size, ctrl->boot.num_harts};
+    for (int i = 0; i < 6; i++) {
+      a->marks[2 * i] = (uint)v[i];
+      a->marks[2 * i + 1] = (uint)(v[i] >> 32);
+    }
+    return;
+  }
+  case HOSTILE_ECALL_PRINT_AT: {
+    register uintptr_t a7 __asm__("a7") = RVHAL_ECALL_PRINT, a0 __asm__("a0") = 0, a1 __asm__("a1") = 0;
+    register uintptr_t a2 __asm__("a2") = (uintptr_t)a->value, a3 __asm__("a3") = 16, a4 __asm__("a4") = 0;
+    __asm__ volatile("ecall" ::"r"(a7), "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(a4) : "memory");
+    return;
+  }
+  case HOSTILE_STORE_AT:
+    *(volatile uint32_t *)(uintptr_t)a->value = 0xdead;
+    return;
   case HOSTILE_STACK_BOTTOM:
     stack_bottom(a->value, a->marks);
     return;

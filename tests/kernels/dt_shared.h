@@ -57,7 +57,7 @@ static inline uint32_t want_b(uint32_t in, uint32_t k, uint32_t i) {
 #define HOSTILE_WIPE_STAGING 4     /* every staged program overwritten with `value` bytes */
 #define HOSTILE_BOOT_CONFIG 5      /* the boot configuration's program_size = 0 */
 #define HOSTILE_SPIN 6             /* never returns */
-#define HOSTILE_ECALL 7            /* traps: ecall (mcause 11) */
+#define HOSTILE_ECALL 7            /* traps: ecall with a7 = -1, no service (mcause 8 from U-mode, 11 from M) */
 #define HOSTILE_EBREAK 8           /* breakpoint (3) */
 #define HOSTILE_JUMP_WILD 9        /* jumps to address 0x10 (instruction access fault, 1) */
 #define HOSTILE_AMO_MISALIGNED 10  /* AMO on an odd address (store/AMO address misaligned, 6) */
@@ -68,5 +68,9 @@ static inline uint32_t want_b(uint32_t in, uint32_t k, uint32_t i) {
 #define HOSTILE_WIPE_CTRL 15       /* the control block after the boot configuration zeroed */
 #define HOSTILE_WIPE_STACKS 16     /* every other hart's stack zeroed */
 #define HOSTILE_FIBER_STACK 17     /* after a barrier, local id 1 (on a work-item stack) does HOSTILE_STACK_BOTTOM */
+#define HOSTILE_LAYOUT 18          /* (privileged) marks[0..11] = firmware, control block, staging, stacks base,
+                                      hart stack size, harts: 64-bit values as two words, low first */
+#define HOSTILE_STORE_AT 19        /* item 0 stores one word at address `value` */
+#define HOSTILE_ECALL_PRINT_AT 20  /* (U-mode) the print ecall with 16 bytes of text at address `value` */
 
 #endif /* RVHAL_TEST_DT_SHARED_H */

@@ -176,6 +176,8 @@ typedef struct rvhal_launch_options {
   const uint8_t *arg_types; /* NULL, or per argument the RVHAL_TYPE_* (rvhal/rvhal_kernel_meta.h) of the
                                value passed, 0 for "not said": a float given for an integer parameter, or
                                an integer for a float one, is refused (hal_arg_t carries sizes only) */
+  int privileged;           /* 1: run the kernel in the firmware's mode, not isolated in U-mode: only for
+                               trusted kernels (the tests that play a lying device use it) */
 } rvhal_launch_options_t;
 
 /* Runs `kernel` over the ND-range and returns when it has finished.
