@@ -18,8 +18,14 @@ rvhal_device_test(exec.context_switches DIR exec SOURCE context_switches RV32 BO
 # exact repeatability is not claimed (docs/porting.md).
 rvhal_device_test(exec.exact_counters DIR exec SOURCE exact_counters ARGS plain TIMEOUT 120 BOARDS
                   BOARDS_EXCEPT "^(sifive-u|icicle-kit)-")
-rvhal_device_test(exec.exact_counters.team DIR exec SOURCE exact_counters ARGS team TIMEOUT 120 BOARDS
-                  BOARDS_EXCEPT "^(sifive-u|icicle-kit)-")
+# Teams (harts waiting for each other at barriers) on qemu-virt only: on
+# qemu-virt-sbi (once in about ten suite runs) and spike (under a heavier
+# load than CI's) a team's barrier waits came out 43,000 cycles apart
+# between two runs of the same launch: a team shares QEMU's -icount thread
+# in slices set by timer deadlines (docs/counters.md, "Exact timing with
+# teams"), and those boards arm timers of their own (spike's polled
+# doorbell, OpenSBI's timer).
+rvhal_device_test(exec.exact_counters.team DIR exec SOURCE exact_counters ARGS team TIMEOUT 120)
 rvhal_device_test(exec.counter_api DIR exec SOURCE counter_api RV32 BOARDS)
 rvhal_device_test(exec.profile_files DIR exec SOURCE profile_files)
 rvhal_device_test(exec.print_volume DIR exec SOURCE print_volume RV32 BOARDS)
