@@ -10,13 +10,8 @@ static int virt_sbi_init(void) {
 }
 
 const fw_board_t fw_board = {
-    .version = FW_BOARD_VERSION,
-    .name = RVHAL_BOARD_NAME,
-    .first_hart = RVHAL_BOARD_FIRST_HART,
-    .max_harts = RVHAL_BOARD_MAX_HARTS,
+    FW_BOARD_FACTS, /* from board.h */
     .doorbell = FW_DOORBELL_IRQ,
-    .ram_base = RVHAL_BOARD_RAM_BASE,
-    .timebase_hz = RVHAL_BOARD_TIMEBASE_HZ,
     .init = virt_sbi_init,
     .hart_start = sbi_hart_start,
     .ipi_send = sbi_ipi_send,

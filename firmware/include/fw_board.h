@@ -14,6 +14,13 @@
 
 #define FW_BOARD_VERSION 1
 
+/* The facts every board states in its board.h, as fw_board_t's first
+ * initialisers: `const fw_board_t fw_board = {FW_BOARD_FACTS, .doorbell =
+ * ..., hooks}` (boards/template/board.c). */
+#define FW_BOARD_FACTS                                                                       \
+  .version = FW_BOARD_VERSION, .name = RVHAL_BOARD_NAME, .first_hart = RVHAL_BOARD_FIRST_HART, \
+  .max_harts = RVHAL_BOARD_MAX_HARTS, .ram_base = RVHAL_BOARD_RAM_BASE, .timebase_hz = RVHAL_BOARD_TIMEBASE_HZ
+
 /* How the host's doorbell reaches hart 0. */
 #define FW_DOORBELL_IRQ 0  /* an external interrupt (doorbell_enable/ack) */
 #define FW_DOORBELL_POLL 1 /* none: hart 0 looks at the ring on a timer */
