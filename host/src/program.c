@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "device_internal.h"
+#include "edit_distance.h"
 
 /* A kernel ELF links into the program area; its file may hold symbols and
  * debug information besides, but nothing near this. */
@@ -167,27 +168,6 @@ int rvhal_program_load_file(rvhal_device_t *d, const char *path, hal_program_t *
   return RVHAL_OK;
 }
 
-/* Edit distance, capped: enough to tell a typo from another name. */
-static size_t edit_distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b);
-  if (la > 127 || lb > 127) return SIZE_MAX;
-  size_t row[128];
-  for (size_t j = 0; j <= lb; j++) row[j] = j;
-  for (size_t i = 1; i <= la; i++) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= lb; j++) {
-      size_t up = row[j];
-      size_t best = diag + (a[i - 1] != b[j - 1]);
-      if (up + 1 < best) best = up + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      row[j] = best;
-      diag = up;
-    }
-  }
-  return row[lb];
-}
-
 /* The SDK kernel `name` most likely meant: its entry (name_entry), one
  * that starts with it, or one a typo away. NULL if none is close. */
 const char *rvhal_closest_kernel(const rvhal_program_obj_t *p, const char *name) {
@@ -196,7 +176,7 @@ const char *rvhal_closest_kernel(const rvhal_program_obj_t *p, const char *name)
   for (uint32_t i = 0; i < p->num_sdk_kernels; i++) {
     const char *k = p->kernels[i].name;
     if (!strncmp(k, name, len) && !strcmp(k + len, "_entry")) return k;
-    size_t d = strncmp(k, name, len) == 0 ? 1 : edit_distance(name, k);
+    size_t d = strncmp(k, name, len) == 0 ? 1 : rvhal_edit_distance(name, k);
     if (d < best) best = d, pick = k;
   }
   return best <= (len < 6 ? 2 : len / 3) ? pick : NULL;

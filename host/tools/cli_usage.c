@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "edit_distance.h" /* host/src: shared with the library */
 #include "rvhal/rvhal.h"
 
 int cli_usage_error(const char *cmd, void (*usage)(FILE *f), const char *fmt, ...) {
@@ -25,26 +26,6 @@ int cli_usage_error(const char *cmd, void (*usage)(FILE *f), const char *fmt, ..
   return CLI_USAGE;
 }
 
-/* Edit distance (insertions, deletions, substitutions), for "did you mean". */
-static size_t distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b);
-  if (la > 63 || lb > 63) return SIZE_MAX;
-  size_t row[64];
-  for (size_t j = 0; j <= lb; j++) row[j] = j;
-  for (size_t i = 1; i <= la; i++) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= lb; j++) {
-      size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-      if (up + 1 < best) best = up + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      row[j] = best;
-      diag = up;
-    }
-  }
-  return row[lb];
-}
-
 const char *cli_closest(const char *word, size_t len, const char *const *names, size_t n) {
   char w[64];
   if (len >= sizeof w) return NULL;
@@ -53,7 +34,7 @@ const char *cli_closest(const char *word, size_t len, const char *const *names, 
   const char *best = NULL;
   size_t best_d = SIZE_MAX;
   for (size_t i = 0; i < n; i++) {
-    size_t d = !strncmp(names[i], w, len) && len >= 3 ? 1 : distance(w, names[i]); /* a prefix, or a typo */
+    size_t d = !strncmp(names[i], w, len) && len >= 3 ? 1 : rvhal_edit_distance(w, names[i]); /* a prefix, or a typo */
     if (d < best_d) best_d = d, best = names[i];
   }
   return best_d <= (len < 6 ? 2 : 3) ? best : NULL;
