@@ -143,4 +143,30 @@ static inline int dt_find_qemu(pid_t ppid, const char *env, pid_t *pids, int cap
   return n;
 }
 
+/* After a failed or hostile launch, the device still works: trap_good (of
+ * dt_trap, in `prog`) writes out[i] = i * 7 + k for n items, the buffer
+ * `keep` still holds what the host wrote into it, and this process has
+ * exactly one QEMU. `line` names the check's caller. */
+static inline void dt_check_healthy(rvhal_device_t *d, hal_program_t prog, hal_addr_t out, uint32_t n, uint32_t k,
+                                    hal_addr_t keep, const void *keep_host, size_t keep_size, int line) {
+  hal_arg_t args[2] = {rvhal_arg_global(out), rvhal_arg_value(&k, 4)};
+  hal_ndrange_t nd = {.global = {n}, .local = {4}};
+  int rc = rvhal_kernel_exec(d, prog, fixture_kernel(d, prog, "trap_good"), &nd, args, 2, 1);
+  CHECK_MSG(rc == RVHAL_OK, "trap_good after line %d: %s: %s", line, rvhal_status_name(rc), rvhal_last_error());
+  uint32_t *got = calloc(n, sizeof *got);
+  uint8_t *back = malloc(keep_size);
+  if (!got || !back) abort();
+  CHECK_OK(rvhal_mem_read(d, got, out, n * sizeof *got));
+  unsigned bad = 0;
+  for (uint32_t i = 0; i < n; i++) bad += got[i] != i * 7u + k;
+  CHECK_MSG(bad == 0, "trap_good after line %d: %u wrong results", line, bad);
+  CHECK_OK(rvhal_mem_read(d, back, keep, keep_size));
+  CHECK_BYTES(back, keep_host, keep_size, "host-written buffer after line %d", line);
+  free(got);
+  free(back);
+  pid_t pids[8];
+  int q = dt_find_qemu(getpid(), NULL, pids, 8);
+  CHECK_MSG(q == 1, "after line %d this process has %d QEMU children, expected 1", line, q);
+}
+
 #endif /* RVHAL_TEST_DEV_UTIL_H */

@@ -43,22 +43,7 @@ static ctx_t c;
  * hostile launch) gives the right result, the host's buffer is intact, and
  * this process has exactly one QEMU. */
 static void healthy_at(int line) {
-  uint32_t k = ++c.k;
-  hal_arg_t args[2] = {rvhal_arg_global(c.out), rvhal_arg_value(&k, 4)};
-  hal_ndrange_t nd = {.global = {N}, .local = {4}};
-  int rc = rvhal_kernel_exec(c.d, c.good, fixture_kernel(c.d, c.good, "trap_good"), &nd, args, 2, 1);
-  CHECK_MSG(rc == RVHAL_OK, "trap_good after line %d: %s: %s", line, rvhal_status_name(rc), rvhal_last_error());
-  uint32_t out[N];
-  CHECK_OK(rvhal_mem_read(c.d, out, c.out, sizeof out));
-  unsigned bad = 0;
-  for (uint32_t i = 0; i < N; i++) bad += out[i] != i * 7u + k;
-  CHECK_MSG(bad == 0, "trap_good after line %d: %u wrong results", line, bad);
-  static uint8_t back[sizeof c.keep_host];
-  CHECK_OK(rvhal_mem_read(c.d, back, c.keep, sizeof back));
-  CHECK_BYTES(back, c.keep_host, sizeof back, "host-written buffer after line %d", line);
-  pid_t pids[8];
-  int n = dt_find_qemu(getpid(), NULL, pids, 8);
-  CHECK_MSG(n == 1, "after line %d this process has %d QEMU children, expected 1", line, n);
+  dt_check_healthy(c.d, c.good, c.out, N, ++c.k, c.keep, c.keep_host, sizeof c.keep_host, line);
 }
 #define HEALTHY() healthy_at(__LINE__)
 
