@@ -39,7 +39,7 @@ RVHAL_KERNEL(bench_vadd, vadd_args, vadd_item, RVHAL_GLOBAL(a), RVHAL_GLOBAL(b),
 
 /* The same loop straight on the ABI entry, without the SDK: each group is
  * a contiguous slice of `per_group` elements. The baseline for the SDK's
- * cost. (No RVHAL_KERNEL: launched without argument checks.) */
+ * cost. RVHAL_KERNEL_META declares its arguments, so launches are checked. */
 void bench_vadd_direct(void *args, const hal_sched_info_t *sched);
 
 typedef struct {
@@ -47,6 +47,9 @@ typedef struct {
   __global uint *c;
   uint64_t per_group; /* packed as an 8-byte value: 8-aligned on RV32 too */
 } vadd_direct_args;
+
+RVHAL_KERNEL_META(bench_vadd_direct, vadd_direct_args, RVHAL_GLOBAL(a), RVHAL_GLOBAL(b), RVHAL_GLOBAL(c),
+                  RVHAL_VALUE(per_group))
 
 void bench_vadd_direct(void *args, const hal_sched_info_t *sched) {
   const vadd_direct_args *p = args;

@@ -223,15 +223,22 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
 #define RVHAL_META_ARG_II_(type, kind, member) \
   {RVHAL_ARG_DESC(kind, sizeof(((type *)0)->member), 0), (uint32_t)offsetof(type, member)},
 
+/* Describe the arguments of an ABI entry point `name` written by hand
+ * (void name(void *args, const hal_sched_info_t *sched), without the SDK's
+ * work-item loop), as RVHAL_KERNEL does for its own: the host then finds it
+ * as a kernel and checks every launch against it. */
+#define RVHAL_KERNEL_META(name, args_type, ...)                                                      \
+  const rvhal_kernel_meta_t name##__rvhal_meta __attribute__((used)) = {                             \
+      RVHAL_META_MAGIC, RVHAL_META_VERSION, (uint32_t)sizeof(args_type),                             \
+      (uint32_t)RVHAL_NARGS_(__VA_ARGS__), {RVHAL_FOREACH_(RVHAL_META_ARG_, args_type, ##__VA_ARGS__)}};
+
 /* Define the ABI entry point `name` running item_fn (taking a const
  * args_type * and an exec_state_t *) for every work-item, and describe its
  * arguments — RVHAL_GLOBAL(m), RVHAL_LOCAL(m), RVHAL_VALUE(m) for the
  * members m of args_type, in argument order — so that the host checks
  * every launch against them: count, kinds, sizes and offsets. */
 #define RVHAL_KERNEL(name, args_type, item_fn, ...)                                                  \
-  const rvhal_kernel_meta_t name##__rvhal_meta __attribute__((used)) = {                             \
-      RVHAL_META_MAGIC, RVHAL_META_VERSION, (uint32_t)sizeof(args_type),                             \
-      (uint32_t)RVHAL_NARGS_(__VA_ARGS__), {RVHAL_FOREACH_(RVHAL_META_ARG_, args_type, ##__VA_ARGS__)}};  \
+  RVHAL_KERNEL_META(name, args_type, ##__VA_ARGS__)                                                  \
   static void name##__rvhal_item(const void *a, exec_state_t *e) { item_fn((const args_type *)a, e); } \
   void name(void *args, const hal_sched_info_t *sched);                                              \
   void name(void *args, const hal_sched_info_t *sched) { rvhal_run_call(args, sched, name##__rvhal_item); }
