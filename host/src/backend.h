@@ -1,7 +1,11 @@
 /* How the device core reaches a device: a small vtable (IREE style) so that
  * a board other than QEMU, or a different transport, can be added beside
- * qemu_backend.c without touching the rest. The device's RAM is always a
- * host mapping (ram): every backend must provide one. */
+ * qemu_backend.c without touching the rest. `ram` is a host buffer of the
+ * device's RAM window: the device's own memory (qemu_backend.c: a shared
+ * memfd) or, for a device the host cannot map (gdb_backend.c: through a
+ * debug probe), a mirror that the core keeps in step at its sync points
+ * with flush and invalidate, as a driver does with a non-coherent DMA
+ * master (docs/architecture.md, "Backends"). */
 #ifndef RVHAL_HOST_BACKEND_H
 #define RVHAL_HOST_BACKEND_H
 
@@ -32,6 +36,12 @@ typedef struct rvhal_backend_vtable {
   /* Keep hart 0 off host CPU `cpu`, where the thread waiting for launches
    * runs now (optional; see qemu_backend.c, placement). */
   void (*place)(rvhal_backend_t *b, int cpu);
+  /* Non-coherent backends only (NULL: ram is the device's memory). flush
+   * writes ram's bytes of [addr, addr+len) (device addresses) to the
+   * device, invalidate reads the device's into ram. Either may leave the
+   * device halted: wait and doorbell resume it. */
+  int (*flush)(rvhal_backend_t *b, uint64_t addr, uint64_t len);
+  int (*invalidate)(rvhal_backend_t *b, uint64_t addr, uint64_t len);
 } rvhal_backend_vtable_t;
 
 struct rvhal_backend {
@@ -51,8 +61,17 @@ typedef struct rvhal_qemu_config {
   int exact_timing;          /* -icount shift=0 */
   const char *plugin_path;   /* rvhal's instruction-counting plugin, or NULL */
   uint64_t plugin_offset;    /* where its counts go, bytes into guest RAM */
+  /* gdb_backend.c: guest RAM private to QEMU (ram stays NULL), a gdbstub on
+   * a socketpair, QEMU started halted (-S), the firmware not loaded. */
+  int gdbstub;
 } rvhal_qemu_config_t;
 
 int rvhal_qemu_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t **out_backend);
+/* With config->gdbstub: our end of the running QEMU's gdbstub, or -1. */
+int rvhal_qemu_backend_gdb_socket(rvhal_backend_t *b);
+
+/* The device through the GDB remote serial protocol (gdb_backend.c): QEMU's
+ * gdbstub here, OpenOCD on a board. */
+int rvhal_gdb_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t **out_backend);
 
 #endif /* RVHAL_HOST_BACKEND_H */

@@ -132,6 +132,7 @@ int rvhal_device_boot(rvhal_device_t *d) {
   const uint64_t t0 = rvhal_now_ns();
   for (;;) {
     int waited = (int)((rvhal_now_ns() - t0) / 1000000u);
+    RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate_ptr(d, &d->ctrl->fw, sizeof d->ctrl->fw));
     uint32_t state = __atomic_load_n(&d->ctrl->fw.state, __ATOMIC_ACQUIRE);
     if (state == RVHAL_FW_READY) {
       if (be->vtable->booted) be->vtable->booted(be);
@@ -151,7 +152,7 @@ int rvhal_device_boot(rvhal_device_t *d) {
       be->vtable->stop(be);
       return rc;
     }
-    RVHAL_RETURN_IF_ERROR(be->vtable->wait(be, 100));
+    RVHAL_RETURN_IF_ERROR(be->vtable->wait(be, rvhal_dev_coherent(d) ? 100 : 5)); /* a mirror is not woken by "ready" */
   }
 }
 
@@ -207,7 +208,15 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
       .plugin_path = d->options.counters ? rvhal_qemu_plugin_path() : NULL,
       .plugin_offset = d->layout.ctrl - d->layout.ram_base + offsetof(rvhal_ctrl_t, insns),
   };
-  if ((rc = rvhal_qemu_backend_create(&qc, &d->backend))) goto fail;
+  const char *backend = getenv("RVHAL_BACKEND");
+  if (backend && *backend && strcmp(backend, "qemu") && strcmp(backend, "gdb")) {
+    rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_BACKEND=%s: use \"qemu\" (shared memory, the default) or \"gdb\" "
+                     "(GDB remote protocol)", backend);
+    goto fail;
+  }
+  if (backend && !strcmp(backend, "gdb")) rc = rvhal_gdb_backend_create(&qc, &d->backend);
+  else rc = rvhal_qemu_backend_create(&qc, &d->backend);
+  if (rc) goto fail;
   d->ctrl = (rvhal_ctrl_t *)(d->backend->ram + (d->layout.ctrl - d->layout.ram_base));
   if ((rc = rvhal_allocator_create(d->layout.heap_base, d->layout.heap_size, &d->heap))) goto fail;
   rvhal_allocator_set_colouring(d->heap, !(d->options.tlb_care_off & RVHAL_TLB_NO_COLOURING));

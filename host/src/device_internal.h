@@ -179,6 +179,30 @@ static inline void *rvhal_dev_ptr(const rvhal_device_t *d, hal_addr_t addr) {
   return d->backend->ram + (addr - d->backend->ram_base);
 }
 
+/* Sync points for a non-coherent backend, whose ram is a mirror
+ * (backend.h): after the host writes device memory through rvhal_dev_ptr,
+ * flush the range; before it reads, invalidate it. Nothing to do, and one
+ * test of a NULL pointer, on a backend that maps the device's RAM. */
+static inline int rvhal_dev_coherent(const rvhal_device_t *d) { return !d->backend->vtable->flush; }
+static inline int rvhal_dev_flush(const rvhal_device_t *d, hal_addr_t addr, uint64_t len) {
+  rvhal_backend_t *b = d->backend;
+  return b->vtable->flush ? b->vtable->flush(b, addr, len) : RVHAL_OK;
+}
+static inline int rvhal_dev_invalidate(const rvhal_device_t *d, hal_addr_t addr, uint64_t len) {
+  rvhal_backend_t *b = d->backend;
+  return b->vtable->invalidate ? b->vtable->invalidate(b, addr, len) : RVHAL_OK;
+}
+/* The same for a host pointer into ram (a field of the control block). */
+static inline hal_addr_t rvhal_dev_addr(const rvhal_device_t *d, const void *p) {
+  return d->backend->ram_base + (hal_addr_t)((const uint8_t *)p - d->backend->ram);
+}
+static inline int rvhal_dev_flush_ptr(const rvhal_device_t *d, const void *p, uint64_t len) {
+  return d->backend->vtable->flush ? rvhal_dev_flush(d, rvhal_dev_addr(d, p), len) : RVHAL_OK;
+}
+static inline int rvhal_dev_invalidate_ptr(const rvhal_device_t *d, const void *p, uint64_t len) {
+  return d->backend->vtable->invalidate ? rvhal_dev_invalidate(d, rvhal_dev_addr(d, p), len) : RVHAL_OK;
+}
+
 const rvhal_device_kind_t *rvhal_device_kind(uint32_t index);
 
 /* (Re)boot the device process and wait for its firmware. */
@@ -187,7 +211,7 @@ rvhal_program_obj_t *rvhal_program_get(rvhal_device_t *d, hal_program_t handle);
 rvhal_kernel_entry_t *rvhal_kernel_get(rvhal_program_obj_t *p, hal_kernel_t handle);
 /* The device process's id (0: none): for tests that kill it. */
 /* Writes the program's segments into its staged copy (program.c). */
-void rvhal_program_stage(rvhal_device_t *d, const rvhal_program_obj_t *p);
+int rvhal_program_stage(rvhal_device_t *d, const rvhal_program_obj_t *p);
 
 static inline uint64_t rvhal_now_ns(void) {
   struct timespec t;

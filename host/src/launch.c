@@ -192,6 +192,46 @@ static uint64_t ticks_to_ns(uint64_t ticks, uint64_t hz) {
   return ticks / hz * 1000000000ull + ticks % hz * 1000000000ull / hz;
 }
 
+/* Print output and the harts' blocks (trap reports, counters): on a
+ * non-coherent backend, the blocks and the new bytes of each ring are read
+ * first, and the tails the host moved are written back. */
+static int drain(rvhal_device_t *d, int final) {
+  rvhal_ctrl_t *c = d->ctrl;
+  uint8_t *rings = rvhal_dev_ptr(d, d->layout.fw_base) + RVHAL_PRINT_OFFSET;
+  const uint32_t n = d->info.num_harts;
+  uint64_t tails[RVHAL_MAX_HARTS];
+  if (!rvhal_dev_coherent(d)) {
+    RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate_ptr(d, c->harts, n * sizeof c->harts[0]));
+    for (uint32_t h = 0; h < n; h++) {
+      uint64_t tail = d->print.tails_known ? d->print.tail[h] : c->harts[h].print.tail, head = c->harts[h].print.head;
+      uint64_t len = head - tail > RVHAL_PRINT_RING_SIZE ? RVHAL_PRINT_RING_SIZE : head - tail; /* print_drain judges it */
+      uint64_t at = tail % RVHAL_PRINT_RING_SIZE, first = len < RVHAL_PRINT_RING_SIZE - at ? len : RVHAL_PRINT_RING_SIZE - at;
+      uint8_t *ring = rings + (size_t)h * RVHAL_PRINT_RING_SIZE;
+      if (first) RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate_ptr(d, ring + at, first));
+      if (len > first) RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate_ptr(d, ring, len - first));
+      tails[h] = c->harts[h].print.tail;
+    }
+  }
+  int rc = rvhal_print_drain(&d->print, c, rvhal_dev_ptr(d, d->layout.fw_base), n, final);
+  if (!rvhal_dev_coherent(d))
+    for (uint32_t h = 0; h < n; h++)
+      if (c->harts[h].print.tail != tails[h]) {
+        int f = rvhal_dev_flush_ptr(d, &c->harts[h].print.tail, sizeof c->harts[h].print.tail);
+        if (f && !rc) rc = f;
+      }
+  return rc;
+}
+
+/* The ring's host-written flag, and its completion count, through the backend. */
+static void set_host_waiting(rvhal_device_t *d, uint32_t v) {
+  __atomic_store_n(&d->ctrl->ring.host_waiting, v, __ATOMIC_RELAXED);
+  (void)rvhal_dev_flush_ptr(d, &d->ctrl->ring.host_waiting, sizeof v); /* a failure shows at the next access */
+}
+static uint64_t ring_completed(rvhal_device_t *d) {
+  (void)rvhal_dev_invalidate_ptr(d, &d->ctrl->ring.completed, sizeof d->ctrl->ring.completed);
+  return __atomic_load_n(&d->ctrl->ring.completed, __ATOMIC_ACQUIRE);
+}
+
 static int recover(rvhal_device_t *d, int status, const char *what);
 
 static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const char *kname,
@@ -245,7 +285,7 @@ static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const c
 static int recover(rvhal_device_t *d, int status, const char *what) {
   char why[1024];
   snprintf(why, sizeof why, "%s", what);
-  (void)rvhal_print_drain(&d->print, d->ctrl, rvhal_dev_ptr(d, d->layout.fw_base), d->info.num_harts, 1); /* what it can still read */
+  (void)drain(d, 1); /* what it can still read */
   if (rvhal_device_boot(d) != RVHAL_OK) {
     char boot[512];
     snprintf(boot, sizeof boot, "%s", rvhal_last_error());
@@ -262,12 +302,13 @@ static int recover(rvhal_device_t *d, int status, const char *what) {
 static int device_lied(rvhal_device_t *d, const char *kname, int status) {
   char what[1100];
   snprintf(what, sizeof what, "kernel %s: %s", kname, rvhal_last_error());
-  __atomic_store_n(&d->ctrl->ring.host_waiting, 0, __ATOMIC_RELAXED);
+  set_host_waiting(d, 0);
   return recover(d, status, what);
 }
 
 /* How long to spin before sleeping on this launch (see the top). */
 static uint64_t spin_ns(const rvhal_device_t *d) {
+  if (!rvhal_dev_coherent(d)) return 0; /* every look is a round trip to the device */
   if (d->host_spin_ns) return d->host_spin_ns;
   if (d->host_cpus < 2 || d->recent_launch_ns > SPIN_MAX_NS / SPIN_FACTOR) return 0;
   uint64_t spin = d->recent_launch_ns * SPIN_FACTOR;
@@ -283,18 +324,18 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname) {
     if (now_ns() - start > spin) break;
     cpu_relax();
   }
-  if (__atomic_load_n(&ring->completed, __ATOMIC_ACQUIRE) >= seq) return RVHAL_OK;
+  if (ring_completed(d) >= seq) return RVHAL_OK;
 
   uint64_t deadline = start + (uint64_t)d->options.launch_timeout_ms * 1000000ull;
-  __atomic_store_n(&ring->host_waiting, 1, __ATOMIC_RELAXED);
+  set_host_waiting(d, 1);
   __atomic_thread_fence(__ATOMIC_SEQ_CST); /* pairs with the firmware's fence after `completed` */
   int rc = RVHAL_OK;
-  while (__atomic_load_n(&ring->completed, __ATOMIC_ACQUIRE) < seq) {
+  while (ring_completed(d) < seq) {
     uint64_t now = now_ns();
     if (now >= deadline) {
       char what[256];
       snprintf(what, sizeof what, "kernel %s did not finish within %u ms", kname, d->options.launch_timeout_ms);
-      __atomic_store_n(&ring->host_waiting, 0, __ATOMIC_RELAXED);
+      set_host_waiting(d, 0);
       return recover(d, RVHAL_TIMEOUT, what);
     }
     uint64_t left_ms = (deadline - now) / 1000000ull + 1;
@@ -302,14 +343,13 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname) {
     if (rc == RVHAL_DEVICE_LOST) {
       char what[600];
       snprintf(what, sizeof what, "while running kernel %s: %s", kname, rvhal_last_error());
-      __atomic_store_n(&ring->host_waiting, 0, __ATOMIC_RELAXED);
+      set_host_waiting(d, 0);
       return recover(d, RVHAL_DEVICE_LOST, what);
     }
     if (rc) break;
-    if ((rc = rvhal_print_drain(&d->print, d->ctrl, rvhal_dev_ptr(d, d->layout.fw_base), d->info.num_harts, 0)))
-      return device_lied(d, kname, rc);
+    if ((rc = drain(d, 0))) return device_lied(d, kname, rc);
   }
-  __atomic_store_n(&ring->host_waiting, 0, __ATOMIC_RELAXED);
+  set_host_waiting(d, 0);
   return rc;
 }
 
@@ -509,7 +549,7 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
   desc->num_local_args = nlocal;
   desc->num_installs = 0;
   if (d->resident != program) {
-    rvhal_program_stage(d, p); /* from the host's copy: a kernel may have written over the staged one */
+    if ((rc = rvhal_program_stage(d, p))) return rc; /* from the host's copy: a kernel may have written over the staged one */
     memcpy(desc->install, p->install, sizeof p->install);
     desc->num_installs = p->num_installs;
   }
@@ -530,9 +570,17 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
     d->placed_cpu = cpu;
   }
   uint64_t t0 = now_ns();
+  if (!rvhal_dev_coherent(d) &&
+      ((rc = rvhal_dev_flush_ptr(d, slot->args, total)) ||
+       (rc = rvhal_dev_flush_ptr(d, desc, sizeof *desc + sizeof slot->done))))
+    return rc; /* desc and done are adjacent: one write */
   d->seq = seq;
   __atomic_store_n(&d->ctrl->ring.submitted, seq, __ATOMIC_RELEASE);
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (!rvhal_dev_coherent(d) &&
+      ((rc = rvhal_dev_flush_ptr(d, &d->ctrl->ring.submitted, sizeof seq)) ||
+       (rc = rvhal_dev_invalidate_ptr(d, &d->ctrl->fw.polling, sizeof d->ctrl->fw.polling))))
+    return recover(d, rc, rvhal_last_error());
   if (!__atomic_load_n(&d->ctrl->fw.polling, __ATOMIC_ACQUIRE)) {
     rc = d->backend->vtable->doorbell(d->backend);
     if (rc) return recover(d, rc, rvhal_last_error());
@@ -567,9 +615,9 @@ int rvhal_launch_complete(rvhal_device_t *d, const rvhal_launch_t *l, int more) 
   uint64_t t1 = now_ns();
   /* With later launches still on the device, what they printed so far
    * waits for their own completion. */
-  if ((rc = rvhal_print_drain(&d->print, d->ctrl, rvhal_dev_ptr(d, d->layout.fw_base), d->info.num_harts, !more)))
-    return device_lied(d, kname, rc);
+  if ((rc = drain(d, !more))) return device_lied(d, kname, rc);
 
+  if ((rc = rvhal_dev_invalidate_ptr(d, &slot->done, sizeof slot->done))) return recover(d, rc, rvhal_last_error());
   rvhal_completion_t done = slot->done; /* a copy: checked, then used */
   if ((rc = check_completion(d, &done, seq))) return device_lied(d, kname, rc);
   /* A running average of the launches' time on the device (not the round

@@ -1,5 +1,6 @@
 /* Device memory: allocation through the host allocator, and copies through
- * the shared mapping of guest RAM. Every access is checked to stay inside
+ * the backend's host view of guest RAM (a mirror on a non-coherent
+ * backend: flushed after writes, invalidated before reads). Every access is checked to stay inside
  * one live allocation, so a bad address can never reach the firmware,
  * programs or other buffers. These calls hold the device's heap lock, not
  * its launch lock: a copy runs while a kernel runs (queues overlap them). */
@@ -53,6 +54,7 @@ int rvhal_mem_write(rvhal_device_t *d, hal_addr_t dst, const void *src, hal_size
   uint8_t *p;
   RVHAL_RETURN_IF_ERROR(check_range(d, "mem_write", "destination", dst, size, &p));
   memcpy(p, src, size);
+  RVHAL_RETURN_IF_ERROR(rvhal_dev_flush(d, dst, size));
   rvhal_counters_after_transfer(d, size, 0);
   return RVHAL_OK;
 }
@@ -63,6 +65,7 @@ int rvhal_mem_read(rvhal_device_t *d, void *dst, hal_addr_t src, hal_size_t size
   if (!size) return RVHAL_OK;
   uint8_t *p;
   RVHAL_RETURN_IF_ERROR(check_range(d, "mem_read", "source", src, size, &p));
+  RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate(d, src, size));
   memcpy(dst, p, size);
   rvhal_counters_after_transfer(d, 0, size);
   return RVHAL_OK;
@@ -76,8 +79,9 @@ int rvhal_mem_copy(rvhal_device_t *d, hal_addr_t dst, hal_addr_t src, hal_size_t
   uint8_t *pd, *ps;
   RVHAL_RETURN_IF_ERROR(check_range(d, "mem_copy", "destination", dst, size, &pd));
   RVHAL_RETURN_IF_ERROR(check_range(d, "mem_copy", "source", src, size, &ps));
+  RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate(d, src, size));
   memmove(pd, ps, size);
-  return RVHAL_OK;
+  return rvhal_dev_flush(d, dst, size);
 }
 
 int rvhal_mem_fill(rvhal_device_t *d, hal_addr_t dst, const void *pattern, hal_size_t pattern_size, hal_size_t size) {
@@ -96,7 +100,7 @@ int rvhal_mem_fill(rvhal_device_t *d, hal_addr_t dst, const void *pattern, hal_s
   rvhal_counters_after_transfer(d, size, 0);
   if (pattern_size == 1) {
     memset(p, *(const uint8_t *)pattern, size);
-    return RVHAL_OK;
+    return rvhal_dev_flush(d, dst, size);
   }
   /* Write the pattern once, then double the filled prefix. */
   memcpy(p, pattern, pattern_size);
@@ -106,7 +110,7 @@ int rvhal_mem_fill(rvhal_device_t *d, hal_addr_t dst, const void *pattern, hal_s
     memcpy(p + filled, p, n);
     filled += n;
   }
-  return RVHAL_OK;
+  return rvhal_dev_flush(d, dst, size);
 }
 
 int rvhal_mem_map(rvhal_device_t *d, hal_addr_t addr, hal_size_t size, void **out_ptr) {
@@ -115,6 +119,9 @@ int rvhal_mem_map(rvhal_device_t *d, hal_addr_t addr, hal_size_t size, void **ou
   if (!d || !out_ptr) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_map: NULL device or out_ptr");
   uint8_t *p;
   RVHAL_RETURN_IF_ERROR(check_range(d, "mem_map", "", addr, size ? size : 1, &p));
+  if (!rvhal_dev_coherent(d))
+    return rvhal_error(RVHAL_UNSUPPORTED, "mem_map: the device's backend cannot map its memory (RVHAL_BACKEND=gdb: "
+                       "use mem_read and mem_write)");
   *out_ptr = p;
   return RVHAL_OK;
 }

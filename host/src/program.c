@@ -41,10 +41,13 @@ static int collect_kernels(rvhal_program_obj_t *p) {
 /* The staged copy is device memory a kernel can overwrite: it is written
  * again from the host's copy of the ELF each time the program is installed
  * (after a restart too), so a stray store cannot break a program for good. */
-void rvhal_program_stage(rvhal_device_t *d, const rvhal_program_obj_t *p) {
-  for (uint32_t i = 0; i < p->num_installs; i++)
+int rvhal_program_stage(rvhal_device_t *d, const rvhal_program_obj_t *p) {
+  for (uint32_t i = 0; i < p->num_installs; i++) {
     memcpy(rvhal_dev_ptr(d, p->install[i].src), p->elf->data + p->elf->segments[i].offset,
            (size_t)p->install[i].copy_size);
+    RVHAL_RETURN_IF_ERROR(rvhal_dev_flush(d, p->install[i].src, p->install[i].copy_size));
+  }
+  return RVHAL_OK;
 }
 
 static void program_destroy(rvhal_device_t *d, rvhal_program_obj_t *p) {

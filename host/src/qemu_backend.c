@@ -48,6 +48,7 @@ typedef struct qemu_backend {
   int paused;    /* a warm spare: QEMU started with -S, waiting for "cont" */
   int qmp;       /* our end of its QMP socket while paused, else -1 */
   int qmp_child; /* QEMU's end, during the spawn */
+  int gdb_sock, gdb_child; /* cfg.gdbstub: our end of its gdbstub, and QEMU's during the spawn */
   int make_spare; /* once booted, start a spare like this device (warm start) */
   char *key;      /* its configuration (config_key), for warm starts */
   pid_t hart0_tid; /* QEMU's thread running hart 0 (all harts in exact timing), 0: unknown */
@@ -71,6 +72,10 @@ static void qemu_stop(rvhal_backend_t *base) {
     close(q->qmp);
     q->qmp = -1;
   }
+  if (q->gdb_sock >= 0) {
+    close(q->gdb_sock);
+    q->gdb_sock = -1;
+  }
 }
 
 static void qemu_destroy(rvhal_backend_t *base) {
@@ -90,7 +95,7 @@ static void qemu_destroy(rvhal_backend_t *base) {
 /* QEMU's command line, built before fork so the child only execs. */
 #define MAX_LOADERS (RVHAL_MAX_HARTS + 8)
 typedef struct qemu_argv {
-  char smp[16], mem[32], backend[160], chardev[64], machine[96], qmp[64], bios[RVHAL_BOARD_STR_MAX];
+  char smp[16], mem[32], backend[160], chardev[64], machine[96], qmp[64], gdb[64], bios[RVHAL_BOARD_STR_MAX];
   char loader[MAX_LOADERS][128];
   char plugin[4200];
   char board_extra[RVHAL_BOARD_STR_MAX]; /* the board's qemu_args, split in place */
@@ -107,7 +112,7 @@ static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) 
   snprintf(a->backend, sizeof a->backend, "memory-backend-file,id=ram,size=%s,mem-path=/dev/fd/%d,share=on",
            a->mem, q->ram_fd);
   snprintf(a->chardev, sizeof a->chardev, "socket,id=uart,fd=%d", child_sock);
-  snprintf(a->machine, sizeof a->machine, "%s,memory-backend=ram", b->qemu_machine);
+  snprintf(a->machine, sizeof a->machine, q->ram_fd >= 0 ? "%s,memory-backend=ram" : "%s", b->qemu_machine);
   snprintf(a->bios, sizeof a->bios, "%s", b->qemu_bios);
   const char **v = a->argv;
   *v++ = q->qemu_path;
@@ -122,15 +127,25 @@ static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) 
   *v++ = a->smp;
   *v++ = "-m";
   *v++ = a->mem;
-  *v++ = "-object";
-  *v++ = a->backend;
+  if (q->ram_fd >= 0) {
+    *v++ = "-object";
+    *v++ = a->backend;
+  }
   *v++ = "-chardev";
   *v++ = a->chardev;
   *v++ = "-serial";
   *v++ = "chardev:uart";
   *v++ = "-bios";
   *v++ = a->bios;
-  if (b->qemu_boot == RVHAL_BOARD_BOOT_LOADER) {
+  if (q->gdb_child >= 0) {
+    /* gdb_backend.c loads the firmware through the gdbstub, as a probe would */
+    snprintf(a->gdb, sizeof a->gdb, "socket,id=gdb,fd=%d", q->gdb_child);
+    *v++ = "-chardev";
+    *v++ = a->gdb;
+    *v++ = "-gdb";
+    *v++ = "chardev:gdb";
+    *v++ = "-S";
+  } else if (b->qemu_boot == RVHAL_BOARD_BOOT_LOADER) {
     /* The image through hart 0's loader (which also sets its pc to the
      * entry), every other hart's pc through its own. */
     uint64_t entry = b->ram_base + b->fw_offset;
@@ -192,6 +207,7 @@ static void exec_qemu(const qemu_backend_t *q, const qemu_argv_t *a, int child_s
   fcntl(q->ram_fd, F_SETFD, 0);
   fcntl(child_sock, F_SETFD, 0);
   if (q->qmp_child >= 0) fcntl(q->qmp_child, F_SETFD, 0);
+  if (q->gdb_child >= 0) fcntl(q->gdb_child, F_SETFD, 0);
   execv(q->qemu_path, (char *const *)a->argv);
   static const char msg[] = "rvhal: cannot execute QEMU\n";
   if (write(2, msg, sizeof msg - 1) < 0) {
@@ -300,9 +316,19 @@ static int qemu_start(rvhal_backend_t *base) {
   if (q->paused && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, qv) < 0)
     return rvhal_error(RVHAL_HOST_IO, "socketpair: %s", strerror(errno));
   q->qmp_child = qv[1];
+  int gv[2] = {-1, -1};
+  if (q->cfg.gdbstub && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gv) < 0) {
+    int e = errno;
+    if (qv[0] >= 0) close(qv[0]), close(qv[1]);
+    q->qmp_child = -1;
+    return rvhal_error(RVHAL_HOST_IO, "socketpair: %s", strerror(e));
+  }
+  q->gdb_child = gv[1];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
     int e = errno;
     if (qv[0] >= 0) close(qv[0]), close(qv[1]);
+    if (gv[0] >= 0) close(gv[0]), close(gv[1]);
+    q->gdb_child = -1;
     q->qmp_child = -1;
     return rvhal_error(RVHAL_HOST_IO, "socketpair: %s", strerror(e));
   }
@@ -312,16 +338,19 @@ static int qemu_start(rvhal_backend_t *base) {
   build_argv(q, sv[1], &argv);
   int e;
   pid_t pid = spawn_qemu(q, &argv, sv[1], &e);
-  q->qmp_child = -1;
+  q->qmp_child = q->gdb_child = -1;
   if (qv[1] >= 0) close(qv[1]);
+  if (gv[1] >= 0) close(gv[1]);
   if (pid < 0) {
     close(sv[0]);
     close(sv[1]);
     if (qv[0] >= 0) close(qv[0]);
+    if (gv[0] >= 0) close(gv[0]);
     return rvhal_error(RVHAL_HOST_IO, "starting QEMU: %s", strerror(e));
   }
   close(sv[1]);
   q->qmp = qv[0];
+  q->gdb_sock = gv[0];
   q->sock = sv[0];
   q->pid = pid;
   return RVHAL_OK;
@@ -374,6 +403,8 @@ static int qemu_wait(rvhal_backend_t *base, int timeout_ms) {
 }
 
 static long qemu_process_id(rvhal_backend_t *base) { return ((qemu_backend_t *)base)->pid; }
+
+int rvhal_qemu_backend_gdb_socket(rvhal_backend_t *base) { return ((qemu_backend_t *)base)->gdb_sock; }
 
 /* Placement. Hart 0 takes launches from the ring while the host spins on
  * the completion (launch.c): on different CPUs a launch is a round trip
@@ -472,14 +503,14 @@ static int backend_new(const rvhal_qemu_config_t *cfg, rvhal_backend_t **out_bac
   }
   q->base.vtable = &qemu_vtable;
   q->cfg = *cfg;
-  q->ram_fd = q->log_fd = q->sock = q->qmp = q->qmp_child = -1;
+  q->ram_fd = q->log_fd = q->sock = q->qmp = q->qmp_child = q->gdb_sock = q->gdb_child = -1;
   q->qemu_path = qemu;
   q->firmware_path = strdup(cfg->firmware_path);
   q->board = *cfg->board;
   q->qemu_ram = cfg->ram_size > cfg->board->qemu_min_ram ? cfg->ram_size : cfg->board->qemu_min_ram;
-  if (cfg->plugin_path) q->plugin_path = strdup(cfg->plugin_path);
+  if (cfg->plugin_path && !cfg->gdbstub) q->plugin_path = strdup(cfg->plugin_path); /* it counts into a memfd */
   int rc = RVHAL_OK;
-  if (!q->qemu_path || !q->firmware_path || (cfg->plugin_path && !q->plugin_path)) {
+  if (!q->qemu_path || !q->firmware_path || (cfg->plugin_path && !cfg->gdbstub && !q->plugin_path)) {
     rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
     goto fail;
   }
@@ -488,8 +519,14 @@ static int backend_new(const rvhal_qemu_config_t *cfg, rvhal_backend_t **out_bac
   q->cfg.firmware_path = q->firmware_path;
   q->cfg.board = &q->board;
   q->cfg.plugin_path = q->plugin_path;
-  q->ram_fd = memfd_create("rvhal-ram", MFD_CLOEXEC);
   q->log_fd = memfd_create("rvhal-qemu-log", MFD_CLOEXEC);
+  if (cfg->gdbstub && q->log_fd >= 0) { /* RAM private to QEMU: the caller keeps a mirror */
+    q->base.ram_base = cfg->ram_base;
+    q->base.ram_size = cfg->ram_size;
+    *out_backend = &q->base;
+    return RVHAL_OK;
+  }
+  q->ram_fd = memfd_create("rvhal-ram", MFD_CLOEXEC);
   if (q->ram_fd < 0 || q->log_fd < 0) {
     rc = rvhal_error(RVHAL_HOST_IO, "memfd_create: %s", strerror(errno));
     goto fail;
@@ -536,7 +573,7 @@ static int spare_alive(qemu_backend_t *s) {
 
 int rvhal_qemu_backend_create(const rvhal_qemu_config_t *cfg, rvhal_backend_t **out_backend) {
   const char *off = getenv("RVHAL_NO_WARM_QEMU");
-  if (off && *off && strcmp(off, "0")) return backend_new(cfg, out_backend);
+  if ((off && *off && strcmp(off, "0")) || cfg->gdbstub) return backend_new(cfg, out_backend);
   char key[sizeof last_key];
   config_key(cfg, key, sizeof key);
   pthread_mutex_lock(&spare_mu);

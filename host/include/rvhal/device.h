@@ -153,7 +153,8 @@ int rvhal_mem_copy(rvhal_device_t *device, hal_addr_t dst, hal_addr_t src, hal_s
 int rvhal_mem_fill(rvhal_device_t *device, hal_addr_t dst, const void *pattern, hal_size_t pattern_size,
                    hal_size_t size);
 /* Host view of [addr, addr+size) inside one allocation: writes through it
- * are seen by the next launch (zero copy). */
+ * are seen by the next launch (zero copy). RVHAL_UNSUPPORTED on a device
+ * the host cannot map (the GDB-remote backend, RVHAL_BACKEND=gdb). */
 int rvhal_mem_map(rvhal_device_t *device, hal_addr_t addr, hal_size_t size, void **out_ptr);
 
 /* ---- programs and kernels ------------------------------------------------ */

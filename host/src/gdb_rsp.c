@@ -1,0 +1,254 @@
+/* GDB remote serial protocol client (see gdb_rsp.h). */
+#include "gdb_rsp.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static const char hexdig[] = "0123456789abcdef";
+
+static int hexval(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+size_t rvhal_rsp_frame(const char *payload, size_t len, char *out, size_t cap) {
+  size_t o = 0;
+  uint8_t sum = 0;
+  if (cap < 4) return 0;
+  out[o++] = '$';
+  for (size_t i = 0; i < len; i++) {
+    char c = payload[i];
+    if (c == '$' || c == '#' || c == '}' || c == '*') {
+      if (o + 2 > cap - 3) return 0;
+      out[o++] = '}';
+      sum += '}';
+      c ^= 0x20;
+    }
+    if (o + 1 > cap - 3) return 0;
+    out[o++] = c;
+    sum += (uint8_t)c;
+  }
+  out[o++] = '#';
+  out[o++] = hexdig[sum >> 4];
+  out[o++] = hexdig[sum & 15];
+  return o;
+}
+
+int rvhal_rsp_parse(const char *in, size_t n, char *out, size_t cap, size_t *out_len, size_t *consumed,
+                    const char **why) {
+  size_t i = 0;
+  while (i < n && (in[i] == '+' || in[i] == '-')) i++;
+  if (i == n) {
+    *consumed = i; /* acks only */
+    return 0;
+  }
+  if (in[i] != '$') {
+    *why = "a byte outside a packet (expected '$')";
+    return -1;
+  }
+  size_t start = i + 1, end = start;
+  while (end < n && in[end] != '#') end++;
+  if (end + 2 >= n) {
+    *consumed = 0;
+    return 0; /* not all there yet */
+  }
+  uint8_t sum = 0;
+  for (size_t k = start; k < end; k++) sum += (uint8_t)in[k];
+  int h = hexval(in[end + 1]), l = hexval(in[end + 2]);
+  if (h < 0 || l < 0 || (uint8_t)(h << 4 | l) != sum) {
+    *why = "a bad checksum";
+    return -1;
+  }
+  size_t o = 0;
+  for (size_t k = start; k < end; k++) {
+    char c = in[k];
+    if (c == '*') { /* run length: the previous character, count - 29 more times */
+      if (!o || k + 1 >= end || in[k + 1] < 29 + 3 || in[k + 1] > 126) {
+        *why = "a bad run-length encoding";
+        return -1;
+      }
+      size_t rep = (size_t)(in[++k] - 29);
+      if (rep > cap - 1 - o) {
+        *why = "a reply longer than the client takes";
+        return -1;
+      }
+      memset(out + o, out[o - 1], rep);
+      o += rep;
+      continue;
+    }
+    if (o >= cap - 1) {
+      *why = "a reply longer than the client takes";
+      return -1;
+    }
+    out[o++] = c;
+  }
+  out[o] = '\0';
+  *out_len = o;
+  *consumed = end + 3;
+  return 1;
+}
+
+static int send_all(rvhal_rsp_t *r, const char *p, size_t n) {
+  while (n) {
+    ssize_t w = send(r->fd, p, n, MSG_NOSIGNAL);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: sending '%s': %s", r->what, strerror(errno));
+    p += w;
+    n -= (size_t)w;
+  }
+  return RVHAL_OK;
+}
+
+static int recv_packet(rvhal_rsp_t *r) {
+  for (;;) {
+    size_t used = 0;
+    const char *why = "";
+    int got = rvhal_rsp_parse(r->in, r->in_len, r->reply, sizeof r->reply, &r->reply_len, &used, &why);
+    if (got < 0)
+      return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: the reply to '%s' has %s", r->what, why);
+    if (used) {
+      memmove(r->in, r->in + used, r->in_len - used);
+      r->in_len -= used;
+    }
+    if (got) return r->no_ack ? RVHAL_OK : send_all(r, "+", 1);
+    if (r->in_len == sizeof r->in)
+      return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: the reply to '%s' is longer than %zu bytes", r->what,
+                         sizeof r->in);
+    struct pollfd p = {.fd = r->fd, .events = POLLIN};
+    int rc;
+    do rc = poll(&p, 1, r->timeout_ms);
+    while (rc < 0 && errno == EINTR);
+    if (rc == 0)
+      return rvhal_error(RVHAL_TIMEOUT, "gdbstub: no reply to '%s' within %d ms", r->what, r->timeout_ms);
+    ssize_t n;
+    do n = recv(r->fd, r->in + r->in_len, sizeof r->in - r->in_len, 0);
+    while (n < 0 && errno == EINTR);
+    if (n <= 0)
+      return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: waiting for the reply to '%s': %s", r->what,
+                         n < 0 ? strerror(errno) : "the stub closed the connection");
+    r->in_len += (size_t)n;
+  }
+}
+
+int rvhal_rsp_send(rvhal_rsp_t *r, const char *payload) {
+  snprintf(r->what, sizeof r->what, "%.40s%s", payload, strlen(payload) > 40 ? "..." : "");
+  size_t n = rvhal_rsp_frame(payload, strlen(payload), r->out, sizeof r->out);
+  if (!n || n > r->packet_size + 4)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "gdbstub: packet '%s' is longer than the stub's %zu bytes", r->what,
+                       r->packet_size);
+  return send_all(r, r->out, n);
+}
+
+int rvhal_rsp_request(rvhal_rsp_t *r, const char *payload) {
+  RVHAL_RETURN_IF_ERROR(rvhal_rsp_send(r, payload));
+  RVHAL_RETURN_IF_ERROR(recv_packet(r));
+  r->packets++;
+  return RVHAL_OK;
+}
+
+/* Replies quoted in messages: short, printable. */
+static const char *quote(rvhal_rsp_t *r) {
+  static __thread char q[48];
+  size_t i = 0;
+  for (; i < r->reply_len && i < sizeof q - 4; i++) q[i] = r->reply[i] >= 32 && r->reply[i] < 127 ? r->reply[i] : '?';
+  if (r->reply_len > i) q[i++] = '.', q[i++] = '.', q[i++] = '.';
+  q[i] = '\0';
+  return q;
+}
+
+int rvhal_rsp_open(rvhal_rsp_t *r, int fd, int timeout_ms) {
+  r->fd = fd;
+  r->no_ack = 0;
+  r->packet_size = 256; /* until the stub says */
+  r->timeout_ms = timeout_ms;
+  r->in_len = 0;
+  RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, "qSupported:multiprocess-;swbreak+;hwbreak+"));
+  const char *ps = strstr(r->reply, "PacketSize=");
+  if (ps) {
+    char *end;
+    unsigned long long v = strtoull(ps + 11, &end, 16);
+    if (end == ps + 11 || v < 64)
+      return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: qSupported replied PacketSize '%.16s', not a size", ps + 11);
+    r->packet_size = v < RVHAL_RSP_MAX_PACKET ? (size_t)v : RVHAL_RSP_MAX_PACKET;
+  }
+  RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, "QStartNoAckMode"));
+  if (!strcmp(r->reply, "OK")) r->no_ack = 1; /* else keep acknowledging: slower, still correct */
+  return RVHAL_OK;
+}
+
+int rvhal_rsp_interrupt(rvhal_rsp_t *r) {
+  snprintf(r->what, sizeof r->what, "\\x03 (interrupt)");
+  RVHAL_RETURN_IF_ERROR(send_all(r, "\x03", 1));
+  r->halts++;
+  for (;;) {
+    RVHAL_RETURN_IF_ERROR(recv_packet(r));
+    char k = r->reply[0];
+    if (k == 'T' || k == 'S') break;
+    if (k == 'W' || k == 'X')
+      return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: the target exited ('%s') instead of stopping", quote(r));
+    if (k != 'O') /* console output: not an answer */
+      return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' is not a stop reply to \\x03", quote(r));
+  }
+  r->packets++;
+  return RVHAL_OK;
+}
+
+int rvhal_rsp_read_mem(rvhal_rsp_t *r, uint64_t addr, void *buf, size_t len) {
+  uint8_t *p = buf;
+  size_t chunk = (r->packet_size - 8) / 2; /* hex: two characters a byte */
+  if (chunk > (sizeof r->reply - 1) / 2) chunk = (sizeof r->reply - 1) / 2;
+  while (len) {
+    size_t n = len < chunk ? len : chunk;
+    char req[48];
+    snprintf(req, sizeof req, "m%llx,%zx", (unsigned long long)addr, n);
+    RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, req));
+    if (r->reply_len != 2 * n)
+      return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s' (%zu characters, expected %zu hex digits)",
+                         req, quote(r), r->reply_len, 2 * n);
+    for (size_t i = 0; i < n; i++) {
+      int h = hexval(r->reply[2 * i]), l = hexval(r->reply[2 * i + 1]);
+      if (h < 0 || l < 0)
+        return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s': not hex at character %zu", req, quote(r),
+                           2 * i);
+      p[i] = (uint8_t)(h << 4 | l);
+    }
+    p += n;
+    addr += n;
+    len -= n;
+    r->bytes_read += n;
+  }
+  return RVHAL_OK;
+}
+
+int rvhal_rsp_write_mem(rvhal_rsp_t *r, uint64_t addr, const void *buf, size_t len) {
+  const uint8_t *p = buf;
+  size_t chunk = (r->packet_size - 48) / 2; /* "Maddr,len:" and hex */
+  while (len) {
+    size_t n = len < chunk ? len : chunk;
+    int h = snprintf(r->payload, sizeof r->payload, "M%llx,%zx:", (unsigned long long)addr, n);
+    char *o = r->payload + h;
+    for (size_t i = 0; i < n; i++) {
+      *o++ = hexdig[p[i] >> 4];
+      *o++ = hexdig[p[i] & 15];
+    }
+    *o = '\0';
+    RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, r->payload));
+    if (strcmp(r->reply, "OK"))
+      return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: 'M%llx,%zx' replied '%s', expected 'OK'",
+                         (unsigned long long)addr, n, quote(r));
+    p += n;
+    addr += n;
+    len -= n;
+    r->bytes_written += n;
+  }
+  return RVHAL_OK;
+}

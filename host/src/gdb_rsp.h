@@ -1,0 +1,59 @@
+/* The GDB remote serial protocol, client side: packet framing, checksums,
+ * acknowledgements (until QStartNoAckMode), run-length decoding, memory
+ * reads (m) and writes (M), interrupt (\x03) and stop replies. What the stub
+ * sends is untrusted: every length is bounded, and an unexpected reply is
+ * an error naming the packet sent and the reply received.
+ *
+ * The codec (rvhal_rsp_frame, rvhal_rsp_parse) is pure, for unit tests;
+ * the rest talks over a connected stream socket. */
+#ifndef RVHAL_HOST_GDB_RSP_H
+#define RVHAL_HOST_GDB_RSP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RVHAL_RSP_MAX_PACKET 65536 /* the largest reply taken (PacketSize is capped to it) */
+
+/* "$payload#cs" into out (payload's $ # } * escaped): its length, or 0 if
+ * it does not fit in cap. */
+size_t rvhal_rsp_frame(const char *payload, size_t len, char *out, size_t cap);
+
+/* One packet from in[0, n): leading acks ('+', '-') are skipped. Returns 1
+ * with the decoded payload (run-length expanded, NUL-terminated) in
+ * out[0, *out_len) and *consumed bytes used; 0 if in holds no whole packet
+ * yet; -1 on a malformed packet (bad checksum, bad run length, payload
+ * over cap - 1 bytes), with a reason in why. */
+int rvhal_rsp_parse(const char *in, size_t n, char *out, size_t cap, size_t *out_len, size_t *consumed,
+                    const char **why);
+
+typedef struct rvhal_rsp {
+  int fd;
+  int no_ack;          /* QStartNoAckMode accepted */
+  size_t packet_size;  /* the stub's PacketSize: the longest packet it takes */
+  int timeout_ms;      /* for each reply */
+  uint64_t packets;    /* requests answered (round trips) */
+  uint64_t halts;      /* \x03 sent */
+  uint64_t bytes_read, bytes_written;
+  char what[64];       /* the request being answered, for messages */
+  char in[RVHAL_RSP_MAX_PACKET + 16]; /* received, not yet parsed */
+  size_t in_len;
+  char reply[RVHAL_RSP_MAX_PACKET + 1];
+  size_t reply_len;
+  char payload[RVHAL_RSP_MAX_PACKET];
+  char out[2 * RVHAL_RSP_MAX_PACKET + 8];
+} rvhal_rsp_t;
+
+/* Takes fd (not owned) and negotiates: qSupported (PacketSize),
+ * QStartNoAckMode. */
+int rvhal_rsp_open(rvhal_rsp_t *r, int fd, int timeout_ms);
+/* Sends a packet and reads its reply into r->reply. */
+int rvhal_rsp_request(rvhal_rsp_t *r, const char *payload);
+/* Sends a packet whose reply comes later (c: at the next stop). */
+int rvhal_rsp_send(rvhal_rsp_t *r, const char *payload);
+/* \x03, then the stop reply (T/S); W or X (the target exited) is an error. */
+int rvhal_rsp_interrupt(rvhal_rsp_t *r);
+/* Device memory, split into packets the stub takes. */
+int rvhal_rsp_read_mem(rvhal_rsp_t *r, uint64_t addr, void *buf, size_t len);
+int rvhal_rsp_write_mem(rvhal_rsp_t *r, uint64_t addr, const void *buf, size_t len);
+
+#endif /* RVHAL_HOST_GDB_RSP_H */
