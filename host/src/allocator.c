@@ -231,3 +231,10 @@ void rvhal_allocator_stats(const rvhal_allocator_t *a, rvhal_allocator_stats_t *
   }
   *out_stats = st;
 }
+
+int rvhal_allocator_for_each(const rvhal_allocator_t *a, int (*fn)(void *user, hal_addr_t addr, hal_size_t size),
+                             void *user) {
+  for (const block_t *b = a->head; b; b = b->next)
+    if (b->used) RVHAL_RETURN_IF_ERROR(fn(user, b->start, b->requested));
+  return RVHAL_OK;
+}

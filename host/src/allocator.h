@@ -39,5 +39,8 @@ int rvhal_allocator_free(rvhal_allocator_t *a, hal_addr_t addr);
  * and out_size may be NULL. */
 int rvhal_allocator_lookup(const rvhal_allocator_t *a, hal_addr_t addr, hal_addr_t *out_base, hal_size_t *out_size);
 void rvhal_allocator_stats(const rvhal_allocator_t *a, rvhal_allocator_stats_t *out_stats);
+/* fn on every live allocation in address order; stops at its first error. */
+int rvhal_allocator_for_each(const rvhal_allocator_t *a, int (*fn)(void *user, hal_addr_t addr, hal_size_t size),
+                             void *user);
 
 #endif /* RVHAL_HOST_ALLOCATOR_H */

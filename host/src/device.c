@@ -107,8 +107,18 @@ static void write_boot_config(rvhal_device_t *d) {
                         : (uint64_t)d->options.linger_us * d->kind->board.timebase_hz / 1000000u;
 }
 
+/* A restart keeps global memory. A non-coherent backend's device is reset
+ * from the host's mirror (gdb_backend.c): what the kernels wrote is read
+ * back first, from a device still there (else the host's last view stays). */
+static int read_back(void *d, hal_addr_t addr, hal_size_t size) { return rvhal_dev_invalidate(d, addr, size); }
+
 int rvhal_device_boot(rvhal_device_t *d) {
   rvhal_backend_t *be = d->backend;
+  if (!rvhal_dev_coherent(d) && d->boots) {
+    pthread_mutex_lock(&d->heap_lock);
+    if (rvhal_allocator_for_each(d->heap, read_back, d)) rvhal_clear_error();
+    pthread_mutex_unlock(&d->heap_lock);
+  }
   be->vtable->stop(be);
   /* Fresh control block and print rings; global memory is left alone. So
    * are the plugin's instruction counts: a warm QEMU (qemu_backend.c) has

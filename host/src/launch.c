@@ -571,7 +571,7 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
   }
   uint64_t t0 = now_ns();
   if (!rvhal_dev_coherent(d) &&
-      ((rc = rvhal_dev_flush_ptr(d, slot->args, total)) ||
+      ((rc = rvhal_dev_flush_ptr(d, slot->args, rvhal_align_up(total, 64))) || /* the zeroed tail too */
        (rc = rvhal_dev_flush_ptr(d, desc, sizeof *desc + sizeof slot->done))))
     return rc; /* desc and done are adjacent: one write */
   d->seq = seq;
