@@ -62,7 +62,7 @@ typedef struct rvhal_qemu_config {
   const char *plugin_path;   /* rvhal's instruction-counting plugin, or NULL */
   uint64_t plugin_offset;    /* where its counts go, bytes into guest RAM */
   /* gdb_backend.c: guest RAM private to QEMU (ram stays NULL), a gdbstub on
-   * a socketpair, QEMU started halted (-S), the firmware not loaded. */
+   * a socketpair, QEMU started halted (-S). */
   int gdbstub;
 } rvhal_qemu_config_t;
 

@@ -137,15 +137,15 @@ static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) 
   *v++ = "chardev:uart";
   *v++ = "-bios";
   *v++ = a->bios;
-  if (q->gdb_child >= 0) {
-    /* gdb_backend.c loads the firmware through the gdbstub, as a probe would */
+  if (q->gdb_child >= 0) { /* gdb_backend.c: halted until the client has written the firmware and memory */
     snprintf(a->gdb, sizeof a->gdb, "socket,id=gdb,fd=%d", q->gdb_child);
     *v++ = "-chardev";
     *v++ = a->gdb;
     *v++ = "-gdb";
     *v++ = "chardev:gdb";
     *v++ = "-S";
-  } else if (b->qemu_boot == RVHAL_BOARD_BOOT_LOADER) {
+  }
+  if (b->qemu_boot == RVHAL_BOARD_BOOT_LOADER) {
     /* The image through hart 0's loader (which also sets its pc to the
      * entry), every other hart's pc through its own. */
     uint64_t entry = b->ram_base + b->fw_offset;
