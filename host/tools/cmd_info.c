@@ -2,6 +2,7 @@
  * from devices really started, which checks that the installation works. */
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -74,6 +75,9 @@ static void print_device(uint32_t index, const rvhal_device_info_t *di, double b
     printf("  %-22s %" PRIu64 " MHz (%" PRIu64 " Hz)\n", "timebase", di->timebase_hz / 1000000, di->timebase_hz);
   else printf("  %-22s %" PRIu64 " Hz\n", "timebase", di->timebase_hz);
   printf("  %-22s %s\n", "timing", timing_name(di->timing));
+  const char *backend = getenv("RVHAL_BACKEND");
+  printf("  %-22s %s\n", "backend", backend && !strcmp(backend, "gdb") ? "gdb (GDB remote protocol to QEMU's gdbstub; RVHAL_BACKEND)"
+                                                                    : "qemu (guest RAM shared with the host)");
   const char *fw = rvhal_firmware_dir(di->word_size * 8);
   printf("  %-22s %s\n", "firmware from", fw ? fw : "(none)");
 }

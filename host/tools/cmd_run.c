@@ -28,6 +28,9 @@ void cmd_run_usage(FILE *f) {
           "  -n, --harts N            harts of the device (default: $RVHAL_HARTS or 4)\n"
           "      --harts-per-group N  harts cooperating on one work-group (default: the library chooses)\n"
           "      --timing fast|exact  fast: harts in parallel; exact: QEMU -icount, repeatable\n"
+          "      --backend qemu|gdb   how the host reaches the device: qemu (guest RAM shared, the default),\n"
+          "                           gdb (GDB remote protocol to QEMU's gdbstub, as to OpenOCD on a board;\n"
+          "                           default: $RVHAL_BACKEND; see docs/porting.md)\n"
           "      --timeout-ms N       give up on a launch after N ms (default: $RVHAL_LAUNCH_TIMEOUT_MS or 60000)\n"
           "      --profile[=SPEC]     profile the launch; SPEC: table (default, to stderr), csv=FILE,\n"
           "                           trace=FILE (Chrome/Perfetto JSON), svg=FILE, comma-separated\n"
@@ -90,13 +93,13 @@ static int dims_option(const char *opt, const char *text, uint64_t min, uint64_t
 /* Options and the ELF and KERNEL words; optind is left at the first ARG
  * (getopt_long moves the non-options to the end). */
 static int parse_options(int argc, char **argv, run_opts_t *o) {
-  enum { OPT_OFFSET = 256, OPT_HPG, OPT_TIMING, OPT_TIMEOUT, OPT_PROFILE };
+  enum { OPT_OFFSET = 256, OPT_HPG, OPT_TIMING, OPT_TIMEOUT, OPT_PROFILE, OPT_BACKEND };
   static const struct option opts[] = {
       {"global", 1, 0, 'g'},          {"local", 1, 0, 'l'},     {"offset", 1, 0, OPT_OFFSET},
       {"device", 1, 0, 'd'},          {"harts", 1, 0, 'n'},     {"harts-per-group", 1, 0, OPT_HPG},
       {"timing", 1, 0, OPT_TIMING},   {"timeout-ms", 1, 0, OPT_TIMEOUT}, {"show", 1, 0, 's'},
       {"profile", 2, 0, OPT_PROFILE}, {"quiet", 0, 0, 'q'},           {"help", 0, 0, 'h'},
-      {"out-dir", 1, 0, 'o'},         {0, 0, 0, 0}};
+      {"out-dir", 1, 0, 'o'},         {"backend", 1, 0, OPT_BACKEND}, {0, 0, 0, 0}};
   const char *global_text = NULL, *local_text = NULL, *offset_text = NULL;
   uint32_t nlocal = 0, noffset = 0;
   int c;
@@ -140,6 +143,11 @@ static int parse_options(int argc, char **argv, run_opts_t *o) {
       break;
     case 's':
       if (cli_opt_u32(CMD, "--show", optarg, 0, UINT32_MAX, &o->show)) return CLI_USAGE;
+      break;
+    case OPT_BACKEND: /* the library reads it when the device is created */
+      if (strcmp(optarg, "qemu") && strcmp(optarg, "gdb"))
+        return cli_usage_error(CMD, NULL, "--backend '%s': expected qemu or gdb", optarg);
+      setenv("RVHAL_BACKEND", optarg, 1);
       break;
     case 'q': o->quiet = 1; break;
     case 'o': o->out_dir = optarg; break;

@@ -3,7 +3,7 @@
 # (label "device", fixture "device"), and with RV32 also as device.<name>.rv32
 # on the RV32 device (RVHAL_TEST_DEVICE=1, read by tests/common/device_fixture.h).
 #
-#   rvhal_device_test(<name> [RV32] [BOARDS [BOARDS_EXCEPT <regex>]] [TIMEOUT <seconds>] [DIR <folder>]
+#   rvhal_device_test(<name> [RV32] [BOARDS [BOARDS_EXCEPT <regex>]] [GDB] [TIMEOUT <seconds>] [DIR <folder>]
 #                     [SOURCE <file>] [ARGS <arg>...])
 #
 # The registry of devices: the test runs on qemu-virt RV64 (device 0), with
@@ -13,6 +13,9 @@
 # takes hart counts, fault addresses and limits from the device it runs on
 # (tests/common/device_fixture.h), never from the board it was written on.
 # BOARDS_EXCEPT leaves out the devices whose name matches (say why there).
+# GDB: also as device.<name>.gdb (and .gdb.rv32 with RV32) through the
+# GDB-remote backend (RVHAL_BACKEND=gdb, host/src/gdb_backend.c): the
+# end-to-end subset a device the host cannot map must pass.
 #
 # DIR: the folder under tests/ that holds <file>.c (default: device); it is
 # on the test's include path too (tests/exec/exec.cmake uses exec).
@@ -42,7 +45,7 @@ function(rvhal_device_test_executable target dir source)
 endfunction()
 
 function(rvhal_device_test name)
-  cmake_parse_arguments(T "RV32;CLEANUP;BOARDS" "TIMEOUT;DIR;SOURCE;BOARDS_EXCEPT" "ARGS" ${ARGN})
+  cmake_parse_arguments(T "RV32;CLEANUP;BOARDS;GDB" "TIMEOUT;DIR;SOURCE;BOARDS_EXCEPT" "ARGS" ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 60)
   endif()
@@ -68,12 +71,24 @@ function(rvhal_device_test name)
       endif()
     endforeach()
   endif()
+  if(T_GDB)
+    list(APPEND variants device.${name}.gdb=0=gdb)
+    if(T_RV32 AND RVHAL_BUILD_RV32)
+      list(APPEND variants device.${name}.gdb.rv32=qemu-virt-rv32=gdb)
+    endif()
+  endif()
   foreach(v ${variants})
-    string(REGEX REPLACE "=.*" "" test ${v})
-    string(REGEX REPLACE ".*=" "" dev ${v})
+    string(REPLACE "=" ";" parts ${v})
+    list(GET parts 0 test)
+    list(GET parts 1 dev)
+    set(env "${RVHAL_DEVICE_TEST_ENV};RVHAL_TEST_DEVICE=${dev}")
+    list(LENGTH parts nparts)
+    if(nparts GREATER 2)
+      list(GET parts 2 backend)
+      list(APPEND env RVHAL_BACKEND=${backend})
+    endif()
     add_test(NAME ${test} COMMAND ${target} ${T_ARGS})
-    set_tests_properties(${test} PROPERTIES LABELS device TIMEOUT ${T_TIMEOUT}
-                         ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV};RVHAL_TEST_DEVICE=${dev}")
+    set_tests_properties(${test} PROPERTIES LABELS device TIMEOUT ${T_TIMEOUT} ENVIRONMENT "${env}")
     if(T_CLEANUP)
       set_tests_properties(${test} PROPERTIES FIXTURES_CLEANUP device)
     else()
@@ -82,14 +97,14 @@ function(rvhal_device_test name)
   endforeach()
 endfunction()
 
-rvhal_device_test(ndrange RV32 BOARDS)
-rvhal_device_test(args RV32 BOARDS)
+rvhal_device_test(ndrange RV32 BOARDS GDB)
+rvhal_device_test(args RV32 BOARDS GDB)
 rvhal_device_test(programs RV32 BOARDS)
-rvhal_device_test(memory RV32 BOARDS)
+rvhal_device_test(memory RV32 BOARDS GDB)
 rvhal_device_test(errors RV32 BOARDS)
-rvhal_device_test(trap RV32 BOARDS)
+rvhal_device_test(trap RV32 BOARDS GDB)
 rvhal_device_test(no_qemu_left)
-rvhal_device_test(queues RV32 BOARDS TIMEOUT 240)
+rvhal_device_test(queues RV32 BOARDS GDB TIMEOUT 240)
 rvhal_device_test(hostile RV32 TIMEOUT 120)
 rvhal_device_test(limits RV32)
 rvhal_device_test(idle RV32 BOARDS)
@@ -98,7 +113,7 @@ rvhal_device_test(idle RV32 BOARDS)
 rvhal_device_test(args_natural_align RV32 BOARDS SOURCE args ARGS natural)
 rvhal_device_test(memory_staged_program RV32 BOARDS SOURCE memory ARGS staged)
 rvhal_device_test(errors_kernel_handles RV32 BOARDS SOURCE errors ARGS kernel-handles)
-rvhal_device_test(trap_stack_overflow BOARDS SOURCE trap ARGS stack)
+rvhal_device_test(trap_stack_overflow BOARDS GDB SOURCE trap ARGS stack)
 rvhal_device_test(hostile_stack RV32 SOURCE hostile ARGS stack TIMEOUT 120)
 rvhal_device_test(no_qemu_left_thread_exit SOURCE no_qemu_left ARGS thread)
 # The fixture's cleanup: runs after every test above.

@@ -4,7 +4,7 @@
 # test (tests/device/device.cmake), registered as device.exec.<name> and,
 # with RV32, device.exec.<name>.rv32.
 
-rvhal_device_test(exec.barrier_stress DIR exec SOURCE barrier_stress ARGS fast RV32 BOARDS TIMEOUT 120)
+rvhal_device_test(exec.barrier_stress DIR exec SOURCE barrier_stress ARGS fast RV32 BOARDS GDB TIMEOUT 120)
 rvhal_device_test(exec.barrier_stress.counters DIR exec SOURCE barrier_stress ARGS counters TIMEOUT 120 BOARDS)
 rvhal_device_test(exec.context_switches DIR exec SOURCE context_switches RV32 BOARDS TIMEOUT 120)
 # Not on sifive-u and icicle-kit: there a team's counts differ from one boot
