@@ -14,6 +14,9 @@ rvhal_unit_test(test_arg_pack)
 rvhal_unit_test(test_layout)
 rvhal_unit_test(test_board_desc)
 rvhal_unit_test(test_print_drain)
+# The GDB remote protocol client of the gdb backend, against an in-process stub.
+rvhal_unit_test(test_gdb_rsp)
+target_link_libraries(test_gdb_rsp PRIVATE pthread)
 # The firmware's formatter, built for the host and compared with glibc.
 rvhal_unit_test(test_format ${RVHAL_SOURCE_DIR}/firmware/format.c)
 target_include_directories(test_format PRIVATE ${RVHAL_SOURCE_DIR}/firmware/include)

@@ -1,0 +1,210 @@
+/* Unit test of the GDB remote protocol client (host/src/gdb_rsp.c): the
+ * codec (framing, escapes, checksums, run lengths, bounds), then the client
+ * against a small stub on a socketpair that speaks the protocol the way
+ * QEMU's gdbstub does (acks until QStartNoAckMode, PacketSize, m, M, \x03),
+ * with a small PacketSize so that transfers are split, and a stub that lies
+ * (wrong lengths, bad checksums, errors) for the client's messages. */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "gdb_rsp.h"
+#include "rvhal/status.h"
+
+static void test_codec(void) {
+  char out[64], dec[64];
+  size_t n = rvhal_rsp_frame("OK", 2, out, sizeof out);
+  CHECK(n == 6 && !memcmp(out, "$OK#9a", 6));
+  /* $ # } * are escaped: } then the byte xor 0x20 */
+  n = rvhal_rsp_frame("a$b", 3, out, sizeof out);
+  CHECK(n == 8 && !memcmp(out, "$a}\x04" "b#", 6));
+  CHECK(rvhal_rsp_frame("0123456789", 10, out, 12) == 0); /* does not fit */
+
+  size_t len = 0, used = 0;
+  const char *why = NULL;
+  /* acks before a packet, a packet, bytes after it left alone */
+  const char in1[] = "++$OK#9a$";
+  CHECK(rvhal_rsp_parse(in1, sizeof in1 - 1, dec, sizeof dec, &len, &used, &why) == 1);
+  CHECK(len == 2 && !strcmp(dec, "OK") && used == 8);
+  /* not all there yet */
+  CHECK(rvhal_rsp_parse("$OK#9", 5, dec, sizeof dec, &len, &used, &why) == 0);
+  CHECK(rvhal_rsp_parse("+", 1, dec, sizeof dec, &len, &used, &why) == 0 && used == 1);
+  /* bad checksum, junk */
+  CHECK(rvhal_rsp_parse("$OK#00", 6, dec, sizeof dec, &len, &used, &why) == -1 && strstr(why, "checksum"));
+  CHECK(rvhal_rsp_parse("x$OK#9a", 7, dec, sizeof dec, &len, &used, &why) == -1);
+  /* run length: "0* " is '0' and ' ' - 29 = 3 more: "0000" (by hand: the framer escapes '*') */
+  char rle[32];
+  uint8_t sum = (uint8_t)('0' + '*' + ' ');
+  snprintf(rle, sizeof rle, "$0* #%02x", sum);
+  CHECK(rvhal_rsp_parse(rle, strlen(rle), dec, sizeof dec, &len, &used, &why) == 1);
+  CHECK(len == 4 && !strcmp(dec, "0000"));
+  /* a run with nothing before it, a run past the client's buffer */
+  sum = (uint8_t)('*' + ' ');
+  snprintf(rle, sizeof rle, "$* #%02x", sum);
+  CHECK(rvhal_rsp_parse(rle, strlen(rle), dec, sizeof dec, &len, &used, &why) == -1 && strstr(why, "run-length"));
+  sum = (uint8_t)('0' + '*' + '~');
+  snprintf(rle, sizeof rle, "$0*~#%02x", sum); /* 97 more */
+  CHECK(rvhal_rsp_parse(rle, strlen(rle), dec, sizeof dec, &len, &used, &why) == -1 && strstr(why, "longer"));
+}
+
+/* ---- a stub ---- */
+
+typedef struct stub {
+  int fd;
+  int lie; /* 0: honest; 1: short m replies; 2: bad checksums after the handshake; 3: E14 to M */
+  uint8_t mem[8192];
+  uint64_t base;
+} stub_t;
+
+static int stub_get(stub_t *s, char *pkt, size_t cap, int *interrupt) {
+  char c;
+  size_t n = 0;
+  int in = 0;
+  for (;;) {
+    if (read(s->fd, &c, 1) != 1) return -1;
+    if (!in) {
+      if (c == 0x03) {
+        *interrupt = 1;
+        return 0;
+      }
+      if (c == '$') in = 1;
+      continue;
+    }
+    if (c == '#') {
+      char cs[2];
+      if (read(s->fd, cs, 2) != 2) return -1;
+      pkt[n] = '\0';
+      return 0;
+    }
+    if (n < cap - 1) pkt[n++] = c;
+  }
+}
+
+static void stub_put(stub_t *s, int no_ack, const char *payload) {
+  static char out[20000];
+  size_t n = rvhal_rsp_frame(payload, strlen(payload), out, sizeof out);
+  if (!no_ack && write(s->fd, "+", 1) != 1) return;
+  if (s->lie == 2 && no_ack) out[n - 1] ^= 1;
+  if (write(s->fd, out, n) != (ssize_t)n) return;
+}
+
+static void *stub_main(void *arg) {
+  stub_t *s = arg;
+  static char pkt[20000], rep[20000];
+  int no_ack = 0;
+  for (;;) {
+    int intr = 0;
+    if (stub_get(s, pkt, sizeof pkt, &intr)) return NULL;
+    if (intr) {
+      stub_put(s, no_ack, "T02thread:01;");
+      continue;
+    }
+    unsigned long long addr, len;
+    if (!strncmp(pkt, "qSupported", 10)) {
+      stub_put(s, no_ack, "PacketSize=100;qXfer:features:read+");
+    } else if (!strcmp(pkt, "QStartNoAckMode")) {
+      stub_put(s, no_ack, "OK");
+      no_ack = 1;
+    } else if (pkt[0] == 'm' && sscanf(pkt, "m%llx,%llx", &addr, &len) == 2) {
+      if (addr < s->base || addr + len > s->base + sizeof s->mem || 2 * len >= sizeof rep) {
+        stub_put(s, no_ack, "E14");
+        continue;
+      }
+      for (unsigned long long i = 0; i < len; i++) sprintf(rep + 2 * i, "%02x", s->mem[addr - s->base + i]);
+      if (s->lie == 1) rep[2 * len - 2] = '\0';
+      stub_put(s, no_ack, rep);
+    } else if (pkt[0] == 'M' && sscanf(pkt, "M%llx,%llx:", &addr, &len) == 2) {
+      const char *hex = strchr(pkt, ':') + 1;
+      if (s->lie == 3 || addr < s->base || addr + len > s->base + sizeof s->mem || strlen(hex) != 2 * len) {
+        stub_put(s, no_ack, "E14");
+        continue;
+      }
+      for (unsigned long long i = 0; i < len; i++) {
+        unsigned v;
+        sscanf(hex + 2 * i, "%2x", &v);
+        s->mem[addr - s->base + i] = (uint8_t)v;
+      }
+      stub_put(s, no_ack, "OK");
+    } else {
+      stub_put(s, no_ack, ""); /* not supported */
+    }
+  }
+}
+
+static rvhal_rsp_t *connect_stub(stub_t *s, pthread_t *t) {
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) abort();
+  s->fd = sv[1];
+  s->base = 0x80000000u;
+  pthread_create(t, NULL, stub_main, s);
+  rvhal_rsp_t *r = calloc(1, sizeof *r);
+  CHECK_OK(rvhal_rsp_open(r, sv[0], 2000));
+  return r;
+}
+
+static void disconnect(stub_t *s, rvhal_rsp_t *r, pthread_t t) {
+  shutdown(r->fd, SHUT_RDWR);
+  pthread_join(t, NULL);
+  close(r->fd);
+  close(s->fd);
+  free(r);
+}
+
+static void test_honest(void) {
+  static stub_t s;
+  pthread_t t;
+  rvhal_rsp_t *r = connect_stub(&s, &t);
+  CHECK(r->no_ack && r->packet_size == 0x100);
+  uint8_t w[3000], back[3000];
+  for (size_t i = 0; i < sizeof w; i++) w[i] = (uint8_t)(i * 7 + 3);
+  uint64_t before = r->packets;
+  CHECK_OK(rvhal_rsp_write_mem(r, s.base + 5, w, sizeof w));
+  CHECK(!memcmp(s.mem + 5, w, sizeof w));
+  CHECK(r->packets - before > sizeof w / 256); /* split to fit PacketSize */
+  CHECK_OK(rvhal_rsp_read_mem(r, s.base + 5, back, sizeof back));
+  CHECK(!memcmp(back, w, sizeof w));
+  CHECK_OK(rvhal_rsp_interrupt(r));
+  CHECK(r->reply[0] == 'T' && r->halts == 1);
+  CHECK_FAILS(rvhal_rsp_read_mem(r, 0x1000, back, 4), RVHAL_DEVICE_LOST, "'m1000,4' replied 'E14'");
+  CHECK_FAILS(rvhal_rsp_write_mem(r, 0x1000, w, 4), RVHAL_DEVICE_LOST, "'M1000,4' replied 'E14', expected 'OK'");
+  disconnect(&s, r, t);
+}
+
+static void test_liars(void) {
+  static stub_t s;
+  pthread_t t;
+  uint8_t buf[64];
+  s.lie = 1;
+  rvhal_rsp_t *r = connect_stub(&s, &t);
+  CHECK_FAILS(rvhal_rsp_read_mem(r, s.base, buf, sizeof buf), RVHAL_DEVICE_LOST, "expected 128 hex digits");
+  disconnect(&s, r, t);
+  s.lie = 2;
+  r = connect_stub(&s, &t);
+  CHECK_FAILS(rvhal_rsp_read_mem(r, s.base, buf, 8), RVHAL_DEVICE_LOST, "the reply to 'm80000000,8' has a bad checksum");
+  disconnect(&s, r, t);
+  s.lie = 3;
+  r = connect_stub(&s, &t);
+  CHECK_FAILS(rvhal_rsp_write_mem(r, s.base, buf, 8), RVHAL_DEVICE_LOST, "replied 'E14'");
+  disconnect(&s, r, t);
+  /* a stub that closes the connection */
+  s.lie = 0;
+  r = connect_stub(&s, &t);
+  shutdown(s.fd, SHUT_RDWR);
+  pthread_join(t, NULL);
+  CHECK_FAILS(rvhal_rsp_read_mem(r, s.base, buf, 8), RVHAL_DEVICE_LOST, "m80000000,8"); /* broken pipe, or closed */
+  close(r->fd);
+  close(s.fd);
+  free(r);
+}
+
+int main(void) {
+  test_codec();
+  test_honest();
+  test_liars();
+  return check_result("gdb_rsp");
+}
