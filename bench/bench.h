@@ -37,5 +37,6 @@ void bench_teams(const char *kernel_dir, int runs);
 void bench_queue(const char *kernel_dir, int runs);
 void bench_peers(const char *kernel_dir, int runs);
 void bench_counters(const char *kernel_dir, int runs);
+void bench_gdb(const char *kernel_dir, int runs);
 
 #endif /* RVHAL_BENCH_H */

@@ -13,6 +13,7 @@
  *   queue     launches/s through a queue, gap between queued kernels, a pipeline
  *   counters  a kernel on 2 harts with counters on and off
  *   peers     four kernels on rvhal, natively and under QEMU user mode (not by default)
+ *   gdb       the GDB-remote backend against the QEMU one: launch round trip, ms per MiB
  */
 #include <getopt.h>
 #include <unistd.h>
@@ -137,7 +138,7 @@ static void bench_transfer(void) {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: rvhal-bench [options] [launch] [create] [transfer] [overhead] [vadd] [teams] [queue] [counters]\n"
-          "                   [peers]\n"
+          "                   [peers] [gdb]\n"
           "Prints rvhal's performance figures (all sections but peers by default).\n\n"
           "  -r, --runs N       repetitions per figure (default 1000; create and transfer use at most 100,\n"
           "                     vadd, counters and peers at most 5, teams at most 7)\n"
@@ -171,7 +172,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   static const char *const sections[] = {"launch", "create",   "transfer", "overhead", "vadd",
-                                         "teams",  "queue",    "counters", "peers"};
+                                         "teams",  "queue",    "counters", "peers",    "gdb"};
   const size_t nsections = sizeof sections / sizeof *sections;
   for (int i = optind; i < argc; i++) {
     size_t k = 0;
@@ -199,6 +200,7 @@ int main(int argc, char **argv) {
     case 6: bench_queue(kernel_dir, runs); break;
     case 7: bench_counters(kernel_dir, runs); break;
     case 8: bench_peers(kernel_dir, runs); break;
+    case 9: bench_gdb(kernel_dir, runs); break;
     }
     fflush(stdout);
   }

@@ -1,0 +1,70 @@
+/* rvhal-bench gdb: what reaching the device through the GDB remote protocol
+ * costs (host/src/gdb_backend.c, RVHAL_BACKEND=gdb), next to the QEMU
+ * backend's shared memory: the round trip of an empty launch, and the time
+ * per MiB written and read. With RVHAL_GDB_STATS=1 the gdb device also
+ * prints its packet counts when deleted (divide by the launches run). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "bench_util.h"
+
+static void one_backend(const char *kernel_dir, int runs, const char *backend) {
+  setenv("RVHAL_BACKEND", backend, 1);
+  int n = runs < 1000 ? runs : 1000;
+  rvhal_device_options_t o = {.num_harts = 4};
+  bench_dev_t b = bench_open(kernel_dir, "empty", &o);
+  hal_kernel_t k = bench_kernel(&b, "empty");
+  hal_ndrange_t nd = {.global = {1, 1, 1}, .local = {1, 1, 1}};
+  for (int i = 0; i < 20; i++) BENCH_CHECK(rvhal_kernel_exec(b.d, b.p, k, &nd, NULL, 0, 1)); /* warm up */
+  double *t = malloc(sizeof *t * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    double a = bench_now_us();
+    BENCH_CHECK(rvhal_kernel_exec(b.d, b.p, k, &nd, NULL, 0, 1));
+    t[i] = bench_now_us() - a;
+  }
+  bench_stats_t s = bench_stats(t, (size_t)n);
+  printf("gdb     %-4s backend: empty launch round trip         p50 %8.1f us  p90 %8.1f  (%d launches)\n", backend,
+         s.median, s.p90, n);
+
+  const size_t size = 1 << 20;
+  int m = runs < 20 ? runs : 20;
+  uint8_t *src = malloc(size), *dst = malloc(size);
+  for (size_t i = 0; i < size; i++) src[i] = (uint8_t)(i * 131 + 7);
+  hal_addr_t dev;
+  BENCH_CHECK(rvhal_mem_alloc(b.d, size, 0, &dev));
+  double *tw = malloc(sizeof *tw * (size_t)m), *tr = malloc(sizeof *tr * (size_t)m);
+  for (int i = 0; i < m; i++) {
+    double a = bench_now_us();
+    BENCH_CHECK(rvhal_mem_write(b.d, dev, src, size));
+    double c = bench_now_us();
+    BENCH_CHECK(rvhal_mem_read(b.d, dst, dev, size));
+    tw[i] = c - a;
+    tr[i] = bench_now_us() - c;
+  }
+  if (memcmp(src, dst, size)) {
+    fprintf(stderr, "rvhal-bench: gdb: the MiB read back differs from the one written (%s backend)\n", backend);
+    exit(1);
+  }
+  double w = bench_stats(tw, (size_t)m).median, r = bench_stats(tr, (size_t)m).median;
+  printf("gdb     %-4s backend: 1 MiB mem_write %9.3f ms (%7.0f MiB/s)  mem_read %9.3f ms (%7.0f MiB/s)  (medians of %d)\n",
+         backend, w / 1e3, 1e6 / w, r / 1e3, 1e6 / r, m);
+  BENCH_CHECK(rvhal_mem_free(b.d, dev));
+  free(src);
+  free(dst);
+  free(tw);
+  free(tr);
+  free(t);
+  bench_close(&b);
+}
+
+void bench_gdb(const char *kernel_dir, int runs) {
+  const char *env = getenv("RVHAL_BACKEND");
+  char *saved = env ? strdup(env) : NULL;
+  one_backend(kernel_dir, runs, "qemu");
+  one_backend(kernel_dir, runs, "gdb");
+  if (saved) setenv("RVHAL_BACKEND", saved, 1);
+  else unsetenv("RVHAL_BACKEND");
+  free(saved);
+}
