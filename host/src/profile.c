@@ -223,6 +223,7 @@ static void collect_spans(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_pro
     rvhal_trace_event_t *ev = n ? malloc((size_t)n * sizeof *ev) : NULL;
     uint32_t *end_of = n ? malloc((size_t)n * sizeof *end_of) : NULL;
     if (!ev || !end_of) n = 0;
+    if (n && rvhal_dev_invalidate_ptr(d, dev_ev, (uint64_t)n * sizeof *ev)) n = 0; /* a mirror: read them first */
     if (n) memcpy(ev, dev_ev, (size_t)n * sizeof *ev);
     for (uint32_t i = n, call_end = n, wait_end = n; i-- > 0;) {
       end_of[i] = ev[i].kind == RVHAL_TRACE_CALL_BEGIN ? call_end : ev[i].kind == RVHAL_TRACE_WAIT_BEGIN ? wait_end : n;

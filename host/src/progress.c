@@ -25,6 +25,16 @@ int rvhal_device_launch_progress(const rvhal_device_t *d, rvhal_launch_progress_
   const rvhal_ctrl_t *c = d->ctrl;
   out->have_instructions = __atomic_load_n(&c->insns.active, __ATOMIC_RELAXED) != 0;
   out->have_groups = d->inflight.trace && d->layout.trace_size;
+  /* a non-coherent backend: this thread's own look at the device (no
+   * instruction counts there: the plugin needs shared memory) */
+  if (out->have_groups && !rvhal_dev_coherent(d)) {
+    RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate_ptr(d, c->harts, d->info.num_harts * sizeof c->harts[0]));
+    for (uint32_t h = 0; h < d->info.num_harts && h < RVHAL_MAX_HARTS; h++) {
+      uint64_t n = c->harts[h].trace_events, cap = d->layout.trace_size / sizeof(rvhal_trace_event_t);
+      RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate(d, d->layout.trace_base + (uint64_t)h * d->layout.trace_size,
+                                                 (n < cap ? n : cap) * sizeof(rvhal_trace_event_t)));
+    }
+  }
   for (uint32_t h = 0; h < d->info.num_harts && h < RVHAL_MAX_HARTS; h++) {
     if (out->have_instructions) out->instructions[h] = __atomic_load_n(&c->insns.hart[h].count, __ATOMIC_RELAXED);
     if (!out->have_groups) continue;
