@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -50,7 +51,14 @@ typedef struct gdb_backend {
   int halted;  /* the target is stopped: resume before it must run */
   int waiters; /* threads in gdb_wait: resume right after an access */
   uint64_t flushes, invalidates, resumes;
+  uint64_t halt_ns, access_ns; /* time in \x03 until the stop reply, and in m/M (RVHAL_GDB_STATS) */
 } gdb_backend_t;
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
 
 static int resume_locked(gdb_backend_t *g) {
   if (!g->connected || !g->halted) return RVHAL_OK;
@@ -63,7 +71,9 @@ static int resume_locked(gdb_backend_t *g) {
 static int halt_locked(gdb_backend_t *g) {
   if (!g->connected) return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: the device is not running");
   if (g->halted) return RVHAL_OK;
+  uint64_t t0 = now_ns();
   RVHAL_RETURN_IF_ERROR(rvhal_rsp_interrupt(g->rsp));
+  g->halt_ns += now_ns() - t0;
   g->halted = 1;
   return RVHAL_OK;
 }
@@ -82,9 +92,11 @@ static void gdb_destroy(rvhal_backend_t *base) {
   const char *stats = getenv("RVHAL_GDB_STATS");
   if (stats && *stats && strcmp(stats, "0") && g->rsp)
     fprintf(stderr, "rvhal gdb backend: %llu packets, %llu halts, %llu resumes, %llu flushes, %llu invalidates, "
-            "%llu bytes written, %llu read\n", (unsigned long long)g->rsp->packets, (unsigned long long)g->rsp->halts,
-            (unsigned long long)g->resumes, (unsigned long long)g->flushes, (unsigned long long)g->invalidates,
-            (unsigned long long)g->rsp->bytes_written, (unsigned long long)g->rsp->bytes_read);
+            "%llu bytes written, %llu read; %.1f ms halting, %.1f ms reading and writing\n",
+            (unsigned long long)g->rsp->packets, (unsigned long long)g->rsp->halts, (unsigned long long)g->resumes,
+            (unsigned long long)g->flushes, (unsigned long long)g->invalidates,
+            (unsigned long long)g->rsp->bytes_written, (unsigned long long)g->rsp->bytes_read, g->halt_ns / 1e6,
+            g->access_ns / 1e6);
   if (g->qemu) g->qemu->vtable->destroy(g->qemu);
   if (g->base.ram) munmap(g->base.ram, g->base.ram_size);
   rvhal_elf_free(g->fw);
@@ -183,7 +195,9 @@ static int access_mem(gdb_backend_t *g, uint64_t addr, uint64_t len, int write) 
   uint8_t *p = g->base.ram + (addr - g->base.ram_base);
   pthread_mutex_lock(&g->mu);
   int rc = halt_locked(g);
+  uint64_t t0 = now_ns();
   if (!rc) rc = write ? rvhal_rsp_write_mem(g->rsp, addr, p, len) : rvhal_rsp_read_mem(g->rsp, addr, p, len);
+  g->access_ns += now_ns() - t0;
   if (write) g->flushes++;
   else g->invalidates++;
   if (!rc && g->waiters) rc = resume_locked(g);
