@@ -13,7 +13,11 @@
  * ready for the next: started paused (-S) with its own RAM, it uses no CPU
  * until a device adopts it, writes its boot configuration and resumes it
  * over QMP. One spare per process at most; it dies with the process.
- * RVHAL_NO_WARM_QEMU=1 turns it off. */
+ * RVHAL_NO_WARM_QEMU=1 turns it off.
+ *
+ * With cfg.gdbstub (gdb_backend.c runs its QEMU through this file) guest
+ * RAM is QEMU's own, the gdbstub is on another socketpair, QEMU starts
+ * halted (-S) and there is no spare. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -508,9 +512,9 @@ static int backend_new(const rvhal_qemu_config_t *cfg, rvhal_backend_t **out_bac
   q->firmware_path = strdup(cfg->firmware_path);
   q->board = *cfg->board;
   q->qemu_ram = cfg->ram_size > cfg->board->qemu_min_ram ? cfg->ram_size : cfg->board->qemu_min_ram;
-  if (cfg->plugin_path && !cfg->gdbstub) q->plugin_path = strdup(cfg->plugin_path); /* it counts into a memfd */
+  if (cfg->plugin_path) q->plugin_path = strdup(cfg->plugin_path);
   int rc = RVHAL_OK;
-  if (!q->qemu_path || !q->firmware_path || (cfg->plugin_path && !cfg->gdbstub && !q->plugin_path)) {
+  if (!q->qemu_path || !q->firmware_path || (cfg->plugin_path && !q->plugin_path)) {
     rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
     goto fail;
   }
