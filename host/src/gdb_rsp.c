@@ -139,21 +139,27 @@ static int recv_packet(rvhal_rsp_t *r) {
   }
 }
 
-int rvhal_rsp_send(rvhal_rsp_t *r, const char *payload) {
-  snprintf(r->what, sizeof r->what, "%.40s%s", payload, strlen(payload) > 40 ? "..." : "");
-  size_t n = rvhal_rsp_frame(payload, strlen(payload), r->out, sizeof r->out);
+static int send_n(rvhal_rsp_t *r, const char *payload, size_t len) {
+  size_t shown = strcspn(payload, ":"); /* X's binary data is not for messages */
+  if (shown > len) shown = len;
+  snprintf(r->what, sizeof r->what, "%.*s%s", (int)(shown < 40 ? shown : 40), payload, shown < len ? "..." : "");
+  size_t n = rvhal_rsp_frame(payload, len, r->out, sizeof r->out);
   if (!n || n > r->packet_size + 4)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "gdbstub: packet '%s' is longer than the stub's %zu bytes", r->what,
                        r->packet_size);
   return send_all(r, r->out, n);
 }
 
-int rvhal_rsp_request(rvhal_rsp_t *r, const char *payload) {
-  RVHAL_RETURN_IF_ERROR(rvhal_rsp_send(r, payload));
+int rvhal_rsp_send(rvhal_rsp_t *r, const char *payload) { return send_n(r, payload, strlen(payload)); }
+
+int rvhal_rsp_request_n(rvhal_rsp_t *r, const char *payload, size_t len) {
+  RVHAL_RETURN_IF_ERROR(send_n(r, payload, len));
   RVHAL_RETURN_IF_ERROR(recv_packet(r));
   r->packets++;
   return RVHAL_OK;
 }
+
+int rvhal_rsp_request(rvhal_rsp_t *r, const char *payload) { return rvhal_rsp_request_n(r, payload, strlen(payload)); }
 
 /* Replies quoted in messages: short, printable. */
 static const char *quote(rvhal_rsp_t *r) {
@@ -182,6 +188,9 @@ int rvhal_rsp_open(rvhal_rsp_t *r, int fd, int timeout_ms) {
   }
   RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, "QStartNoAckMode"));
   if (!strcmp(r->reply, "OK")) r->no_ack = 1; /* else keep acknowledging: slower, still correct */
+  r->binary = 0;
+  RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, "X0,0:"));
+  r->binary = !strcmp(r->reply, "OK"); /* "": not supported (QEMU 7.2) */
   return RVHAL_OK;
 }
 
@@ -189,7 +198,10 @@ int rvhal_rsp_interrupt(rvhal_rsp_t *r) {
   snprintf(r->what, sizeof r->what, "\\x03 (interrupt)");
   RVHAL_RETURN_IF_ERROR(send_all(r, "\x03", 1));
   r->halts++;
-  for (;;) {
+  for (int others = 0;; others++) {
+    if (others == 1000)
+      return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: 1000 packets after \\x03 and no stop reply (the last: '%s')",
+                         quote(r));
     RVHAL_RETURN_IF_ERROR(recv_packet(r));
     char k = r->reply[0];
     if (k == 'T' || k == 'S') break;
@@ -229,8 +241,35 @@ int rvhal_rsp_read_mem(rvhal_rsp_t *r, uint64_t addr, void *buf, size_t len) {
   return RVHAL_OK;
 }
 
+/* X: as many bytes as fit the packet once escaped. */
+static int write_binary(rvhal_rsp_t *r, uint64_t addr, const uint8_t *p, size_t len) {
+  const size_t room = r->packet_size - 48; /* "Xaddr,len:" and the frame */
+  while (len) {
+    size_t n = 0, esc = 0;
+    while (n < len) {
+      uint8_t c = p[n];
+      size_t k = c == '$' || c == '#' || c == '}' || c == '*' ? 2 : 1;
+      if (esc + k > room) break;
+      esc += k;
+      n++;
+    }
+    int h = snprintf(r->payload, sizeof r->payload, "X%llx,%zx:", (unsigned long long)addr, n);
+    memcpy(r->payload + h, p, n);
+    RVHAL_RETURN_IF_ERROR(rvhal_rsp_request_n(r, r->payload, (size_t)h + n));
+    if (strcmp(r->reply, "OK"))
+      return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: 'X%llx,%zx' replied '%s', expected 'OK'",
+                         (unsigned long long)addr, n, quote(r));
+    p += n;
+    addr += n;
+    len -= n;
+    r->bytes_written += n;
+  }
+  return RVHAL_OK;
+}
+
 int rvhal_rsp_write_mem(rvhal_rsp_t *r, uint64_t addr, const void *buf, size_t len) {
   const uint8_t *p = buf;
+  if (r->binary) return write_binary(r, addr, p, len);
   size_t chunk = (r->packet_size - 48) / 2; /* "Maddr,len:" and hex */
   while (len) {
     size_t n = len < chunk ? len : chunk;

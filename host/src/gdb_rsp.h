@@ -1,6 +1,8 @@
 /* The GDB remote serial protocol, client side: packet framing, checksums,
  * acknowledgements (until QStartNoAckMode), run-length decoding, memory
- * reads (m) and writes (M), interrupt (\x03) and stop replies. What the stub
+ * reads (m) and writes (binary X where the stub takes it, as OpenOCD does;
+ * else hex M, as QEMU 7.2's gdbstub needs), interrupt (\x03) and stop
+ * replies. What the stub
  * sends is untrusted: every length is bounded, and an unexpected reply is
  * an error naming the packet sent and the reply received.
  *
@@ -29,6 +31,7 @@ int rvhal_rsp_parse(const char *in, size_t n, char *out, size_t cap, size_t *out
 typedef struct rvhal_rsp {
   int fd;
   int no_ack;          /* QStartNoAckMode accepted */
+  int binary;          /* X (binary memory writes) accepted */
   size_t packet_size;  /* the stub's PacketSize: the longest packet it takes */
   int timeout_ms;      /* for each reply */
   uint64_t packets;    /* requests answered (round trips) */
@@ -44,10 +47,12 @@ typedef struct rvhal_rsp {
 } rvhal_rsp_t;
 
 /* Takes fd (not owned) and negotiates: qSupported (PacketSize),
- * QStartNoAckMode. */
+ * QStartNoAckMode, X (an empty write, as gdb probes it). */
 int rvhal_rsp_open(rvhal_rsp_t *r, int fd, int timeout_ms);
 /* Sends a packet and reads its reply into r->reply. */
 int rvhal_rsp_request(rvhal_rsp_t *r, const char *payload);
+/* The same for a payload that may hold any byte. */
+int rvhal_rsp_request_n(rvhal_rsp_t *r, const char *payload, size_t len);
 /* Sends a packet whose reply comes later (c: at the next stop). */
 int rvhal_rsp_send(rvhal_rsp_t *r, const char *payload);
 /* \x03, then the stop reply (T/S); W or X (the target exited) is an error. */

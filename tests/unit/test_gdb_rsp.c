@@ -1,9 +1,10 @@
 /* Unit test of the GDB remote protocol client (host/src/gdb_rsp.c): the
  * codec (framing, escapes, checksums, run lengths, bounds), then the client
  * against a small stub on a socketpair that speaks the protocol the way
- * QEMU's gdbstub does (acks until QStartNoAckMode, PacketSize, m, M, \x03),
- * with a small PacketSize so that transfers are split, and a stub that lies
- * (wrong lengths, bad checksums, errors) for the client's messages. */
+ * QEMU's gdbstub does (acks until QStartNoAckMode, PacketSize, m, M, \x03)
+ * or OpenOCD's (binary X writes too), with a small PacketSize so that
+ * transfers are split, and a stub that lies (wrong lengths, bad checksums,
+ * errors) for the client's messages. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -56,12 +57,14 @@ static void test_codec(void) {
 
 typedef struct stub {
   int fd;
-  int lie; /* 0: honest; 1: short m replies; 2: bad checksums after the handshake; 3: E14 to M */
+  int lie; /* 0: honest; 1: short m replies; 2: bad checksums in m replies; 3: E14 to M and X */
+  int binary; /* takes X */
+  uint64_t x_packets;
   uint8_t mem[8192];
   uint64_t base;
 } stub_t;
 
-static int stub_get(stub_t *s, char *pkt, size_t cap, int *interrupt) {
+static int stub_get(stub_t *s, char *pkt, size_t cap, size_t *len, int *interrupt) {
   char c;
   size_t n = 0;
   int in = 0;
@@ -79,6 +82,7 @@ static int stub_get(stub_t *s, char *pkt, size_t cap, int *interrupt) {
       char cs[2];
       if (read(s->fd, cs, 2) != 2) return -1;
       pkt[n] = '\0';
+      *len = n;
       return 0;
     }
     if (n < cap - 1) pkt[n++] = c;
@@ -89,7 +93,7 @@ static void stub_put(stub_t *s, int no_ack, const char *payload) {
   static char out[20000];
   size_t n = rvhal_rsp_frame(payload, strlen(payload), out, sizeof out);
   if (!no_ack && write(s->fd, "+", 1) != 1) return;
-  if (s->lie == 2 && no_ack) out[n - 1] ^= 1;
+  if (s->lie == 2 && payload[0] >= '0' && payload[0] <= '9') out[n - 1] ^= 1; /* m's hex */
   if (write(s->fd, out, n) != (ssize_t)n) return;
 }
 
@@ -99,7 +103,8 @@ static void *stub_main(void *arg) {
   int no_ack = 0;
   for (;;) {
     int intr = 0;
-    if (stub_get(s, pkt, sizeof pkt, &intr)) return NULL;
+    size_t plen = 0;
+    if (stub_get(s, pkt, sizeof pkt, &plen, &intr)) return NULL;
     if (intr) {
       stub_put(s, no_ack, "T02thread:01;");
       continue;
@@ -130,6 +135,20 @@ static void *stub_main(void *arg) {
         s->mem[addr - s->base + i] = (uint8_t)v;
       }
       stub_put(s, no_ack, "OK");
+    } else if (pkt[0] == 'X' && s->binary && sscanf(pkt, "X%llx,%llx:", &addr, &len) == 2) {
+      const char *at = memchr(pkt, ':', plen) + 1, *end = pkt + plen;
+      unsigned long long i = 0;
+      if (len && (s->lie == 3 || addr < s->base || addr + len > s->base + sizeof s->mem)) {
+        stub_put(s, no_ack, "E14");
+        continue;
+      }
+      for (; at < end && i < len; i++) {
+        uint8_t c = (uint8_t)*at++;
+        if (c == '}' && at < end) c = (uint8_t)(*at++ ^ 0x20);
+        s->mem[addr - s->base + i] = c;
+      }
+      s->x_packets++;
+      stub_put(s, no_ack, i == len && at == end ? "OK" : "E01");
     } else {
       stub_put(s, no_ack, ""); /* not supported */
     }
@@ -159,7 +178,7 @@ static void test_honest(void) {
   static stub_t s;
   pthread_t t;
   rvhal_rsp_t *r = connect_stub(&s, &t);
-  CHECK(r->no_ack && r->packet_size == 0x100);
+  CHECK(r->no_ack && r->packet_size == 0x100 && !r->binary); /* QEMU 7.2: X is not supported */
   uint8_t w[3000], back[3000];
   for (size_t i = 0; i < sizeof w; i++) w[i] = (uint8_t)(i * 7 + 3);
   uint64_t before = r->packets;
@@ -172,6 +191,25 @@ static void test_honest(void) {
   CHECK(r->reply[0] == 'T' && r->halts == 1);
   CHECK_FAILS(rvhal_rsp_read_mem(r, 0x1000, back, 4), RVHAL_DEVICE_LOST, "'m1000,4' replied 'E14'");
   CHECK_FAILS(rvhal_rsp_write_mem(r, 0x1000, w, 4), RVHAL_DEVICE_LOST, "'M1000,4' replied 'E14', expected 'OK'");
+  disconnect(&s, r, t);
+}
+
+/* OpenOCD's way: binary writes, escapes included. */
+static void test_binary(void) {
+  static stub_t s;
+  s.binary = 1;
+  pthread_t t;
+  rvhal_rsp_t *r = connect_stub(&s, &t);
+  CHECK(r->binary);
+  uint8_t w[5000], back[5000];
+  for (size_t i = 0; i < sizeof w; i++) w[i] = (uint8_t)(i % 3 ? '#' + i % 5 : i); /* $ # } * and zeros */
+  uint64_t before = s.x_packets;
+  CHECK_OK(rvhal_rsp_write_mem(r, s.base + 3, w, sizeof w));
+  CHECK(!memcmp(s.mem + 3, w, sizeof w));
+  CHECK(s.x_packets - before > sizeof w / 256);
+  CHECK_OK(rvhal_rsp_read_mem(r, s.base + 3, back, sizeof back));
+  CHECK(!memcmp(back, w, sizeof w));
+  CHECK_FAILS(rvhal_rsp_write_mem(r, 0x1000, w, 4), RVHAL_DEVICE_LOST, "'X1000,4' replied 'E14', expected 'OK'");
   disconnect(&s, r, t);
 }
 
@@ -205,6 +243,7 @@ static void test_liars(void) {
 int main(void) {
   test_codec();
   test_honest();
+  test_binary();
   test_liars();
   return check_result("gdb_rsp");
 }
