@@ -52,6 +52,7 @@ typedef struct gdb_backend {
   int waiters; /* threads in gdb_wait: resume right after an access */
   uint64_t flushes, invalidates, resumes;
   uint64_t halt_ns, access_ns; /* time in \x03 until the stop reply, and in m/M (RVHAL_GDB_STATS) */
+  uint64_t msip; /* $RVHAL_GDB_DOORBELL: ring by writing 1 there, not the UART (0: the UART) */
 } gdb_backend_t;
 
 static uint64_t now_ns(void) {
@@ -161,9 +162,16 @@ static int gdb_start(rvhal_backend_t *base) {
 static int gdb_doorbell(rvhal_backend_t *base) {
   gdb_backend_t *g = (gdb_backend_t *)base;
   pthread_mutex_lock(&g->mu);
-  int rc = resume_locked(g);
+  int rc = RVHAL_OK;
+  if (g->msip) { /* through the debugger: hart 0's software interrupt */
+    static const uint8_t one[4] = {1, 0, 0, 0};
+    rc = halt_locked(g);
+    if (!rc) rc = rvhal_rsp_write_mem(g->rsp, g->msip, one, sizeof one);
+  }
+  if (!rc) rc = resume_locked(g);
   pthread_mutex_unlock(&g->mu);
-  return rc ? rc : g->qemu->vtable->doorbell(g->qemu);
+  if (rc || g->msip) return rc;
+  return g->qemu->vtable->doorbell(g->qemu);
 }
 
 static int gdb_wait(rvhal_backend_t *base, int timeout_ms) {
@@ -300,6 +308,17 @@ int rvhal_gdb_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t 
   }
   g->base.ram = mirror;
   if ((rc = load_firmware(g, config))) goto fail;
+  const char *db = getenv("RVHAL_GDB_DOORBELL");
+  if (db && *db) {
+    char *end;
+    errno = 0;
+    g->msip = strtoull(db, &end, 0);
+    if (errno || *end || !g->msip || g->msip % 4) {
+      rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_GDB_DOORBELL=%s: not the address of a 32-bit register (hart 0's "
+                       "MSIP in the CLINT: 0x2000000 + 4 x its hart id on QEMU's machines)", db);
+      goto fail;
+    }
+  }
   rvhal_qemu_config_t qc = *config;
   qc.gdbstub = 1;
   qc.plugin_path = NULL; /* it counts into shared memory */

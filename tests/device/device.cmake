@@ -15,7 +15,9 @@
 # BOARDS_EXCEPT leaves out the devices whose name matches (say why there).
 # GDB: also as device.<name>.gdb (and .gdb.rv32 with RV32) through the
 # GDB-remote backend (RVHAL_BACKEND=gdb, host/src/gdb_backend.c): the
-# end-to-end subset a device the host cannot map must pass.
+# end-to-end subset a device the host cannot map must pass. GDB_MSIP: also
+# as device.<name>.gdb.msip, the doorbell written through the debugger into
+# hart 0's MSIP (RVHAL_GDB_DOORBELL, qemu-virt's CLINT) instead of the UART.
 #
 # DIR: the folder under tests/ that holds <file>.c (default: device); it is
 # on the test's include path too (tests/exec/exec.cmake uses exec).
@@ -45,7 +47,7 @@ function(rvhal_device_test_executable target dir source)
 endfunction()
 
 function(rvhal_device_test name)
-  cmake_parse_arguments(T "RV32;CLEANUP;BOARDS;GDB" "TIMEOUT;DIR;SOURCE;BOARDS_EXCEPT" "ARGS" ${ARGN})
+  cmake_parse_arguments(T "RV32;CLEANUP;BOARDS;GDB;GDB_MSIP" "TIMEOUT;DIR;SOURCE;BOARDS_EXCEPT" "ARGS" ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 60)
   endif()
@@ -77,6 +79,9 @@ function(rvhal_device_test name)
       list(APPEND variants device.${name}.gdb.rv32=qemu-virt-rv32=gdb)
     endif()
   endif()
+  if(T_GDB_MSIP)
+    list(APPEND variants device.${name}.gdb.msip=0=gdb)
+  endif()
   foreach(v ${variants})
     string(REPLACE "=" ";" parts ${v})
     list(GET parts 0 test)
@@ -86,6 +91,9 @@ function(rvhal_device_test name)
     if(nparts GREATER 2)
       list(GET parts 2 backend)
       list(APPEND env RVHAL_BACKEND=${backend})
+    endif()
+    if(test MATCHES "[.]gdb[.]msip$")
+      list(APPEND env RVHAL_GDB_DOORBELL=0x2000000)
     endif()
     add_test(NAME ${test} COMMAND ${target} ${T_ARGS})
     set_tests_properties(${test} PROPERTIES LABELS device TIMEOUT ${T_TIMEOUT} ENVIRONMENT "${env}")
@@ -97,12 +105,12 @@ function(rvhal_device_test name)
   endforeach()
 endfunction()
 
-rvhal_device_test(ndrange RV32 BOARDS GDB)
+rvhal_device_test(ndrange RV32 BOARDS GDB GDB_MSIP)
 rvhal_device_test(args RV32 BOARDS GDB)
 rvhal_device_test(programs RV32 BOARDS)
 rvhal_device_test(memory RV32 BOARDS GDB)
 rvhal_device_test(errors RV32 BOARDS)
-rvhal_device_test(trap RV32 BOARDS GDB)
+rvhal_device_test(trap RV32 BOARDS GDB GDB_MSIP)
 rvhal_device_test(no_qemu_left)
 rvhal_device_test(queues RV32 BOARDS GDB TIMEOUT 240)
 rvhal_device_test(hostile RV32 TIMEOUT 120)
