@@ -22,6 +22,10 @@
 
 #define RVHAL_BOARD_FAULT_ADDR 0x4000000
 
+/* The debugger's doorbell: MSIP of hart 1 (the first U54, hart 0 of the
+ * firmware) in the CLINT. */
+#define RVHAL_BOARD_DEBUG_DOORBELL msip 0x2000004
+
 /* MMUART0: ns16550-compatible, 32-bit register stride, PLIC source 90. */
 #define RVHAL_BOARD_UART_BASE 0x20000000
 #define RVHAL_BOARD_UART_REG_SHIFT 2

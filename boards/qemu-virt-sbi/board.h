@@ -22,6 +22,10 @@
 
 #define RVHAL_BOARD_FAULT_ADDR 0x10
 
+/* The debugger's doorbell: none. An MSIP write traps into OpenSBI, not
+ * into rvhal's S-mode firmware. */
+#define RVHAL_BOARD_DEBUG_DOORBELL none
+
 #define RVHAL_BOARD_UART_BASE 0x10000000
 #define RVHAL_BOARD_UART_REG_SHIFT 0
 #define RVHAL_BOARD_UART_IRQ 10

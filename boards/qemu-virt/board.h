@@ -26,6 +26,12 @@
 /* An address whose load and store fault (device tests use it). */
 #define RVHAL_BOARD_FAULT_ADDR 0x10
 
+/* How a debugger wakes hart 0 (the GDB-remote backend, docs/porting.md):
+ * "msip <address>", the M-mode software-interrupt register (CLINT/ACLINT
+ * MSWI) of the hart the firmware uses as hart 0 (FIRST_HART), written while
+ * the harts are halted; or "none" (the backend then rings the UART). */
+#define RVHAL_BOARD_DEBUG_DOORBELL msip 0x2000000
+
 /* Console UART (ns16550a), also the host doorbell. */
 #define RVHAL_BOARD_UART_BASE 0x10000000
 #define RVHAL_BOARD_UART_REG_SHIFT 0

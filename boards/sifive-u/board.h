@@ -20,6 +20,10 @@
 
 #define RVHAL_BOARD_FAULT_ADDR 0x10
 
+/* The debugger's doorbell: MSIP of hart 1 (the first U54, hart 0 of the
+ * firmware) in the CLINT. */
+#define RVHAL_BOARD_DEBUG_DOORBELL msip 0x2000004
+
 /* UART0: SiFive's own UART, PLIC source 4. */
 #define RVHAL_BOARD_UART_BASE 0x10010000
 #define RVHAL_BOARD_UART_IRQ 4

@@ -21,6 +21,10 @@
 
 #define RVHAL_BOARD_FAULT_ADDR 0x10
 
+/* The debugger's doorbell: hart 0's MSIP in the CLINT. It wakes hart 0 from
+ * its poll sleep at once (ring_loop.c keeps the software interrupt on). */
+#define RVHAL_BOARD_DEBUG_DOORBELL msip 0x2000000
+
 /* No UART, no PLIC: hart 0 looks at the ring every POLL_US. */
 #define RVHAL_BOARD_DOORBELL_POLLED 1
 #define RVHAL_BOARD_POLL_US 50

@@ -30,6 +30,12 @@
 /* An address whose loads and stores fault (the device tests use it). */
 #define RVHAL_BOARD_FAULT_ADDR 0x10
 
+/* How a debugger (JTAG probe, the GDB-remote backend) wakes hart 0: "msip
+ * <address>", the MSIP register of hart FIRST_HART in the CLINT/ACLINT MSWI
+ * (CLINT base + 4 x hart id), or "none" if the firmware is not in M-mode
+ * (the backend then rings the UART). Unquoted. */
+#define RVHAL_BOARD_DEBUG_DOORBELL msip 0x2000000
+
 /* The UART the host talks through (doorbell in, wake-up byte out). */
 #define RVHAL_BOARD_UART_BASE 0x10000000
 #define RVHAL_BOARD_UART_REG_SHIFT 0 /* ns16550: register stride = 1 << shift bytes */

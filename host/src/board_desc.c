@@ -1,6 +1,7 @@
 /* Board descriptors: "key value" lines, one per key, each key exactly once.
  * A value is an unsigned integer (C syntax, no sign) or a double-quoted
- * string of printable characters without quotes or backslashes. */
+ * string of printable characters without quotes or backslashes; one key,
+ * debug_doorbell, takes a word and its arguments ("none", "msip <address>"). */
 #include "board_desc.h"
 
 #include <errno.h>
@@ -44,9 +45,10 @@ static const field_t fields[] = {
     U64("qemu_min_ram", qemu_min_ram),
     STR("qemu_args", qemu_args),
 };
-/* The other keys: "isa_ext", "priv", "doorbell_polled", "qemu_boot". */
-enum { F_ISA_EXT = 0, F_PRIV, F_DOORBELL, F_BOOT, NUM_EXTRA };
-static const char *const extra_keys[NUM_EXTRA] = {"isa_ext", "priv", "doorbell_polled", "qemu_boot"};
+/* The other keys: "isa_ext", "priv", "doorbell_polled", "qemu_boot", "debug_doorbell". */
+enum { F_ISA_EXT = 0, F_PRIV, F_DOORBELL, F_BOOT, F_DEBUG_DOORBELL, NUM_EXTRA };
+static const char *const extra_keys[NUM_EXTRA] = {"isa_ext", "priv", "doorbell_polled", "qemu_boot",
+                                                  "debug_doorbell"};
 #define NUM_FIELDS (sizeof fields / sizeof fields[0])
 
 static int parse_u64(const char *v, uint64_t *out) {
@@ -111,7 +113,7 @@ int rvhal_board_desc_parse(const char *text, const char *what, rvhal_board_desc_
   uint8_t seen[NUM_FIELDS] = {0}, seen_extra[NUM_EXTRA] = {0};
   char isa_ext[64] = "";
   int have_version = 0;
-  unsigned line_no = 0;
+  unsigned line_no = 0, debug_doorbell_line = 0;
   const char *p = text;
   while (*p) {
     line_no++;
@@ -186,6 +188,17 @@ int rvhal_board_desc_parse(const char *text, const char *what, rvhal_board_desc_
           return BAD("%s:%u: qemu_boot: expected \"kernel\" or \"loader\", found %s", what, line_no, val);
         d.qemu_boot = s[0] == 'k' ? RVHAL_BOARD_BOOT_KERNEL : RVHAL_BOARD_BOOT_LOADER;
         break;
+      case F_DEBUG_DOORBELL:
+        debug_doorbell_line = line_no;
+        if (!strcmp(val, "none")) {
+          d.debug_doorbell = RVHAL_BOARD_DEBUG_DOORBELL_NONE;
+        } else if (!strncmp(val, "msip ", 5) && !parse_u64(val + 5, &v)) {
+          d.debug_doorbell = RVHAL_BOARD_DEBUG_DOORBELL_MSIP;
+          d.debug_doorbell_addr = v;
+        } else {
+          return BAD("%s:%u: debug_doorbell: expected none or msip <address>, found %s", what, line_no, val);
+        }
+        break;
     }
   }
   if (!have_version) return BAD("%s: empty board descriptor", what);
@@ -195,6 +208,14 @@ int rvhal_board_desc_parse(const char *text, const char *what, rvhal_board_desc_
     if (!seen_extra[i]) return BAD("%s: no %s", what, extra_keys[i]);
   snprintf(d.isa, sizeof d.isa, "rv%u%s", d.xlen, isa_ext);
   RVHAL_RETURN_IF_ERROR(check(&d, what));
+  /* A register the debugger writes: never RAM (it would corrupt the device
+   * silently), within the harts' address space. */
+  const uint64_t a = d.debug_doorbell_addr;
+  if (d.debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_MSIP &&
+      (!a || a % 4 || a > UINT64_MAX - 4 || (d.xlen == 32 && a + 4 > (1ull << 32)) ||
+       (a + 4 > d.ram_base && a < d.ram_base + d.max_ram_size)))
+    return BAD("%s:%u: debug_doorbell: msip 0x%llx is not the address of a 32-bit register outside RAM", what,
+               debug_doorbell_line, (unsigned long long)a);
   *out = d;
   return RVHAL_OK;
 }

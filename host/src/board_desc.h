@@ -7,13 +7,20 @@
 
 #include <stdint.h>
 
-#define RVHAL_BOARD_DESC_VERSION 1
+#define RVHAL_BOARD_DESC_VERSION 2 /* 2: debug_doorbell */
 #define RVHAL_BOARD_STR_MAX 256
 
 typedef enum rvhal_board_boot {
   RVHAL_BOARD_BOOT_KERNEL = 1, /* -bios <bios> -kernel fw.elf */
   RVHAL_BOARD_BOOT_LOADER = 2, /* -bios <bios>, -device loader per hart */
 } rvhal_board_boot_t;
+
+/* How a debugger (gdb_backend.c: QEMU's gdbstub, OpenOCD on a board) wakes
+ * hart 0 while the target is halted, without the UART. */
+typedef enum rvhal_board_debug_doorbell {
+  RVHAL_BOARD_DEBUG_DOORBELL_NONE = 0, /* it cannot: the gdb backend rings the UART */
+  RVHAL_BOARD_DEBUG_DOORBELL_MSIP = 1, /* write 1 to the 32-bit register at debug_doorbell_addr */
+} rvhal_board_debug_doorbell_t;
 
 typedef struct rvhal_board_desc {
   char name[64];
@@ -30,6 +37,8 @@ typedef struct rvhal_board_desc {
   uint64_t timebase_hz;
   int doorbell_polled;        /* the firmware looks at the ring on a timer: no doorbell to ring */
   uint64_t fault_addr;        /* loads and stores there fault */
+  rvhal_board_debug_doorbell_t debug_doorbell;
+  uint64_t debug_doorbell_addr; /* MSIP: hart 0's M-mode software-interrupt register (CLINT/ACLINT MSWI) */
   char qemu_machine[64];
   rvhal_board_boot_t qemu_boot;
   char qemu_bios[RVHAL_BOARD_STR_MAX]; /* "none" or a file */

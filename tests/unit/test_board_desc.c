@@ -45,8 +45,18 @@ int main(void) {
   CHECK_EQ_U64(b.timebase_hz, 10000000ull);
   CHECK_EQ_U64(b.fault_addr, 0x10);
   CHECK(b.qemu_boot == RVHAL_BOARD_BOOT_KERNEL && !b.doorbell_polled && !strcmp(b.qemu_bios, "none"));
+  CHECK(b.debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_MSIP);
+  CHECK_EQ_U64(b.debug_doorbell_addr, 0x2000000);
+  /* debug_doorbell none, and another hart's MSIP */
+  char text[2048];
+  rvhal_board_desc_t d;
+  edited("debug_doorbell", "debug_doorbell none", text, sizeof text);
+  CHECK(!rvhal_board_desc_parse(text, "t.board", &d) && d.debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_NONE);
+  edited("debug_doorbell", "debug_doorbell msip 0x2000004", text, sizeof text);
+  CHECK(!rvhal_board_desc_parse(text, "t.board", &d) && d.debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_MSIP &&
+        d.debug_doorbell_addr == 0x2000004);
 
-  refused("rvhal-board", "rvhal-board 2", "version 2");
+  refused("rvhal-board", "rvhal-board 1", "descriptor version 1; this rvhal reads version 2");
   refused("rvhal-board", "board 1", "not a board descriptor");
   refused("name", NULL, "no name");
   refused("name", "name qemu-virt", "quoted string");
@@ -66,11 +76,34 @@ int main(void) {
   refused("qemu_machine", "qemu_machine \"virt,accel=kvm\"", "comma");
   refused("timebase_hz", "timebase_hz 0", "timebase_hz 0");
   refused("extra", "extra 1", "unknown key \"extra\"");
+  /* debug_doorbell: a kind the host knows, a register's address outside RAM;
+   * the message names the file, the line and the field */
+  refused("debug_doorbell", NULL, "no debug_doorbell");
+  refused("debug_doorbell", "debug_doorbell uart", "t.board:16: debug_doorbell: expected none or msip <address>, found uart");
+  refused("debug_doorbell", "debug_doorbell \"none\"", "t.board:16: debug_doorbell: expected none or msip");
+  refused("debug_doorbell", "debug_doorbell msip", "debug_doorbell: expected none or msip <address>, found msip");
+  refused("debug_doorbell", "debug_doorbell msip -4", "found msip -4");
+  refused("debug_doorbell", "debug_doorbell msip 0x2000000 1", "found msip 0x2000000 1");
+  refused("debug_doorbell", "debug_doorbell none 0x2000000", "found none 0x2000000");
+  refused("debug_doorbell", "debug_doorbell msip 0", "t.board:16: debug_doorbell: msip 0x0 is not the address");
+  refused("debug_doorbell", "debug_doorbell msip 0x2000002", "t.board:16: debug_doorbell: msip 0x2000002 is not the address");
+  refused("debug_doorbell", "debug_doorbell msip 0x80001000", "msip 0x80001000 is not the address of a 32-bit register outside RAM");
+  refused("debug_doorbell", "debug_doorbell msip 0x80000000", "msip 0x80000000 is not");
+  refused("debug_doorbell", "debug_doorbell msip 0xfffffffc", "msip 0xfffffffc is not");
+  refused("debug_doorbell", "debug_doorbell msip 0xfffffffffffffffc", "msip 0xfffffffffffffffc");
+  refused("debug_doorbell", "debug_doorbell msip 0x99999999999999999999", "found msip 0x99999999999999999999");
   refused("xlen", "xlen  64", "expected \"key value\"");
   char twice[2048];
   snprintf(twice, sizeof twice, "%sxlen 64\n", QEMU_VIRT_DESC);
-  rvhal_board_desc_t d;
   CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "xlen given twice");
+  snprintf(twice, sizeof twice, "%sdebug_doorbell none\n", QEMU_VIRT_DESC);
+  CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "t.board:22: debug_doorbell given twice");
+  /* RV32: the register must lie below 4 GiB */
+  edited("xlen", "xlen 32", text, sizeof text);
+  char rv32[2048];
+  const char *dbl = strstr(text, "debug_doorbell ");
+  snprintf(rv32, sizeof rv32, "%.*sdebug_doorbell msip 0x100000000%s", (int)(dbl - text), text, strchr(dbl, '\n'));
+  CHECK_FAILS(rvhal_board_desc_parse(rv32, "t.board", &d), RVHAL_INVALID_ARGUMENT, "msip 0x100000000 is not the address");
   CHECK_FAILS(rvhal_board_desc_parse("", "t.board", &d), RVHAL_INVALID_ARGUMENT, "empty board descriptor");
   CHECK_FAILS(rvhal_board_desc_load("/nonexistent/x.board", &d), RVHAL_NOT_FOUND, "/nonexistent/x.board");
   return check_result("board_desc");
