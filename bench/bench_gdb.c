@@ -62,16 +62,17 @@ void bench_gdb(const char *kernel_dir, int runs) {
   const char *env = getenv("RVHAL_BACKEND");
   char *saved = env ? strdup(env) : NULL;
   one_backend(kernel_dir, runs, "qemu", "qemu backend:");
+  /* The doorbell the board gives a debugger (its descriptor's
+   * debug_doorbell: hart 0's MSIP written through the protocol; the UART
+   * where it has none), or $RVHAL_GDB_DOORBELL; then the UART's. */
+  one_backend(kernel_dir, runs, "gdb", "gdb backend, board bell:");
+  const char *db = getenv("RVHAL_GDB_DOORBELL");
+  char *saved_db = db ? strdup(db) : NULL;
+  setenv("RVHAL_GDB_DOORBELL", "uart", 1);
   one_backend(kernel_dir, runs, "gdb", "gdb backend, UART bell:");
-  /* The doorbell through the debugger: hart 0's MSIP in the CLINT, where
-   * QEMU's virt machine has it (gdb_backend.c). Every launch rings. */
-  const rvhal_device_info_t *info;
-  BENCH_CHECK(rvhal_platform_device_info(bench_device, &info));
-  if (!getenv("RVHAL_GDB_DOORBELL") && !strncmp(info->name, "qemu-virt-rv", 12)) {
-    setenv("RVHAL_GDB_DOORBELL", "0x2000000", 1);
-    one_backend(kernel_dir, runs, "gdb", "gdb backend, MSIP bell:");
-    unsetenv("RVHAL_GDB_DOORBELL");
-  }
+  if (saved_db) setenv("RVHAL_GDB_DOORBELL", saved_db, 1);
+  else unsetenv("RVHAL_GDB_DOORBELL");
+  free(saved_db);
   if (saved) setenv("RVHAL_BACKEND", saved, 1);
   else unsetenv("RVHAL_BACKEND");
   free(saved);

@@ -11,9 +11,12 @@
  * accesses (a launch's submission) costs one halt. A thread in wait lets
  * the others' accesses resume at once.
  *
- * What the protocol does not give, a board gives beside the probe: the UART.
- * The doorbell is a byte to the UART (the firmware's RX interrupt), the
- * device's wake-up a byte from it, both through qemu_backend.c, which also
+ * The doorbell goes through the protocol too, where the board says how
+ * (descriptor's debug_doorbell: hart 0's MSIP, written in the halt of the
+ * submission). What the protocol does not give, a board gives beside the
+ * probe: the UART. The device's wake-up is a byte from it, and so is the
+ * doorbell on a board without a debug doorbell (the firmware's RX
+ * interrupt), both through qemu_backend.c, which also
  * runs the QEMU process (with cfg->gdbstub: RAM private, -S, -gdb on a
  * socketpair). The firmware is written through the protocol (M packets of
  * its ELF's segments, as gdb's `load` does) while QEMU waits at -S. QEMU is
@@ -52,7 +55,7 @@ typedef struct gdb_backend {
   int waiters; /* threads in gdb_wait: resume right after an access */
   uint64_t flushes, invalidates, resumes;
   uint64_t halt_ns, access_ns; /* time in \x03 until the stop reply, and in m/M (RVHAL_GDB_STATS) */
-  uint64_t msip; /* $RVHAL_GDB_DOORBELL: ring by writing 1 there, not the UART (0: the UART) */
+  uint64_t msip; /* ring by writing 1 there (the board's debug_doorbell, $RVHAL_GDB_DOORBELL); 0: the UART */
 } gdb_backend_t;
 
 static uint64_t now_ns(void) {
@@ -288,6 +291,31 @@ static int load_firmware(gdb_backend_t *g, const rvhal_qemu_config_t *cfg) {
   return RVHAL_OK;
 }
 
+/* The board's doorbell for a debugger (its descriptor's debug_doorbell),
+ * unless $RVHAL_GDB_DOORBELL says otherwise: "uart", or an MSIP address. */
+static int choose_doorbell(gdb_backend_t *g, const rvhal_board_desc_t *board) {
+  g->msip = board->debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_MSIP ? board->debug_doorbell_addr : 0;
+  const char *db = getenv("RVHAL_GDB_DOORBELL");
+  if (!db || !*db) return RVHAL_OK;
+  if (!strcmp(db, "uart")) {
+    g->msip = 0;
+    return RVHAL_OK;
+  }
+  char *end;
+  errno = 0;
+  unsigned long long a = strtoull(db, &end, 0);
+  if (*db < '0' || *db > '9' || errno || *end || !a || a % 4 || a > UINT64_MAX - 4 ||
+      (a + 4 > board->ram_base && a < board->ram_base + board->max_ram_size)) {
+    char own[40] = "none";
+    if (board->debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_MSIP)
+      snprintf(own, sizeof own, "msip 0x%llx", (unsigned long long)board->debug_doorbell_addr);
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_GDB_DOORBELL=%s: use \"uart\" or the address of a 32-bit "
+                       "register outside RAM, hart 0's MSIP (board %s's debug_doorbell: %s)", db, board->name, own);
+  }
+  g->msip = a;
+  return RVHAL_OK;
+}
+
 int rvhal_gdb_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t **out_backend) {
   gdb_backend_t *g = calloc(1, sizeof *g);
   if (!g) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
@@ -308,17 +336,7 @@ int rvhal_gdb_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t 
   }
   g->base.ram = mirror;
   if ((rc = load_firmware(g, config))) goto fail;
-  const char *db = getenv("RVHAL_GDB_DOORBELL");
-  if (db && *db) {
-    char *end;
-    errno = 0;
-    g->msip = strtoull(db, &end, 0);
-    if (errno || *end || !g->msip || g->msip % 4) {
-      rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_GDB_DOORBELL=%s: not the address of a 32-bit register (hart 0's "
-                       "MSIP in the CLINT: 0x2000000 + 4 x its hart id on QEMU's machines)", db);
-      goto fail;
-    }
-  }
+  if ((rc = choose_doorbell(g, config->board))) goto fail;
   rvhal_qemu_config_t qc = *config;
   qc.gdbstub = 1;
   qc.plugin_path = NULL; /* it counts into shared memory */

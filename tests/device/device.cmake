@@ -15,9 +15,14 @@
 # BOARDS_EXCEPT leaves out the devices whose name matches (say why there).
 # GDB: also as device.<name>.gdb (and .gdb.rv32 with RV32) through the
 # GDB-remote backend (RVHAL_BACKEND=gdb, host/src/gdb_backend.c): the
-# end-to-end subset a device the host cannot map must pass. GDB_MSIP: also
-# as device.<name>.gdb.msip, the doorbell written through the debugger into
-# hart 0's MSIP (RVHAL_GDB_DOORBELL, qemu-virt's CLINT) instead of the UART.
+# end-to-end subset a device the host cannot map must pass. Its doorbell is
+# the board's debug doorbell (descriptor's debug_doorbell: hart 0's MSIP
+# written through the protocol), else the UART. GDB_BOARDS: the gdb variant
+# on every other device too, as device.<name>.gdb.<device name>. GDB_UART:
+# also as device.<name>.gdb.uart, the doorbell forced to the UART
+# (RVHAL_GDB_DOORBELL=uart). GDB_WRONG <arg>: also as device.<name>.gdb.wrong
+# with <arg>, the doorbell written to hart 1's MSIP on qemu-virt (0x2000004):
+# the test must see that fail.
 #
 # DIR: the folder under tests/ that holds <file>.c (default: device); it is
 # on the test's include path too (tests/exec/exec.cmake uses exec).
@@ -47,7 +52,8 @@ function(rvhal_device_test_executable target dir source)
 endfunction()
 
 function(rvhal_device_test name)
-  cmake_parse_arguments(T "RV32;CLEANUP;BOARDS;GDB;GDB_MSIP" "TIMEOUT;DIR;SOURCE;BOARDS_EXCEPT" "ARGS" ${ARGN})
+  cmake_parse_arguments(T "RV32;CLEANUP;BOARDS;GDB;GDB_BOARDS;GDB_UART" "TIMEOUT;DIR;SOURCE;BOARDS_EXCEPT;GDB_WRONG" "ARGS"
+                        ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 60)
   endif()
@@ -79,8 +85,18 @@ function(rvhal_device_test name)
       list(APPEND variants device.${name}.gdb.rv32=qemu-virt-rv32=gdb)
     endif()
   endif()
-  if(T_GDB_MSIP)
-    list(APPEND variants device.${name}.gdb.msip=0=gdb)
+  if(T_GDB_BOARDS)
+    foreach(dev ${RVHAL_DEVICES})
+      if(NOT dev MATCHES "^qemu-virt-rv")
+        list(APPEND variants device.${name}.gdb.${dev}=${dev}=gdb)
+      endif()
+    endforeach()
+  endif()
+  if(T_GDB_UART)
+    list(APPEND variants device.${name}.gdb.uart=0=gdb)
+  endif()
+  if(T_GDB_WRONG)
+    list(APPEND variants device.${name}.gdb.wrong=0=gdb)
   endif()
   foreach(v ${variants})
     string(REPLACE "=" ";" parts ${v})
@@ -92,10 +108,14 @@ function(rvhal_device_test name)
       list(GET parts 2 backend)
       list(APPEND env RVHAL_BACKEND=${backend})
     endif()
-    if(test MATCHES "[.]gdb[.]msip$")
-      list(APPEND env RVHAL_GDB_DOORBELL=0x2000000)
+    set(args ${T_ARGS})
+    if(test MATCHES "[.]gdb[.]uart$")
+      list(APPEND env RVHAL_GDB_DOORBELL=uart)
+    elseif(test MATCHES "[.]gdb[.]wrong$")
+      list(APPEND env RVHAL_GDB_DOORBELL=0x2000004)
+      set(args ${T_GDB_WRONG})
     endif()
-    add_test(NAME ${test} COMMAND ${target} ${T_ARGS})
+    add_test(NAME ${test} COMMAND ${target} ${args})
     set_tests_properties(${test} PROPERTIES LABELS device TIMEOUT ${T_TIMEOUT} ENVIRONMENT "${env}")
     if(T_CLEANUP)
       set_tests_properties(${test} PROPERTIES FIXTURES_CLEANUP device)
@@ -105,12 +125,13 @@ function(rvhal_device_test name)
   endforeach()
 endfunction()
 
-rvhal_device_test(ndrange RV32 BOARDS GDB GDB_MSIP)
+rvhal_device_test(ndrange RV32 BOARDS GDB GDB_BOARDS GDB_UART)
 rvhal_device_test(args RV32 BOARDS GDB)
 rvhal_device_test(programs RV32 BOARDS)
 rvhal_device_test(memory RV32 BOARDS GDB)
 rvhal_device_test(errors RV32 BOARDS)
-rvhal_device_test(trap RV32 BOARDS GDB GDB_MSIP)
+rvhal_device_test(trap RV32 BOARDS GDB)
+rvhal_device_test(doorbell RV32 BOARDS GDB GDB_BOARDS GDB_UART GDB_WRONG wrong)
 rvhal_device_test(no_qemu_left)
 rvhal_device_test(queues RV32 BOARDS GDB TIMEOUT 240)
 rvhal_device_test(hostile RV32 TIMEOUT 120)
