@@ -22,9 +22,12 @@
 
 #define RVHAL_BOARD_FAULT_ADDR 0x10
 
-/* The debugger's doorbell: none. An MSIP write traps into OpenSBI, not
- * into rvhal's S-mode firmware. */
-#define RVHAL_BOARD_DEBUG_DOORBELL none
+/* The debugger's doorbell: hart 0's MSIP in the CLINT. It interrupts
+ * OpenSBI, not rvhal (M-mode), but that takes hart 0 out of its wfi: OpenSBI
+ * finds no IPI request, returns after the wfi, and the ring loop looks at
+ * the ring (device.doorbell.gdb.qemu-virt-sbi-rv64; another hart's MSIP
+ * times out). */
+#define RVHAL_BOARD_DEBUG_DOORBELL msip 0x2000000
 
 #define RVHAL_BOARD_UART_BASE 0x10000000
 #define RVHAL_BOARD_UART_REG_SHIFT 0

@@ -21,8 +21,10 @@
 # on every other device too, as device.<name>.gdb.<device name>. GDB_UART:
 # also as device.<name>.gdb.uart, the doorbell forced to the UART
 # (RVHAL_GDB_DOORBELL=uart). GDB_WRONG <arg>: also as device.<name>.gdb.wrong
-# with <arg>, the doorbell written to hart 1's MSIP on qemu-virt (0x2000004):
-# the test must see that fail.
+# with <arg>, the doorbell written to hart 1's MSIP (0x2000004) on qemu-virt,
+# and as device.<name>.gdb.wrong.<device> on qemu-virt-sbi (there the MSIP
+# interrupts OpenSBI, so it is worth pinning that it is hart 0's that wakes
+# the firmware): the test must see that fail.
 #
 # DIR: the folder under tests/ that holds <file>.c (default: device); it is
 # on the test's include path too (tests/exec/exec.cmake uses exec).
@@ -97,6 +99,11 @@ function(rvhal_device_test name)
   endif()
   if(T_GDB_WRONG)
     list(APPEND variants device.${name}.gdb.wrong=0=gdb)
+    foreach(dev ${RVHAL_DEVICES})
+      if(dev MATCHES "^qemu-virt-sbi-")
+        list(APPEND variants device.${name}.gdb.wrong.${dev}=${dev}=gdb)
+      endif()
+    endforeach()
   endif()
   foreach(v ${variants})
     string(REPLACE "=" ";" parts ${v})
@@ -111,7 +118,7 @@ function(rvhal_device_test name)
     set(args ${T_ARGS})
     if(test MATCHES "[.]gdb[.]uart$")
       list(APPEND env RVHAL_GDB_DOORBELL=uart)
-    elseif(test MATCHES "[.]gdb[.]wrong$")
+    elseif(test MATCHES "[.]gdb[.]wrong")
       list(APPEND env RVHAL_GDB_DOORBELL=0x2000004)
       set(args ${T_GDB_WRONG})
     endif()
