@@ -1,7 +1,8 @@
 /* Board descriptors: "key value" lines, one per key, each key exactly once.
  * A value is an unsigned integer (C syntax, no sign) or a double-quoted
  * string of printable characters without quotes or backslashes; one key,
- * debug_doorbell, takes a word and its arguments ("none", "msip <address>"). */
+ * debug_doorbell, takes a word and its arguments ("none", "msip <address>",
+ * "ssip"). */
 #include "board_desc.h"
 
 #include <errno.h>
@@ -195,8 +196,10 @@ int rvhal_board_desc_parse(const char *text, const char *what, rvhal_board_desc_
         } else if (!strncmp(val, "msip ", 5) && !parse_u64(val + 5, &v)) {
           d.debug_doorbell = RVHAL_BOARD_DEBUG_DOORBELL_MSIP;
           d.debug_doorbell_addr = v;
+        } else if (!strcmp(val, "ssip")) {
+          d.debug_doorbell = RVHAL_BOARD_DEBUG_DOORBELL_SSIP;
         } else {
-          return BAD("%s:%u: debug_doorbell: expected none or msip <address>, found %s", what, line_no, val);
+          return BAD("%s:%u: debug_doorbell: expected none, msip <address> or ssip, found %s", what, line_no, val);
         }
         break;
     }
@@ -216,6 +219,9 @@ int rvhal_board_desc_parse(const char *text, const char *what, rvhal_board_desc_
        (a + 4 > d.ram_base && a < d.ram_base + d.max_ram_size)))
     return BAD("%s:%u: debug_doorbell: msip 0x%llx is not the address of a 32-bit register outside RAM", what,
                debug_doorbell_line, (unsigned long long)a);
+  if (d.debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_SSIP && d.priv != 'S') /* M-mode firmware leaves SSIE off */
+    return BAD("%s:%u: debug_doorbell: ssip wakes S-mode firmware only; this board's is %c-mode (use msip)", what,
+               debug_doorbell_line, d.priv);
   *out = d;
   return RVHAL_OK;
 }

@@ -20,6 +20,7 @@ typedef enum rvhal_board_boot {
 typedef enum rvhal_board_debug_doorbell {
   RVHAL_BOARD_DEBUG_DOORBELL_NONE = 0, /* it cannot: the gdb backend rings the UART */
   RVHAL_BOARD_DEBUG_DOORBELL_MSIP = 1, /* write 1 to the 32-bit register at debug_doorbell_addr */
+  RVHAL_BOARD_DEBUG_DOORBELL_SSIP = 2, /* set sip.SSIP of hart 0 through the stub's registers (S-mode firmware) */
 } rvhal_board_debug_doorbell_t;
 
 typedef struct rvhal_board_desc {

@@ -12,8 +12,8 @@
  * the others' accesses resume at once.
  *
  * The doorbell goes through the protocol too, where the board says how
- * (descriptor's debug_doorbell: hart 0's MSIP, written in the halt of the
- * submission). What the protocol does not give, a board gives beside the
+ * (descriptor's debug_doorbell: hart 0's MSIP written in the halt of the
+ * submission, or its sip.SSIP through p/P). What the protocol does not give, a board gives beside the
  * probe: the UART. The device's wake-up is a byte from it, and so is the
  * doorbell on a board without a debug doorbell (the firmware's RX
  * interrupt), both through qemu_backend.c, which also
@@ -56,6 +56,8 @@ typedef struct gdb_backend {
   uint64_t flushes, invalidates, resumes;
   uint64_t halt_ns, access_ns; /* time in \x03 until the stop reply, and in m/M (RVHAL_GDB_STATS) */
   uint64_t msip; /* ring by writing 1 there (the board's debug_doorbell, $RVHAL_GDB_DOORBELL); 0: the UART */
+  int ssip;      /* ring by setting sip.SSIP of hart 0 (its thread: first_hart + 1) */
+  unsigned sip_regnum, hart0_thread; /* from the stub's target description, at each start */
 } gdb_backend_t;
 
 static uint64_t now_ns(void) {
@@ -146,6 +148,7 @@ static int gdb_start(rvhal_backend_t *base) {
      * OpenOCD accesses physical memory when the hart runs in M-mode). */
     rc = rvhal_rsp_request(g->rsp, "Qqemu.PhyMemMode:1");
   }
+  if (!rc && g->ssip) rc = rvhal_rsp_find_register(g->rsp, "sip", &g->sip_regnum);
   if (!rc) rc = upload_mirror(g);
   for (uint32_t i = 0; !rc && i < g->fw->num_segments; i++) {
     const rvhal_elf_segment_t *s = &g->fw->segments[i];
@@ -170,10 +173,17 @@ static int gdb_doorbell(rvhal_backend_t *base) {
     static const uint8_t one[4] = {1, 0, 0, 0};
     rc = halt_locked(g);
     if (!rc) rc = rvhal_rsp_write_mem(g->rsp, g->msip, one, sizeof one);
+  } else if (g->ssip) { /* hart 0's supervisor software interrupt, read-modify-write */
+    uint64_t sip;
+    unsigned bytes;
+    rc = halt_locked(g);
+    if (!rc) rc = rvhal_rsp_select_thread(g->rsp, g->hart0_thread);
+    if (!rc) rc = rvhal_rsp_read_register(g->rsp, g->sip_regnum, &sip, &bytes);
+    if (!rc) rc = rvhal_rsp_write_register(g->rsp, g->sip_regnum, sip | 2, bytes);
   }
   if (!rc) rc = resume_locked(g);
   pthread_mutex_unlock(&g->mu);
-  if (rc || g->msip) return rc;
+  if (rc || g->msip || g->ssip) return rc;
   return g->qemu->vtable->doorbell(g->qemu);
 }
 
@@ -295,10 +305,16 @@ static int load_firmware(gdb_backend_t *g, const rvhal_qemu_config_t *cfg) {
  * unless $RVHAL_GDB_DOORBELL says otherwise: "uart", or an MSIP address. */
 static int choose_doorbell(gdb_backend_t *g, const rvhal_board_desc_t *board) {
   g->msip = board->debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_MSIP ? board->debug_doorbell_addr : 0;
+  g->ssip = board->debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_SSIP;
+  g->hart0_thread = board->first_hart + 1; /* QEMU: cpu index + 1; OpenOCD: hart order from 1 */
   const char *db = getenv("RVHAL_GDB_DOORBELL");
   if (!db || !*db) return RVHAL_OK;
-  if (!strcmp(db, "uart")) {
+  if (!strcmp(db, "uart") || !strcmp(db, "ssip")) {
     g->msip = 0;
+    g->ssip = db[0] == 's';
+    if (g->ssip && board->priv != 'S')
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_GDB_DOORBELL=ssip: board %s's firmware runs in %c-mode; "
+                         "ssip wakes S-mode firmware only", board->name, board->priv);
     return RVHAL_OK;
   }
   char *end;
@@ -307,12 +323,14 @@ static int choose_doorbell(gdb_backend_t *g, const rvhal_board_desc_t *board) {
   if (*db < '0' || *db > '9' || errno || *end || !a || a % 4 || a > UINT64_MAX - 4 ||
       (a + 4 > board->ram_base && a < board->ram_base + board->max_ram_size)) {
     char own[40] = "none";
+    if (board->debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_SSIP) snprintf(own, sizeof own, "ssip");
     if (board->debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_MSIP)
       snprintf(own, sizeof own, "msip 0x%llx", (unsigned long long)board->debug_doorbell_addr);
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_GDB_DOORBELL=%s: use \"uart\" or the address of a 32-bit "
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_GDB_DOORBELL=%s: use \"uart\", \"ssip\" or the address of a 32-bit "
                        "register outside RAM, hart 0's MSIP (board %s's debug_doorbell: %s)", db, board->name, own);
   }
   g->msip = a;
+  g->ssip = 0;
   return RVHAL_OK;
 }
 

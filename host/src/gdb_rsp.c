@@ -291,3 +291,150 @@ int rvhal_rsp_write_mem(rvhal_rsp_t *r, uint64_t addr, const void *buf, size_t l
   }
   return RVHAL_OK;
 }
+
+/* ---- registers by name (the target description) ---- */
+
+#define XML_MAX (256u << 10) /* one description file */
+#define XML_DEPTH 2          /* target.xml and the files it includes */
+
+/* The file `annex` of the stub's target description, NUL-terminated, in a
+ * malloc'd *out (qXfer:features:read: 'm' more follows, 'l' the last part). */
+static int read_xml(rvhal_rsp_t *r, const char *annex, char **out) {
+  size_t len = 0, cap = 4096;
+  char *doc = malloc(cap);
+  if (!doc) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  for (;;) {
+    char req[160];
+    snprintf(req, sizeof req, "qXfer:features:read:%s:%zx,%zx", annex, len, r->packet_size - 8);
+    int rc = rvhal_rsp_request(r, req);
+    if (!rc && (r->reply_len < 1 || (r->reply[0] != 'm' && r->reply[0] != 'l')))
+      rc = rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s', not a part of the target description", req,
+                       quote(r));
+    if (!rc && len + r->reply_len > XML_MAX)
+      rc = rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: target description %s is larger than %u bytes", annex, XML_MAX);
+    if (!rc && len + r->reply_len >= cap) {
+      char *more = realloc(doc, cap = len + r->reply_len + 4096);
+      if (!more) rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
+      else doc = more;
+    }
+    if (rc) {
+      free(doc);
+      return rc;
+    }
+    memcpy(doc + len, r->reply + 1, r->reply_len - 1);
+    len += r->reply_len - 1;
+    if (r->reply[0] == 'l' || r->reply_len == 1) break;
+  }
+  if (memchr(doc, '\0', len)) {
+    free(doc);
+    return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: target description %s contains a NUL byte", annex);
+  }
+  doc[len] = '\0';
+  *out = doc;
+  return RVHAL_OK;
+}
+
+/* The value of attribute `attr` in the tag [tag, end) into buf: 0, or -1 if
+ * absent or too long. */
+static int xml_attr(const char *tag, const char *end, const char *attr, char *buf, size_t cap) {
+  char key[24];
+  snprintf(key, sizeof key, " %s=\"", attr);
+  const char *a = tag;
+  size_t klen = strlen(key);
+  while ((a = strstr(a, key)) && a < end) {
+    const char *v = a + klen, *q = memchr(v, '"', (size_t)(end - v));
+    if (!q || (size_t)(q - v) >= cap) return -1;
+    memcpy(buf, v, (size_t)(q - v));
+    buf[q - v] = '\0';
+    return 0;
+  }
+  return -1;
+}
+
+/* Walks `doc` in order: <reg> numbers the registers (next, or its regnum),
+ * <xi:include> walks the included file at that point. */
+static int scan_regs(rvhal_rsp_t *r, const char *doc, int depth, const char *name, unsigned *next, int *found,
+                     unsigned *regnum) {
+  for (const char *p = doc; (p = strchr(p, '<'));) {
+    const char *end = strchr(p, '>');
+    if (!end) break;
+    char v[128];
+    if (!strncmp(p, "<reg ", 5) || !strncmp(p, "<reg\t", 5)) {
+      if (!xml_attr(p, end, "regnum", v, sizeof v)) {
+        char *e;
+        unsigned long n = strtoul(v, &e, 10);
+        if (*v < '0' || *v > '9' || *e || n > 1000000)
+          return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: target description: regnum \"%s\" is not a register number", v);
+        *next = (unsigned)n;
+      }
+      if (!xml_attr(p, end, "name", v, sizeof v) && !strcmp(v, name) && !*found) {
+        *found = 1;
+        *regnum = *next;
+      }
+      (*next)++;
+    } else if (!strncmp(p, "<xi:include ", 12)) {
+      if (depth >= XML_DEPTH) return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: target description nested too deep");
+      if (xml_attr(p, end, "href", v, sizeof v) || !v[0] || strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != strlen(v))
+        return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: target description: an xi:include without a plain href");
+      char *sub;
+      RVHAL_RETURN_IF_ERROR(read_xml(r, v, &sub));
+      int rc = scan_regs(r, sub, depth + 1, name, next, found, regnum);
+      free(sub);
+      RVHAL_RETURN_IF_ERROR(rc);
+    }
+    p = end + 1;
+  }
+  return RVHAL_OK;
+}
+
+int rvhal_rsp_find_register(rvhal_rsp_t *r, const char *name, unsigned *out_regnum) {
+  char *doc;
+  RVHAL_RETURN_IF_ERROR(read_xml(r, "target.xml", &doc));
+  unsigned next = 0, regnum = 0;
+  int found = 0;
+  int rc = scan_regs(r, doc, 1, name, &next, &found, &regnum);
+  free(doc);
+  RVHAL_RETURN_IF_ERROR(rc);
+  if (!found) return rvhal_error(RVHAL_UNSUPPORTED, "gdbstub: the target description has no register %s", name);
+  *out_regnum = regnum;
+  return RVHAL_OK;
+}
+
+int rvhal_rsp_select_thread(rvhal_rsp_t *r, unsigned thread) {
+  char req[32];
+  snprintf(req, sizeof req, "Hg%x", thread);
+  RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, req));
+  if (strcmp(r->reply, "OK"))
+    return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s' (no such thread?)", req, quote(r));
+  return RVHAL_OK;
+}
+
+int rvhal_rsp_read_register(rvhal_rsp_t *r, unsigned regnum, uint64_t *out_value, unsigned *out_bytes) {
+  char req[32];
+  snprintf(req, sizeof req, "p%x", regnum);
+  RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, req));
+  if (r->reply_len != 8 && r->reply_len != 16)
+    return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s', not a 32- or 64-bit register", req, quote(r));
+  uint64_t v = 0;
+  for (size_t i = r->reply_len / 2; i-- > 0;) { /* target byte order: little-endian */
+    int h = hexval(r->reply[2 * i]), l = hexval(r->reply[2 * i + 1]);
+    if (h < 0 || l < 0) return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s': not hex", req, quote(r));
+    v = v << 8 | (uint64_t)(h << 4 | l);
+  }
+  *out_value = v;
+  *out_bytes = (unsigned)(r->reply_len / 2);
+  return RVHAL_OK;
+}
+
+int rvhal_rsp_write_register(rvhal_rsp_t *r, unsigned regnum, uint64_t value, unsigned bytes) {
+  char req[64];
+  int n = snprintf(req, sizeof req, "P%x=", regnum);
+  for (unsigned i = 0; i < bytes && i < 8; i++) {
+    req[n++] = hexdig[(value >> (8 * i + 4)) & 0xf];
+    req[n++] = hexdig[(value >> (8 * i)) & 0xf];
+  }
+  req[n] = '\0';
+  RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, req));
+  if (strcmp(r->reply, "OK")) return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s'", req, quote(r));
+  return RVHAL_OK;
+}

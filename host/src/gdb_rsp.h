@@ -61,4 +61,16 @@ int rvhal_rsp_interrupt(rvhal_rsp_t *r);
 int rvhal_rsp_read_mem(rvhal_rsp_t *r, uint64_t addr, void *buf, size_t len);
 int rvhal_rsp_write_mem(rvhal_rsp_t *r, uint64_t addr, const void *buf, size_t len);
 
+/* The number of register `name` ("sip") in the stub's target description
+ * (qXfer:features:read of target.xml and the files it includes, as gdb
+ * numbers them: in document order, a regnum attribute resetting the count).
+ * QEMU's gdbstub also answers p/P only after the client has read it.
+ * RVHAL_UNSUPPORTED if the description has no such register. */
+int rvhal_rsp_find_register(rvhal_rsp_t *r, const char *name, unsigned *out_regnum);
+/* Hg: the thread (a hart; QEMU: cpu index + 1) p and P apply to. */
+int rvhal_rsp_select_thread(rvhal_rsp_t *r, unsigned thread);
+/* p / P of a 32- or 64-bit register (little-endian hex). */
+int rvhal_rsp_read_register(rvhal_rsp_t *r, unsigned regnum, uint64_t *out_value, unsigned *out_bytes);
+int rvhal_rsp_write_register(rvhal_rsp_t *r, unsigned regnum, uint64_t value, unsigned bytes);
+
 #endif /* RVHAL_HOST_GDB_RSP_H */

@@ -79,12 +79,14 @@ int main(void) {
   /* debug_doorbell: a kind the host knows, a register's address outside RAM;
    * the message names the file, the line and the field */
   refused("debug_doorbell", NULL, "no debug_doorbell");
-  refused("debug_doorbell", "debug_doorbell uart", "t.board:16: debug_doorbell: expected none or msip <address>, found uart");
-  refused("debug_doorbell", "debug_doorbell \"none\"", "t.board:16: debug_doorbell: expected none or msip");
-  refused("debug_doorbell", "debug_doorbell msip", "debug_doorbell: expected none or msip <address>, found msip");
+  refused("debug_doorbell", "debug_doorbell uart", "t.board:16: debug_doorbell: expected none, msip <address> or ssip, found uart");
+  refused("debug_doorbell", "debug_doorbell \"none\"", "t.board:16: debug_doorbell: expected none, msip <address> or ssip, found \"none\"");
+  refused("debug_doorbell", "debug_doorbell msip", "debug_doorbell: expected none, msip <address> or ssip, found msip");
   refused("debug_doorbell", "debug_doorbell msip -4", "found msip -4");
   refused("debug_doorbell", "debug_doorbell msip 0x2000000 1", "found msip 0x2000000 1");
   refused("debug_doorbell", "debug_doorbell none 0x2000000", "found none 0x2000000");
+  refused("debug_doorbell", "debug_doorbell ssip", "t.board:16: debug_doorbell: ssip wakes S-mode firmware only; this board's is M-mode");
+  refused("debug_doorbell", "debug_doorbell ssip 1", "found ssip 1");
   refused("debug_doorbell", "debug_doorbell msip 0", "t.board:16: debug_doorbell: msip 0x0 is not the address");
   refused("debug_doorbell", "debug_doorbell msip 0x2000002", "t.board:16: debug_doorbell: msip 0x2000002 is not the address");
   refused("debug_doorbell", "debug_doorbell msip 0x80001000", "msip 0x80001000 is not the address of a 32-bit register outside RAM");
@@ -98,6 +100,12 @@ int main(void) {
   CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "xlen given twice");
   snprintf(twice, sizeof twice, "%sdebug_doorbell none\n", QEMU_VIRT_DESC);
   CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "t.board:22: debug_doorbell given twice");
+  /* ssip: an S-mode board */
+  edited("priv", "priv \"S\"", text, sizeof text);
+  char smode[2048];
+  const char *at = strstr(text, "debug_doorbell ");
+  snprintf(smode, sizeof smode, "%.*sdebug_doorbell ssip%s", (int)(at - text), text, strchr(at, '\n'));
+  CHECK(!rvhal_board_desc_parse(smode, "t.board", &d) && d.debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_SSIP);
   /* RV32: the register must lie below 4 GiB */
   edited("xlen", "xlen 32", text, sizeof text);
   char rv32[2048];

@@ -62,7 +62,26 @@ typedef struct stub {
   uint64_t x_packets;
   uint8_t mem[8192];
   uint64_t base;
+  const char *target_xml;    /* its target description (NULL: STUB_TARGET) */
+  unsigned thread;           /* Hg */
+  uint64_t sip;              /* register 0x186 of thread 2 */
 } stub_t;
+
+/* QEMU 7.2's layout, shortened: GPRs numbered in order, CSRs by regnum. */
+#define STUB_TARGET                                                                                       \
+  "<?xml version=\"1.0\"?><target><architecture>riscv:rv64</architecture>"                               \
+  "<xi:include href=\"cpu.xml\"/><xi:include href=\"csr.xml\"/></target>"
+static const char stub_cpu_xml[] =
+    "<feature name=\"org.gnu.gdb.riscv.cpu\"><reg name=\"zero\" bitsize=\"64\"/><reg name=\"ra\" bitsize=\"64\"/>"
+    "<reg name=\"pc\" bitsize=\"64\"/></feature>";
+/* long enough to come in several parts at PacketSize 0x100 */
+static const char stub_csr_xml[] =
+    "<feature name=\"org.gnu.gdb.riscv.csr\">"
+    "<reg name=\"sstatus\" bitsize=\"64\" regnum=\"322\"/><reg name=\"sie\" bitsize=\"64\" regnum=\"326\"/>"
+    "<reg name=\"stvec\" bitsize=\"64\" regnum=\"327\"/><reg name=\"scounteren\" bitsize=\"64\" regnum=\"328\"/>"
+    "<reg name=\"sscratch\" bitsize=\"64\" regnum=\"386\"/><reg name=\"sepc\" bitsize=\"64\"/>"
+    "<reg name=\"scause\" bitsize=\"64\"/><reg name=\"stval\" bitsize=\"64\"/>"
+    "<reg name=\"sip\" bitsize=\"64\"/><reg name=\"mip\" bitsize=\"64\" regnum=\"902\"/></feature>";
 
 static int stub_get(stub_t *s, char *pkt, size_t cap, size_t *len, int *interrupt) {
   char c;
@@ -134,6 +153,39 @@ static void *stub_main(void *arg) {
         sscanf(hex + 2 * i, "%2x", &v);
         s->mem[addr - s->base + i] = (uint8_t)v;
       }
+      stub_put(s, no_ack, "OK");
+    } else if (!strncmp(pkt, "qXfer:features:read:", 20)) {
+      char annex[64];
+      unsigned long long off, n;
+      if (sscanf(pkt + 20, "%63[^:]:%llx,%llx", annex, &off, &n) != 3) {
+        stub_put(s, no_ack, "E00");
+        continue;
+      }
+      const char *doc = !strcmp(annex, "target.xml") ? (s->target_xml ? s->target_xml : STUB_TARGET)
+                        : !strcmp(annex, "cpu.xml")  ? stub_cpu_xml
+                        : !strcmp(annex, "csr.xml")  ? stub_csr_xml
+                                                     : NULL;
+      if (!doc || off > strlen(doc)) {
+        stub_put(s, no_ack, "E00");
+        continue;
+      }
+      size_t left = strlen(doc) - off, take = left < n ? left : n;
+      snprintf(rep, sizeof rep, "%c%.*s", take < left ? 'm' : 'l', (int)take, doc + off);
+      stub_put(s, no_ack, rep);
+    } else if (!strncmp(pkt, "Hg", 2)) {
+      s->thread = (unsigned)strtoul(pkt + 2, NULL, 16);
+      stub_put(s, no_ack, s->thread >= 1 && s->thread <= 4 ? "OK" : "E22");
+    } else if (!strcmp(pkt, "p186") && s->thread == 2) {
+      for (int i = 0; i < 8; i++) sprintf(rep + 2 * i, "%02x", (unsigned)(s->sip >> (8 * i)) & 0xff);
+      stub_put(s, no_ack, rep);
+    } else if (!strncmp(pkt, "P186=", 5) && s->thread == 2 && strlen(pkt) == 21) {
+      uint64_t v = 0;
+      for (int i = 7; i >= 0; i--) {
+        unsigned b;
+        sscanf(pkt + 5 + 2 * i, "%2x", &b);
+        v = v << 8 | b;
+      }
+      s->sip = v;
       stub_put(s, no_ack, "OK");
     } else if (pkt[0] == 'X' && s->binary && sscanf(pkt, "X%llx,%llx:", &addr, &len) == 2) {
       const char *at = memchr(pkt, ':', plen) + 1, *end = pkt + plen;
@@ -213,6 +265,42 @@ static void test_binary(void) {
   disconnect(&s, r, t);
 }
 
+/* A register by name from the target description (in parts, across an
+ * include, numbered in order after a regnum), read and written on a thread;
+ * descriptions that lie. */
+static void test_registers(void) {
+  static stub_t s;
+  pthread_t t;
+  rvhal_rsp_t *r = connect_stub(&s, &t);
+  unsigned n = 0;
+  CHECK_OK(rvhal_rsp_find_register(r, "sip", &n));
+  CHECK_EQ_U64(n, 0x186); /* sscratch 386, then sepc, scause, stval, sip */
+  CHECK_OK(rvhal_rsp_find_register(r, "pc", &n));
+  CHECK_EQ_U64(n, 2);
+  CHECK_FAILS(rvhal_rsp_find_register(r, "vl", &n), RVHAL_UNSUPPORTED, "the target description has no register vl");
+  s.sip = 0x20;
+  CHECK_OK(rvhal_rsp_select_thread(r, 2));
+  uint64_t v = 0;
+  unsigned bytes = 0;
+  CHECK_OK(rvhal_rsp_read_register(r, 0x186, &v, &bytes));
+  CHECK(v == 0x20 && bytes == 8);
+  CHECK_OK(rvhal_rsp_write_register(r, 0x186, v | 2, bytes));
+  CHECK_EQ_U64(s.sip, 0x22);
+  CHECK_FAILS(rvhal_rsp_select_thread(r, 9), RVHAL_DEVICE_LOST, "'Hg9' replied 'E22'");
+  CHECK_OK(rvhal_rsp_select_thread(r, 1));
+  CHECK_FAILS(rvhal_rsp_read_register(r, 0x186, &v, &bytes), RVHAL_DEVICE_LOST, "'p186' replied '', not a 32- or 64-bit");
+  CHECK_FAILS(rvhal_rsp_write_register(r, 0x186, 2, 8), RVHAL_DEVICE_LOST, "'P186=0200000000000000' replied ''");
+  s.target_xml = "<target><xi:include href=\"../etc/passwd\"/></target>";
+  CHECK_FAILS(rvhal_rsp_find_register(r, "sip", &n), RVHAL_DEVICE_LOST, "xi:include without a plain href");
+  s.target_xml = "<target><xi:include href=\"nothere.xml\"/></target>";
+  CHECK_FAILS(rvhal_rsp_find_register(r, "sip", &n), RVHAL_DEVICE_LOST, "replied 'E00', not a part of the target");
+  s.target_xml = "<target><xi:include href=\"target.xml\"/></target>"; /* includes itself */
+  CHECK_FAILS(rvhal_rsp_find_register(r, "sip", &n), RVHAL_DEVICE_LOST, "nested too deep");
+  s.target_xml = "<target><reg name=\"sip\" regnum=\"-1\"/></target>";
+  CHECK_FAILS(rvhal_rsp_find_register(r, "sip", &n), RVHAL_DEVICE_LOST, "regnum \"-1\" is not a register number");
+  disconnect(&s, r, t);
+}
+
 static void test_liars(void) {
   static stub_t s;
   pthread_t t;
@@ -244,6 +332,7 @@ int main(void) {
   test_codec();
   test_honest();
   test_binary();
+  test_registers();
   test_liars();
   return check_result("gdb_rsp");
 }
