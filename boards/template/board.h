@@ -33,8 +33,10 @@
 /* How a debugger (JTAG probe, the GDB-remote backend) wakes hart 0, while
  * the harts are halted: "msip <address>", the MSIP register of hart
  * FIRST_HART in the CLINT/ACLINT MSWI (CLINT base + 4 x hart id; under an
- * SBI firmware too: the interrupt goes to it, but ends hart 0's wfi), or
- * "none" (the backend then rings the UART). Unquoted. */
+ * SBI firmware too: the interrupt goes to it, but ends hart 0's wfi);
+ * "ssip" (S-mode firmware only: hart 0's sip.SSIP through the debugger's
+ * registers, no address); or "none" (the backend then rings the UART).
+ * Unquoted. */
 #define RVHAL_BOARD_DEBUG_DOORBELL msip 0x2000000
 
 /* The UART the host talks through (doorbell in, wake-up byte out). */
