@@ -339,16 +339,15 @@ static int read_xml(rvhal_rsp_t *r, const char *annex, char **out) {
 static int xml_attr(const char *tag, const char *end, const char *attr, char *buf, size_t cap) {
   char key[24];
   snprintf(key, sizeof key, " %s=\"", attr);
-  const char *a = tag;
-  size_t klen = strlen(key);
-  while ((a = strstr(a, key)) && a < end) {
-    const char *v = a + klen, *q = memchr(v, '"', (size_t)(end - v));
-    if (!q || (size_t)(q - v) >= cap) return -1;
-    memcpy(buf, v, (size_t)(q - v));
-    buf[q - v] = '\0';
-    return 0;
-  }
-  return -1;
+  const char *a = strstr(tag, key);
+  if (!a || a >= end) return -1;
+  const char *v = a + strlen(key);
+  if (v >= end) return -1;
+  const char *q = memchr(v, '"', (size_t)(end - v));
+  if (!q || (size_t)(q - v) >= cap) return -1;
+  memcpy(buf, v, (size_t)(q - v));
+  buf[q - v] = '\0';
+  return 0;
 }
 
 /* Walks `doc` in order: <reg> numbers the registers (next, or its regnum),
@@ -364,7 +363,8 @@ static int scan_regs(rvhal_rsp_t *r, const char *doc, int depth, const char *nam
         char *e;
         unsigned long n = strtoul(v, &e, 10);
         if (*v < '0' || *v > '9' || *e || n > 1000000)
-          return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: target description: regnum \"%s\" is not a register number", v);
+          return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: target description: regnum \"%s\" is not a register number",
+                             v);
         *next = (unsigned)n;
       }
       if (!xml_attr(p, end, "name", v, sizeof v) && !strcmp(v, name) && !*found) {
@@ -374,7 +374,8 @@ static int scan_regs(rvhal_rsp_t *r, const char *doc, int depth, const char *nam
       (*next)++;
     } else if (!strncmp(p, "<xi:include ", 12)) {
       if (depth >= XML_DEPTH) return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: target description nested too deep");
-      if (xml_attr(p, end, "href", v, sizeof v) || !v[0] || strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != strlen(v))
+      static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.";
+      if (xml_attr(p, end, "href", v, sizeof v) || !v[0] || v[0] == '.' || strspn(v, plain) != strlen(v))
         return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: target description: an xi:include without a plain href");
       char *sub;
       RVHAL_RETURN_IF_ERROR(read_xml(r, v, &sub));
