@@ -131,6 +131,8 @@ static void hart_init(fw_hart_t *hart, uint32_t index) {
   __asm__ volatile("csrs pmpcfg0, %0" ::"r"(0x9898)); /* entries 0 and 1: locked, NAPOT, no access */
   fw_user_pmp_init(); /* entries 2..10: what a U-mode kernel may touch (user.c) */
   __asm__ volatile("csrw mcounteren, %0" ::"r"(7)); /* U-mode kernels may read cycle, time, instret */
+  if (xcsr_read(misa) & (1ul << ('S' - 'A')))     /* with S-mode there, U-mode needs scounteren too */
+    __asm__ volatile("csrw scounteren, %0" ::"r"(7));
 #endif
   /* The kernel's block at the top of the hart's stack (user.c). */
   uintptr_t top = (uintptr_t)(b->stacks_base + (uint64_t)(index + 1) * b->hart_stack_size);

@@ -101,6 +101,8 @@ int32_t fw_launch_start(uint64_t seq) {
   L->team_size = d->harts_per_group;
   L->start_mtime = start;
   L->next_chunk = 0;
+  fw_user_shared.next_chunk = 0; /* U-mode claims (user_loop.c) */
+  fw_user_shared.abort = 0;
   L->finished = 0;
   L->status = RVHAL_OK;
   L->abort = 0;
@@ -126,6 +128,7 @@ void fw_launch_fail(const fw_hart_t *hart, int32_t status) {
   if (__atomic_compare_exchange_n(&L->status, &expected, status, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     L->fault_hart = hart->index;
   __atomic_store_n(&L->abort, 1, __ATOMIC_RELEASE);
+  fw_user_shared.abort = 1;
   fw_fence();
   for (uint32_t i = 0; i < L->participants; i++)
     if (i != hart->index) fw_wake(i, FW_WAKE_ABORT);

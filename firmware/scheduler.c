@@ -99,8 +99,37 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
   }
 }
 
-/* claim_loop, with the landing place for a trapping kernel. Nothing here is
- * live across setjmp but the arguments. */
+/* Whether this share's claims run in U-mode (user_loop.c): a hart alone in
+ * its team (a team's claims meet in a firmware barrier), no timeline (its
+ * events go to firmware memory), not privileged. */
+static int user_claims(const fw_launch_t *L) {
+  return !L->privileged && L->team_size == 1 && !(L->desc->flags & RVHAL_LAUNCH_TRACE);
+}
+
+/* The U-mode claim loop's state, in the kernel's block: once per share. */
+static void user_loop_setup(fw_hart_t *hart, hal_sched_info_t *sched) {
+  const fw_launch_t *L = &fw_launch;
+  const rvhal_launch_desc_t *d = L->desc;
+  fw_uloop_t *u = &hart->user->loop;
+  u->shared = &fw_user_shared;
+  u->sched = sched;
+  u->entry = L->entry;
+  u->args = hart->kernel_args;
+  u->chunk = (uintptr_t)d->chunk_groups;
+  u->ngx = (uintptr_t)d->num_groups[0];
+  u->ngy = (uintptr_t)d->num_groups[1];
+  u->per_row = (uintptr_t)L->chunks_per_row;
+  u->total = (uintptr_t)L->total_chunks;
+  u->team = hart->index; /* teams of one */
+  u->teams = L->participants;
+  u->exact = (FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) != 0;
+  u->counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
+  u->groups = 0;
+  u->kernel_cycles = 0;
+}
+
+/* claim_loop (or the U-mode one), with the landing place for a trapping
+ * kernel. Nothing here is live across setjmp but the arguments. */
 static void __attribute__((noinline)) run_protected(fw_hart_t *hart, hal_sched_info_t *sched,
                                                     volatile share_tally_t *t) {
   if (setjmp(hart->recover) == 0) {
@@ -115,7 +144,13 @@ static void __attribute__((noinline)) run_protected(fw_hart_t *hart, hal_sched_i
       xcsr_clear(CSR_XSTATUS, XSTATUS_XPP_MASK);
     }
 #endif
-    claim_loop(hart, sched, t);
+    if (user_claims(&fw_launch)) {
+      hart->in_kernel = 1;
+      kernel_call(&hart->user->loop, 0, (uintptr_t)fw_user_loop, hart->kernel_sp);
+      hart->in_kernel = 0;
+    } else {
+      claim_loop(hart, sched, t);
+    }
   } else {
     hart->in_kernel = 0; /* the trap handler recorded why */
   }
@@ -204,7 +239,13 @@ void fw_run_share(fw_hart_t *hart) {
     blk->start_cycle = fw_read_mcycle();
   }
   volatile share_tally_t tally = {0, 0};
+  const int user_loop = user_claims(L);
+  if (user_loop) user_loop_setup(hart, sched);
   run_protected(hart, sched, &tally);
+  if (user_loop) { /* the U-mode loop's tally (kernel memory: counters only) */
+    tally.groups = hart->user->loop.groups;
+    tally.kernel_cycles = hart->user->loop.kernel_cycles;
+  }
 #ifndef FW_PRIV_S
   xcsr_set(CSR_XSTATUS, XSTATUS_FS_INITIAL);
   xcsr_write(CSR_XIE, fw_scratch_of(hart->index)->ie);
