@@ -89,11 +89,7 @@ int32_t fw_launch_start(uint64_t seq) {
   L->seq = seq;
   L->desc = d;
   L->entry = (hal_kernel_entry_t)(uintptr_t)d->entry;
-#ifdef FW_PRIV_S
-  L->privileged = 1;
-#else
   L->privileged = (d->flags & RVHAL_LAUNCH_PRIVILEGED) != 0;
-#endif
   L->args = (void *)(uintptr_t)d->args;
   L->chunks_per_row = d->num_groups[0] / d->chunk_groups + (d->num_groups[0] % d->chunk_groups != 0); /* no wrap */
   L->total_chunks = L->chunks_per_row * d->num_groups[1] * d->num_groups[2];
@@ -111,6 +107,9 @@ int32_t fw_launch_start(uint64_t seq) {
     fw_harts[i].arrived = 0;
     fw_harts[i].sense = 0;
   }
+#ifdef FW_PRIV_S
+  if (d->num_installs) fw_user_pt_off(0); /* program pages are RX for S-mode too (user_pt.c) */
+#endif
   install_program(d);
   if (d->num_installs) fw_user_program_installed(d);
   __asm__ volatile("fence.i" ::: "memory");

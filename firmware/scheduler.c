@@ -23,12 +23,11 @@ static void stack_check(fw_hart_t *hart) {
   fw_launch_fail(hart, RVHAL_STACK_OVERFLOW);
 }
 
-/* One kernel call. M-mode: in U-mode through fw_user_call (start.S), which
- * keeps no register but sp and gp: declared clobbered here, so that only
+/* One kernel call. In U-mode through fw_user_call (start.S), which keeps
+ * no register but sp and gp: declared clobbered here, so that only
  * claim_loop's live values are kept, and nothing the kernel left in a
- * register is used. S-mode (and privileged launches): an ordinary call. */
+ * register is used. Privileged launches: an ordinary call. */
 static inline void kernel_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t sp) {
-#ifndef FW_PRIV_S
   if (!fw_launch.privileged) {
     register uintptr_t a0 __asm__("a0") = (uintptr_t)args, a1 __asm__("a1") = (uintptr_t)sched;
     register uintptr_t a2 __asm__("a2") = entry, a3 __asm__("a3") = sp;
@@ -40,9 +39,6 @@ static inline void kernel_call(void *args, hal_sched_info_t *sched, uintptr_t en
     return;
   }
   fw_priv_call(args, sched, entry, sp);
-#else
-  fw_user_call(args, sched, entry, sp);
-#endif
 }
 
 /* What a hart's claim loop tallies; kept in memory so that it survives the
@@ -133,17 +129,16 @@ static void user_loop_setup(fw_hart_t *hart, hal_sched_info_t *sched) {
 static void __attribute__((noinline)) run_protected(fw_hart_t *hart, hal_sched_info_t *sched,
                                                     volatile share_tally_t *t) {
   if (setjmp(hart->recover) == 0) {
-#ifndef FW_PRIV_S
     /* FS off (after setjmp, which saves FP registers): the kernel's first FP
      * instruction turns it on (trap.c). Whoever longjmps turns it on first. */
     if (!fw_launch.privileged) {
       xcsr_clear(CSR_XSTATUS, XSTATUS_FS_MASK);
-      /* In U-mode an enabled M interrupt traps at once: mie = 0 for the share
-       * (team_wait turns it on while it sleeps); MPP = U for fw_user_call. */
+      /* In U-mode an enabled interrupt of the firmware's mode traps at once:
+       * xie = 0 for the share (team_wait turns it on while it sleeps);
+       * xPP = U for fw_user_call. */
       xcsr_write(CSR_XIE, 0);
       xcsr_clear(CSR_XSTATUS, XSTATUS_XPP_MASK);
     }
-#endif
     if (user_claims(&fw_launch)) {
       hart->in_kernel = 1;
       kernel_call(&hart->user->loop, 0, (uintptr_t)fw_user_loop, hart->kernel_sp);
@@ -246,10 +241,8 @@ void fw_run_share(fw_hart_t *hart) {
     tally.groups = hart->user->loop.groups;
     tally.kernel_cycles = hart->user->loop.kernel_cycles;
   }
-#ifndef FW_PRIV_S
   xcsr_set(CSR_XSTATUS, XSTATUS_FS_INITIAL);
   xcsr_write(CSR_XIE, fw_scratch_of(hart->index)->ie);
-#endif
   stack_check(hart);
   if (exact && rank == 0) pass_turn(team + 1);
 

@@ -37,6 +37,9 @@ void fw_user_program_installed(const rvhal_launch_desc_t *d) {
     if (dst > lo && (data == 0 || dst < data)) data = dst;
   }
   program_data = data & ~(uintptr_t)3;
+#ifdef FW_PRIV_S
+  fw_user_pt_program(program_data ? program_data : (uintptr_t)FW_CTRL->boot.program_base + (uintptr_t)FW_CTRL->boot.program_size);
+#endif
 }
 
 #ifndef FW_PRIV_S
@@ -102,6 +105,8 @@ void fw_user_setup(fw_hart_t *hart) {
     PMPADDR(9, heap);
     PMPADDR(10, heap_end);
   }
+#else
+  fw_user_pt_share(hart->index, stacks, stacks_end, L->privileged);
 #endif
 
   /* The kernel's view of this call: at the top of this hart's stack. */

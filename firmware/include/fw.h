@@ -161,6 +161,13 @@ int fw_user_readable(const fw_hart_t *hart, uintptr_t p, uintptr_t n);
 void fw_user_program_installed(const rvhal_launch_desc_t *d);
 void fw_user_pmp_init(void);                /* M-mode: the constant PMP configuration */
 
+/* user_pt.c (S-mode firmware: Sv39 page tables instead of PMP) */
+void fw_user_pt_boot(void);                 /* cold boot: the tables every hart shares */
+void fw_user_pt_hart(uint32_t h);           /* each hart: its own tree, translation on */
+void fw_user_pt_program(uintptr_t data);
+void fw_user_pt_off(uint32_t h);            /* translation off until the hart's next share */    /* a program installed: its code/data boundary */
+void fw_user_pt_share(uint32_t h, uintptr_t stacks, uintptr_t stacks_end, int privileged);
+
 /* user_loop.c: U-mode code and its shared page (linker/firmware.ld.S) */
 void fw_user_loop(fw_uloop_t *u);
 extern fw_user_shared_t fw_user_shared;
