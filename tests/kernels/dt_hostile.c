@@ -137,6 +137,12 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
     __asm__ volatile("ecall" ::"r"(a7), "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(a4) : "memory");
     return;
   }
+  case HOSTILE_READ_STATUS: {
+    unsigned long st;
+    __asm__ volatile("csrr %0, sstatus" : "=r"(st)::"memory");
+    a->marks[0] = (uint32_t)st;
+    return;
+  }
   case HOSTILE_STORE_AT:
     *(volatile uint32_t *)(uintptr_t)a->value = 0xdead;
     return;
