@@ -14,9 +14,9 @@
  * loop (RX) and its shared claim page (RW), user_loop.c. Entries 0 and 1 (locked guards below the hart's stack and
  * its pool, boot.c) come first and so win. The ranges are kept in
  * fw_hart_t too: pointers a kernel passes to an ecall are checked against
- * them. Under an S-mode firmware (no PMP; page tables would do it) and for
- * RVHAL_LAUNCH_PRIVILEGED, kernels run in the firmware's mode, on the same
- * stack, with the launch's own descriptor and arguments. */
+ * them. Under an S-mode firmware (no PMP) page tables do the same
+ * (user_pt.c). For RVHAL_LAUNCH_PRIVILEGED, kernels run in the firmware's
+ * mode, on the same stack, with the launch's own descriptor and arguments. */
 #include <stddef.h>
 #include <string.h>
 
