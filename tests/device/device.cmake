@@ -90,7 +90,7 @@ rvhal_device_test(errors RV32 BOARDS)
 rvhal_device_test(trap RV32 BOARDS)
 rvhal_device_test(no_qemu_left)
 rvhal_device_test(queues RV32 BOARDS TIMEOUT 240)
-rvhal_device_test(hostile RV32 TIMEOUT 120)
+rvhal_device_test(hostile RV32 BOARDS TIMEOUT 120) # isolation: PMP (M-mode boards), page tables (qemu-virt-sbi)
 rvhal_device_test(limits RV32)
 rvhal_device_test(idle RV32 BOARDS)
 # Regression tests for bugs found and fixed (see each source's header): the
@@ -99,10 +99,7 @@ rvhal_device_test(args_natural_align RV32 BOARDS SOURCE args ARGS natural)
 rvhal_device_test(memory_staged_program RV32 BOARDS SOURCE memory ARGS staged)
 rvhal_device_test(errors_kernel_handles RV32 BOARDS SOURCE errors ARGS kernel-handles)
 rvhal_device_test(trap_stack_overflow BOARDS SOURCE trap ARGS stack)
-rvhal_device_test(hostile_stack RV32 SOURCE hostile ARGS stack TIMEOUT 120)
-# Isolation on every board: PMP under an M-mode firmware, page tables under
-# an S-mode one (qemu-virt: also in the full run above).
-rvhal_device_test(hostile_isolated BOARDS SOURCE hostile ARGS isolated TIMEOUT 120)
+rvhal_device_test(hostile_stack RV32 BOARDS SOURCE hostile ARGS stack TIMEOUT 120)
 rvhal_device_test(no_qemu_left_thread_exit SOURCE no_qemu_left ARGS thread)
 # The fixture's cleanup: runs after every test above.
 rvhal_device_test(no_qemu_left_after_suite CLEANUP SOURCE no_qemu_left ARGS after-suite TIMEOUT 30)
