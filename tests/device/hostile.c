@@ -197,6 +197,40 @@ static void isolated_stores(void) {
               "print ecall with text in the %s: %s: %s", t[i].what, rvhal_status_name(rc), msg);
     HEALTHY();
   }
+  /* The firmware's code a kernel returns to (its U-mode claim loop, when it
+   * claims its groups itself): groups each run once, and a store into that
+   * code traps naming the address; harts of a team go through the
+   * firmware's loop instead, with the same result. */
+  const rvhal_device_info_t *info = rvhal_device_get_info(c.d);
+  const uint32_t teams[] = {1, info->num_harts};
+  for (size_t j = 0; j < 2; j++) {
+    const uint8_t z = 0;
+    CHECK_OK(rvhal_mem_fill(c.d, c.marks, &z, 1, N * 4));
+    uint64_t what = 0;
+    hal_arg_t args[2] = {rvhal_arg_global(c.marks), rvhal_arg_value(&what, 8)};
+    hal_ndrange_t nd = {.global = {(N - 2) * teams[j]}, .local = {teams[j]}}; /* an item per hart of a team */
+    rvhal_launch_options_t o = {.harts_per_group = teams[j], .chunk_groups = 1};
+    hal_kernel_t k = fixture_kernel(c.d, c.hostile, "hostile_claims");
+    CHECK_OK(rvhal_kernel_exec_ex(c.d, c.hostile, k, &nd, args, 2, 1, &o));
+    uint32_t m[N];
+    CHECK_OK(rvhal_mem_read(c.d, m, c.marks, sizeof m));
+    unsigned bad = 0;
+    for (uint32_t g = 0; g < N - 2; g++) bad += m[2 + g] != g + 1;
+    CHECK_MSG(bad == 0, "hostile_claims, teams of %u: %u groups did not run once", teams[j], bad);
+    const uint64_t ra = m[0] | (uint64_t)m[1] << 32;
+    CHECK_MSG(ra < info->program_area_base || ra >= info->program_area_base + info->program_area_size,
+              "hostile_claims returns into its own program (0x%llx)", (unsigned long long)ra);
+    what = 1;
+    char want[64];
+    snprintf(want, sizeof want, "address 0x%llx", (unsigned long long)ra);
+    int rc = rvhal_kernel_exec_ex(c.d, c.hostile, k, &nd, args, 2, 1, &o);
+    const char *msg = rvhal_last_error();
+    CHECK_MSG(rc == RVHAL_KERNEL_TRAP && strstr(msg, want) && strstr(msg, "store"),
+              "a store into the firmware's code at 0x%llx (teams of %u): %s: %s", (unsigned long long)ra, teams[j],
+              rvhal_status_name(rc), msg);
+    if (getenv("RVHAL_TEST_VERBOSE")) printf("  claim loop code (teams of %u): %s\n", teams[j], msg);
+    HEALTHY();
+  }
   /* Privileged state is not the kernel's to read (the S-mode firmware's
    * sstatus; an M-mode one's too, sstatus being a view of mstatus). */
   EXPECT(act(HOSTILE_READ_STATUS, 0, N, 4), RVHAL_KERNEL_TRAP, "illegal instruction", "(mcause 2)");
