@@ -120,9 +120,9 @@ static void hart_init(fw_hart_t *hart, uint32_t index) {
   hart->call.fiber_pool_size = (uintptr_t)b->fiber_pool_size - RVHAL_STACK_GUARD;
   hart->call.fiber_stack_size = (uintptr_t)b->fiber_stack_size;
   /* Below the stack, a guard this hart's PMP forbids even to M-mode (a
-   * locked entry: it stays until the device restarts). S-mode has no PMP
-   * (a page table would do it): there only the canary just above the guard
-   * catches a frame that ran off the stack. */
+   * locked entry: it stays until the device restarts). S-mode has no PMP:
+   * there the page tables leave every guard out of a kernel's reach
+   * (user_pt.c); a privileged kernel has only the canary above it. */
 #ifndef FW_PRIV_S
   uintptr_t guard = (uintptr_t)(b->stacks_base + (uint64_t)index * b->hart_stack_size);
   uintptr_t pool_guard = pool; /* the guard at the start of the work-item stack pool */

@@ -45,8 +45,9 @@ static int __attribute__((noinline)) team_wait(const rvhal_call_info_t *ci) {
 
 int fw_team_wait(const rvhal_call_info_t *ci) { return ci->team_size > 1 ? team_wait(ci) : 0; }
 
-/* A kernel in the firmware's mode (S-mode build) calls this directly; an
- * aborted launch leaves the kernel from here. */
+/* A kernel in the firmware's mode (a privileged launch) calls this
+ * directly, as does claim_loop for a team; an aborted launch leaves the
+ * kernel from here. */
 void fw_team_barrier(const rvhal_call_info_t *ci) {
   if (ci->team_size > 1 && team_wait(ci)) {
     fw_harts[ci->hart_index].in_kernel = 0;

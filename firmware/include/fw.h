@@ -44,7 +44,7 @@ typedef struct fw_launch {
   volatile uint32_t fault_hart;
   volatile uint32_t turn;       /* exact timing: the team whose turn it is */
   volatile uint32_t arrived;    /* exact timing: harts asleep, waiting for their turn */
-  uint32_t privileged; /* RVHAL_LAUNCH_PRIVILEGED, or an S-mode firmware: the kernel runs in our mode */
+  uint32_t privileged; /* RVHAL_LAUNCH_PRIVILEGED: the kernel runs in our mode, not isolated */
 } fw_launch_t;
 
 /* The claim state a U-mode claim loop (user_loop.c) shares with the other
