@@ -231,6 +231,28 @@ static void isolated_stores(void) {
     if (getenv("RVHAL_TEST_VERBOSE")) printf("  claim loop code (teams of %u): %s\n", teams[j], msg);
     HEALTHY();
   }
+  /* Its own program: the data segment is writable, the code is not. */
+  {
+    uint64_t what = 2;
+    const uint8_t z = 0;
+    CHECK_OK(rvhal_mem_fill(c.d, c.marks, &z, 1, N * 4));
+    hal_arg_t args[2] = {rvhal_arg_global(c.marks), rvhal_arg_value(&what, 8)};
+    hal_ndrange_t nd = {.global = {1}, .local = {1}};
+    int rc = rvhal_kernel_exec(c.d, c.hostile, fixture_kernel(c.d, c.hostile, "hostile_claims"), &nd, args, 2, 1);
+    const char *msg = rvhal_last_error();
+    uint32_t m[4];
+    CHECK_OK(rvhal_mem_read(c.d, m, c.marks, sizeof m));
+    CHECK_MSG(m[0] == 42, "a store into the kernel's own data segment (at 0x%x): read back %u", m[1], m[0]);
+    const uint64_t code = m[2] | (uint64_t)m[3] << 32;
+    char want[64];
+    snprintf(want, sizeof want, "address 0x%llx", (unsigned long long)code);
+    CHECK_MSG(code >= info->program_area_base && code < info->program_area_base + info->program_area_size,
+              "hostile_claims at 0x%llx", (unsigned long long)code);
+    CHECK_MSG(rc == RVHAL_KERNEL_TRAP && strstr(msg, "store") && strstr(msg, want),
+              "a store into the kernel's own code (%s): %s: %s", want, rvhal_status_name(rc), msg);
+    if (getenv("RVHAL_TEST_VERBOSE")) printf("  own code: %s\n", msg);
+    HEALTHY();
+  }
   /* Privileged state is not the kernel's to read (the S-mode firmware's
    * sstatus; an M-mode one's too, sstatus being a view of mstatus). */
   EXPECT(act(HOSTILE_READ_STATUS, 0, N, 4), RVHAL_KERNEL_TRAP, "illegal instruction", "(mcause 2)");

@@ -158,7 +158,9 @@ RVHAL_KERNEL(hostile_act, hostile_args, hostile_item, RVHAL_GLOBAL(marks), RVHAL
  * firmware's, either its U-mode claim loop (a hart alone in its team) or
  * the address whose fetch fault ends a call. what 0: marks[2 + g] = g + 1
  * for each group g it runs, marks[0..1] = that return address; what 1:
- * a store to it (the claim loop's code: executable, not writable). */
+ * a store to it (the claim loop's code: executable, not writable); what 2:
+ * a store into its own data segment (allowed: marks[0] = the value read
+ * back), then into its own code (traps). */
 typedef struct {
   __global uint *marks;
   uint64_t what;
@@ -167,9 +169,20 @@ typedef struct {
 void hostile_claims(void *args, const hal_sched_info_t *sched);
 RVHAL_KERNEL_META(hostile_claims, claims_args, RVHAL_GLOBAL(marks), RVHAL_VALUE(what))
 
+static volatile uint32_t claims_data = 1; /* .data: the program's writable segment */
+
 void hostile_claims(void *args, const hal_sched_info_t *sched) {
   const claims_args *a = args;
   const uintptr_t ra = (uintptr_t)__builtin_return_address(0);
+  if (a->what == 2) {
+    claims_data += 41;
+    a->marks[0] = claims_data;
+    a->marks[1] = (uint)(uintptr_t)&claims_data;
+    a->marks[2] = (uint)(uintptr_t)hostile_claims;
+    a->marks[3] = (uint)((uint64_t)(uintptr_t)hostile_claims >> 32);
+    *(volatile uint32_t *)(uintptr_t)hostile_claims = 0x13;
+    return;
+  }
   if (a->what == 1) {
     *(volatile uint32_t *)ra = 0x13;
     return;
