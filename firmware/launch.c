@@ -89,11 +89,7 @@ int32_t fw_launch_start(uint64_t seq) {
   L->seq = seq;
   L->desc = d;
   L->entry = (hal_kernel_entry_t)(uintptr_t)d->entry;
-#ifdef FW_PRIV_S
-  L->privileged = 1;
-#else
   L->privileged = (d->flags & RVHAL_LAUNCH_PRIVILEGED) != 0;
-#endif
   L->args = (void *)(uintptr_t)d->args;
   L->chunks_per_row = d->num_groups[0] / d->chunk_groups + (d->num_groups[0] % d->chunk_groups != 0); /* no wrap */
   L->total_chunks = L->chunks_per_row * d->num_groups[1] * d->num_groups[2];
@@ -101,6 +97,8 @@ int32_t fw_launch_start(uint64_t seq) {
   L->team_size = d->harts_per_group;
   L->start_mtime = start;
   L->next_chunk = 0;
+  fw_user_shared.next_chunk = 0; /* U-mode claims (user_loop.c) */
+  fw_user_shared.abort = 0;
   L->finished = 0;
   L->status = RVHAL_OK;
   L->abort = 0;
@@ -109,6 +107,9 @@ int32_t fw_launch_start(uint64_t seq) {
     fw_harts[i].arrived = 0;
     fw_harts[i].sense = 0;
   }
+#ifdef FW_PRIV_S
+  if (d->num_installs) fw_user_pt_off(0); /* program pages are RX for S-mode too (user_pt.c) */
+#endif
   install_program(d);
   if (d->num_installs) fw_user_program_installed(d);
   __asm__ volatile("fence.i" ::: "memory");
@@ -126,6 +127,7 @@ void fw_launch_fail(const fw_hart_t *hart, int32_t status) {
   if (__atomic_compare_exchange_n(&L->status, &expected, status, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     L->fault_hart = hart->index;
   __atomic_store_n(&L->abort, 1, __ATOMIC_RELEASE);
+  fw_user_shared.abort = 1;
   fw_fence();
   for (uint32_t i = 0; i < L->participants; i++)
     if (i != hart->index) fw_wake(i, FW_WAKE_ABORT);

@@ -35,6 +35,7 @@
 #define RVHAL_CTRL_MAX_SIZE 0x020000
 #define RVHAL_PRINT_OFFSET 0x0A0000   /* per-hart print rings, from the region's start */
 #define RVHAL_PRINT_RING_SIZE 0x010000
+#define RVHAL_PT_OFFSET 0x120000      /* S-mode firmware: its page tables, to the region's end */
 #define RVHAL_MAX_FW_OFFSET 0x200000  /* the furthest a board may place the region */
 #define RVHAL_PROGRAM_OFFSET 0x400000 /* from the RAM base: where kernel programs are linked */
 #define RVHAL_PROGRAM_MAX_SIZE 0x800000
@@ -383,7 +384,8 @@ RVHAL_STATIC_ASSERT(sizeof(rvhal_trace_event_t) == 32, "trace event size");
 RVHAL_STATIC_ASSERT(offsetof(rvhal_ctrl_t, harts) % 64 == 0, "hart blocks start on a cache line");
 RVHAL_STATIC_ASSERT(sizeof(rvhal_ctrl_t) <= RVHAL_CTRL_MAX_SIZE, "control block outgrew its region");
 RVHAL_STATIC_ASSERT(RVHAL_CTRL_OFFSET + RVHAL_CTRL_MAX_SIZE <= RVHAL_PRINT_OFFSET, "regions overlap");
-RVHAL_STATIC_ASSERT(RVHAL_PRINT_OFFSET + RVHAL_MAX_HARTS * RVHAL_PRINT_RING_SIZE <= RVHAL_FW_REGION_SIZE &&
+RVHAL_STATIC_ASSERT(RVHAL_PRINT_OFFSET + RVHAL_MAX_HARTS * RVHAL_PRINT_RING_SIZE <= RVHAL_PT_OFFSET &&
+                        RVHAL_PT_OFFSET < RVHAL_FW_REGION_SIZE &&
                         RVHAL_MAX_FW_OFFSET + RVHAL_FW_REGION_SIZE <= RVHAL_PROGRAM_OFFSET,
                "regions overlap");
 RVHAL_STATIC_ASSERT(RVHAL_PROGRAM_OFFSET + RVHAL_PROGRAM_MAX_SIZE <= RVHAL_DYNAMIC_OFFSET, "regions overlap");
