@@ -12,7 +12,7 @@
 #include "rvhal/rvhal_counters.h"
 #include "rvhal/rvhal_limits.h"
 
-#define RVHAL_ABI_VERSION 2
+#define RVHAL_ABI_VERSION 3
 #define RVHAL_CTRL_MAGIC 0x4C414856u /* "VHAL" read as little-endian bytes */
 
 #define RVHAL_RING_SLOTS 4
@@ -56,11 +56,12 @@
 /* rvhal_launch_desc_t.flags */
 #define RVHAL_LAUNCH_COUNTERS 0x1u /* record per-hart counters */
 #define RVHAL_LAUNCH_TRACE 0x2u    /* record per-hart timeline events */
-#define RVHAL_LAUNCH_AFTER_OK 0x8u /* run only if the launch before it succeeded; else complete RVHAL_CANCELLED
+#define RVHAL_LAUNCH_AFTER_OK 0x10u /* run only if the launch before it succeeded; else complete RVHAL_CANCELLED
                                       (a queue's launches submitted back to back: a failure stops the rest) */
 #define RVHAL_LAUNCH_TLB_FLUSH 0x4u /* each hart flushes its TLB before it starts: QEMU sizes its software TLB to
                                        the working set only on a flush (firmware/include/fw_speed.h) */
 #define RVHAL_LAUNCH_PRIVILEGED 0x8u /* M-mode boards: run the kernel in M-mode, unisolated (tests playing a lying device) */
+#define RVHAL_LAUNCH_CMDLIST 0x20u   /* `args` is a command list to run (rvhal_cmdlist.h), not a kernel */
 #define RVHAL_LAUNCH_TLB_LOG2_SHIFT 8 /* bits 8-12: grow the TLB to 2^n entries first (0: just flush) */
 #define RVHAL_LAUNCH_TLB_LOG2(flags) (((flags) >> RVHAL_LAUNCH_TLB_LOG2_SHIFT) & 31u)
 

@@ -21,6 +21,7 @@ typedef enum {
   CMD_MARKER,
   CMD_CALLBACK,
   CMD_FREE,
+  CMD_COMMAND_BUFFER,
 } cmd_kind_t;
 
 typedef struct cmd {
@@ -55,6 +56,11 @@ typedef struct cmd {
       rvhal_host_fn_t fn;
       void *user;
     } cb;
+    struct {
+      rvhal_command_buffer_t *cb; /* a reference */
+      hal_addr_t *bindings;
+      uint32_t num_bindings;
+    } list;
   } u;
 } cmd_t;
 
@@ -132,6 +138,13 @@ static int run_command(rvhal_queue_t *q, cmd_t *c) {
   case CMD_COPY: return rvhal_mem_copy(d, c->u.mem.dst, c->u.mem.src, c->u.mem.size);
   case CMD_FILL: return rvhal_mem_fill(d, c->u.mem.dst, c->u.mem.pattern, c->u.mem.pattern_size, c->u.mem.size);
   case CMD_FREE: return rvhal_mem_free(d, c->u.mem.dst);
+  case CMD_COMMAND_BUFFER: {
+    int rc = rvhal_cmdlist_run(d, c->u.list.cb, c->u.list.bindings, c->u.list.num_bindings);
+    c->event->times.device_start_ns = d->last_start_ns;
+    c->event->times.device_end_ns = d->last_end_ns;
+    c->event->times.device_ns = d->last_end_ns - d->last_start_ns;
+    return rc;
+  }
   case CMD_MARKER:
   case CMD_CALLBACK: return RVHAL_OK;
   }
@@ -155,6 +168,10 @@ static void free_command(cmd_t *c) {
   if (c->kind == CMD_KERNEL) {
     free(c->u.k.args);
     free(c->u.k.pod);
+  }
+  if (c->kind == CMD_COMMAND_BUFFER) {
+    free(c->u.list.bindings);
+    if (c->u.list.cb) rvhal_command_buffer_release_locked(c->u.list.cb);
   }
   free(c);
 }
@@ -224,7 +241,7 @@ static void process_head(rvhal_queue_t *q) {
        * another queue's launches hold the device. The profile's file is the
        * device's, written under its lock. */
       rvhal_device_t *d = q->device;
-      const int lock = c->kind == CMD_KERNEL || d->profile;
+      const int lock = c->kind == CMD_KERNEL || c->kind == CMD_COMMAND_BUFFER || d->profile;
       if (lock) rvhal_device_lock(d);
       if (c->kind == CMD_KERNEL && !c->u.k.named) {
         rvhal_sync_lock();
@@ -434,7 +451,8 @@ int rvhal_queue_finish(rvhal_queue_t *q, uint32_t timeout_ms) {
 /* ---- enqueueing --------------------------------------------------------- */
 
 static const char *kind_name(cmd_kind_t k) {
-  static const char *const names[] = {"kernel", "write", "read", "copy", "fill", "marker", "callback", "free"};
+  static const char *const names[] = {"kernel", "write", "read", "copy", "fill", "marker", "callback", "free",
+                                      "command_buffer"};
   return names[k];
 }
 
@@ -670,54 +688,24 @@ int rvhal_enqueue_fill(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_a
 
 /* ---- command buffers (command_buffer.c records them) --------------------- */
 
-int rvhal_queue_enqueue_recorded(rvhal_queue_t *q, const rvhal_dependencies_t *deps, const rvhal_cb_op_t *ops,
-                                 uint32_t num_ops, const hal_addr_t *bindings, uint32_t num_bindings,
-                                 rvhal_event_t **out_event) {
-  (void)num_bindings; /* command_buffer.c checked every binding index against it */
-  static const rvhal_dependencies_t none;
-  if (!deps) deps = &none;
-  rvhal_dependencies_t waits = *deps, signals = *deps;
-  waits.num_signal_semaphores = 0; /* the first command waits, the closing marker signals */
-  signals.num_wait_events = signals.num_wait_semaphores = 0;
-  cmd_t *first = NULL, *last = NULL;
-  int rc = RVHAL_OK;
-  hal_arg_t args[RVHAL_META_MAX_ARGS];
-  for (uint32_t i = 0; i < num_ops && rc == RVHAL_OK; i++) {
-    const rvhal_cb_op_t *o = &ops[i];
-    const rvhal_dependencies_t *d = first ? NULL : &waits;
-    cmd_t *c = NULL;
-    switch (o->kind) {
-    case RVHAL_CB_KERNEL:
-      for (uint32_t a = 0; a < o->num_args; a++) {
-        args[a] = o->args[a];
-        if (o->bindings && o->bindings[a] >= 0) args[a].address = bindings[o->bindings[a]];
-      }
-      c = build_kernel(q, d, o->program, o->kernel, &o->ndrange, args, o->num_args, o->work_dim,
-                       o->has_options ? &o->options : NULL, &rc);
-      break;
-    case RVHAL_CB_COPY: c = build_mem(q, CMD_COPY, d, o->dst, o->src, NULL, NULL, o->size, &rc); break;
-    case RVHAL_CB_FILL: c = build_fill(q, d, o->dst, o->pattern, o->pattern_size, o->size, &rc); break;
-    case RVHAL_CB_BARRIER: continue; /* a queue runs its commands in order already */
-    }
-    if (!c) break;
-    if (last) last->next = c;
-    else first = c;
-    last = c;
-  }
-  cmd_t *marker = rc == RVHAL_OK ? new_command(q, CMD_MARKER, first ? &signals : deps, "(end of command buffer)", &rc)
-                                 : NULL;
-  if (!marker) {
+int rvhal_queue_enqueue_recorded(rvhal_queue_t *q, const rvhal_dependencies_t *deps, rvhal_command_buffer_t *cb,
+                                 const hal_addr_t *bindings, uint32_t num_bindings, rvhal_event_t **out_event) {
+  int rc;
+  cmd_t *c = new_command(q, CMD_COMMAND_BUFFER, deps, NULL, &rc);
+  if (!c) return rc;
+  if (num_bindings && !(c->u.list.bindings = malloc(num_bindings * sizeof *bindings))) {
     rvhal_sync_lock();
-    for (cmd_t *c = first, *n; c; c = n) {
-      n = c->next;
-      discard_command(c);
-    }
+    discard_command(c);
     rvhal_sync_unlock();
-    return rc;
+    return rvhal_error(RVHAL_HOST_IO, "enqueue_command_buffer: out of host memory for %u bindings", num_bindings);
   }
-  if (last) last->next = marker;
-  else first = marker;
-  return submit_chain(q, first, marker, out_event);
+  if (num_bindings) memcpy(c->u.list.bindings, bindings, num_bindings * sizeof *bindings);
+  c->u.list.num_bindings = num_bindings;
+  rvhal_sync_lock();
+  cb->refs++;
+  rvhal_sync_unlock();
+  c->u.list.cb = cb;
+  return submit(q, c, out_event);
 }
 
 int rvhal_enqueue_marker(rvhal_queue_t *q, const rvhal_dependencies_t *deps, rvhal_event_t **out_event) {
