@@ -70,6 +70,9 @@ struct rvhal_queue {
   pthread_t thread;
   cmd_t *head, *tail;
   uint64_t enqueued, ended; /* commands; finish waits for ended == enqueued */
+  pthread_cond_t finish_cond; /* rvhal_queue_finish sleeps here: woken once `ended` reaches finish_min */
+  uint32_t finish_waiters;
+  uint64_t finish_min;
   int stopping;         /* destroy: run what is left, then exit */
   int cancel_all;       /* device delete: cancel what has not started */
   int failed;           /* a command failed since the last finish */
@@ -191,9 +194,9 @@ static void finish_command(rvhal_queue_t *q, cmd_t *c, int status, const char *m
     else if (c->signal_sems[i].value > s->value) s->value = c->signal_sems[i].value;
   }
   q->ended++;
-  rvhal_event_complete_locked(c->event, status, message, cause);
+  if (q->finish_waiters && q->ended >= q->finish_min) pthread_cond_broadcast(&q->finish_cond);
+  rvhal_event_complete_locked(c->event, status, message, cause); /* wakes what waits on events and semaphores */
   free_command(c);
-  rvhal_sync_broadcast();
 }
 
 /* A kernel command enqueued while the device was busy has its handle in
@@ -375,6 +378,7 @@ int rvhal_queue_create(rvhal_device_t *device, rvhal_queue_t **out_queue) {
   rvhal_queue_t *q = calloc(1, sizeof *q);
   if (!q) return rvhal_error(RVHAL_HOST_IO, "out of host memory for a queue");
   q->device = device;
+  rvhal_sync_cond_init(&q->finish_cond);
   rvhal_sync_lock();
   q->id = next_queue_id++;
   rvhal_sync_unlock();
@@ -400,6 +404,7 @@ static void stop_and_free(rvhal_queue_t *q, int cancel) {
   pthread_join(q->thread, NULL);
   if (q->fail_message) rvhal_sync_strfree(q->fail_message);
   if (q->fail_cause) rvhal_sync_strfree(q->fail_cause);
+  pthread_cond_destroy(&q->finish_cond);
   free(q);
 }
 
@@ -431,8 +436,12 @@ int rvhal_queue_finish(rvhal_queue_t *q, uint32_t timeout_ms) {
   uint64_t deadline = rvhal_sync_deadline(timeout_ms);
   rvhal_sync_lock();
   uint64_t target = q->enqueued;
-  while (q->ended < target && !rvhal_sync_wait(deadline)) {
+  q->finish_waiters++;
+  while (q->ended < target) {
+    if (q->finish_min <= q->ended || target < q->finish_min) q->finish_min = target;
+    if (rvhal_sync_wait_on(&q->finish_cond, deadline)) break;
   }
+  q->finish_waiters--;
   int rc = RVHAL_OK;
   if (q->ended < target) {
     rc = rvhal_error(RVHAL_TIMEOUT, "queue %u: %llu of %llu commands still pending after %u ms", q->id,
