@@ -9,7 +9,13 @@
 #include "fw_launch.h"
 #include "fw_mmio.h"
 
-static uint8_t *area(void) { return (uint8_t *)FW_CTRL - RVHAL_CTRL_OFFSET + RVHAL_CMDLIST_OFFSET; }
+/* The area, from the control block's place in the region (the empty asm
+ * hides the pointer's origin: it is not inside fw_ctrl_block). */
+static uint8_t *area(void) {
+  uintptr_t a = (uintptr_t)FW_CTRL - RVHAL_CTRL_OFFSET + RVHAL_CMDLIST_OFFSET;
+  __asm__("" : "+r"(a));
+  return (uint8_t *)a;
+}
 
 /* [addr, addr + n) inside global memory (the dynamic region to RAM's end). */
 static int in_global(uint64_t addr, uint64_t n) {

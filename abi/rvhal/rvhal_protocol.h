@@ -15,7 +15,7 @@
 #define RVHAL_ABI_VERSION 3
 #define RVHAL_CTRL_MAGIC 0x4C414856u /* "VHAL" read as little-endian bytes */
 
-#define RVHAL_RING_SLOTS 4
+#define RVHAL_RING_SLOTS 16 /* launches on the device at once: a queue keeps them coming (ABI 3; was 4) */
 #define RVHAL_ARGS_MAX 4096        /* bytes of packed arguments per launch */
 #define RVHAL_MAX_LOCAL_ARGS 32    /* local-buffer arguments per launch */
 #define RVHAL_MAX_INSTALLS 4       /* program segments installed by one launch */
@@ -300,8 +300,8 @@ RVHAL_ASSERT_OFS_(rvhal_fw_state_t, message, 32);
 RVHAL_ASSERT_OFS_(rvhal_ctrl_t, boot, 0);
 RVHAL_ASSERT_OFS_(rvhal_ctrl_t, fw, 176);
 RVHAL_ASSERT_OFS_(rvhal_ctrl_t, ring, 320);
-RVHAL_ASSERT_OFS_(rvhal_ctrl_t, harts, 18624);
-RVHAL_ASSERT_OFS_(rvhal_ctrl_t, insns, 22208);
+RVHAL_ASSERT_OFS_(rvhal_ctrl_t, harts, 73152);
+RVHAL_ASSERT_OFS_(rvhal_ctrl_t, insns, 76736);
 RVHAL_ASSERT_OFS_(rvhal_insn_counts_t, hart, 0);
 RVHAL_ASSERT_OFS_(rvhal_insn_counts_t, active, 512);
 RVHAL_ASSERT_OFS_(rvhal_ring_t, submitted, 0);
