@@ -328,7 +328,15 @@ int rvhal_cmdlist_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_a
     uint32_t n = check_and_patch(d, cb, bindings, &bad_rc);
     char why[1024] = "";
     if (n < cb->num_ops) snprintf(why, sizeof why, "%s", rvhal_last_error());
-    rc = n ? device_run(d, cb, n, &failed) : RVHAL_OK;
+    if (n && __atomic_exchange_n(&d->busy, 1, __ATOMIC_ACQUIRE)) {
+      rc = rvhal_error(RVHAL_BUSY, "command buffer: the device is running launch %llu (called from its print "
+                       "callback?)", (unsigned long long)d->seq);
+    } else if (n) {
+      rc = device_run(d, cb, n, &failed);
+      __atomic_store_n(&d->busy, 0, __ATOMIC_RELEASE);
+    } else {
+      rc = RVHAL_OK;
+    }
     if (rc == RVHAL_OK && n < cb->num_ops) {
       failed = n; /* the commands before it ran; it fails as the blocking call would */
       rc = rvhal_error(bad_rc, "%s", why);
