@@ -12,6 +12,7 @@
 static pthread_mutex_t sync_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t sync_cond;
 static pthread_once_t sync_once = PTHREAD_ONCE_INIT;
+static uint32_t sync_sleepers; /* threads asleep on sync_cond (under sync_mutex) */
 
 /* The condition variable waits on CLOCK_MONOTONIC, like every deadline of
  * the library, so a change of the wall clock moves no timeout. */
@@ -32,7 +33,11 @@ void rvhal_sync_lock(void) {
 
 void rvhal_sync_unlock(void) { pthread_mutex_unlock(&sync_mutex); }
 
-void rvhal_sync_broadcast(void) { pthread_cond_broadcast(&sync_cond); }
+/* Most commands end with nobody asleep (the queue's thread is busy, the
+ * caller waits on its queue's own condition): no call then. */
+void rvhal_sync_broadcast(void) {
+  if (sync_sleepers) pthread_cond_broadcast(&sync_cond);
+}
 
 int rvhal_sync_wait_on(pthread_cond_t *c, uint64_t deadline_ns) {
   if (deadline_ns == UINT64_MAX) {
@@ -46,7 +51,12 @@ int rvhal_sync_wait_on(pthread_cond_t *c, uint64_t deadline_ns) {
   return rvhal_now_ns() >= deadline_ns;
 }
 
-int rvhal_sync_wait(uint64_t deadline_ns) { return rvhal_sync_wait_on(&sync_cond, deadline_ns); }
+int rvhal_sync_wait(uint64_t deadline_ns) {
+  sync_sleepers++;
+  int late = rvhal_sync_wait_on(&sync_cond, deadline_ns);
+  sync_sleepers--;
+  return late;
+}
 
 uint64_t rvhal_sync_deadline(uint32_t timeout_ms) {
   if (timeout_ms == RVHAL_WAIT_FOREVER) return UINT64_MAX;
