@@ -68,13 +68,12 @@ static void test_copies_fills(void) {
 
   uint64_t seq0 = ring_seq(scratch);
   const int replays = 30;
-  uint32_t want[3][N];
+  uint32_t want[3][N], in[N]; /* in: read by the enqueued write, which ends before the next replay */
   int ran[3] = {0};
   for (int r = 0; r < replays; r++) {
     int s = r % 3;
     hal_addr_t bind[2] = {b[s][1], b[s][2]}; /* the chain runs over x and y of set s */
     if (s != 0) { /* set 0's x is filled by the copy; give the others their own start */
-      uint32_t in[N];
       for (uint32_t i = 0; i < N; i++) in[i] = (uint32_t)(r * 131 + i);
       CHECK_OK(rvhal_enqueue_write(q, NULL, b[s][1], in, sizeof in, NULL));
       for (uint32_t i = 0; i < N; i++) want[s][i] = in[i];
