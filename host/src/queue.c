@@ -88,8 +88,8 @@ struct rvhal_queue {
     uint64_t t0;
     int rc;             /* the submission's status: a refused one completes in its turn */
     char message[1024]; /* ... with this message */
-  } fly[RVHAL_RING_SLOTS];
-  uint32_t num_fly;
+  } fly[RVHAL_RING_SLOTS]; /* a ring: the oldest at fly_head */
+  uint32_t fly_head, num_fly;
 };
 
 static uint32_t next_queue_id;
@@ -296,7 +296,7 @@ static void submit_head(rvhal_queue_t *q) {
   cmd_t *c = q->head;
   q->head = c->next;
   if (!q->head) q->tail = NULL;
-  struct flight *f = &q->fly[q->num_fly++];
+  struct flight *f = &q->fly[(q->fly_head + q->num_fly++) % RVHAL_RING_SLOTS];
   f->c = c;
   c->event->times.submitted_ns = rvhal_now_ns();
   const int first = q->num_fly == 1;
@@ -318,17 +318,21 @@ static void submit_head(rvhal_queue_t *q) {
  * held on entry and exit. */
 static void complete_oldest(rvhal_queue_t *q) {
   rvhal_device_t *d = q->device;
-  struct flight f = q->fly[0];
-  memmove(&q->fly[0], &q->fly[1], --q->num_fly * sizeof q->fly[0]);
-  const int more = q->num_fly > 0;
-  cmd_t *c = f.c;
+  /* (the slot is not reused before this returns: only this thread submits) */
+  const struct flight *of = &q->fly[q->fly_head];
+  q->fly_head = (q->fly_head + 1) % RVHAL_RING_SLOTS;
+  const int more = --q->num_fly > 0;
+  const rvhal_launch_t l = of->l;
+  const uint64_t t0 = of->t0;
+  cmd_t *c = of->c;
   rvhal_sync_unlock();
-  int rc = f.rc;
+  int rc = of->rc;
   char message[2600], cause[2048];
-  snprintf(message, sizeof message, "%s", f.message);
+  message[0] = '\0';
+  if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", of->message);
   if (rc == RVHAL_OK) {
     rvhal_clear_error();
-    rc = rvhal_launch_complete(d, &f.l, more);
+    rc = rvhal_launch_complete(d, &l, more);
     if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", rvhal_last_error());
   }
   if (rc == RVHAL_OK) {
@@ -338,13 +342,13 @@ static void complete_oldest(rvhal_queue_t *q) {
   }
   uint64_t t1 = rvhal_now_ns();
   rvhal_profile_queue_command(d->profile, d->created_ns, q->id, c->event->what, c->event->times.queued_ns,
-                              c->event->times.submitted_ns, f.t0, t1);
+                              c->event->times.submitted_ns, t0, t1);
   if (!more) {
     __atomic_store_n(&d->busy, 0, __ATOMIC_RELAXED);
     rvhal_device_unlock(d);
   }
   rvhal_sync_lock();
-  c->event->times.started_ns = f.t0;
+  c->event->times.started_ns = t0;
   c->event->times.ended_ns = t1;
   if (rc == RVHAL_CANCELLED && q->failed) {
     /* cancelled on the device (or lost in its restart) because an earlier
