@@ -44,8 +44,7 @@ static uint32_t record_size(const rvhal_cb_op_t *o, uint32_t args_size) {
 
 /* Encodes cb for d with these bindings. RVHAL_OK; RVHAL_UNSUPPORTED when it
  * does not fit (the host runs it); else a launch's error (nothing cached). */
-static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_addr_t *bindings) {
-  rvhal_cb_encoding_t *enc = &cb->enc;
+static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encoding_t *enc, const hal_addr_t *bindings) {
   rvhal_cmdlist_forget(enc);
   const uint32_t n = cb->num_ops;
   uint32_t *args_size = calloc(n + 1, sizeof *args_size);
@@ -185,9 +184,8 @@ static int host_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_add
  * device's allocations now, as the blocking calls check them; the words
  * whose binding changed are rewritten. The first command that fails its
  * checks: its index (the list runs up to it), the error set; else n. */
-static uint32_t check_and_patch(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_addr_t *bindings,
-                                int *out_rc) {
-  rvhal_cb_encoding_t *enc = &cb->enc;
+static uint32_t check_and_patch(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encoding_t *enc,
+                                const hal_addr_t *bindings, int *out_rc) {
   uint8_t *a = area(d);
   uint32_t bad = cb->num_ops;
   for (uint32_t i = 0; i < enc->num_patches; i++) {
@@ -196,8 +194,9 @@ static uint32_t check_and_patch(rvhal_device_t *d, rvhal_command_buffer_t *cb, c
     hal_addr_t v = p->slot >= 0 ? bindings[p->slot] : cb->ops[p->op].args[p->arg].address;
     if (v != hal_nullptr && rvhal_mem_check(d, "kernel", "buffer", v, 1) != RVHAL_OK) {
       bad = p->op;
-      *out_rc = rvhal_error(RVHAL_OUT_OF_RANGE, "kernel %s: argument %u: buffer address 0x%llx is not inside any allocation of "
-                  "device global memory", enc->launch[p->op].kname, p->arg, (unsigned long long)v);
+      *out_rc = rvhal_error(RVHAL_OUT_OF_RANGE, "kernel %s: argument %u: buffer address 0x%llx is not inside any "
+                            "allocation of device global memory", enc->launch[p->op].kname, p->arg,
+                            (unsigned long long)v);
       break;
     }
     if (v == p->value) continue;
@@ -231,17 +230,52 @@ static uint32_t check_and_patch(rvhal_device_t *d, rvhal_command_buffer_t *cb, c
 
 static int valid_status(int32_t s) { return s <= 0 && strcmp(rvhal_status_name(s), "RVHAL_UNKNOWN"); }
 
-/* Runs the encoded list: commands [0, n). RVHAL_OK, or the first failure
- * (its message as the blocking call gives it), *out_failed its index. */
-static int device_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, uint32_t n, uint32_t *out_failed) {
-  rvhal_cb_encoding_t *enc = &cb->enc;
-  uint8_t *a = area(d);
-  rvhal_cmdlist_t *h = (rvhal_cmdlist_t *)(a + enc->offset);
-  rvhal_cmd_status_t *st = (rvhal_cmd_status_t *)(h + 1);
-  const uint64_t seq = d->seq + 1;
+static int valid_encoding(const rvhal_device_t *d, const rvhal_cb_encoding_t *e) {
+  return e->device == d && e->boots == d->boots && e->epoch == d->cmdlist_epoch;
+}
+
+/* The firmware can run it (else the host does). */
+static int for_the_device(const rvhal_device_t *d, const rvhal_command_buffer_t *cb) {
+  static int host_env = -1; /* RVHAL_HOST_COMMAND_BUFFERS, read once */
+  if (host_env < 0) host_env = getenv("RVHAL_HOST_COMMAND_BUFFERS") != NULL;
+  return !d->options.counters && !d->profile && !cb->several_programs && cb->num_ops && !host_env &&
+         (!cb->program || rvhal_program_get((rvhal_device_t *)d, cb->program));
+}
+
+int rvhal_cmdlist_ready(rvhal_device_t *d, const rvhal_command_buffer_t *cb) {
+  if (!for_the_device(d, cb)) return 0;
+  for (int i = 0; i < 2; i++)
+    if (!cb->enc_busy[i] && valid_encoding(d, &cb->enc[i])) return 1;
+  return 0;
+}
+
+int rvhal_cmdlist_submit(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_addr_t *bindings, int after_ok,
+                         rvhal_cmdlist_flight_t *f) {
+  memset(f, 0, sizeof *f);
+  if (!for_the_device(d, cb)) return RVHAL_UNSUPPORTED;
+  /* a copy of the list the device is not running: a submission behind
+   * another of the same buffer patches its own */
+  if (!after_ok) /* nothing on the device: lists may be encoded (the area reused); both copies at once */
+    for (int i = 0; i < 2; i++)
+      if (!valid_encoding(d, &cb->enc[i]) && encode(d, cb, &cb->enc[i], bindings) != RVHAL_OK)
+        return RVHAL_UNSUPPORTED;
+  int e = -1;
+  for (int i = 0; i < 2 && e < 0; i++)
+    if (!cb->enc_busy[i] && valid_encoding(d, &cb->enc[i])) e = i;
+  if (e < 0) return RVHAL_UNSUPPORTED;
+  rvhal_cb_encoding_t *enc = &cb->enc[e];
+  f->enc = (uint32_t)e;
+  f->n = check_and_patch(d, cb, enc, bindings, &f->bad_rc);
+  if (f->n < cb->num_ops) snprintf(f->bad, sizeof f->bad, "%s", rvhal_last_error());
+  if (f->n == 0) {
+    f->nothing = 1;
+    return RVHAL_OK;
+  }
   if (d->seq - d->retired >= RVHAL_RING_SLOTS)
     return rvhal_error(RVHAL_BUSY, "command buffer: %u launches are on the device already", RVHAL_RING_SLOTS);
-  for (uint32_t i = 0; i < n; i++)
+  uint8_t *a = area(d);
+  const uint64_t seq = d->seq + 1;
+  for (uint32_t i = 0; i < f->n; i++)
     if (cb->ops[i].kind == RVHAL_CB_KERNEL) ((rvhal_launch_desc_t *)(a + enc->rec[i]))->seq = seq;
   if (enc->first_launch != UINT32_MAX) {
     /* the program's install rides on the first launch, when not resident */
@@ -255,7 +289,8 @@ static int device_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, uint32_t n,
     }
     d->resident = cb->program;
   }
-  h->num_cmds = n;
+  rvhal_cmdlist_t *h = (rvhal_cmdlist_t *)(a + enc->offset);
+  h->num_cmds = f->n;
   h->seq = seq;
   h->ran = 0;
   h->status = RVHAL_OK;
@@ -263,33 +298,38 @@ static int device_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, uint32_t n,
   memset(&slot->done, 0, sizeof slot->done);
   memset(&slot->desc, 0, sizeof slot->desc);
   slot->desc.seq = seq;
-  slot->desc.flags = RVHAL_LAUNCH_CMDLIST;
+  slot->desc.flags = RVHAL_LAUNCH_CMDLIST | (after_ok ? RVHAL_LAUNCH_AFTER_OK : 0);
   slot->desc.args = area_dev(d) + enc->offset;
-  rvhal_launch_t l = {.seq = seq, .boot = d->boots, .program = cb->program, .kname = LIST_KNAME};
-  rvhal_completion_t done;
-  uint64_t t1;
-  int rc = rvhal_launch_publish(d, &slot->desc, &l);
-  if (rc == RVHAL_OK) rc = rvhal_launch_wait(d, &l, 0, &done, &t1);
-  if (rc != RVHAL_OK) {
-    d->resident = 0;
-    *out_failed = 0;
-    return rc;
-  }
-  /* untrusted: copied once, then checked */
+  f->l = (rvhal_launch_t){.seq = seq, .boot = d->boots, .program = cb->program, .kname = LIST_KNAME};
+  RVHAL_RETURN_IF_ERROR(rvhal_launch_publish(d, &slot->desc, &f->l));
+  cb->enc_busy[e]++;
+  return RVHAL_OK;
+}
+
+/* What the list's records say (read once, range-checked): RVHAL_OK, or the
+ * first failure as the blocking call gives it, *out_failed its index. */
+static int list_outcome(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvhal_cb_encoding_t *enc, uint32_t n,
+                        const rvhal_completion_t *done, uint64_t t1, uint32_t *out_failed) {
+  const uint64_t seq = done->seq;
+  const rvhal_cmdlist_t *h = (const rvhal_cmdlist_t *)(area(d) + enc->offset);
+  const rvhal_cmd_status_t *st = (const rvhal_cmd_status_t *)(h + 1);
   const rvhal_cmdlist_t hdr = *h;
-  if (done.status == RVHAL_OK) {
+  if (done->status == RVHAL_OK) {
     if (hdr.status != RVHAL_OK || hdr.ran != n || hdr.seq != seq)
       return rvhal_error(RVHAL_FIRMWARE, "command list of launch %llu: completed but its header says %u of %u "
                          "commands ran, status %d", (unsigned long long)seq, hdr.ran, n, (int)hdr.status);
     return RVHAL_OK;
   }
   d->resident = 0; /* the install may not have happened */
-  if (done.status == RVHAL_BAD_LAUNCH && hdr.status != RVHAL_BAD_LAUNCH)
+  if (done->status == RVHAL_CANCELLED)
+    return rvhal_error(RVHAL_CANCELLED, "command buffer: launch %llu did not run: the launch before it on the "
+                       "device failed", (unsigned long long)seq);
+  if (done->status == RVHAL_BAD_LAUNCH && hdr.status != RVHAL_BAD_LAUNCH)
     return rvhal_error(RVHAL_BAD_LAUNCH, "the firmware rejected command list %llu, which the host had written",
                        (unsigned long long)seq);
-  if (hdr.failed >= n || hdr.status != done.status || !valid_status(hdr.status))
+  if (hdr.failed >= n || hdr.status != done->status || !valid_status(hdr.status))
     return rvhal_error(RVHAL_FIRMWARE, "command list of launch %llu failed (%s) but its header names command %u of "
-                       "%u, status %d", (unsigned long long)seq, rvhal_status_name(done.status), hdr.failed, n,
+                       "%u, status %d", (unsigned long long)seq, rvhal_status_name(done->status), hdr.failed, n,
                        (int)hdr.status);
   const uint32_t k = hdr.failed;
   const rvhal_cmd_status_t s = st[k];
@@ -304,7 +344,7 @@ static int device_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, uint32_t n,
     kl.boot = d->boots;
     rvhal_completion_t kd = {.seq = seq, .status = s.status, .fault_hart = s.fault_hart,
                              .start_mtime = s.start_mtime, .end_mtime = s.end_mtime};
-    rc = rvhal_launch_outcome(d, &kl, &kd, t1);
+    int rc = rvhal_launch_outcome(d, &kl, &kd, t1);
     return rc != RVHAL_OK ? rc : rvhal_error(RVHAL_FIRMWARE, "command %u failed on the device with no cause", k);
   }
   return rvhal_error(s.status, "%s of %llu bytes: the firmware refused it (%s)",
@@ -312,42 +352,50 @@ static int device_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, uint32_t n,
                      (unsigned long long)cb->ops[k].size, rvhal_status_string(s.status));
 }
 
+/* The error naming the command. */
+static int name_command(int rc, uint32_t failed, uint32_t n) {
+  char msg[1536];
+  snprintf(msg, sizeof msg, "%s", rvhal_last_error());
+  return rvhal_error(rc, "%s (command %u of %u of the command buffer)", msg, failed, n);
+}
+
+int rvhal_cmdlist_complete(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvhal_cmdlist_flight_t *f, int more) {
+  uint32_t failed = 0;
+  int rc = RVHAL_OK;
+  if (!f->nothing) {
+    rvhal_cb_encoding_t *enc = &cb->enc[f->enc];
+    rvhal_completion_t done;
+    uint64_t t1;
+    rc = rvhal_launch_wait(d, &f->l, more, &done, &t1);
+    cb->enc_busy[f->enc]--;
+    if (rc != RVHAL_OK) {
+      d->resident = 0;
+      enc->device = NULL; /* a restarted device: encoded again next time */
+      return name_command(rc, 0, cb->num_ops);
+    }
+    rc = list_outcome(d, cb, enc, f->n, &done, t1, &failed);
+    if (rc == RVHAL_FIRMWARE) enc->device = NULL; /* a list the device wrote over is encoded again */
+    if (rc == RVHAL_CANCELLED) return rc;
+  }
+  if (rc == RVHAL_OK && f->n < cb->num_ops) { /* refused at submission: the commands before it ran */
+    failed = f->n;
+    rc = rvhal_error(f->bad_rc, "%s", f->bad);
+  }
+  return rc == RVHAL_OK ? RVHAL_OK : name_command(rc, failed, cb->num_ops);
+}
+
 int rvhal_cmdlist_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_addr_t *bindings,
                       uint32_t num_bindings) {
   (void)num_bindings; /* checked at enqueue against the buffer's slots */
-  uint32_t failed = 0;
-  int rc;
-  const int on_device = !d->options.counters && !d->profile && !cb->several_programs && cb->num_ops &&
-                        !getenv("RVHAL_HOST_COMMAND_BUFFERS");
-  rvhal_cb_encoding_t *enc = &cb->enc;
-  if (on_device && cb->program && !rvhal_program_get(d, cb->program)) {
-    rc = host_run(d, cb, bindings, &failed); /* gives the blocking call's error */
-  } else if (on_device && (enc->device == d && enc->boots == d->boots && enc->epoch == d->cmdlist_epoch
-                               ? RVHAL_OK : encode(d, cb, bindings)) == RVHAL_OK) {
-    int bad_rc = RVHAL_OK;
-    uint32_t n = check_and_patch(d, cb, bindings, &bad_rc);
-    char why[1024] = "";
-    if (n < cb->num_ops) snprintf(why, sizeof why, "%s", rvhal_last_error());
-    if (n && __atomic_exchange_n(&d->busy, 1, __ATOMIC_ACQUIRE)) {
-      rc = rvhal_error(RVHAL_BUSY, "command buffer: the device is running launch %llu (called from its print "
+  if (__atomic_exchange_n(&d->busy, 1, __ATOMIC_ACQUIRE))
+    return rvhal_error(RVHAL_BUSY, "command buffer: the device is running launch %llu (called from its print "
                        "callback?)", (unsigned long long)d->seq);
-    } else if (n) {
-      rc = device_run(d, cb, n, &failed);
-      __atomic_store_n(&d->busy, 0, __ATOMIC_RELEASE);
-    } else {
-      rc = RVHAL_OK;
-    }
-    if (rc == RVHAL_OK && n < cb->num_ops) {
-      failed = n; /* the commands before it ran; it fails as the blocking call would */
-      rc = rvhal_error(bad_rc, "%s", why);
-    } else if (rc == RVHAL_FIRMWARE) {
-      enc->device = NULL; /* a list the device wrote over is encoded again next time */
-    }
-  } else {
-    rc = host_run(d, cb, bindings, &failed);
-  }
-  if (rc == RVHAL_OK) return RVHAL_OK;
-  char msg[1536];
-  snprintf(msg, sizeof msg, "%s", rvhal_last_error());
-  return rvhal_error(rc, "%s (command %u of %u of the command buffer)", msg, failed, cb->num_ops);
+  rvhal_cmdlist_flight_t f;
+  int rc = rvhal_cmdlist_submit(d, cb, bindings, 0, &f);
+  if (rc == RVHAL_OK) rc = rvhal_cmdlist_complete(d, cb, &f, 0);
+  __atomic_store_n(&d->busy, 0, __ATOMIC_RELEASE);
+  if (rc != RVHAL_UNSUPPORTED) return rc;
+  uint32_t failed = 0;
+  rc = host_run(d, cb, bindings, &failed); /* (its launches mark the device busy themselves) */
+  return rc == RVHAL_OK ? RVHAL_OK : name_command(rc, failed, cb->num_ops);
 }

@@ -32,7 +32,8 @@ void rvhal_command_buffer_destroy(rvhal_command_buffer_t *cb) {
 
 void rvhal_command_buffer_release_locked(rvhal_command_buffer_t *cb) {
   if (--cb->refs) return;
-  rvhal_cmdlist_forget(&cb->enc);
+  rvhal_cmdlist_forget(&cb->enc[0]);
+  rvhal_cmdlist_forget(&cb->enc[1]);
   for (uint32_t i = 0; i < cb->num_ops; i++) {
     free(cb->ops[i].args);
     free(cb->ops[i].pod);

@@ -58,7 +58,11 @@ struct rvhal_command_buffer {
   uint32_t refs;           /* the caller's, and one per enqueued command (sync lock) */
   hal_program_t program;   /* the one program of its launches; 0: none yet */
   int several_programs;    /* launches of several programs: the host replays it */
-  rvhal_cb_encoding_t enc; /* under the device's lock */
+  /* Two copies of its command list (under the device's lock): a submission
+   * behind another of the same buffer patches the one the device is not
+   * running. enc_busy: submissions of each on the device. */
+  rvhal_cb_encoding_t enc[2];
+  uint32_t enc_busy[2];
 };
 
 /* queue.c: the buffer as one queue command; it holds a reference. */
@@ -77,5 +81,26 @@ int rvhal_cmdlist_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_a
                       uint32_t num_bindings);
 /* Frees what the encoding holds on the host. */
 void rvhal_cmdlist_forget(rvhal_cb_encoding_t *enc);
+
+/* A submission on the device (queue.c keeps it with its launches in flight). */
+typedef struct rvhal_cmdlist_flight {
+  rvhal_launch_t l; /* the ring entry */
+  uint32_t enc, n;  /* the copy of the list, commands submitted */
+  int nothing;      /* n == 0: nothing went to the device */
+  int bad_rc;       /* n < the buffer's commands: command n was refused at submission, */
+  char bad[1024];   /* ... with this message */
+} rvhal_cmdlist_flight_t;
+
+/* Device lock held. 1 if the buffer can go on the device behind launches
+ * already there: the firmware runs it and a copy of its list is ready. */
+int rvhal_cmdlist_ready(rvhal_device_t *d, const rvhal_command_buffer_t *cb);
+/* Device lock held: checks, patches and publishes one submission (after_ok:
+ * launches are on the device before it, and it does not run if the last of
+ * them failed; no list is encoded then). RVHAL_UNSUPPORTED: the host must
+ * run it (rvhal_cmdlist_run). */
+int rvhal_cmdlist_submit(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_addr_t *bindings, int after_ok,
+                         rvhal_cmdlist_flight_t *f);
+/* Waits for it and reports as rvhal_cmdlist_run does. */
+int rvhal_cmdlist_complete(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvhal_cmdlist_flight_t *f, int more);
 
 #endif /* RVHAL_HOST_COMMAND_BUFFER_H */

@@ -88,6 +88,9 @@ struct rvhal_queue {
     uint64_t t0;
     int rc;             /* the submission's status: a refused one completes in its turn */
     char message[1024]; /* ... with this message */
+    int list;           /* a command buffer: lf, not l */
+    int ran;            /* the host ran it at submission (rc is its result) */
+    rvhal_cmdlist_flight_t lf;
   } fly[RVHAL_RING_SLOTS]; /* a ring: the oldest at fly_head */
   uint32_t fly_head, num_fly;
 };
@@ -286,8 +289,15 @@ static int can_submit(const rvhal_queue_t *q) {
   const cmd_t *c = q->head;
   char cause[8];
   const rvhal_device_t *d = q->device;
-  return c && c->kind == CMD_KERNEL && !q->cancel_all && !q->failed && q->num_fly < RVHAL_RING_SLOTS &&
-         !d->options.counters && !d->profile && deps_state(c, cause, sizeof cause) == DEPS_MET;
+  if (!c || q->cancel_all || q->failed || q->num_fly >= RVHAL_RING_SLOTS || d->options.counters || d->profile)
+    return 0;
+  /* A command buffer goes behind launches on the device only if it needs no
+   * encoding (the queue's thread holds the device's lock then). */
+  if (c->kind != CMD_KERNEL &&
+      (c->kind != CMD_COMMAND_BUFFER ||
+       (q->num_fly && !rvhal_cmdlist_ready((rvhal_device_t *)d, c->u.list.cb))))
+    return 0;
+  return deps_state(c, cause, sizeof cause) == DEPS_MET;
 }
 
 /* Sync lock held on entry and exit. */
@@ -307,8 +317,23 @@ static void submit_head(rvhal_queue_t *q) {
   }
   rvhal_clear_error();
   f->t0 = rvhal_now_ns();
-  f->rc = rvhal_launch_submit(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
-                              c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL, !first, &f->l);
+  f->list = c->kind == CMD_COMMAND_BUFFER;
+  f->ran = 0;
+  if (f->list) {
+    f->rc = rvhal_cmdlist_submit(d, c->u.list.cb, c->u.list.bindings, !first, &f->lf);
+    if (f->rc == RVHAL_UNSUPPORTED) {
+      /* the host runs it (can_submit let it through only with nothing on
+       * the device), its launches the blocking way */
+      __atomic_store_n(&d->busy, 0, __ATOMIC_RELAXED);
+      f->rc = first ? rvhal_cmdlist_run(d, c->u.list.cb, c->u.list.bindings, c->u.list.num_bindings)
+                    : rvhal_error(RVHAL_BUSY, "command buffer: not ready behind other launches");
+      __atomic_store_n(&d->busy, 1, __ATOMIC_RELAXED);
+      f->ran = 1;
+    }
+  } else {
+    f->rc = rvhal_launch_submit(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
+                                c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL, !first, &f->l);
+  }
   if (f->rc != RVHAL_OK) snprintf(f->message, sizeof f->message, "%s", rvhal_last_error());
   rvhal_sync_lock();
   name_kernel_command(q, c);
@@ -324,18 +349,23 @@ static void complete_oldest(rvhal_queue_t *q) {
   const int more = --q->num_fly > 0;
   const rvhal_launch_t l = of->l;
   const uint64_t t0 = of->t0;
+  const int list = of->list, ran = of->ran;
   cmd_t *c = of->c;
   rvhal_sync_unlock();
   int rc = of->rc;
   char message[2600], cause[2048];
   message[0] = '\0';
   if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", of->message);
-  if (rc == RVHAL_OK) {
+  if (rc == RVHAL_OK && !ran) {
     rvhal_clear_error();
-    rc = rvhal_launch_complete(d, &l, more);
+    rc = list ? rvhal_cmdlist_complete(d, c->u.list.cb, &of->lf, more) : rvhal_launch_complete(d, &l, more);
     if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", rvhal_last_error());
   }
-  if (rc == RVHAL_OK) {
+  if (rc == RVHAL_OK && list) {
+    c->event->times.device_start_ns = d->last_start_ns;
+    c->event->times.device_end_ns = d->last_end_ns;
+    c->event->times.device_ns = d->last_end_ns - d->last_start_ns;
+  } else if (rc == RVHAL_OK) {
     c->event->times.device_ns = d->last.device_ns;
     c->event->times.device_start_ns = d->last_start_ns;
     c->event->times.device_end_ns = d->last_end_ns;

@@ -239,6 +239,79 @@ static void test_destroy_pending(void) {
   rvhal_mem_free(dev, y);
 }
 
+/* Submissions back to back with nothing between them: each waits on the
+ * device behind the one before (the two copies of the list alternate),
+ * re-bound to one of 4 buffer pairs each time; then a failing one in such
+ * a stream: the launch and submission behind it are cancelled with its
+ * cause, the one before it ran. */
+static void test_back_to_back(void) {
+  rvhal_command_buffer_t *cb;
+  CHECK_OK(rvhal_command_buffer_create(dev, &cb));
+  uint32_t v = 5;
+  hal_arg_t fa[2] = {rvhal_arg_global(0), rvhal_arg_value(&v, 4)};
+  int32_t fill_slots[2] = {2, -1};
+  for (uint32_t l = 0; l < 4; l++) add_mix(cb, (int32_t)((l + 1) % 2), (int32_t)(l % 2), l);
+  CHECK_OK(rvhal_command_buffer_kernel(cb, prog_b, k_fill, &nd, fa, 2, 1, NULL, fill_slots)); /* slot 2 += nothing */
+  CHECK_OK(rvhal_command_buffer_end(cb));
+  hal_addr_t x[4], y[4], z = dt_buffer(dev, N * 4, NULL);
+  uint32_t in[4][N], wx[4][N], wy[N], got[N];
+  for (int p = 0; p < 4; p++) {
+    x[p] = dt_buffer(dev, N * 4, NULL), y[p] = dt_buffer(dev, N * 4, NULL);
+    for (uint32_t i = 0; i < N; i++) wx[p][i] = in[p][i] = (uint32_t)(p * 1000 + i);
+    CHECK_OK(rvhal_mem_write(dev, x[p], in[p], sizeof in[p]));
+  }
+  rvhal_queue_t *q;
+  CHECK_OK(rvhal_queue_create(dev, &q));
+  const int subs = 20;
+  for (int r = 0; r < subs; r++) {
+    int p = r % 4;
+    hal_addr_t bind[3] = {x[p], y[p], z};
+    CHECK_OK(rvhal_enqueue_command_buffer(q, NULL, cb, bind, 3, NULL));
+    simulate(wx[p], 4, 99, wx[p], wy); /* 4 launches: x -> y -> x -> y -> x */
+  }
+  CHECK_OK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));
+  for (int p = 0; p < 4; p++) {
+    CHECK_OK(rvhal_mem_read(dev, got, x[p], sizeof got));
+    CHECK_BYTES(got, wx[p], sizeof got, "submissions back to back, re-bound in turn");
+  }
+
+  /* good, failing (slot 2 NULL: the fill traps), a kernel, good */
+  hal_addr_t good[3] = {x[0], y[0], z}, bad[3] = {x[1], y[1], hal_nullptr};
+  rvhal_event_t *e[4];
+  CHECK_OK(rvhal_enqueue_command_buffer(q, NULL, cb, good, 3, &e[0]));
+  CHECK_OK(rvhal_enqueue_command_buffer(q, NULL, cb, bad, 3, &e[1]));
+  uint32_t k = 1;
+  hal_arg_t ma[3] = {rvhal_arg_global(y[2]), rvhal_arg_global(x[2]), rvhal_arg_value(&k, 4)};
+  CHECK_OK(rvhal_enqueue_kernel(q, NULL, prog_b, k_mix, &nd, ma, 3, 1, NULL, &e[2]));
+  CHECK_OK(rvhal_enqueue_command_buffer(q, NULL, cb, good, 3, &e[3]));
+  CHECK_OK(rvhal_event_wait(e[0], RVHAL_WAIT_FOREVER));
+  CHECK(rvhal_event_wait(e[1], RVHAL_WAIT_FOREVER) == RVHAL_KERNEL_TRAP);
+  CHECK_MSG(strstr(rvhal_event_message(e[1]), "command 4 of 5 of the command buffer"), "%s", rvhal_event_message(e[1]));
+  for (int i = 2; i < 4; i++) {
+    CHECK(rvhal_event_wait(e[i], RVHAL_WAIT_FOREVER) == RVHAL_CANCELLED);
+    CHECK_MSG(strstr(rvhal_event_message(e[i]), "trapped") && strstr(rvhal_event_message(e[i]), "command 4 of 5"),
+              "%s", rvhal_event_message(e[i]));
+  }
+  for (int i = 0; i < 4; i++) rvhal_event_release(e[i]);
+  CHECK_FAILS(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER), RVHAL_KERNEL_TRAP, "command 4 of 5");
+  simulate(wx[0], 4, 99, wx[0], wy);
+  CHECK_OK(rvhal_mem_read(dev, got, x[0], sizeof got));
+  CHECK_BYTES(got, wx[0], sizeof got, "the submission before the failed one ran");
+  simulate(wx[1], 4, 99, wx[1], wy); /* its 4 launches ran before the fill trapped */
+  CHECK_OK(rvhal_mem_read(dev, got, x[1], sizeof got));
+  CHECK_BYTES(got, wx[1], sizeof got, "the failed submission's commands before the failure ran");
+  /* the queue and the buffer work on */
+  CHECK_OK(rvhal_enqueue_command_buffer(q, NULL, cb, good, 3, NULL));
+  CHECK_OK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));
+  simulate(wx[0], 4, 99, wx[0], wy);
+  CHECK_OK(rvhal_mem_read(dev, got, x[0], sizeof got));
+  CHECK_BYTES(got, wx[0], sizeof got, "the buffer after a failure");
+  rvhal_queue_destroy(q);
+  rvhal_command_buffer_destroy(cb);
+  for (int p = 0; p < 4; p++) rvhal_mem_free(dev, x[p]), rvhal_mem_free(dev, y[p]);
+  rvhal_mem_free(dev, z);
+}
+
 int main(void) {
   dev = fixture_device(2);
   prog_b = fixture_program(dev, "dt_prog_b");
@@ -247,6 +320,7 @@ int main(void) {
   test_copies_fills();
   test_failure_in_the_middle();
   test_destroy_pending();
+  test_back_to_back();
   rvhal_device_delete(dev);
   return check_result("command_buffers");
 }
