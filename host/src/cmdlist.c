@@ -352,10 +352,11 @@ static int list_outcome(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvh
                      (unsigned long long)cb->ops[k].size, rvhal_status_string(s.status));
 }
 
-/* The error naming the command. */
+/* The error naming the command (UINT32_MAX: not known). */
 static int name_command(int rc, uint32_t failed, uint32_t n) {
   char msg[1536];
   snprintf(msg, sizeof msg, "%s", rvhal_last_error());
+  if (failed == UINT32_MAX) return rvhal_error(rc, "%s (in a command buffer of %u commands)", msg, n);
   return rvhal_error(rc, "%s (command %u of %u of the command buffer)", msg, failed, n);
 }
 
@@ -371,7 +372,7 @@ int rvhal_cmdlist_complete(rvhal_device_t *d, rvhal_command_buffer_t *cb, const 
     if (rc != RVHAL_OK) {
       d->resident = 0;
       enc->device = NULL; /* a restarted device: encoded again next time */
-      return name_command(rc, 0, cb->num_ops);
+      return name_command(rc, UINT32_MAX, cb->num_ops); /* a restart cleared the list's records */
     }
     rc = list_outcome(d, cb, enc, f->n, &done, t1, &failed);
     if (rc == RVHAL_FIRMWARE) enc->device = NULL; /* a list the device wrote over is encoded again */

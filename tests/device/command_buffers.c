@@ -312,6 +312,56 @@ static void test_back_to_back(void) {
   rvhal_mem_free(dev, z);
 }
 
+/* A launch that hangs inside a command buffer: the list times out as a
+ * whole, the device restarts, what was behind it is cancelled naming it,
+ * and buffers run again afterwards (encoded anew on the restarted device). */
+static void test_hang(void) {
+  rvhal_device_options_t o = {.launch_timeout_ms = 3000}; /* long enough for a good list on a loaded host */
+  rvhal_device_t *d = fixture_device_opts(2, &o);
+  hal_program_t pt = fixture_program(d, "dt_trap");
+  hal_kernel_t loop = fixture_kernel(d, pt, "trap_loop"), good = fixture_kernel(d, pt, "trap_good");
+  hal_addr_t info = dt_buffer(d, 64, NULL), marks = dt_buffer(d, N * 8, NULL), out = dt_buffer(d, N * 4, NULL);
+  uint64_t bad_item = 1;
+  uint32_t k5 = 5, k6 = 6;
+  hal_arg_t largs[3] = {rvhal_arg_global(info), rvhal_arg_global(marks), rvhal_arg_value(&bad_item, 8)};
+  hal_arg_t g5[2] = {rvhal_arg_global(out), rvhal_arg_value(&k5, 4)}, g6[2] = {rvhal_arg_global(out),
+                                                                                rvhal_arg_value(&k6, 4)};
+  rvhal_command_buffer_t *hang, *fine;
+  CHECK_OK(rvhal_command_buffer_create(d, &hang));
+  CHECK_OK(rvhal_command_buffer_kernel(hang, pt, good, &nd, g5, 2, 1, NULL, NULL));
+  CHECK_OK(rvhal_command_buffer_kernel(hang, pt, loop, &nd, largs, 3, 1, NULL, NULL));
+  CHECK_OK(rvhal_command_buffer_kernel(hang, pt, good, &nd, g6, 2, 1, NULL, NULL));
+  CHECK_OK(rvhal_command_buffer_end(hang));
+  CHECK_OK(rvhal_command_buffer_create(d, &fine));
+  CHECK_OK(rvhal_command_buffer_kernel(fine, pt, good, &nd, g6, 2, 1, NULL, NULL));
+  CHECK_OK(rvhal_command_buffer_end(fine));
+  rvhal_queue_t *q;
+  CHECK_OK(rvhal_queue_create(d, &q));
+  rvhal_event_t *e[3];
+  CHECK_OK(rvhal_enqueue_command_buffer(q, NULL, hang, NULL, 0, &e[0]));
+  CHECK_OK(rvhal_enqueue_command_buffer(q, NULL, fine, NULL, 0, &e[1]));
+  CHECK_OK(rvhal_enqueue_kernel(q, NULL, pt, good, &nd, g6, 2, 1, NULL, &e[2]));
+  CHECK(rvhal_event_wait(e[0], RVHAL_WAIT_FOREVER) == RVHAL_TIMEOUT);
+  CHECK_MSG(strstr(rvhal_event_message(e[0]), "did not finish within 3000 ms") &&
+                strstr(rvhal_event_message(e[0]), "command buffer of 3 commands"),
+            "%s", rvhal_event_message(e[0]));
+  for (int i = 1; i < 3; i++)
+    CHECK_FAILS(rvhal_event_wait(e[i], RVHAL_WAIT_FOREVER), RVHAL_CANCELLED, "did not finish within 3000 ms");
+  uint32_t got[N];
+  CHECK_OK(rvhal_mem_read(d, got, out, sizeof got));
+  CHECK_EQ_U64(got[N - 1], (N - 1) * 7 + 5); /* the first launch ran, the third did not */
+  CHECK_FAILS(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER), RVHAL_TIMEOUT, NULL);
+  CHECK_OK(rvhal_enqueue_command_buffer(q, NULL, fine, NULL, 0, NULL));
+  CHECK_OK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));
+  CHECK_OK(rvhal_mem_read(d, got, out, sizeof got));
+  CHECK_EQ_U64(got[N - 1], (N - 1) * 7 + 6);
+  for (int i = 0; i < 3; i++) rvhal_event_release(e[i]);
+  rvhal_queue_destroy(q);
+  rvhal_command_buffer_destroy(hang);
+  rvhal_command_buffer_destroy(fine);
+  rvhal_device_delete(d);
+}
+
 int main(void) {
   dev = fixture_device(2);
   prog_b = fixture_program(dev, "dt_prog_b");
@@ -321,6 +371,7 @@ int main(void) {
   test_failure_in_the_middle();
   test_destroy_pending();
   test_back_to_back();
+  test_hang();
   rvhal_device_delete(dev);
   return check_result("command_buffers");
 }
