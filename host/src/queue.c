@@ -24,8 +24,16 @@ typedef enum {
   CMD_COMMAND_BUFFER,
 } cmd_kind_t;
 
+/* A launch's arguments up to these sizes live in its command; ended
+ * commands are kept for reuse, up to CMD_POOL a queue: most enqueues then
+ * allocate nothing but their event. */
+#define CMD_INLINE_ARGS 8
+#define CMD_INLINE_POD 64
+#define CMD_POOL 64
+
 typedef struct cmd {
   struct cmd *next;
+  struct rvhal_queue *queue; /* to return to its pool */
   cmd_kind_t kind;
   rvhal_event_t *event; /* the command's reference */
   rvhal_event_t **wait_events;
@@ -43,6 +51,8 @@ typedef struct cmd {
       rvhal_launch_options_t options;
       int has_options;
       int named; /* the event's `what` has the kernel's name, not its handle */
+      hal_arg_t args_inline[CMD_INLINE_ARGS];
+      uint8_t pod_inline[CMD_INLINE_POD];
     } k;
     struct {
       hal_addr_t dst, src;
@@ -73,6 +83,8 @@ struct rvhal_queue {
   pthread_cond_t finish_cond; /* rvhal_queue_finish sleeps here: woken once `ended` reaches finish_min */
   uint32_t finish_waiters;
   uint64_t finish_min;
+  cmd_t *pool;          /* ended commands for reuse (sync lock) */
+  uint32_t num_pool;
   int stopping;         /* destroy: run what is left, then exit */
   int cancel_all;       /* device delete: cancel what has not started */
   int failed;           /* a command failed since the last finish */
@@ -172,12 +184,19 @@ static void free_command(cmd_t *c) {
   free(c->wait_sems);
   free(c->signal_sems);
   if (c->kind == CMD_KERNEL) {
-    free(c->u.k.args);
-    free(c->u.k.pod);
+    if (c->u.k.args != c->u.k.args_inline) free(c->u.k.args);
+    if (c->u.k.pod != c->u.k.pod_inline) free(c->u.k.pod);
   }
   if (c->kind == CMD_COMMAND_BUFFER) {
     free(c->u.list.bindings);
     if (c->u.list.cb) rvhal_command_buffer_release_locked(c->u.list.cb);
+  }
+  rvhal_queue_t *q = c->queue;
+  if (q && q->num_pool < CMD_POOL) {
+    c->next = q->pool;
+    q->pool = c;
+    q->num_pool++;
+    return;
   }
   free(c);
 }
@@ -436,6 +455,10 @@ static void stop_and_free(rvhal_queue_t *q, int cancel) {
   rvhal_sync_broadcast();
   rvhal_sync_unlock();
   pthread_join(q->thread, NULL);
+  for (cmd_t *c = q->pool, *n; c; c = n) {
+    n = c->next;
+    free(c);
+  }
   if (q->fail_message) rvhal_sync_strfree(q->fail_message);
   if (q->fail_cause) rvhal_sync_strfree(q->fail_cause);
   pthread_cond_destroy(&q->finish_cond);
@@ -532,7 +555,16 @@ static cmd_t *new_command(rvhal_queue_t *q, cmd_kind_t kind, const rvhal_depende
     }
   /* Dependency arrays only when there are dependencies: most commands have
    * none, and an allocation is a good part of an enqueue's cost. */
-  cmd_t *c = calloc(1, sizeof *c);
+  rvhal_sync_lock();
+  cmd_t *c = q->pool;
+  if (c) {
+    q->pool = c->next;
+    q->num_pool--;
+  }
+  rvhal_sync_unlock();
+  if (c) memset(c, 0, sizeof *c);
+  else c = calloc(1, sizeof *c);
+  if (c) c->queue = q;
   if (c && deps->num_wait_events) c->wait_events = calloc(deps->num_wait_events, sizeof *c->wait_events);
   if (c && deps->num_wait_semaphores) c->wait_sems = calloc(deps->num_wait_semaphores, sizeof *c->wait_sems);
   if (c && deps->num_signal_semaphores)
@@ -627,8 +659,8 @@ static cmd_t *build_kernel(rvhal_queue_t *q, const rvhal_dependencies_t *deps, h
   cmd_t *c = new_command(q, CMD_KERNEL, deps, label, out_rc);
   if (!c) return NULL;
   c->u.k.named = named;
-  c->u.k.args = calloc(num_args + 1, sizeof *c->u.k.args);
-  c->u.k.pod = malloc(pod_bytes + 1);
+  c->u.k.args = num_args <= CMD_INLINE_ARGS ? c->u.k.args_inline : calloc(num_args + 1, sizeof *c->u.k.args);
+  c->u.k.pod = pod_bytes <= CMD_INLINE_POD ? c->u.k.pod_inline : malloc(pod_bytes + 1);
   if (!c->u.k.args || !c->u.k.pod) {
     rvhal_sync_lock();
     discard_command(c);
