@@ -6,6 +6,8 @@
  * submission checks refuse. */
 #include "dev_util.h"
 #include "dt_shared.h"
+#include "rvhal/arg_pack.h"
+#include "rvhal/rvhal_cmdlist.h"
 
 #define N 64u
 
@@ -362,6 +364,56 @@ static void test_hang(void) {
   rvhal_device_delete(d);
 }
 
+/* A privileged kernel inside a command list rewrites the next command (a
+ * copy) to target address 0xdead: the firmware checks every record when it
+ * reaches it and refuses the copy, naming it, and nothing is copied. The
+ * list's place is the ABI's: the first list encoded on a fresh device is
+ * at the start of the command-list area. */
+static void test_list_overwritten(void) {
+  rvhal_device_t *d = fixture_device(1);
+  hal_program_t ph = fixture_program(d, "dt_hostile");
+  hal_kernel_t act = fixture_kernel(d, ph, "hostile_act");
+  hal_addr_t marks = dt_buffer(d, N * 4, NULL), x = dt_buffer(d, N * 4, NULL), y = dt_buffer(d, N * 4, NULL);
+  rvhal_launch_options_t priv = {.privileged = 1, .harts = 1};
+  uint64_t what = HOSTILE_LAYOUT, value = 0;
+  hal_arg_t a[3] = {rvhal_arg_global(marks), rvhal_arg_value(&what, 8), rvhal_arg_value(&value, 8)};
+  const hal_ndrange_t one = {.global = {1}, .local = {1}};
+  CHECK_OK(rvhal_kernel_exec_ex(d, ph, act, &one, a, 3, 1, &priv));
+  uint32_t m[2];
+  CHECK_OK(rvhal_mem_read(d, m, marks, sizeof m));
+  const uint64_t fw_base = m[0] | (uint64_t)m[1] << 32;
+  /* where command 1's dst lies: header, 2 status records, command 0 (a launch) */
+  rvhal_arg_layout_t layout[3];
+  uint32_t pack = 0;
+  CHECK_OK(rvhal_arg_layout(a, 3, rvhal_device_get_info(d)->word_size, layout, &pack));
+  const uint64_t rec0 = sizeof(rvhal_cmdlist_t) + (2 * sizeof(rvhal_cmd_status_t) + 63) / 64 * 64;
+  const uint64_t rec1 = rec0 + (sizeof(rvhal_cmd_t) + RVHAL_CMD_DESC_SPACE + pack + 63) / 64 * 64;
+  what = HOSTILE_STORE_AT; /* stores 0xdead, a 32-bit word: the low half of dst */
+  value = fw_base + RVHAL_CMDLIST_OFFSET + rec1 + offsetof(rvhal_cmd_t, dst);
+  rvhal_command_buffer_t *cb;
+  CHECK_OK(rvhal_command_buffer_create(d, &cb));
+  CHECK_OK(rvhal_command_buffer_kernel(cb, ph, act, &one, a, 3, 1, &priv, NULL));
+  CHECK_OK(rvhal_command_buffer_copy(cb, x, y, N * 4));
+  CHECK_OK(rvhal_command_buffer_end(cb));
+  uint32_t in[N], got[N];
+  for (uint32_t i = 0; i < N; i++) in[i] = i + 1;
+  CHECK_OK(rvhal_mem_write(d, x, in, sizeof in));
+  rvhal_queue_t *q;
+  CHECK_OK(rvhal_queue_create(d, &q));
+  rvhal_event_t *e;
+  CHECK_OK(rvhal_enqueue_command_buffer(q, NULL, cb, NULL, 0, &e));
+  CHECK(rvhal_event_wait(e, RVHAL_WAIT_FOREVER) == RVHAL_BAD_LAUNCH);
+  CHECK_MSG(strstr(rvhal_event_message(e), "mem_copy") && strstr(rvhal_event_message(e), "command 1 of 2"), "%s",
+            rvhal_event_message(e));
+  rvhal_event_release(e);
+  CHECK_OK(rvhal_mem_read(d, got, x, sizeof got));
+  CHECK_BYTES(got, in, sizeof got, "the rewritten copy wrote nothing");
+  (void)rvhal_queue_finish(q, RVHAL_WAIT_FOREVER);
+  rvhal_queue_destroy(q);
+  rvhal_command_buffer_destroy(cb);
+  rvhal_device_delete(d);
+}
+
 int main(void) {
   dev = fixture_device(2);
   prog_b = fixture_program(dev, "dt_prog_b");
@@ -372,6 +424,7 @@ int main(void) {
   test_destroy_pending();
   test_back_to_back();
   test_hang();
+  test_list_overwritten();
   rvhal_device_delete(dev);
   return check_result("command_buffers");
 }
