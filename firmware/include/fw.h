@@ -146,6 +146,7 @@ void fw_store_u64(volatile uint64_t *p, uint64_t v);
 /* scheduler.c */
 void fw_run_launch(uint64_t seq);      /* hart 0; returns once every hart is done with it */
 void fw_run_share(fw_hart_t *hart);    /* one hart's part of the running launch */
+void fw_run_cmdlist(uint64_t seq);     /* hart 0: the command list of ring launch seq (cmdlist.c) */
 void fw_worker_loop(fw_hart_t *hart) __attribute__((noreturn));
 
 /* ring_loop.c */
