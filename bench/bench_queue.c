@@ -4,8 +4,10 @@
  *     without waiting (10,000 by default);
  *   - the device's idle time between two kernels enqueued back to back
  *     (end of one to start of the next, device clock);
- *   - a command buffer of 100 launches replayed 100 times against 100
- *     separate enqueues, per launch;
+ *   - a command buffer of 100 launches replayed 100 times (the firmware
+ *     walks it from one ring entry) against 100 separate enqueues, per
+ *     launch: the caller's time, the wall time, and the device's time from
+ *     the first launch's start to the last one's end;
  *   - a copy-in / vadd / copy-out pipeline over 4 chunks: blocking calls,
  *     against two queues taking alternate chunks. */
 #include <stdio.h>
@@ -141,7 +143,8 @@ static void bench_pipeline(const char *kernel_dir, int runs) {
 
 /* 100 empty launches recorded once, enqueued 100 times, against 100
  * separate enqueues done 100 times: the caller's time per launch (enqueue
- * calls only) and the wall time per launch (to the last one's end). */
+ * calls only), the wall time per launch (to the last one's end) and the
+ * device's (device clock, first start to last end of each 100, median). */
 static void bench_command_buffer(bench_dev_t *b, rvhal_queue_t *q, hal_kernel_t k) {
   enum { LAUNCHES = 100, REPLAYS = 100 };
   uint32_t unused = 0;
@@ -151,27 +154,45 @@ static void bench_command_buffer(bench_dev_t *b, rvhal_queue_t *q, hal_kernel_t 
   BENCH_CHECK(rvhal_command_buffer_create(b->d, &cb));
   for (int i = 0; i < LAUNCHES; i++) BENCH_CHECK(rvhal_command_buffer_kernel(cb, b->p, k, &nd, &a, 1, 1, NULL, NULL));
   BENCH_CHECK(rvhal_command_buffer_end(cb));
-  double caller_cb = 0, caller_sep = 0;
+  double caller_cb = 0, caller_sep = 0, dev_cb[REPLAYS], dev_sep[REPLAYS];
+  rvhal_event_t *first[REPLAYS], *last[REPLAYS];
   double t0 = bench_now_us();
   for (int r = 0; r < REPLAYS; r++) {
     double c0 = bench_now_us();
-    BENCH_CHECK(rvhal_enqueue_command_buffer(q, NULL, cb, NULL, 0, NULL));
+    BENCH_CHECK(rvhal_enqueue_command_buffer(q, NULL, cb, NULL, 0, &last[r]));
     caller_cb += bench_now_us() - c0;
   }
   BENCH_CHECK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));
   double wall_cb = bench_now_us() - t0;
+  for (int r = 0; r < REPLAYS; r++) {
+    rvhal_event_times_t t;
+    BENCH_CHECK(rvhal_event_times(last[r], &t));
+    dev_cb[r] = ((double)t.device_end_ns - (double)t.device_start_ns) / 1e3 / LAUNCHES;
+    rvhal_event_release(last[r]);
+  }
   t0 = bench_now_us();
   for (int r = 0; r < REPLAYS; r++) {
     double c0 = bench_now_us();
-    for (int i = 0; i < LAUNCHES; i++) BENCH_CHECK(rvhal_enqueue_kernel(q, NULL, b->p, k, &nd, &a, 1, 1, NULL, NULL));
+    for (int i = 0; i < LAUNCHES; i++)
+      BENCH_CHECK(rvhal_enqueue_kernel(q, NULL, b->p, k, &nd, &a, 1, 1, NULL,
+                                       i == 0 ? &first[r] : i == LAUNCHES - 1 ? &last[r] : NULL));
     caller_sep += bench_now_us() - c0;
   }
   BENCH_CHECK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));
   double wall_sep = bench_now_us() - t0;
+  for (int r = 0; r < REPLAYS; r++) {
+    rvhal_event_times_t t1, t2;
+    BENCH_CHECK(rvhal_event_times(first[r], &t1));
+    BENCH_CHECK(rvhal_event_times(last[r], &t2));
+    dev_sep[r] = ((double)t2.device_end_ns - (double)t1.device_start_ns) / 1e3 / LAUNCHES;
+    rvhal_event_release(first[r]);
+    rvhal_event_release(last[r]);
+  }
   const double n = (double)LAUNCHES * REPLAYS;
-  printf("queue   command buffer of %d launches x %d: caller %.2f us/launch, wall %.2f us/launch; "
-         "%d separate enqueues x %d: caller %.2f us/launch, wall %.2f us/launch\n",
-         LAUNCHES, REPLAYS, caller_cb / n, wall_cb / n, LAUNCHES, REPLAYS, caller_sep / n, wall_sep / n);
+  printf("queue   command buffer of %d launches x %d: caller %.2f us/launch, wall %.2f us/launch, device %.2f "
+         "us/launch; %d separate enqueues x %d: caller %.2f us/launch, wall %.2f us/launch, device %.2f us/launch\n",
+         LAUNCHES, REPLAYS, caller_cb / n, wall_cb / n, bench_stats(dev_cb, REPLAYS).median, LAUNCHES, REPLAYS,
+         caller_sep / n, wall_sep / n, bench_stats(dev_sep, REPLAYS).median);
   rvhal_command_buffer_destroy(cb);
 }
 

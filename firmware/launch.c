@@ -11,15 +11,17 @@ fw_launch_t fw_launch;
 volatile uintptr_t fw_launch_gen;
 volatile uint32_t fw_wake_reasons[RVHAL_MAX_HARTS];
 
-static volatile uintptr_t fw_retired; /* last launch whose completion is written */
+static volatile uintptr_t fw_retired; /* serial of the last launch whose completion is written */
+static uintptr_t fw_started;          /* serial of the last launch started (a list's launches share a seq) */
+static rvhal_cmd_status_t *cmd_status; /* the running launch is a list's command: its record, else NULL */
 
 static rvhal_launch_slot_t *slot_of(uint64_t seq) { return &FW_CTRL->ring.slots[seq % RVHAL_RING_SLOTS]; }
 
-static int32_t check_desc(const rvhal_launch_desc_t *d, const rvhal_launch_slot_t *slot, uint64_t seq) {
+static int32_t check_desc(const rvhal_launch_desc_t *d, const void *args, uint64_t seq) {
   const rvhal_boot_config_t *b = &FW_CTRL->boot;
   if (d->seq != seq) return RVHAL_BAD_LAUNCH;
   if (d->entry < b->program_base || d->entry >= b->program_base + b->program_size) return RVHAL_BAD_LAUNCH;
-  if (d->args != (uintptr_t)slot->args || d->args_size > RVHAL_ARGS_MAX) return RVHAL_BAD_LAUNCH;
+  if (d->args != (uintptr_t)args || d->args_size > RVHAL_ARGS_MAX) return RVHAL_BAD_LAUNCH;
   if (d->work_dim < 1 || d->work_dim > 3) return RVHAL_BAD_LAUNCH;
   for (int i = 0; i < 3; i++)
     if (d->num_groups[i] == 0 || d->local_size[i] == 0) return RVHAL_BAD_LAUNCH;
@@ -59,7 +61,7 @@ static void install_program(const rvhal_launch_desc_t *d) {
 /* Write the completion record, publish it, wake the host if it sleeps. */
 static int32_t last_status; /* of the last launch completed (RVHAL_LAUNCH_AFTER_OK) */
 
-static void complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t start) {
+void fw_launch_complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t start) {
   rvhal_ctrl_t *ctrl = FW_CTRL;
   last_status = status;
   rvhal_completion_t *done = &slot_of(seq)->done;
@@ -74,26 +76,40 @@ static void complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t
   if (__atomic_load_n(&ctrl->ring.host_waiting, __ATOMIC_ACQUIRE)) fw_host_notify();
 }
 
-int32_t fw_launch_start(uint64_t seq) {
+int fw_launch_cancelled(const rvhal_launch_desc_t *d) {
+  return (d->flags & RVHAL_LAUNCH_AFTER_OK) && last_status != RVHAL_OK;
+}
+
+/* Where a launch's end is written: its ring slot, or its list's record. */
+static void complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t start) {
+  rvhal_cmd_status_t *st = cmd_status;
+  if (!st) {
+    fw_launch_complete(seq, status, fault_hart, start);
+    return;
+  }
+  st->status = status;
+  st->fault_hart = fault_hart;
+  st->start_mtime = start;
+  st->end_mtime = fw_time_now();
+  st->seq = seq;
+}
+
+static int32_t start(uint64_t seq, const rvhal_launch_desc_t *d, const void *args, rvhal_cmd_status_t *st) {
   fw_launch_t *L = &fw_launch;
-  rvhal_launch_slot_t *slot = slot_of(seq);
-  const rvhal_launch_desc_t *d = &slot->desc;
   uint64_t start = fw_time_now();
-  int32_t rc = check_desc(d, slot, seq);
-  if (rc == RVHAL_OK && (d->flags & RVHAL_LAUNCH_AFTER_OK) && last_status != RVHAL_OK) rc = RVHAL_CANCELLED;
+  cmd_status = st;
+  int32_t rc = check_desc(d, args, seq);
+  if (rc == RVHAL_OK && !st && fw_launch_cancelled(d)) rc = RVHAL_CANCELLED;
   if (rc != RVHAL_OK) {
     complete(seq, rc, 0, start);
     return rc;
   }
+  fw_started++;
 
   L->seq = seq;
   L->desc = d;
   L->entry = (hal_kernel_entry_t)(uintptr_t)d->entry;
-#ifdef FW_PRIV_S
-  L->privileged = 1;
-#else
   L->privileged = (d->flags & RVHAL_LAUNCH_PRIVILEGED) != 0;
-#endif
   L->args = (void *)(uintptr_t)d->args;
   L->chunks_per_row = d->num_groups[0] / d->chunk_groups + (d->num_groups[0] % d->chunk_groups != 0); /* no wrap */
   L->total_chunks = L->chunks_per_row * d->num_groups[1] * d->num_groups[2];
@@ -101,6 +117,8 @@ int32_t fw_launch_start(uint64_t seq) {
   L->team_size = d->harts_per_group;
   L->start_mtime = start;
   L->next_chunk = 0;
+  fw_user_shared.next_chunk = 0; /* U-mode claims (user_loop.c) */
+  fw_user_shared.abort = 0;
   L->finished = 0;
   L->status = RVHAL_OK;
   L->abort = 0;
@@ -109,6 +127,9 @@ int32_t fw_launch_start(uint64_t seq) {
     fw_harts[i].arrived = 0;
     fw_harts[i].sense = 0;
   }
+#ifdef FW_PRIV_S
+  if (d->num_installs) fw_user_pt_off(0); /* program pages are RX for S-mode too (user_pt.c) */
+#endif
   install_program(d);
   if (d->num_installs) fw_user_program_installed(d);
   __asm__ volatile("fence.i" ::: "memory");
@@ -120,12 +141,22 @@ int32_t fw_launch_start(uint64_t seq) {
   return RVHAL_OK;
 }
 
+int32_t fw_launch_start(uint64_t seq) {
+  rvhal_launch_slot_t *slot = slot_of(seq);
+  return start(seq, &slot->desc, slot->args, NULL);
+}
+
+int32_t fw_launch_start_cmd(uint64_t seq, const rvhal_launch_desc_t *d, const void *args, rvhal_cmd_status_t *st) {
+  return start(seq, d, args, st);
+}
+
 void fw_launch_fail(const fw_hart_t *hart, int32_t status) {
   fw_launch_t *L = &fw_launch;
   int32_t expected = RVHAL_OK;
   if (__atomic_compare_exchange_n(&L->status, &expected, status, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     L->fault_hart = hart->index;
   __atomic_store_n(&L->abort, 1, __ATOMIC_RELEASE);
+  fw_user_shared.abort = 1;
   fw_fence();
   for (uint32_t i = 0; i < L->participants; i++)
     if (i != hart->index) fw_wake(i, FW_WAKE_ABORT);
@@ -169,7 +200,7 @@ void fw_launch_finish(fw_hart_t *hart) {
   }
   if (L->desc->flags & RVHAL_LAUNCH_COUNTERS) account_idle();
   complete(seq, L->status, L->fault_hart, start);
-  __atomic_store_n(&fw_retired, (uintptr_t)seq, __ATOMIC_RELEASE);
+  __atomic_store_n(&fw_retired, fw_started, __ATOMIC_RELEASE);
   if (hart->index != 0) fw_wake(0, FW_WAKE_RETIRED); /* hart 0 may wait to reuse fw_launch */
 }
 
@@ -177,5 +208,6 @@ void fw_launch_finish(fw_hart_t *hart) {
  * thread every hart runs on, from the harts still working: measured, it
  * added the whole 500 us linger to exact launches. */
 void fw_launch_wait_retired(uint64_t seq) {
-  FW_WAIT_UNTIL(0, __atomic_load_n(&fw_retired, __ATOMIC_ACQUIRE) == (uintptr_t)seq);
+  (void)seq; /* the launch hart 0 started last */
+  FW_WAIT_UNTIL(0, __atomic_load_n(&fw_retired, __ATOMIC_ACQUIRE) == fw_started);
 }

@@ -42,7 +42,8 @@ void fw_ring_loop(fw_hart_t *hart) {
   for (;;) {
     if (fw_load_u64(&ring->submitted) >= next) {
       ctrl->fw.polling = 1;
-      fw_run_launch(next++);
+      if (ring->slots[next % RVHAL_RING_SLOTS].desc.flags & RVHAL_LAUNCH_CMDLIST) fw_run_cmdlist(next++);
+      else fw_run_launch(next++);
       linger_until = fw_time_now() + linger;
       poll = fw_board.poll_ticks;
       continue;

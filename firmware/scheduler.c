@@ -23,12 +23,11 @@ static void stack_check(fw_hart_t *hart) {
   fw_launch_fail(hart, RVHAL_STACK_OVERFLOW);
 }
 
-/* One kernel call. M-mode: in U-mode through fw_user_call (start.S), which
- * keeps no register but sp and gp: declared clobbered here, so that only
+/* One kernel call. In U-mode through fw_user_call (start.S), which keeps
+ * no register but sp and gp: declared clobbered here, so that only
  * claim_loop's live values are kept, and nothing the kernel left in a
- * register is used. S-mode (and privileged launches): an ordinary call. */
+ * register is used. Privileged launches: an ordinary call. */
 static inline void kernel_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t sp) {
-#ifndef FW_PRIV_S
   if (!fw_launch.privileged) {
     register uintptr_t a0 __asm__("a0") = (uintptr_t)args, a1 __asm__("a1") = (uintptr_t)sched;
     register uintptr_t a2 __asm__("a2") = entry, a3 __asm__("a3") = sp;
@@ -40,9 +39,6 @@ static inline void kernel_call(void *args, hal_sched_info_t *sched, uintptr_t en
     return;
   }
   fw_priv_call(args, sched, entry, sp);
-#else
-  fw_user_call(args, sched, entry, sp);
-#endif
 }
 
 /* What a hart's claim loop tallies; kept in memory so that it survives the
@@ -99,23 +95,57 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
   }
 }
 
-/* claim_loop, with the landing place for a trapping kernel. Nothing here is
- * live across setjmp but the arguments. */
+/* Whether this share's claims run in U-mode (user_loop.c): a hart alone in
+ * its team (a team's claims meet in a firmware barrier), no timeline (its
+ * events go to firmware memory), not privileged. */
+static int user_claims(const fw_launch_t *L) {
+  return !L->privileged && L->team_size == 1 && !(L->desc->flags & RVHAL_LAUNCH_TRACE);
+}
+
+/* The U-mode claim loop's state, in the kernel's block: once per share. */
+static void user_loop_setup(fw_hart_t *hart, hal_sched_info_t *sched) {
+  const fw_launch_t *L = &fw_launch;
+  const rvhal_launch_desc_t *d = L->desc;
+  fw_uloop_t *u = &hart->user->loop;
+  u->shared = &fw_user_shared;
+  u->sched = sched;
+  u->entry = L->entry;
+  u->args = hart->kernel_args;
+  u->chunk = (uintptr_t)d->chunk_groups;
+  u->ngx = (uintptr_t)d->num_groups[0];
+  u->ngy = (uintptr_t)d->num_groups[1];
+  u->per_row = (uintptr_t)L->chunks_per_row;
+  u->total = (uintptr_t)L->total_chunks;
+  u->team = hart->index; /* teams of one */
+  u->teams = L->participants;
+  u->exact = (FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) != 0;
+  u->counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
+  u->groups = 0;
+  u->kernel_cycles = 0;
+}
+
+/* claim_loop (or the U-mode one), with the landing place for a trapping
+ * kernel. Nothing here is live across setjmp but the arguments. */
 static void __attribute__((noinline)) run_protected(fw_hart_t *hart, hal_sched_info_t *sched,
                                                     volatile share_tally_t *t) {
   if (setjmp(hart->recover) == 0) {
-#ifndef FW_PRIV_S
     /* FS off (after setjmp, which saves FP registers): the kernel's first FP
      * instruction turns it on (trap.c). Whoever longjmps turns it on first. */
     if (!fw_launch.privileged) {
       xcsr_clear(CSR_XSTATUS, XSTATUS_FS_MASK);
-      /* In U-mode an enabled M interrupt traps at once: mie = 0 for the share
-       * (team_wait turns it on while it sleeps); MPP = U for fw_user_call. */
+      /* In U-mode an enabled interrupt of the firmware's mode traps at once:
+       * xie = 0 for the share (team_wait turns it on while it sleeps);
+       * xPP = U for fw_user_call. */
       xcsr_write(CSR_XIE, 0);
       xcsr_clear(CSR_XSTATUS, XSTATUS_XPP_MASK);
     }
-#endif
-    claim_loop(hart, sched, t);
+    if (user_claims(&fw_launch)) {
+      hart->in_kernel = 1;
+      kernel_call(&hart->user->loop, 0, (uintptr_t)fw_user_loop, hart->kernel_sp);
+      hart->in_kernel = 0;
+    } else {
+      claim_loop(hart, sched, t);
+    }
   } else {
     hart->in_kernel = 0; /* the trap handler recorded why */
   }
@@ -204,11 +234,15 @@ void fw_run_share(fw_hart_t *hart) {
     blk->start_cycle = fw_read_mcycle();
   }
   volatile share_tally_t tally = {0, 0};
+  const int user_loop = user_claims(L);
+  if (user_loop) user_loop_setup(hart, sched);
   run_protected(hart, sched, &tally);
-#ifndef FW_PRIV_S
+  if (user_loop) { /* the U-mode loop's tally (kernel memory: counters only) */
+    tally.groups = hart->user->loop.groups;
+    tally.kernel_cycles = hart->user->loop.kernel_cycles;
+  }
   xcsr_set(CSR_XSTATUS, XSTATUS_FS_INITIAL);
   xcsr_write(CSR_XIE, fw_scratch_of(hart->index)->ie);
-#endif
   stack_check(hart);
   if (exact && rank == 0) pass_turn(team + 1);
 

@@ -62,19 +62,18 @@ fw_park:
   .globl fw_trap_entry
 fw_trap_entry:
   csrrw sp, CSR_XSCRATCH, sp
-#ifndef FW_PRIV_S
   /* Fast path: a U-mode kernel returning, i.e. fetching fw_user_return
-   * (an instruction access fault there), goes straight back to the
-   * firmware's fw_user_call. */
+   * (an instruction access fault there, M-mode; a page fault, S-mode),
+   * goes straight back to the firmware's fw_user_call. */
   REG_S t0, FW_SCRATCH_T0_OFS(sp)
-  csrr t0, mcause
-  addi t0, t0, -1
+  csrr t0, CSR_XCAUSE
+  addi t0, t0, -FW_USER_RETURN_CAUSE
   bnez t0, 2f
   REG_S t1, FW_SCRATCH_T1_OFS(sp)
-  csrr t0, mepc
+  csrr t0, CSR_XEPC
   la t1, fw_user_return
   bne t0, t1, 1f
-  csrw mscratch, sp
+  csrw CSR_XSCRATCH, sp
   REG_L ra, FW_SCRATCH_RA_OFS(sp)
   REG_L sp, FW_SCRATCH_FWSP_OFS(sp)
   .option push
@@ -86,7 +85,6 @@ fw_trap_entry:
   REG_L t1, FW_SCRATCH_T1_OFS(sp)
 2:
   REG_L t0, FW_SCRATCH_T0_OFS(sp)
-#endif
   addi sp, sp, -(FW_TRAP_FRAME_WORDS * SZREG)
   REG_S x1, 1*SZREG(sp)
   REG_S x3, 3*SZREG(sp)
@@ -190,24 +188,17 @@ fw_trap_leave_to:
  * function's return. Only sp and gp survive it (the caller declares
  * every other register clobbered, so that only its live values are saved,
  * and nothing the kernel left in a register is trusted). The caller has set
- * mie = 0 (an enabled M interrupt would trap in U-mode at once) and
- * MPP = U (every mret leaves it so). S-mode: a call on the kernel's stack. */
+ * xie = 0 (an enabled interrupt would trap in U-mode at once) and
+ * xPP = U (every xRET leaves it so). */
   .globl fw_user_call
 fw_user_call:
-#ifndef FW_PRIV_S
-  csrr t0, mscratch
+  csrr t0, CSR_XSCRATCH
   REG_S sp, FW_SCRATCH_FWSP_OFS(t0)
   REG_S ra, FW_SCRATCH_RA_OFS(t0)
-  csrw mepc, a2
+  csrw CSR_XEPC, a2
   la ra, fw_user_return
   mv sp, a3
-  mret
-#else
-  addi sp, sp, -16*SZREG
-  REG_S ra, 0*SZREG(sp)
-  REG_S s0, 1*SZREG(sp)
-  j 1f
-#endif
+  XRET
 
 /* void fw_priv_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t user_sp)
  * A kernel call in the firmware's own mode, on the kernel's stack. */
@@ -216,7 +207,6 @@ fw_priv_call:
   addi sp, sp, -16*SZREG
   REG_S ra, 0*SZREG(sp)
   REG_S s0, 1*SZREG(sp)
-1:
   mv s0, sp
   mv sp, a3
   jalr a2

@@ -30,15 +30,11 @@ static int __attribute__((noinline)) team_wait(const rvhal_call_info_t *ci) {
   const int counting = (ci->launch->flags & RVHAL_LAUNCH_COUNTERS) != 0;
   const uint64_t c0 = counting ? fw_read_mcycle() : 0;
   if (counting) fw_trace(me, RVHAL_TRACE_WAIT_BEGIN, 0, 0);
-#ifndef FW_PRIV_S
   const unsigned long ie = xcsr_read(CSR_XIE); /* 0 in a U-mode share (scheduler.c): wfi needs the IPI on */
   xcsr_write(CSR_XIE, fw_scratch_of(ci->hart_index)->ie);
-#endif
   FW_WAIT_UNTIL(ci->hart_index, __atomic_load_n(&t->sense, __ATOMIC_ACQUIRE) == sense ||
                                     __atomic_load_n(&fw_launch.abort, __ATOMIC_ACQUIRE));
-#ifndef FW_PRIV_S
   xcsr_write(CSR_XIE, ie);
-#endif
   if (__atomic_load_n(&t->sense, __ATOMIC_ACQUIRE) != sense) return 1; /* the launch failed */
   if (counting) {
     ci->counters[RVHAL_HART_COUNTER_BARRIER_WAIT_CYCLES] += fw_read_mcycle() - c0;
@@ -49,8 +45,9 @@ static int __attribute__((noinline)) team_wait(const rvhal_call_info_t *ci) {
 
 int fw_team_wait(const rvhal_call_info_t *ci) { return ci->team_size > 1 ? team_wait(ci) : 0; }
 
-/* A kernel in the firmware's mode (S-mode build) calls this directly; an
- * aborted launch leaves the kernel from here. */
+/* A kernel in the firmware's mode (a privileged launch) calls this
+ * directly, as does claim_loop for a team; an aborted launch leaves the
+ * kernel from here. */
 void fw_team_barrier(const rvhal_call_info_t *ci) {
   if (ci->team_size > 1 && team_wait(ci)) {
     fw_harts[ci->hart_index].in_kernel = 0;

@@ -22,10 +22,8 @@ static fw_scratch_t *scratch_of_frame(uintptr_t *frame) {
  * the hart's scratch). */
 static void fw_kernel_unwind(void) {
   fw_scratch_t *s = (fw_scratch_t *)xcsr_read(CSR_XSCRATCH);
-#ifndef FW_PRIV_S
-  xcsr_write(CSR_XIE, s->ie); /* a U-mode share runs with mie = 0 (scheduler.c) */
+  xcsr_write(CSR_XIE, s->ie); /* a U-mode share runs with xie = 0 (scheduler.c) */
   xcsr_set(CSR_XSTATUS, XSTATUS_FS_INITIAL); /* longjmp restores FP registers */
-#endif
   longjmp(s->hart->recover, 1);
 }
 
@@ -52,7 +50,6 @@ static void stop_launch(fw_hart_t *hart, uint32_t kind, int32_t status, uintptr_
   hart->in_kernel = 0;
 }
 
-#ifndef FW_PRIV_S
 #define CAUSE_ILLEGAL_INSTRUCTION 2
 #define CAUSE_ECALL_U 8
 
@@ -96,7 +93,6 @@ static void user_ecall(fw_hart_t *hart, fw_scratch_t *scratch, uintptr_t *frame,
   }
   xcsr_write(CSR_XEPC, epc + 4);
 }
-#endif
 
 void fw_trap_handler(uintptr_t *frame) {
   uintptr_t cause = xcsr_read(CSR_XCAUSE), epc = xcsr_read(CSR_XEPC), tval = xcsr_read(CSR_XTVAL);
@@ -106,8 +102,8 @@ void fw_trap_handler(uintptr_t *frame) {
 
   if ((intptr_t)cause < 0) return; /* interrupts are never enabled globally; ignore */
 
-#ifndef FW_PRIV_S
-  /* M-mode: the kernel is what runs in U-mode; anything else is ours. */
+  /* The kernel is what runs in U-mode (or in our mode, privileged, while
+   * in_kernel); anything else is ours. */
   const int from_kernel = (xcsr_read(CSR_XSTATUS) & XSTATUS_XPP_MASK) == 0 ||
                           (hart->in_kernel && fw_launch.privileged);
   if (from_kernel && cause == CAUSE_ECALL_U) {
@@ -121,9 +117,6 @@ void fw_trap_handler(uintptr_t *frame) {
     hart->user->call.fp_live = 1;
     return; /* retry it */
   }
-#else
-  const int from_kernel = hart->in_kernel;
-#endif
   if (!from_kernel) {
     char what[80];
     fw_format(what, sizeof what, "firmware exception on hart %u: " FW_PRIV_NAME "-mode cause %lu at pc 0x%lx, tval", (unsigned)index,

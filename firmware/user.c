@@ -10,12 +10,13 @@
  * included: the kernel gets copies), the print rings, other teams' stacks
  * or pools, traces or staged program copies. Every boundary is a page
  * boundary (a PMP rule inside a page makes QEMU check each access to that
- * page apart). Entries 0 and 1 (locked guards below the hart's stack and
+ * page apart). Entries 11..13 (constant) give the firmware's U-mode claim
+ * loop (RX) and its shared claim page (RW), user_loop.c. Entries 0 and 1 (locked guards below the hart's stack and
  * its pool, boot.c) come first and so win. The ranges are kept in
  * fw_hart_t too: pointers a kernel passes to an ecall are checked against
- * them. Under an S-mode firmware (no PMP; page tables would do it) and for
- * RVHAL_LAUNCH_PRIVILEGED, kernels run in the firmware's mode, on the same
- * stack, with the launch's own descriptor and arguments. */
+ * them. Under an S-mode firmware (no PMP) page tables do the same
+ * (user_pt.c). For RVHAL_LAUNCH_PRIVILEGED, kernels run in the firmware's
+ * mode, on the same stack, with the launch's own descriptor and arguments. */
 #include <stddef.h>
 #include <string.h>
 
@@ -36,26 +37,37 @@ void fw_user_program_installed(const rvhal_launch_desc_t *d) {
     if (dst > lo && (data == 0 || dst < data)) data = dst;
   }
   program_data = data & ~(uintptr_t)3;
+#ifdef FW_PRIV_S
+  fw_user_pt_program(program_data ? program_data : (uintptr_t)FW_CTRL->boot.program_base + (uintptr_t)FW_CTRL->boot.program_size);
+#endif
 }
 
 #ifndef FW_PRIV_S
 /* cfg bytes: TOR (0x08) with R 1, W 2, X 4; 0 = off (the bottom of a TOR). */
 #define RX 0x0d
 #define RW 0x0b
+#define PMPADDR(n, a) __asm__ volatile("csrw pmpaddr" #n ", %0" ::"r"((uintptr_t)(a) >> 2))
+/* Entries 11..13, constant: the firmware's U-mode claim loop (RX) and its
+ * shared claim page (RW), user_loop.c. */
 #if __riscv_xlen == 64
 void fw_user_pmp_init(void) {
+  PMPADDR(11, __fw_user_start);
+  PMPADDR(12, __fw_user_shared);
+  PMPADDR(13, __fw_user_end);
   __asm__ volatile("csrw pmpcfg0, %0" ::"r"(0x9898ull | (uint64_t)RX << 24 | (uint64_t)RW << 32 | (uint64_t)RW << 48));
-  __asm__ volatile("csrw pmpcfg2, %0" ::"r"((uint64_t)RW | (uint64_t)RW << 16));
+  __asm__ volatile("csrw pmpcfg2, %0" ::"r"((uint64_t)RW | (uint64_t)RW << 16 | (uint64_t)RX << 32 | (uint64_t)RW << 40));
 }
 #else
 void fw_user_pmp_init(void) {
+  PMPADDR(11, __fw_user_start);
+  PMPADDR(12, __fw_user_shared);
+  PMPADDR(13, __fw_user_end);
   __asm__ volatile("csrw pmpcfg0, %0" ::"r"(0x9898u | (uint32_t)RX << 24));
   __asm__ volatile("csrw pmpcfg1, %0" ::"r"((uint32_t)RW | (uint32_t)RW << 16));
   __asm__ volatile("csrw pmpcfg2, %0" ::"r"((uint32_t)RW | (uint32_t)RW << 16));
-  __asm__ volatile("csrw pmpcfg3, %0" ::"r"(0u));
+  __asm__ volatile("csrw pmpcfg3, %0" ::"r"((uint32_t)RX | (uint32_t)RW << 8));
 }
 #endif
-#define PMPADDR(n, a) __asm__ volatile("csrw pmpaddr" #n ", %0" ::"r"((uintptr_t)(a) >> 2))
 #endif
 
 void fw_user_setup(fw_hart_t *hart) {
@@ -93,6 +105,8 @@ void fw_user_setup(fw_hart_t *hart) {
     PMPADDR(9, heap);
     PMPADDR(10, heap_end);
   }
+#else
+  fw_user_pt_share(hart->index, stacks, stacks_end, L->privileged);
 #endif
 
   /* The kernel's view of this call: at the top of this hart's stack. */

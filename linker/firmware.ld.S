@@ -24,6 +24,21 @@ SECTIONS {
   .rodata : ALIGN(8) {
     *(.rodata .rodata.* .srodata .srodata.*)
   } > FW :text
+  /* What U-mode kernels may reach of the firmware: the claim loop's code
+   * (user_loop.c; executable, not writable), then a page of shared claim
+   * state (writable). PMP (user.c) or page tables grant exactly these
+   * pages, so each part is whole pages. */
+  .usertext : ALIGN(4096) {
+    __fw_user_start = .;
+    KEEP(*(.usertext))
+    . = ALIGN(4096);
+  } > FW :text
+  .usershared : ALIGN(4096) {
+    __fw_user_shared = .;
+    KEEP(*(.usershared))
+    . = ALIGN(4096);
+    __fw_user_end = .;
+  } > FW :data
   /* Writable data never shares a page with code: QEMU retranslates a
    * page's code whenever the guest stores to that page. */
   .data : ALIGN(4096) {

@@ -1,7 +1,7 @@
-/* The ecall ABI between a kernel in U-mode and the firmware (M-mode boards;
- * the S-mode firmware still calls kernels in S-mode, through the function
- * pointers of rvhal_services_t). A kernel knows which to use from
- * rvhal_call_info_t.services: NULL means ecall.
+/* The ecall ABI between a kernel in U-mode and the firmware (M- or S-mode;
+ * a privileged launch runs the kernel in the firmware's mode, which calls
+ * through the function pointers of rvhal_services_t). A kernel knows which
+ * to use from rvhal_call_info_t.services: NULL means ecall.
  *
  * a7 holds the number, a0.. the arguments (64-bit values as two words, low
  * first, so rv32 and rv64 agree); nothing is returned and every register

@@ -12,10 +12,10 @@
 #include "rvhal/rvhal_counters.h"
 #include "rvhal/rvhal_limits.h"
 
-#define RVHAL_ABI_VERSION 2
+#define RVHAL_ABI_VERSION 3
 #define RVHAL_CTRL_MAGIC 0x4C414856u /* "VHAL" read as little-endian bytes */
 
-#define RVHAL_RING_SLOTS 4
+#define RVHAL_RING_SLOTS 16 /* launches on the device at once: a queue keeps them coming (ABI 3; was 4) */
 #define RVHAL_ARGS_MAX 4096        /* bytes of packed arguments per launch */
 #define RVHAL_MAX_LOCAL_ARGS 32    /* local-buffer arguments per launch */
 #define RVHAL_MAX_INSTALLS 4       /* program segments installed by one launch */
@@ -30,11 +30,12 @@
  * rvhal_boot_config_t. */
 /* (No integer suffixes: the linker scripts include these too.) */
 #define RVHAL_FW_REGION_SIZE 0x200000 /* image + control block + print rings */
-#define RVHAL_FW_MAX_SIZE 0x080000    /* firmware image, at the region's start */
+#define RVHAL_FW_MAX_SIZE 0x040000    /* firmware image, at the region's start (about 120 KiB today) */
 #define RVHAL_CTRL_OFFSET 0x080000    /* rvhal_ctrl_t, from the region's start */
 #define RVHAL_CTRL_MAX_SIZE 0x020000
 #define RVHAL_PRINT_OFFSET 0x0A0000   /* per-hart print rings, from the region's start */
 #define RVHAL_PRINT_RING_SIZE 0x010000
+#define RVHAL_PT_OFFSET 0x120000      /* S-mode firmware: its page tables, to the region's end */
 #define RVHAL_MAX_FW_OFFSET 0x200000  /* the furthest a board may place the region */
 #define RVHAL_PROGRAM_OFFSET 0x400000 /* from the RAM base: where kernel programs are linked */
 #define RVHAL_PROGRAM_MAX_SIZE 0x800000
@@ -56,11 +57,12 @@
 /* rvhal_launch_desc_t.flags */
 #define RVHAL_LAUNCH_COUNTERS 0x1u /* record per-hart counters */
 #define RVHAL_LAUNCH_TRACE 0x2u    /* record per-hart timeline events */
-#define RVHAL_LAUNCH_AFTER_OK 0x8u /* run only if the launch before it succeeded; else complete RVHAL_CANCELLED
+#define RVHAL_LAUNCH_AFTER_OK 0x10u /* run only if the launch before it succeeded; else complete RVHAL_CANCELLED
                                       (a queue's launches submitted back to back: a failure stops the rest) */
 #define RVHAL_LAUNCH_TLB_FLUSH 0x4u /* each hart flushes its TLB before it starts: QEMU sizes its software TLB to
                                        the working set only on a flush (firmware/include/fw_speed.h) */
 #define RVHAL_LAUNCH_PRIVILEGED 0x8u /* M-mode boards: run the kernel in M-mode, unisolated (tests playing a lying device) */
+#define RVHAL_LAUNCH_CMDLIST 0x20u   /* `args` is a command list to run (rvhal_cmdlist.h), not a kernel */
 #define RVHAL_LAUNCH_TLB_LOG2_SHIFT 8 /* bits 8-12: grow the TLB to 2^n entries first (0: just flush) */
 #define RVHAL_LAUNCH_TLB_LOG2(flags) (((flags) >> RVHAL_LAUNCH_TLB_LOG2_SHIFT) & 31u)
 
@@ -299,8 +301,8 @@ RVHAL_ASSERT_OFS_(rvhal_fw_state_t, message, 32);
 RVHAL_ASSERT_OFS_(rvhal_ctrl_t, boot, 0);
 RVHAL_ASSERT_OFS_(rvhal_ctrl_t, fw, 176);
 RVHAL_ASSERT_OFS_(rvhal_ctrl_t, ring, 320);
-RVHAL_ASSERT_OFS_(rvhal_ctrl_t, harts, 18624);
-RVHAL_ASSERT_OFS_(rvhal_ctrl_t, insns, 22208);
+RVHAL_ASSERT_OFS_(rvhal_ctrl_t, harts, 73152);
+RVHAL_ASSERT_OFS_(rvhal_ctrl_t, insns, 76736);
 RVHAL_ASSERT_OFS_(rvhal_insn_counts_t, hart, 0);
 RVHAL_ASSERT_OFS_(rvhal_insn_counts_t, active, 512);
 RVHAL_ASSERT_OFS_(rvhal_ring_t, submitted, 0);
@@ -383,7 +385,8 @@ RVHAL_STATIC_ASSERT(sizeof(rvhal_trace_event_t) == 32, "trace event size");
 RVHAL_STATIC_ASSERT(offsetof(rvhal_ctrl_t, harts) % 64 == 0, "hart blocks start on a cache line");
 RVHAL_STATIC_ASSERT(sizeof(rvhal_ctrl_t) <= RVHAL_CTRL_MAX_SIZE, "control block outgrew its region");
 RVHAL_STATIC_ASSERT(RVHAL_CTRL_OFFSET + RVHAL_CTRL_MAX_SIZE <= RVHAL_PRINT_OFFSET, "regions overlap");
-RVHAL_STATIC_ASSERT(RVHAL_PRINT_OFFSET + RVHAL_MAX_HARTS * RVHAL_PRINT_RING_SIZE <= RVHAL_FW_REGION_SIZE &&
+RVHAL_STATIC_ASSERT(RVHAL_PRINT_OFFSET + RVHAL_MAX_HARTS * RVHAL_PRINT_RING_SIZE <= RVHAL_PT_OFFSET &&
+                        RVHAL_PT_OFFSET < RVHAL_FW_REGION_SIZE &&
                         RVHAL_MAX_FW_OFFSET + RVHAL_FW_REGION_SIZE <= RVHAL_PROGRAM_OFFSET,
                "regions overlap");
 RVHAL_STATIC_ASSERT(RVHAL_PROGRAM_OFFSET + RVHAL_PROGRAM_MAX_SIZE <= RVHAL_DYNAMIC_OFFSET, "regions overlap");

@@ -44,8 +44,28 @@ typedef struct fw_launch {
   volatile uint32_t fault_hart;
   volatile uint32_t turn;       /* exact timing: the team whose turn it is */
   volatile uint32_t arrived;    /* exact timing: harts asleep, waiting for their turn */
-  uint32_t privileged; /* RVHAL_LAUNCH_PRIVILEGED, or an S-mode firmware: the kernel runs in our mode */
+  uint32_t privileged; /* RVHAL_LAUNCH_PRIVILEGED: the kernel runs in our mode, not isolated */
 } fw_launch_t;
+
+/* The claim state a U-mode claim loop (user_loop.c) shares with the other
+ * harts of its launch: on a page every kernel may write; reset at each
+ * launch's start, abort mirrored from fw_launch (launch.c). */
+typedef struct fw_user_shared {
+  volatile uintptr_t next_chunk;
+  volatile uint32_t abort;
+} fw_user_shared_t;
+
+/* A U-mode claim loop's state (user_loop.c): in the kernel's block, filled
+ * per share; groups and kernel_cycles come back (counters only). */
+typedef struct fw_uloop {
+  fw_user_shared_t *shared;
+  hal_sched_info_t *sched;
+  hal_kernel_entry_t entry;
+  void *args;
+  uintptr_t chunk, ngx, ngy, per_row, total;
+  uintptr_t team, teams, exact, counting;
+  uint64_t groups, kernel_cycles;
+} fw_uloop_t;
 
 /* What a kernel of hart i may see of the firmware's per-call state: at the
  * top of the hart's stack (the kernel's memory), filled per launch. The
@@ -56,6 +76,7 @@ typedef struct fw_user {
   hal_sched_info_t sched;
   rvhal_team_t team; /* the team's, in its leader's block */
   uint64_t counters[RVHAL_NUM_HART_COUNTERS]; /* what the SDK counts, added to the hart's after the share */
+  fw_uloop_t loop; /* a U-mode claim loop's state (scheduler.c) */
 } fw_user_t;
 
 /* The memory a U-mode kernel may read on one hart, as [lo, hi) ranges
@@ -125,6 +146,7 @@ void fw_store_u64(volatile uint64_t *p, uint64_t v);
 /* scheduler.c */
 void fw_run_launch(uint64_t seq);      /* hart 0; returns once every hart is done with it */
 void fw_run_share(fw_hart_t *hart);    /* one hart's part of the running launch */
+void fw_run_cmdlist(uint64_t seq);     /* hart 0: the command list of ring launch seq (cmdlist.c) */
 void fw_worker_loop(fw_hart_t *hart) __attribute__((noreturn));
 
 /* ring_loop.c */
@@ -139,6 +161,18 @@ void fw_user_setup(fw_hart_t *hart);        /* per launch: the kernel's block an
 int fw_user_readable(const fw_hart_t *hart, uintptr_t p, uintptr_t n);
 void fw_user_program_installed(const rvhal_launch_desc_t *d);
 void fw_user_pmp_init(void);                /* M-mode: the constant PMP configuration */
+
+/* user_pt.c (S-mode firmware: Sv39 page tables instead of PMP) */
+void fw_user_pt_boot(void);                 /* cold boot: the tables every hart shares */
+void fw_user_pt_hart(uint32_t h);           /* each hart: its own tree, translation on */
+void fw_user_pt_program(uintptr_t data);
+void fw_user_pt_off(uint32_t h);            /* translation off until the hart's next share */    /* a program installed: its code/data boundary */
+void fw_user_pt_share(uint32_t h, uintptr_t stacks, uintptr_t stacks_end, int privileged);
+
+/* user_loop.c: U-mode code and its shared page (linker/firmware.ld.S) */
+void fw_user_loop(fw_uloop_t *u);
+extern fw_user_shared_t fw_user_shared;
+extern uint8_t __fw_user_start[], __fw_user_shared[], __fw_user_end[];
 
 /* trap.c */
 void fw_trap_handler(uintptr_t *frame);

@@ -6,9 +6,9 @@
  * board's drivers (drivers/sbi.c). Counters are read through the
  * unprivileged cycle/instret CSRs, which both modes may read.
  *
- * The M-mode build runs kernels in U-mode, isolated by PMP (user.c,
- * fw_user_call in start.S); the S-mode build still calls them in S-mode
- * (page tables would isolate them). */
+ * Both builds run kernels in U-mode (fw_user_call in start.S): the M-mode
+ * one isolates them with PMP (user.c), the S-mode one with Sv39 page
+ * tables (user_pt.c). */
 #ifndef FW_CSR_H
 #define FW_CSR_H
 
@@ -29,6 +29,7 @@
 #define XSTATUS_XPIE (1ul << 5)
 #define XRET sret
 #define FW_PRIV_NAME "S"
+#define FW_USER_RETURN_CAUSE 12 /* instruction page fault (start.S) */
 #else
 #define CSR_XSTATUS mstatus
 #define CSR_XIE mie
@@ -46,6 +47,7 @@
 #define XSTATUS_XPIE (1ul << 7)
 #define XRET mret
 #define FW_PRIV_NAME "M"
+#define FW_USER_RETURN_CAUSE 1 /* instruction access fault (start.S) */
 #endif
 /* mstatus.FS and sstatus.FS are the same field. */
 #define XSTATUS_FS_INITIAL (1ul << 13)

@@ -6,11 +6,25 @@
 #define FW_LAUNCH_H
 
 #include "fw.h"
+#include "rvhal/rvhal_cmdlist.h"
 
 /* Hart 0: check and set up launch `seq` from the ring, install its program
  * and wake its participants. RVHAL_OK, or the launch was refused and is
  * already completed with that status. */
 int32_t fw_launch_start(uint64_t seq);
+
+/* Hart 0: the same for a launch of command list `seq` (cmdlist.c): its
+ * descriptor and arguments in the list, its end written to `st`, not to
+ * the ring. */
+int32_t fw_launch_start_cmd(uint64_t seq, const rvhal_launch_desc_t *d, const void *args, rvhal_cmd_status_t *st);
+
+/* Ring launch `seq` has ended (status, first faulting hart, start time):
+ * write its completion record, publish it, wake the host if it sleeps. */
+void fw_launch_complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t start);
+
+/* 1 if the ring launch `d` must not run: RVHAL_LAUNCH_AFTER_OK and the
+ * launch before it failed. */
+int fw_launch_cancelled(const rvhal_launch_desc_t *d);
 
 /* The next chunk of groups for team `team` at its k-th claim: dealt in a
  * fixed rotation in exact timing (every run gives each hart the same

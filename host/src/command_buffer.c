@@ -1,20 +1,14 @@
 /* Command buffers (rvhal/queue.h): commands recorded once, enqueued many
  * times with their buffer arguments re-bound. Recording copies everything
- * it is given; queue.c turns a recording into queue commands. */
+ * it is given; an enqueued buffer is one queue command (queue.c), which
+ * cmdlist.c runs on the device. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "command_buffer.h"
 #include "internal.h"
 #include "rvhal/rvhal_kernel_meta.h"
-
-struct rvhal_command_buffer {
-  rvhal_device_t *device;
-  rvhal_cb_op_t *ops;
-  uint32_t num_ops, cap_ops;
-  uint32_t num_slots; /* binding slots used: 1 + the highest */
-  int ended;
-};
+#include "sync.h"
 
 int rvhal_command_buffer_create(rvhal_device_t *device, rvhal_command_buffer_t **out_command_buffer) {
   if (!device || !out_command_buffer)
@@ -22,12 +16,24 @@ int rvhal_command_buffer_create(rvhal_device_t *device, rvhal_command_buffer_t *
   rvhal_command_buffer_t *cb = calloc(1, sizeof *cb);
   if (!cb) return rvhal_error(RVHAL_HOST_IO, "out of host memory for a command buffer");
   cb->device = device;
+  cb->refs = 1;
   *out_command_buffer = cb;
   return RVHAL_OK;
 }
 
+/* Enqueued commands keep the buffer alive: destroying it with submissions
+ * pending is allowed, as in IREE. */
 void rvhal_command_buffer_destroy(rvhal_command_buffer_t *cb) {
   if (!cb) return;
+  rvhal_sync_lock();
+  rvhal_command_buffer_release_locked(cb);
+  rvhal_sync_unlock();
+}
+
+void rvhal_command_buffer_release_locked(rvhal_command_buffer_t *cb) {
+  if (--cb->refs) return;
+  rvhal_cmdlist_forget(&cb->enc[0]);
+  rvhal_cmdlist_forget(&cb->enc[1]);
   for (uint32_t i = 0; i < cb->num_ops; i++) {
     free(cb->ops[i].args);
     free(cb->ops[i].pod);
@@ -114,6 +120,8 @@ int rvhal_command_buffer_kernel(rvhal_command_buffer_t *cb, hal_program_t progra
     if (arg_bindings) o->bindings[i] = arg_bindings[i];
   }
   o->program = program;
+  if (cb->program && cb->program != program) cb->several_programs = 1;
+  cb->program = program;
   o->kernel = kernel;
   o->ndrange = *ndrange;
   o->num_args = num_args;
@@ -179,5 +187,5 @@ int rvhal_enqueue_command_buffer(rvhal_queue_t *q, const rvhal_dependencies_t *d
   if (num_bindings < cb->num_slots || (num_bindings && !bindings))
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: the buffer uses %u binding slots, %u given%s",
                        cb->num_slots, num_bindings, num_bindings && !bindings ? " (bindings is NULL)" : "");
-  return rvhal_queue_enqueue_recorded(q, deps, cb->ops, cb->num_ops, bindings, num_bindings, out_event);
+  return rvhal_queue_enqueue_recorded(q, deps, (rvhal_command_buffer_t *)cb, bindings, num_bindings, out_event);
 }

@@ -118,6 +118,10 @@ struct rvhal_device {
   uint64_t recent_launch_ns;     /* running average of launches' device times: how long to spin (launch.c) */
   uint64_t tlb_entries;          /* what the harts' TLBs were grown to (launch.c; 0: not yet) */
   int placed_cpu;                /* host CPU hart 0 was last kept off (launch.c; -1: none) */
+  /* Command lists in the firmware region (cmdlist.c): bytes handed out,
+   * and a count bumped whenever they are all thrown away (area full). */
+  uint32_t cmdlist_used;
+  uint64_t cmdlist_epoch;
 };
 
 static inline void rvhal_device_lock(rvhal_device_t *d) { pthread_mutex_lock(&d->lock); }
@@ -156,6 +160,20 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
 /* Waits for it and reports as kernel_exec does; more: later launches are on
  * the device (their print output waits). */
 int rvhal_launch_complete(rvhal_device_t *d, const rvhal_launch_t *l, int more);
+/* The halves of a launch, for command lists (cmdlist.c): checks and packs
+ * into desc and args_buf (at device address args_dev), filling all of out
+ * but t0; desc->seq is d->seq + 1 and nothing is installed or published. */
+int rvhal_launch_describe(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                          const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
+                          const rvhal_launch_options_t *opts, rvhal_launch_desc_t *desc, uint8_t *args_buf,
+                          uint64_t args_dev, rvhal_launch_t *out);
+/* Puts ring slot desc (filled in, desc->seq == d->seq + 1) on the device. */
+int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvhal_launch_t *out);
+/* Waits for launch l; *out_done is its completion record, checked. */
+int rvhal_launch_wait(rvhal_device_t *d, const rvhal_launch_t *l, int more, rvhal_completion_t *out_done,
+                      uint64_t *out_t1);
+/* What a checked completion record means for launch l, as kernel_exec reports it. */
+int rvhal_launch_outcome(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal_completion_t *checked, uint64_t t1);
 
 /* The same for the memory calls (memory.c): global memory only. */
 static inline pthread_mutex_t *rvhal_heap_guard_acquire_(const rvhal_device_t *d) {
@@ -169,6 +187,10 @@ static inline void rvhal_heap_guard_release_(pthread_mutex_t **m) {
 #define RVHAL_HEAP_GUARD(d)                                                                  \
   pthread_mutex_t *rvhal_heap_guard_ __attribute__((cleanup(rvhal_heap_guard_release_))) = \
       rvhal_heap_guard_acquire_(d)
+
+/* memory.c: [addr, addr+size) inside one allocation, or the error mem_<op>
+ * gives ("mem_copy: source address ... is not inside any allocation"). */
+int rvhal_mem_check(rvhal_device_t *d, const char *op, const char *what, hal_addr_t addr, hal_size_t size);
 
 /* queue.c: stops the device's queues, cancelling what has not started. */
 void rvhal_queues_device_deleted(rvhal_device_t *d);

@@ -377,13 +377,11 @@ int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   return rc;
 }
 
-int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
-                        const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
-                        const rvhal_launch_options_t *opts, int after_ok, rvhal_launch_t *out) {
+int rvhal_launch_describe(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                          const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
+                          const rvhal_launch_options_t *opts, rvhal_launch_desc_t *desc, uint8_t *args_buf,
+                          uint64_t args_dev, rvhal_launch_t *out) {
   if (!nd) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel_exec: NULL ndrange");
-  if (d->seq - d->retired >= RVHAL_RING_SLOTS)
-    return rvhal_error(RVHAL_BUSY, "kernel_exec: %u launches are on the device already (the ring's depth)",
-                       RVHAL_RING_SLOTS);
   if (d->lost) return rvhal_error(RVHAL_DEVICE_LOST, "kernel_exec: the device stopped and could not be restarted");
   rvhal_program_obj_t *p = rvhal_program_get(d, program);
   if (!p) return rvhal_error(RVHAL_NOT_FOUND, "kernel_exec: no loaded program has handle %llu",
@@ -454,8 +452,6 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
   if (kobj->has_meta)
     RVHAL_RETURN_IF_ERROR(check_against_meta(kname, kobj, args, num_args, d->info.word_size, layout, total,
                                              opts ? opts->arg_types : NULL));
-  rvhal_launch_slot_t *slot = &d->ctrl->ring.slots[(d->seq + 1) % RVHAL_RING_SLOTS];
-  rvhal_launch_desc_t *desc = &slot->desc;
   uint32_t nlocal = 0;
   uint64_t local_bytes = 0;
   for (uint32_t i = 0; i < num_args; i++) {
@@ -525,11 +521,10 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
 
   /* Describe the launch. */
   uint64_t seq = d->seq + 1;
-  rvhal_arg_pack_laid_out(args, num_args, d->info.word_size, layout, slot->args, RVHAL_ARGS_MAX);
-  memset(&slot->done, 0, sizeof slot->done);
+  rvhal_arg_pack_laid_out(args, num_args, d->info.word_size, layout, args_buf, RVHAL_ARGS_MAX);
   desc->seq = seq;
   desc->entry = kernel;
-  desc->args = d->layout.ctrl + ((uint8_t *)slot->args - (uint8_t *)d->ctrl);
+  desc->args = args_dev;
   desc->args_size = total;
   desc->work_dim = work_dim;
   for (int i = 0; i < 3; i++) {
@@ -548,8 +543,30 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
   desc->chunk_groups = chunk;
   desc->num_local_args = nlocal;
   desc->num_installs = 0;
+  *out = (rvhal_launch_t){.seq = seq, .boot = d->boots, .program = program, .kname = kname, .total_groups = total_groups,
+                          .chunk = chunk, .harts = harts, .team = team, .work_dim = work_dim, .counting = counting};
+  for (int i = 0; i < 3; i++) {
+    out->global[i] = global[i];
+    out->local[i] = local[i];
+  }
+  return RVHAL_OK;
+}
+
+int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                        const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
+                        const rvhal_launch_options_t *opts, int after_ok, rvhal_launch_t *out) {
+  if (d->seq - d->retired >= RVHAL_RING_SLOTS)
+    return rvhal_error(RVHAL_BUSY, "kernel_exec: %u launches are on the device already (the ring's depth)",
+                       RVHAL_RING_SLOTS);
+  rvhal_launch_slot_t *slot = &d->ctrl->ring.slots[(d->seq + 1) % RVHAL_RING_SLOTS];
+  rvhal_launch_desc_t *desc = &slot->desc;
+  RVHAL_RETURN_IF_ERROR(rvhal_launch_describe(d, program, kernel, nd, args, num_args, work_dim, opts, desc, slot->args,
+                                              d->layout.ctrl + ((uint8_t *)slot->args - (uint8_t *)d->ctrl), out));
+  memset(&slot->done, 0, sizeof slot->done);
   if (d->resident != program) {
-    if ((rc = rvhal_program_stage(d, p))) return rc; /* from the host's copy: a kernel may have written over the staged one */
+    rvhal_program_obj_t *p = rvhal_program_get(d, program);
+    /* from the host's copy: a kernel may have written over the staged one */
+    RVHAL_RETURN_IF_ERROR(rvhal_program_stage(d, p));
     memcpy(desc->install, p->install, sizeof p->install);
     desc->num_installs = p->num_installs;
   }
@@ -558,7 +575,12 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
    * launches submitted after it need not install it again. A launch that
    * does not start (cancelled, rejected) resets this when it completes. */
   d->resident = program;
+  return rvhal_launch_publish(d, desc, out);
+}
 
+int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvhal_launch_t *out) {
+  const uint64_t seq = desc->seq;
+  int rc;
   /* Submit: publish, then ring unless hart 0 is polling (Dekker with the
    * firmware's `polling` flag and its re-check of `submitted`). */
   /* This thread will wait: keep hart 0 off its CPU (qemu_backend.c). Not
@@ -570,8 +592,10 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
     d->placed_cpu = cpu;
   }
   uint64_t t0 = now_ns();
+  const rvhal_launch_slot_t *slot =
+      (const rvhal_launch_slot_t *)((const uint8_t *)desc - offsetof(rvhal_launch_slot_t, desc));
   if (!rvhal_dev_coherent(d) &&
-      ((rc = rvhal_dev_flush_ptr(d, slot->args, rvhal_align_up(total, 64))) || /* the zeroed tail too */
+      ((desc->args_size && (rc = rvhal_dev_flush_ptr(d, slot->args, rvhal_align_up(desc->args_size, 64)))) || /* the zeroed tail too */
        (rc = rvhal_dev_flush_ptr(d, desc, sizeof *desc + sizeof slot->done))))
     return rc; /* desc and done are adjacent: one write */
   d->seq = seq;
@@ -586,27 +610,28 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
     if (rc) return recover(d, rc, rvhal_last_error());
   }
   d->inflight.start_ns = t0;
-  d->inflight.groups = total_groups;
-  d->inflight.harts = harts;
+  d->inflight.groups = out->total_groups;
+  d->inflight.harts = out->harts;
   d->inflight.trace = (desc->flags & RVHAL_LAUNCH_TRACE) != 0;
   __atomic_store_n(&d->inflight.seq, seq, __ATOMIC_RELEASE);
-  *out = (rvhal_launch_t){.seq = seq, .boot = d->boots, .program = program, .kname = kname, .t0 = t0,
-                          .total_groups = total_groups, .chunk = chunk, .harts = harts, .team = team,
-                          .work_dim = work_dim, .counting = counting};
-  for (int i = 0; i < 3; i++) {
-    out->global[i] = global[i];
-    out->local[i] = local[i];
-  }
+  out->t0 = t0;
   return RVHAL_OK;
 }
 
 int rvhal_launch_complete(rvhal_device_t *d, const rvhal_launch_t *l, int more) {
+  rvhal_completion_t done;
+  uint64_t t1;
+  RVHAL_RETURN_IF_ERROR(rvhal_launch_wait(d, l, more, &done, &t1));
+  return rvhal_launch_outcome(d, l, &done, t1);
+}
+
+int rvhal_launch_wait(rvhal_device_t *d, const rvhal_launch_t *l, int more, rvhal_completion_t *out_done,
+                      uint64_t *out_t1) {
   const char *kname = l->kname;
   const uint64_t seq = l->seq;
   if (l->boot != d->boots)
     return rvhal_error(RVHAL_CANCELLED, "kernel %s: launch %llu was lost: the device restarted after a launch before "
                        "it failed", kname, (unsigned long long)seq);
-  rvhal_program_obj_t *p = rvhal_program_get(d, l->program);
   rvhal_launch_slot_t *slot = &d->ctrl->ring.slots[seq % RVHAL_RING_SLOTS];
   int rc = wait_for(d, seq, kname);
   if (rc) return rc;
@@ -628,6 +653,16 @@ int rvhal_launch_complete(rvhal_device_t *d, const rvhal_launch_t *l, int more) 
   d->recent_launch_ns = (3 * d->recent_launch_ns + (took < SPIN_MAX_NS ? took : SPIN_MAX_NS)) / 4;
   d->last_start_ns = ticks_to_ns(done.start_mtime, d->info.timebase_hz);
   d->last_end_ns = ticks_to_ns(done.end_mtime, d->info.timebase_hz);
+  *out_done = done;
+  *out_t1 = t1;
+  return RVHAL_OK;
+}
+
+int rvhal_launch_outcome(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal_completion_t *checked, uint64_t t1) {
+  const char *kname = l->kname;
+  const uint64_t seq = l->seq;
+  const rvhal_completion_t done = *checked;
+  rvhal_program_obj_t *p = rvhal_program_get(d, l->program);
   if (done.status == RVHAL_BAD_LAUNCH) { /* the host checked it all: the device's state is not what it wrote */
     rvhal_error(RVHAL_BAD_LAUNCH, "the firmware rejected launch %llu's descriptor, which the host had checked "
                 "(boot configuration overwritten by a kernel, or host/firmware mismatch)", (unsigned long long)seq);

@@ -125,3 +125,9 @@ int rvhal_mem_map(rvhal_device_t *d, hal_addr_t addr, hal_size_t size, void **ou
   *out_ptr = p;
   return RVHAL_OK;
 }
+
+int rvhal_mem_check(rvhal_device_t *d, const char *op, const char *what, hal_addr_t addr, hal_size_t size) {
+  RVHAL_HEAP_GUARD(d);
+  uint8_t *p;
+  return check_range(d, op, what, addr, size, &p);
+}

@@ -21,10 +21,19 @@ typedef enum {
   CMD_MARKER,
   CMD_CALLBACK,
   CMD_FREE,
+  CMD_COMMAND_BUFFER,
 } cmd_kind_t;
+
+/* A launch's arguments up to these sizes live in its command; ended
+ * commands are kept for reuse, up to CMD_POOL a queue: most enqueues then
+ * allocate nothing but their event. */
+#define CMD_INLINE_ARGS 8
+#define CMD_INLINE_POD 64
+#define CMD_POOL 64
 
 typedef struct cmd {
   struct cmd *next;
+  struct rvhal_queue *queue; /* to return to its pool */
   cmd_kind_t kind;
   rvhal_event_t *event; /* the command's reference */
   rvhal_event_t **wait_events;
@@ -42,6 +51,8 @@ typedef struct cmd {
       rvhal_launch_options_t options;
       int has_options;
       int named; /* the event's `what` has the kernel's name, not its handle */
+      hal_arg_t args_inline[CMD_INLINE_ARGS];
+      uint8_t pod_inline[CMD_INLINE_POD];
     } k;
     struct {
       hal_addr_t dst, src;
@@ -55,6 +66,11 @@ typedef struct cmd {
       rvhal_host_fn_t fn;
       void *user;
     } cb;
+    struct {
+      rvhal_command_buffer_t *cb; /* a reference */
+      hal_addr_t *bindings;
+      uint32_t num_bindings;
+    } list;
   } u;
 } cmd_t;
 
@@ -64,6 +80,11 @@ struct rvhal_queue {
   pthread_t thread;
   cmd_t *head, *tail;
   uint64_t enqueued, ended; /* commands; finish waits for ended == enqueued */
+  pthread_cond_t finish_cond; /* rvhal_queue_finish sleeps here: woken once `ended` reaches finish_min */
+  uint32_t finish_waiters;
+  uint64_t finish_min;
+  cmd_t *pool;          /* ended commands for reuse (sync lock) */
+  uint32_t num_pool;
   int stopping;         /* destroy: run what is left, then exit */
   int cancel_all;       /* device delete: cancel what has not started */
   int failed;           /* a command failed since the last finish */
@@ -79,8 +100,11 @@ struct rvhal_queue {
     uint64_t t0;
     int rc;             /* the submission's status: a refused one completes in its turn */
     char message[1024]; /* ... with this message */
-  } fly[RVHAL_RING_SLOTS];
-  uint32_t num_fly;
+    int list;           /* a command buffer: lf, not l */
+    int ran;            /* the host ran it at submission (rc is its result) */
+    rvhal_cmdlist_flight_t lf;
+  } fly[RVHAL_RING_SLOTS]; /* a ring: the oldest at fly_head */
+  uint32_t fly_head, num_fly;
 };
 
 static uint32_t next_queue_id;
@@ -132,6 +156,13 @@ static int run_command(rvhal_queue_t *q, cmd_t *c) {
   case CMD_COPY: return rvhal_mem_copy(d, c->u.mem.dst, c->u.mem.src, c->u.mem.size);
   case CMD_FILL: return rvhal_mem_fill(d, c->u.mem.dst, c->u.mem.pattern, c->u.mem.pattern_size, c->u.mem.size);
   case CMD_FREE: return rvhal_mem_free(d, c->u.mem.dst);
+  case CMD_COMMAND_BUFFER: {
+    int rc = rvhal_cmdlist_run(d, c->u.list.cb, c->u.list.bindings, c->u.list.num_bindings);
+    c->event->times.device_start_ns = d->last_start_ns;
+    c->event->times.device_end_ns = d->last_end_ns;
+    c->event->times.device_ns = d->last_end_ns - d->last_start_ns;
+    return rc;
+  }
   case CMD_MARKER:
   case CMD_CALLBACK: return RVHAL_OK;
   }
@@ -153,8 +184,19 @@ static void free_command(cmd_t *c) {
   free(c->wait_sems);
   free(c->signal_sems);
   if (c->kind == CMD_KERNEL) {
-    free(c->u.k.args);
-    free(c->u.k.pod);
+    if (c->u.k.args != c->u.k.args_inline) free(c->u.k.args);
+    if (c->u.k.pod != c->u.k.pod_inline) free(c->u.k.pod);
+  }
+  if (c->kind == CMD_COMMAND_BUFFER) {
+    free(c->u.list.bindings);
+    if (c->u.list.cb) rvhal_command_buffer_release_locked(c->u.list.cb);
+  }
+  rvhal_queue_t *q = c->queue;
+  if (q && q->num_pool < CMD_POOL) {
+    c->next = q->pool;
+    q->pool = c;
+    q->num_pool++;
+    return;
   }
   free(c);
 }
@@ -174,9 +216,9 @@ static void finish_command(rvhal_queue_t *q, cmd_t *c, int status, const char *m
     else if (c->signal_sems[i].value > s->value) s->value = c->signal_sems[i].value;
   }
   q->ended++;
-  rvhal_event_complete_locked(c->event, status, message, cause);
+  if (q->finish_waiters && q->ended >= q->finish_min) pthread_cond_broadcast(&q->finish_cond);
+  rvhal_event_complete_locked(c->event, status, message, cause); /* wakes what waits on events and semaphores */
   free_command(c);
-  rvhal_sync_broadcast();
 }
 
 /* A kernel command enqueued while the device was busy has its handle in
@@ -224,7 +266,7 @@ static void process_head(rvhal_queue_t *q) {
        * another queue's launches hold the device. The profile's file is the
        * device's, written under its lock. */
       rvhal_device_t *d = q->device;
-      const int lock = c->kind == CMD_KERNEL || d->profile;
+      const int lock = c->kind == CMD_KERNEL || c->kind == CMD_COMMAND_BUFFER || d->profile;
       if (lock) rvhal_device_lock(d);
       if (c->kind == CMD_KERNEL && !c->u.k.named) {
         rvhal_sync_lock();
@@ -266,8 +308,15 @@ static int can_submit(const rvhal_queue_t *q) {
   const cmd_t *c = q->head;
   char cause[8];
   const rvhal_device_t *d = q->device;
-  return c && c->kind == CMD_KERNEL && !q->cancel_all && !q->failed && q->num_fly < RVHAL_RING_SLOTS &&
-         !d->options.counters && !d->profile && deps_state(c, cause, sizeof cause) == DEPS_MET;
+  if (!c || q->cancel_all || q->failed || q->num_fly >= RVHAL_RING_SLOTS || d->options.counters || d->profile)
+    return 0;
+  /* A command buffer goes behind launches on the device only if it needs no
+   * encoding (the queue's thread holds the device's lock then). */
+  if (c->kind != CMD_KERNEL &&
+      (c->kind != CMD_COMMAND_BUFFER ||
+       (q->num_fly && !rvhal_cmdlist_ready((rvhal_device_t *)d, c->u.list.cb))))
+    return 0;
+  return deps_state(c, cause, sizeof cause) == DEPS_MET;
 }
 
 /* Sync lock held on entry and exit. */
@@ -276,7 +325,7 @@ static void submit_head(rvhal_queue_t *q) {
   cmd_t *c = q->head;
   q->head = c->next;
   if (!q->head) q->tail = NULL;
-  struct flight *f = &q->fly[q->num_fly++];
+  struct flight *f = &q->fly[(q->fly_head + q->num_fly++) % RVHAL_RING_SLOTS];
   f->c = c;
   c->event->times.submitted_ns = rvhal_now_ns();
   const int first = q->num_fly == 1;
@@ -287,8 +336,23 @@ static void submit_head(rvhal_queue_t *q) {
   }
   rvhal_clear_error();
   f->t0 = rvhal_now_ns();
-  f->rc = rvhal_launch_submit(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
-                              c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL, !first, &f->l);
+  f->list = c->kind == CMD_COMMAND_BUFFER;
+  f->ran = 0;
+  if (f->list) {
+    f->rc = rvhal_cmdlist_submit(d, c->u.list.cb, c->u.list.bindings, !first, &f->lf);
+    if (f->rc == RVHAL_UNSUPPORTED) {
+      /* the host runs it (can_submit let it through only with nothing on
+       * the device), its launches the blocking way */
+      __atomic_store_n(&d->busy, 0, __ATOMIC_RELAXED);
+      f->rc = first ? rvhal_cmdlist_run(d, c->u.list.cb, c->u.list.bindings, c->u.list.num_bindings)
+                    : rvhal_error(RVHAL_BUSY, "command buffer: not ready behind other launches");
+      __atomic_store_n(&d->busy, 1, __ATOMIC_RELAXED);
+      f->ran = 1;
+    }
+  } else {
+    f->rc = rvhal_launch_submit(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
+                                c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL, !first, &f->l);
+  }
   if (f->rc != RVHAL_OK) snprintf(f->message, sizeof f->message, "%s", rvhal_last_error());
   rvhal_sync_lock();
   name_kernel_command(q, c);
@@ -298,33 +362,42 @@ static void submit_head(rvhal_queue_t *q) {
  * held on entry and exit. */
 static void complete_oldest(rvhal_queue_t *q) {
   rvhal_device_t *d = q->device;
-  struct flight f = q->fly[0];
-  memmove(&q->fly[0], &q->fly[1], --q->num_fly * sizeof q->fly[0]);
-  const int more = q->num_fly > 0;
-  cmd_t *c = f.c;
+  /* (the slot is not reused before this returns: only this thread submits) */
+  const struct flight *of = &q->fly[q->fly_head];
+  q->fly_head = (q->fly_head + 1) % RVHAL_RING_SLOTS;
+  const int more = --q->num_fly > 0;
+  const rvhal_launch_t l = of->l;
+  const uint64_t t0 = of->t0;
+  const int list = of->list, ran = of->ran;
+  cmd_t *c = of->c;
   rvhal_sync_unlock();
-  int rc = f.rc;
+  int rc = of->rc;
   char message[2600], cause[2048];
-  snprintf(message, sizeof message, "%s", f.message);
-  if (rc == RVHAL_OK) {
+  message[0] = '\0';
+  if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", of->message);
+  if (rc == RVHAL_OK && !ran) {
     rvhal_clear_error();
-    rc = rvhal_launch_complete(d, &f.l, more);
+    rc = list ? rvhal_cmdlist_complete(d, c->u.list.cb, &of->lf, more) : rvhal_launch_complete(d, &l, more);
     if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", rvhal_last_error());
   }
-  if (rc == RVHAL_OK) {
+  if (rc == RVHAL_OK && list) {
+    c->event->times.device_start_ns = d->last_start_ns;
+    c->event->times.device_end_ns = d->last_end_ns;
+    c->event->times.device_ns = d->last_end_ns - d->last_start_ns;
+  } else if (rc == RVHAL_OK) {
     c->event->times.device_ns = d->last.device_ns;
     c->event->times.device_start_ns = d->last_start_ns;
     c->event->times.device_end_ns = d->last_end_ns;
   }
   uint64_t t1 = rvhal_now_ns();
   rvhal_profile_queue_command(d->profile, d->created_ns, q->id, c->event->what, c->event->times.queued_ns,
-                              c->event->times.submitted_ns, f.t0, t1);
+                              c->event->times.submitted_ns, t0, t1);
   if (!more) {
     __atomic_store_n(&d->busy, 0, __ATOMIC_RELAXED);
     rvhal_device_unlock(d);
   }
   rvhal_sync_lock();
-  c->event->times.started_ns = f.t0;
+  c->event->times.started_ns = t0;
   c->event->times.ended_ns = t1;
   if (rc == RVHAL_CANCELLED && q->failed) {
     /* cancelled on the device (or lost in its restart) because an earlier
@@ -358,6 +431,7 @@ int rvhal_queue_create(rvhal_device_t *device, rvhal_queue_t **out_queue) {
   rvhal_queue_t *q = calloc(1, sizeof *q);
   if (!q) return rvhal_error(RVHAL_HOST_IO, "out of host memory for a queue");
   q->device = device;
+  rvhal_sync_cond_init(&q->finish_cond);
   rvhal_sync_lock();
   q->id = next_queue_id++;
   rvhal_sync_unlock();
@@ -381,8 +455,13 @@ static void stop_and_free(rvhal_queue_t *q, int cancel) {
   rvhal_sync_broadcast();
   rvhal_sync_unlock();
   pthread_join(q->thread, NULL);
+  for (cmd_t *c = q->pool, *n; c; c = n) {
+    n = c->next;
+    free(c);
+  }
   if (q->fail_message) rvhal_sync_strfree(q->fail_message);
   if (q->fail_cause) rvhal_sync_strfree(q->fail_cause);
+  pthread_cond_destroy(&q->finish_cond);
   free(q);
 }
 
@@ -414,8 +493,12 @@ int rvhal_queue_finish(rvhal_queue_t *q, uint32_t timeout_ms) {
   uint64_t deadline = rvhal_sync_deadline(timeout_ms);
   rvhal_sync_lock();
   uint64_t target = q->enqueued;
-  while (q->ended < target && !rvhal_sync_wait(deadline)) {
+  q->finish_waiters++;
+  while (q->ended < target) {
+    if (q->finish_min <= q->ended || target < q->finish_min) q->finish_min = target;
+    if (rvhal_sync_wait_on(&q->finish_cond, deadline)) break;
   }
+  q->finish_waiters--;
   int rc = RVHAL_OK;
   if (q->ended < target) {
     rc = rvhal_error(RVHAL_TIMEOUT, "queue %u: %llu of %llu commands still pending after %u ms", q->id,
@@ -434,7 +517,8 @@ int rvhal_queue_finish(rvhal_queue_t *q, uint32_t timeout_ms) {
 /* ---- enqueueing --------------------------------------------------------- */
 
 static const char *kind_name(cmd_kind_t k) {
-  static const char *const names[] = {"kernel", "write", "read", "copy", "fill", "marker", "callback", "free"};
+  static const char *const names[] = {"kernel", "write", "read", "copy", "fill", "marker", "callback", "free",
+                                      "command_buffer"};
   return names[k];
 }
 
@@ -471,7 +555,16 @@ static cmd_t *new_command(rvhal_queue_t *q, cmd_kind_t kind, const rvhal_depende
     }
   /* Dependency arrays only when there are dependencies: most commands have
    * none, and an allocation is a good part of an enqueue's cost. */
-  cmd_t *c = calloc(1, sizeof *c);
+  rvhal_sync_lock();
+  cmd_t *c = q->pool;
+  if (c) {
+    q->pool = c->next;
+    q->num_pool--;
+  }
+  rvhal_sync_unlock();
+  if (c) memset(c, 0, sizeof *c);
+  else c = calloc(1, sizeof *c);
+  if (c) c->queue = q;
   if (c && deps->num_wait_events) c->wait_events = calloc(deps->num_wait_events, sizeof *c->wait_events);
   if (c && deps->num_wait_semaphores) c->wait_sems = calloc(deps->num_wait_semaphores, sizeof *c->wait_sems);
   if (c && deps->num_signal_semaphores)
@@ -566,8 +659,8 @@ static cmd_t *build_kernel(rvhal_queue_t *q, const rvhal_dependencies_t *deps, h
   cmd_t *c = new_command(q, CMD_KERNEL, deps, label, out_rc);
   if (!c) return NULL;
   c->u.k.named = named;
-  c->u.k.args = calloc(num_args + 1, sizeof *c->u.k.args);
-  c->u.k.pod = malloc(pod_bytes + 1);
+  c->u.k.args = num_args <= CMD_INLINE_ARGS ? c->u.k.args_inline : calloc(num_args + 1, sizeof *c->u.k.args);
+  c->u.k.pod = pod_bytes <= CMD_INLINE_POD ? c->u.k.pod_inline : malloc(pod_bytes + 1);
   if (!c->u.k.args || !c->u.k.pod) {
     rvhal_sync_lock();
     discard_command(c);
@@ -670,54 +763,24 @@ int rvhal_enqueue_fill(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_a
 
 /* ---- command buffers (command_buffer.c records them) --------------------- */
 
-int rvhal_queue_enqueue_recorded(rvhal_queue_t *q, const rvhal_dependencies_t *deps, const rvhal_cb_op_t *ops,
-                                 uint32_t num_ops, const hal_addr_t *bindings, uint32_t num_bindings,
-                                 rvhal_event_t **out_event) {
-  (void)num_bindings; /* command_buffer.c checked every binding index against it */
-  static const rvhal_dependencies_t none;
-  if (!deps) deps = &none;
-  rvhal_dependencies_t waits = *deps, signals = *deps;
-  waits.num_signal_semaphores = 0; /* the first command waits, the closing marker signals */
-  signals.num_wait_events = signals.num_wait_semaphores = 0;
-  cmd_t *first = NULL, *last = NULL;
-  int rc = RVHAL_OK;
-  hal_arg_t args[RVHAL_META_MAX_ARGS];
-  for (uint32_t i = 0; i < num_ops && rc == RVHAL_OK; i++) {
-    const rvhal_cb_op_t *o = &ops[i];
-    const rvhal_dependencies_t *d = first ? NULL : &waits;
-    cmd_t *c = NULL;
-    switch (o->kind) {
-    case RVHAL_CB_KERNEL:
-      for (uint32_t a = 0; a < o->num_args; a++) {
-        args[a] = o->args[a];
-        if (o->bindings && o->bindings[a] >= 0) args[a].address = bindings[o->bindings[a]];
-      }
-      c = build_kernel(q, d, o->program, o->kernel, &o->ndrange, args, o->num_args, o->work_dim,
-                       o->has_options ? &o->options : NULL, &rc);
-      break;
-    case RVHAL_CB_COPY: c = build_mem(q, CMD_COPY, d, o->dst, o->src, NULL, NULL, o->size, &rc); break;
-    case RVHAL_CB_FILL: c = build_fill(q, d, o->dst, o->pattern, o->pattern_size, o->size, &rc); break;
-    case RVHAL_CB_BARRIER: continue; /* a queue runs its commands in order already */
-    }
-    if (!c) break;
-    if (last) last->next = c;
-    else first = c;
-    last = c;
-  }
-  cmd_t *marker = rc == RVHAL_OK ? new_command(q, CMD_MARKER, first ? &signals : deps, "(end of command buffer)", &rc)
-                                 : NULL;
-  if (!marker) {
+int rvhal_queue_enqueue_recorded(rvhal_queue_t *q, const rvhal_dependencies_t *deps, rvhal_command_buffer_t *cb,
+                                 const hal_addr_t *bindings, uint32_t num_bindings, rvhal_event_t **out_event) {
+  int rc;
+  cmd_t *c = new_command(q, CMD_COMMAND_BUFFER, deps, NULL, &rc);
+  if (!c) return rc;
+  if (num_bindings && !(c->u.list.bindings = malloc(num_bindings * sizeof *bindings))) {
     rvhal_sync_lock();
-    for (cmd_t *c = first, *n; c; c = n) {
-      n = c->next;
-      discard_command(c);
-    }
+    discard_command(c);
     rvhal_sync_unlock();
-    return rc;
+    return rvhal_error(RVHAL_HOST_IO, "enqueue_command_buffer: out of host memory for %u bindings", num_bindings);
   }
-  if (last) last->next = marker;
-  else first = marker;
-  return submit_chain(q, first, marker, out_event);
+  if (num_bindings) memcpy(c->u.list.bindings, bindings, num_bindings * sizeof *bindings);
+  c->u.list.num_bindings = num_bindings;
+  rvhal_sync_lock();
+  cb->refs++;
+  rvhal_sync_unlock();
+  c->u.list.cb = cb;
+  return submit(q, c, out_event);
 }
 
 int rvhal_enqueue_marker(rvhal_queue_t *q, const rvhal_dependencies_t *deps, rvhal_event_t **out_event) {

@@ -12,16 +12,19 @@
 static pthread_mutex_t sync_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t sync_cond;
 static pthread_once_t sync_once = PTHREAD_ONCE_INIT;
+static uint32_t sync_sleepers; /* threads asleep on sync_cond (under sync_mutex) */
 
 /* The condition variable waits on CLOCK_MONOTONIC, like every deadline of
  * the library, so a change of the wall clock moves no timeout. */
-static void sync_init(void) {
+void rvhal_sync_cond_init(pthread_cond_t *c) {
   pthread_condattr_t a;
   pthread_condattr_init(&a);
   pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-  pthread_cond_init(&sync_cond, &a);
+  pthread_cond_init(c, &a);
   pthread_condattr_destroy(&a);
 }
+
+static void sync_init(void) { rvhal_sync_cond_init(&sync_cond); }
 
 void rvhal_sync_lock(void) {
   pthread_once(&sync_once, sync_init);
@@ -30,18 +33,29 @@ void rvhal_sync_lock(void) {
 
 void rvhal_sync_unlock(void) { pthread_mutex_unlock(&sync_mutex); }
 
-void rvhal_sync_broadcast(void) { pthread_cond_broadcast(&sync_cond); }
+/* Most commands end with nobody asleep (the queue's thread is busy, the
+ * caller waits on its queue's own condition): no call then. */
+void rvhal_sync_broadcast(void) {
+  if (sync_sleepers) pthread_cond_broadcast(&sync_cond);
+}
 
-int rvhal_sync_wait(uint64_t deadline_ns) {
+int rvhal_sync_wait_on(pthread_cond_t *c, uint64_t deadline_ns) {
   if (deadline_ns == UINT64_MAX) {
-    pthread_cond_wait(&sync_cond, &sync_mutex);
+    pthread_cond_wait(c, &sync_mutex);
     return 0;
   }
   if (rvhal_now_ns() >= deadline_ns) return 1;
   struct timespec ts = {.tv_sec = (time_t)(deadline_ns / 1000000000ull),
                         .tv_nsec = (long)(deadline_ns % 1000000000ull)};
-  pthread_cond_timedwait(&sync_cond, &sync_mutex, &ts);
+  pthread_cond_timedwait(c, &sync_mutex, &ts);
   return rvhal_now_ns() >= deadline_ns;
+}
+
+int rvhal_sync_wait(uint64_t deadline_ns) {
+  sync_sleepers++;
+  int late = rvhal_sync_wait_on(&sync_cond, deadline_ns);
+  sync_sleepers--;
+  return late;
 }
 
 uint64_t rvhal_sync_deadline(uint32_t timeout_ms) {

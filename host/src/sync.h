@@ -6,6 +6,7 @@
 #ifndef RVHAL_HOST_SYNC_H
 #define RVHAL_HOST_SYNC_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 void rvhal_sync_lock(void);
@@ -15,6 +16,11 @@ void rvhal_sync_broadcast(void);
 /* Sleeps (lock held, released while asleep) until a broadcast or the host
  * clock reaches deadline_ns; 0, or 1 once the deadline has passed. */
 int rvhal_sync_wait(uint64_t deadline_ns);
+/* The same on a condition variable of its own (made by rvhal_sync_cond_init:
+ * CLOCK_MONOTONIC), for a waiter only some changes concern (a queue's
+ * finish: not woken by every command of every queue). */
+int rvhal_sync_wait_on(pthread_cond_t *c, uint64_t deadline_ns);
+void rvhal_sync_cond_init(pthread_cond_t *c);
 /* CLOCK_MONOTONIC deadline timeout_ms from now; UINT64_MAX for
  * RVHAL_WAIT_FOREVER. */
 uint64_t rvhal_sync_deadline(uint32_t timeout_ms);

@@ -156,6 +156,39 @@ static void wild_stores(void) {
   }
 }
 
+/* hostile_claims on device d with teams of `team` harts: every group runs
+ * once, the kernel returns into the firmware (not its own program), and a
+ * store there traps naming the address; then the device is healthy. */
+static void claims_on(rvhal_device_t *d, hal_program_t p, uint32_t team) {
+  const rvhal_device_info_t *info = rvhal_device_get_info(d);
+  const uint8_t z = 0;
+  CHECK_OK(rvhal_mem_fill(d, c.marks, &z, 1, N * 4));
+  uint64_t what = 0;
+  hal_arg_t args[2] = {rvhal_arg_global(c.marks), rvhal_arg_value(&what, 8)};
+  hal_ndrange_t nd = {.global = {(N - 2) * team}, .local = {team}}; /* an item per hart of a team */
+  rvhal_launch_options_t o = {.harts_per_group = team, .chunk_groups = 1};
+  hal_kernel_t k = fixture_kernel(d, p, "hostile_claims");
+  CHECK_OK(rvhal_kernel_exec_ex(d, p, k, &nd, args, 2, 1, &o));
+  uint32_t m[N];
+  CHECK_OK(rvhal_mem_read(d, m, c.marks, sizeof m));
+  unsigned bad = 0;
+  for (uint32_t g = 0; g < N - 2; g++) bad += m[2 + g] != g + 1;
+  CHECK_MSG(bad == 0, "hostile_claims, teams of %u: %u groups did not run once", team, bad);
+  const uint64_t ra = m[0] | (uint64_t)m[1] << 32;
+  CHECK_MSG(ra < info->program_area_base || ra >= info->program_area_base + info->program_area_size,
+            "hostile_claims returns into its own program (0x%llx)", (unsigned long long)ra);
+  what = 1;
+  char want[64];
+  snprintf(want, sizeof want, "address 0x%llx", (unsigned long long)ra);
+  int rc = rvhal_kernel_exec_ex(d, p, k, &nd, args, 2, 1, &o);
+  const char *msg = rvhal_last_error();
+  CHECK_MSG(rc == RVHAL_KERNEL_TRAP && strstr(msg, want) && strstr(msg, "store"),
+            "a store into the firmware's code at 0x%llx (teams of %u): %s: %s", (unsigned long long)ra, team,
+            rvhal_status_name(rc), msg);
+  if (getenv("RVHAL_TEST_VERBOSE")) printf("  claim loop code (teams of %u): %s\n", team, msg);
+  if (d == c.d) HEALTHY();
+}
+
 /* An isolated (U-mode) kernel's store into the firmware, the control block,
  * a staged program copy or another hart's stack traps at once, naming the
  * address, and the next launch is correct with every other buffer intact. */
@@ -181,8 +214,11 @@ static void isolated_stores(void) {
     int rc = act_opts(HOSTILE_STORE_AT, t[i].addr, N, 4, &one);
     const char *msg = rvhal_last_error();
     CHECK_MSG(rc == RVHAL_KERNEL_TRAP, "store into the %s: %s: %s", t[i].what, rvhal_status_name(rc), msg);
-    CHECK_MSG(strstr(msg, "store access fault") && strstr(msg, want), "store into the %s: message \"%s\" lacks \"%s\"",
-              t[i].what, msg, want);
+    /* PMP (M-mode firmware): an access fault; page tables (S-mode): a page fault */
+    const char *fault = strcmp(rvhal_device_get_info(c.d)->firmware_mode, "S") ? "store access fault (mcause 7)"
+                                                                              : "store page fault (mcause 15)";
+    CHECK_MSG(strstr(msg, fault) && strstr(msg, want), "store into the %s: message \"%s\" lacks \"%s\" or \"%s\"",
+              t[i].what, msg, fault, want);
     if (i == 3) CHECK_MSG(strstr(msg, "on hart 0:") != NULL, "store into another hart's stack: %s", msg);
     if (getenv("RVHAL_TEST_VERBOSE")) printf("  %s: %s\n", t[i].what, msg);
     HEALTHY();
@@ -194,8 +230,62 @@ static void isolated_stores(void) {
               "print ecall with text in the %s: %s: %s", t[i].what, rvhal_status_name(rc), msg);
     HEALTHY();
   }
+  /* The firmware's code a kernel returns to (its U-mode claim loop, when it
+   * claims its groups itself; a team goes through the firmware's loop). */
+  const rvhal_device_info_t *info = rvhal_device_get_info(c.d);
+  claims_on(c.d, c.hostile, 1);
+  claims_on(c.d, c.hostile, info->num_harts);
+  /* Its own program: the data segment is writable, the code is not. */
+  {
+    uint64_t what = 2;
+    const uint8_t z = 0;
+    CHECK_OK(rvhal_mem_fill(c.d, c.marks, &z, 1, N * 4));
+    hal_arg_t args[2] = {rvhal_arg_global(c.marks), rvhal_arg_value(&what, 8)};
+    hal_ndrange_t nd = {.global = {1}, .local = {1}};
+    int rc = rvhal_kernel_exec(c.d, c.hostile, fixture_kernel(c.d, c.hostile, "hostile_claims"), &nd, args, 2, 1);
+    const char *msg = rvhal_last_error();
+    uint32_t m[4];
+    CHECK_OK(rvhal_mem_read(c.d, m, c.marks, sizeof m));
+    CHECK_MSG(m[0] == 42, "a store into the kernel's own data segment (at 0x%x): read back %u", m[1], m[0]);
+    const uint64_t code = m[2] | (uint64_t)m[3] << 32;
+    char want[64];
+    snprintf(want, sizeof want, "address 0x%llx", (unsigned long long)code);
+    CHECK_MSG(code >= info->program_area_base && code < info->program_area_base + info->program_area_size,
+              "hostile_claims at 0x%llx", (unsigned long long)code);
+    CHECK_MSG(rc == RVHAL_KERNEL_TRAP && strstr(msg, "store") && strstr(msg, want),
+              "a store into the kernel's own code (%s): %s: %s", want, rvhal_status_name(rc), msg);
+    if (getenv("RVHAL_TEST_VERBOSE")) printf("  own code: %s\n", msg);
+    HEALTHY();
+  }
+  /* Privileged state is not the kernel's to read (the S-mode firmware's
+   * sstatus; an M-mode one's too, sstatus being a view of mstatus). */
+  EXPECT(act(HOSTILE_READ_STATUS, 0, N, 4), RVHAL_KERNEL_TRAP, "illegal instruction", "(mcause 2)");
+  HEALTHY();
   /* Text the kernel may read prints. */
   EXPECT(act(HOSTILE_PRINT_ONCE, 5, 1, 1), RVHAL_OK, NULL, NULL);
+  HEALTHY();
+}
+
+/* The most harts the board gives, 16 MiB of local memory each, in one
+ * team and then alone: every hart's stack spans several 2 MiB pages (page
+ * tables: the most 4 KiB tables a hart needs), and the map changes with
+ * the team at each launch. */
+static void big_teams(void) {
+  const rvhal_device_info_t *info = rvhal_device_get_info(c.d);
+  rvhal_device_options_t o = {.num_harts = info->max_harts, .local_mem_size = 16u << 20, .ram_size = 1ull << 30,
+                              .launch_timeout_ms = TIMEOUT_MS * 4};
+  rvhal_device_t *d = NULL;
+  CHECK_OK(rvhal_device_create(fixture_device_index(), &o, &d));
+  if (!d) return;
+  hal_program_t p = fixture_program(d, "dt_hostile");
+  hal_addr_t saved = c.marks;
+  c.marks = dt_buffer(d, N * 4, NULL);
+  const uint32_t harts = rvhal_device_get_info(d)->num_harts;
+  claims_on(d, p, harts);
+  claims_on(d, p, 1);
+  claims_on(d, p, harts);
+  c.marks = saved;
+  rvhal_device_delete(d);
   HEALTHY();
 }
 
@@ -205,10 +295,12 @@ static void traps(void) {
     const char *cause;
   } t[] = {{HOSTILE_ECALL, "environment call from U-mode"},
            {HOSTILE_EBREAK, "breakpoint"},
-           {HOSTILE_JUMP_WILD, "(mcause 1)"},
+           {HOSTILE_JUMP_WILD, NULL}, /* instruction access fault (1), or page fault (12) under page tables */
            {HOSTILE_AMO_MISALIGNED, "(mcause 6)"}};
+  const int paged = strcmp(rvhal_device_get_info(c.d)->firmware_mode, "S") == 0;
   for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
-    EXPECT(act(t[i].what, 0, N, 4), RVHAL_KERNEL_TRAP, "hostile_act trapped on hart", t[i].cause);
+    const char *cause = t[i].cause ? t[i].cause : paged ? "(mcause 12)" : "(mcause 1)";
+    EXPECT(act(t[i].what, 0, N, 4), RVHAL_KERNEL_TRAP, "hostile_act trapped on hart", cause);
     HEALTHY();
   }
   /* work-items 1..3 of each group call barrier(), item 0 does not */
@@ -326,7 +418,7 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     void (*fn)(void);
-  } parts[] = {{"forged", forged_records}, {"print", print_bombs}, {"wiped", wiped_programs}, {"traps", traps}, {"wild", wild_stores}, {"isolated", isolated_stores},
+  } parts[] = {{"forged", forged_records}, {"print", print_bombs}, {"wiped", wiped_programs}, {"traps", traps}, {"wild", wild_stores}, {"isolated", isolated_stores}, {"teams", big_teams},
                {"lost", device_lost},      {"busy", busy},         {"missing", missing_tool}, {"stack", stack_frames}};
   for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
     int run = argc == 1 && strcmp(parts[i].name, "stack") != 0;

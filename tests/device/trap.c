@@ -102,6 +102,12 @@ static void no_fault(const char *name, uint64_t items, uint64_t local) {
   CHECK_MSG(bad == 0, "%s without a fault: %u items did not run", name, bad);
 }
 
+/* Under an S-mode firmware kernels are isolated by page tables: a bad
+ * access is a page fault, under an M-mode one (PMP) an access fault. */
+static int paged(void) { return strcmp(rvhal_device_get_info(c.d)->firmware_mode, "S") == 0; }
+#define STORE_FAULT (paged() ? "store page fault" : "store access fault")
+#define STORE_CAUSE (paged() ? 15 : 7)
+
 static void faults(void) {
   const uint32_t h = rvhal_device_get_info(c.d)->num_harts;
   struct {
@@ -110,8 +116,9 @@ static void faults(void) {
     int64_t addr;
   } kinds[] = {
       {"trap_illegal", "illegal instruction", 2, -1},
-      {"trap_load", "load access fault", 5, (int64_t)rvhal_device_get_info(c.d)->fault_addr},
-      {"trap_store", "store access fault", 7, (int64_t)rvhal_device_get_info(c.d)->fault_addr},
+      {"trap_load", paged() ? "load page fault" : "load access fault", paged() ? 13 : 5,
+       (int64_t)rvhal_device_get_info(c.d)->fault_addr},
+      {"trap_store", STORE_FAULT, STORE_CAUSE, (int64_t)rvhal_device_get_info(c.d)->fault_addr},
   };
   for (int i = 0; i < 3; i++) {
     no_fault(kinds[i].name, N, 4);
@@ -167,7 +174,7 @@ static void endless(void) {
   /* After the restart: the program is installed again, faults are still
    * reported, and a second hang is handled the same way. */
   no_fault("trap_loop", N, 4);
-  fault("trap_store", "store access fault", 7, (int64_t)rvhal_device_get_info(c.d)->fault_addr, N, 4, 5, NULL);
+  fault("trap_store", STORE_FAULT, STORE_CAUSE, (int64_t)rvhal_device_get_info(c.d)->fault_addr, N, 4, 5, NULL);
   HEALTHY();
   rvhal_launch_options_t one = {.harts = 1};
   rc = launch("trap_loop", 1, 1, 0, &one);

@@ -1,5 +1,6 @@
 /* Device tests (tests/device/hostile.c): kernels that attack the host and
- * the device through memory they can reach while kernels run in M-mode:
+ * the device through memory they can reach when run privileged (the rest
+ * run isolated, in U-mode):
  * forged completion records, print rings with impossible positions, print
  * bombs, overwritten program copies and boot configuration, traps of
  * several causes, barriers only some work-items reach, and stack frames
@@ -137,6 +138,12 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
     __asm__ volatile("ecall" ::"r"(a7), "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(a4) : "memory");
     return;
   }
+  case HOSTILE_READ_STATUS: {
+    unsigned long st;
+    __asm__ volatile("csrr %0, sstatus" : "=r"(st)::"memory");
+    a->marks[0] = (uint32_t)st;
+    return;
+  }
   case HOSTILE_STORE_AT:
     *(volatile uint32_t *)(uintptr_t)a->value = 0xdead;
     return;
@@ -146,3 +153,46 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
   }
 }
 RVHAL_KERNEL(hostile_act, hostile_args, hostile_item, RVHAL_GLOBAL(marks), RVHAL_VALUE(what), RVHAL_VALUE(value))
+
+/* Straight on the ABI entry (no SDK): the address it returns to is the
+ * firmware's, either its U-mode claim loop (a hart alone in its team) or
+ * the address whose fetch fault ends a call. what 0: marks[2 + g] = g + 1
+ * for each group g it runs, marks[0..1] = that return address; what 1:
+ * a store to it (the claim loop's code: executable, not writable); what 2:
+ * a store into its own data segment (allowed: marks[0] = the value read
+ * back), then into its own code (traps). */
+typedef struct {
+  __global uint *marks;
+  uint64_t what;
+} claims_args;
+
+void hostile_claims(void *args, const hal_sched_info_t *sched);
+RVHAL_KERNEL_META(hostile_claims, claims_args, RVHAL_GLOBAL(marks), RVHAL_VALUE(what))
+
+static volatile uint32_t claims_data = 1; /* .data: the program's writable segment */
+
+void hostile_claims(void *args, const hal_sched_info_t *sched) {
+  const claims_args *a = args;
+  const uintptr_t ra = (uintptr_t)__builtin_return_address(0);
+  if (a->what == 2) {
+    claims_data += 41;
+    a->marks[0] = claims_data;
+    a->marks[1] = (uint)(uintptr_t)&claims_data;
+    a->marks[2] = (uint)(uintptr_t)hostile_claims;
+    a->marks[3] = (uint)((uint64_t)(uintptr_t)hostile_claims >> 32);
+    *(volatile uint32_t *)(uintptr_t)hostile_claims = 0x13;
+    return;
+  }
+  if (a->what == 1) {
+    *(volatile uint32_t *)ra = 0x13;
+    return;
+  }
+  for (uint64_t g = 0; g < sched->num_groups_per_call[0]; g++) {
+    const uint64_t id = sched->group_id_start[0] + g;
+    a->marks[2 + id] = (uint)id + 1;
+    if (id == 0) {
+      a->marks[0] = (uint)ra;
+      a->marks[1] = (uint)((uint64_t)ra >> 32);
+    }
+  }
+}

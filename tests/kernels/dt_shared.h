@@ -72,5 +72,6 @@ static inline uint32_t want_b(uint32_t in, uint32_t k, uint32_t i) {
                                       hart stack size, harts: 64-bit values as two words, low first */
 #define HOSTILE_STORE_AT 19        /* item 0 stores one word at address `value` */
 #define HOSTILE_ECALL_PRINT_AT 20  /* (U-mode) the print ecall with 16 bytes of text at address `value` */
+#define HOSTILE_READ_STATUS 21     /* reads sstatus (privileged state: illegal instruction in U-mode, 2) */
 
 #endif /* RVHAL_TEST_DT_SHARED_H */

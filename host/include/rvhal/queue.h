@@ -161,9 +161,16 @@ int rvhal_enqueue_free(rvhal_queue_t *queue, const rvhal_dependencies_t *deps, h
  * A sequence of launches, copies and fills recorded once and enqueued many
  * times (IREE's command buffers). A global-buffer argument of a recorded
  * launch may name a binding slot instead of an address: each enqueue gives
- * the addresses of the slots (re-binding). Enqueued, the commands are one
- * block of the queue (no other command lands between them), they fail and
- * cancel as queue commands do, and the event is the whole block's. */
+ * the addresses of the slots (re-binding). Enqueued, the buffer is one
+ * queue command (its event is the whole buffer's) and, on the device, one
+ * ring entry: the firmware runs its commands back to back from a command
+ * list encoded once (docs/queues.md). The first failure stops it, with the
+ * blocking call's message naming the command ("... (command 5 of 10 of the
+ * command buffer)"); the commands before it have run, none after it.
+ * Recording one buffer from several threads at once is not allowed;
+ * enqueueing one buffer from any number of threads and queues is.
+ * rvhal_command_buffer_destroy may be called with enqueues pending (they
+ * keep the buffer alive until they end). */
 
 typedef struct rvhal_command_buffer rvhal_command_buffer_t;
 

@@ -1,0 +1,67 @@
+/* The claim loop of a U-mode share (a hart alone in its team, no trace):
+ * firmware code that runs in U-mode, on the kernel's stack, so that a
+ * work-group dispatch is a plain call and return, not a trip through the
+ * firmware (M-mode: an mret and a fetch fault per group cost ~60
+ * instructions). The firmware enters it once per share with fw_user_call
+ * and gets control back when it returns (to fw_user_return, start.S).
+ *
+ * It lives on its own page (.usertext, linker/firmware.ld.S), which a
+ * U-mode kernel may execute but not write; the claim counter and the abort
+ * flag lie on the page after it (.usershared), which every kernel may
+ * write: a kernel that writes them only skips or repeats groups of its own
+ * launch. Its state block (fw_uloop_t) lies in the kernel's memory too, so
+ * the firmware trusts nothing it reads back from either (only counters,
+ * which the host checks). Nothing here may reach firmware data: no globals,
+ * no calls but the kernel's entry. */
+#include "fw.h"
+
+/* The cycle counter as U-mode reads it (mcounteren/scounteren allow it). */
+static inline uint64_t cycles(void) {
+#if __riscv_xlen == 64
+  uint64_t v;
+  __asm__ volatile("rdcycle %0" : "=r"(v));
+  return v;
+#else
+  uint32_t hi, lo, hi2;
+  do {
+    __asm__ volatile("rdcycleh %0" : "=r"(hi));
+    __asm__ volatile("rdcycle %0" : "=r"(lo));
+    __asm__ volatile("rdcycleh %0" : "=r"(hi2));
+  } while (hi != hi2);
+  return (uint64_t)hi << 32 | lo;
+#endif
+}
+
+fw_user_shared_t fw_user_shared __attribute__((section(".usershared"), aligned(4096)));
+
+__attribute__((section(".usertext"), noinline, used)) void fw_user_loop(fw_uloop_t *u) {
+  volatile fw_user_shared_t *s = u->shared;
+  hal_sched_info_t *sched = u->sched;
+  const hal_kernel_entry_t entry = u->entry;
+  void *const args = u->args;
+  const uintptr_t chunk = u->chunk, ngx = u->ngx, ngy = u->ngy, per_row = u->per_row, total = u->total;
+  const uintptr_t step = u->exact ? u->teams : 0;
+  const int counting = u->counting;
+  uintptr_t next = u->team; /* exact timing: team + k * teams at claim k */
+  for (;;) {
+    if (s->abort) return;
+    uintptr_t c = next;
+    if (step) next += step;
+    else c = __atomic_fetch_add(&s->next_chunk, 1, __ATOMIC_RELAXED);
+    if (c >= total) return;
+    const uintptr_t row = c / per_row, gx = (c - row * per_row) * chunk;
+    const uintptr_t n = ngx - gx < chunk ? ngx - gx : chunk;
+    sched->group_id_start[0] = gx;
+    sched->group_id_start[1] = row % ngy;
+    sched->group_id_start[2] = row / ngy;
+    sched->num_groups_per_call[0] = n;
+    if (counting) {
+      const uint64_t k0 = cycles();
+      entry(args, sched);
+      u->kernel_cycles += cycles() - k0;
+    } else {
+      entry(args, sched);
+    }
+    u->groups += n;
+  }
+}
