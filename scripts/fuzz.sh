@@ -10,7 +10,7 @@ secs=${1:-25}
 shift || true
 build=${RVHAL_SANITIZE_BUILD_DIR:-build-sanitize}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_elf_loader fuzz_arg_pack fuzz_cli_args fuzz_print_drain)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_elf_loader fuzz_arg_pack fuzz_cli_args fuzz_print_drain fuzz_gdb_rsp fuzz_board_desc)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for t in "${targets[@]}"; do

@@ -1,4 +1,5 @@
 /* GDB remote serial protocol client (see gdb_rsp.h). */
+#define _GNU_SOURCE /* memmem */
 #include "gdb_rsp.h"
 
 #include <errno.h>
@@ -339,8 +340,8 @@ static int read_xml(rvhal_rsp_t *r, const char *annex, char **out) {
 static int xml_attr(const char *tag, const char *end, const char *attr, char *buf, size_t cap) {
   char key[24];
   snprintf(key, sizeof key, " %s=\"", attr);
-  const char *a = strstr(tag, key);
-  if (!a || a >= end) return -1;
+  const char *a = memmem(tag, (size_t)(end - tag), key, strlen(key)); /* this tag only: linear in the document */
+  if (!a) return -1;
   const char *v = a + strlen(key);
   if (v >= end) return -1;
   const char *q = memchr(v, '"', (size_t)(end - v));

@@ -1,6 +1,7 @@
 # libFuzzer targets (RVHAL_FUZZ=ON, clang): the host's readers of untrusted
-# input — kernel ELF files, argument lists, `rvhal run` command lines, and
-# what the device writes into its print rings. Each is built from the
+# input — kernel ELF files, argument lists, `rvhal run` command lines,
+# what the device writes into its print rings, what a GDB stub replies (the
+# GDB-remote backend) and board descriptors. Each is built from the
 # sources it tests with -fsanitize=fuzzer,address,undefined; ctest runs its
 # seed corpus (tests/fuzz/corpus/<target>/) once as a regression test.
 # scripts/fuzz.sh runs each for a while.
@@ -23,3 +24,5 @@ rvhal_fuzz_target(fuzz_elf_loader ${RVHAL_SOURCE_DIR}/host/src/elf_loader.c)
 rvhal_fuzz_target(fuzz_arg_pack ${RVHAL_SOURCE_DIR}/host/src/arg_pack.c)
 rvhal_fuzz_target(fuzz_cli_args ${RVHAL_SOURCE_DIR}/host/tools/run_args.c ${RVHAL_SOURCE_DIR}/host/tools/cli_parse.c)
 rvhal_fuzz_target(fuzz_print_drain ${RVHAL_SOURCE_DIR}/host/src/print_drain.c)
+rvhal_fuzz_target(fuzz_gdb_rsp ${RVHAL_SOURCE_DIR}/host/src/gdb_rsp.c)
+rvhal_fuzz_target(fuzz_board_desc ${RVHAL_SOURCE_DIR}/host/src/board_desc.c)
