@@ -27,6 +27,9 @@ extern uint32_t bench_device;
 /* Creates device bench_device with `o` and loads <kernel_dir>/<program>.elf. */
 bench_dev_t bench_open(const char *kernel_dir, const char *program, const rvhal_device_options_t *o);
 hal_kernel_t bench_kernel(bench_dev_t *b, const char *name);
+/* The round trip of n blocking launches of kernel k (one item), in µs, after
+ * 20 unmeasured ones: a malloc'd array, in launch order. */
+double *bench_time_launches(bench_dev_t *b, hal_kernel_t k, int n);
 /* Frees the program and deletes the device. */
 void bench_close(bench_dev_t *b);
 

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "bench.h"
+#include "bench_util.h"
 
 uint32_t bench_device;
 
@@ -18,6 +19,22 @@ hal_kernel_t bench_kernel(bench_dev_t *b, const char *name) {
   hal_kernel_t k;
   BENCH_CHECK(rvhal_program_find_kernel(b->d, b->p, name, &k));
   return k;
+}
+
+double *bench_time_launches(bench_dev_t *b, hal_kernel_t k, int n) {
+  hal_ndrange_t nd = {.global = {1, 1, 1}, .local = {1, 1, 1}};
+  for (int i = 0; i < 20; i++) BENCH_CHECK(rvhal_kernel_exec(b->d, b->p, k, &nd, NULL, 0, 1)); /* warm up */
+  double *t = malloc(sizeof *t * (size_t)n);
+  if (!t) {
+    fprintf(stderr, "rvhal-bench: out of memory\n");
+    exit(1);
+  }
+  for (int i = 0; i < n; i++) {
+    double a = bench_now_us();
+    BENCH_CHECK(rvhal_kernel_exec(b->d, b->p, k, &nd, NULL, 0, 1));
+    t[i] = bench_now_us() - a;
+  }
+  return t;
 }
 
 void bench_close(bench_dev_t *b) {

@@ -18,14 +18,7 @@ static void one_backend(const char *kernel_dir, int runs, const char *backend, c
   rvhal_device_options_t o = {.num_harts = 4, .linger_us = ring ? RVHAL_LINGER_OFF : 0};
   bench_dev_t b = bench_open(kernel_dir, "empty", &o);
   hal_kernel_t k = bench_kernel(&b, "empty");
-  hal_ndrange_t nd = {.global = {1, 1, 1}, .local = {1, 1, 1}};
-  for (int i = 0; i < 20; i++) BENCH_CHECK(rvhal_kernel_exec(b.d, b.p, k, &nd, NULL, 0, 1)); /* warm up */
-  double *t = malloc(sizeof *t * (size_t)n);
-  for (int i = 0; i < n; i++) {
-    double a = bench_now_us();
-    BENCH_CHECK(rvhal_kernel_exec(b.d, b.p, k, &nd, NULL, 0, 1));
-    t[i] = bench_now_us() - a;
-  }
+  double *t = bench_time_launches(&b, k, n);
   bench_stats_t s = bench_stats(t, (size_t)n);
   printf("gdb     %-24s empty launch round trip  p50 %8.1f us  p90 %8.1f  (%d launches%s)\n", label, s.median, s.p90, n,
          ring ? ", each rings" : "");

@@ -34,14 +34,7 @@ static void bench_launch(uint32_t linger_us, const char *label) {
   rvhal_device_options_t o = {.num_harts = harts, .linger_us = linger_us};
   bench_dev_t b = bench_open(kernel_dir, "empty", &o);
   hal_kernel_t k = bench_kernel(&b, "empty");
-  hal_ndrange_t nd = {.global = {1, 1, 1}, .local = {1, 1, 1}};
-  for (int i = 0; i < 20; i++) BENCH_CHECK(rvhal_kernel_exec(b.d, b.p, k, &nd, NULL, 0, 1)); /* warm up */
-  double *t = malloc(sizeof *t * (size_t)n);
-  for (int i = 0; i < n; i++) {
-    double a = bench_now_us();
-    BENCH_CHECK(rvhal_kernel_exec(b.d, b.p, k, &nd, NULL, 0, 1));
-    t[i] = bench_now_us() - a;
-  }
+  double *t = bench_time_launches(&b, k, n);
   bench_stats_t s = bench_stats(t, (size_t)n);
   printf("launch  empty kernel, %-28s p50 %6.1f us  p90 %6.1f  p99 %6.1f  max %7.1f  (%d launches)\n", label,
          s.median, s.p90, t[(size_t)n * 99 / 100], t[n - 1], n);

@@ -68,27 +68,25 @@ typedef struct rvhal_cmd {
   uint8_t pad_[24];
 } rvhal_cmd_t;
 
-#define RVHAL_CMDLIST_ASSERT_OFS_(type, field, ofs) \
-  RVHAL_STATIC_ASSERT(offsetof(type, field) == (ofs), #type "." #field " moved")
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmdlist_t, magic, 0);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmdlist_t, num_cmds, 4);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmdlist_t, capacity, 8);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmdlist_t, bytes, 12);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmdlist_t, seq, 16);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmdlist_t, ran, 24);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmdlist_t, status, 28);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmdlist_t, failed, 32);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmd_status_t, status, 0);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmd_status_t, fault_hart, 4);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmd_status_t, start_mtime, 8);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmd_status_t, end_mtime, 16);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmd_status_t, seq, 24);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmd_t, kind, 0);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmd_t, size, 4);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmd_t, dst, 8);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmd_t, src, 16);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmd_t, bytes, 24);
-RVHAL_CMDLIST_ASSERT_OFS_(rvhal_cmd_t, pattern_size, 32);
+RVHAL_ASSERT_OFFSET(rvhal_cmdlist_t, magic, 0);
+RVHAL_ASSERT_OFFSET(rvhal_cmdlist_t, num_cmds, 4);
+RVHAL_ASSERT_OFFSET(rvhal_cmdlist_t, capacity, 8);
+RVHAL_ASSERT_OFFSET(rvhal_cmdlist_t, bytes, 12);
+RVHAL_ASSERT_OFFSET(rvhal_cmdlist_t, seq, 16);
+RVHAL_ASSERT_OFFSET(rvhal_cmdlist_t, ran, 24);
+RVHAL_ASSERT_OFFSET(rvhal_cmdlist_t, status, 28);
+RVHAL_ASSERT_OFFSET(rvhal_cmdlist_t, failed, 32);
+RVHAL_ASSERT_OFFSET(rvhal_cmd_status_t, status, 0);
+RVHAL_ASSERT_OFFSET(rvhal_cmd_status_t, fault_hart, 4);
+RVHAL_ASSERT_OFFSET(rvhal_cmd_status_t, start_mtime, 8);
+RVHAL_ASSERT_OFFSET(rvhal_cmd_status_t, end_mtime, 16);
+RVHAL_ASSERT_OFFSET(rvhal_cmd_status_t, seq, 24);
+RVHAL_ASSERT_OFFSET(rvhal_cmd_t, kind, 0);
+RVHAL_ASSERT_OFFSET(rvhal_cmd_t, size, 4);
+RVHAL_ASSERT_OFFSET(rvhal_cmd_t, dst, 8);
+RVHAL_ASSERT_OFFSET(rvhal_cmd_t, src, 16);
+RVHAL_ASSERT_OFFSET(rvhal_cmd_t, bytes, 24);
+RVHAL_ASSERT_OFFSET(rvhal_cmd_t, pattern_size, 32);
 RVHAL_STATIC_ASSERT(sizeof(rvhal_cmdlist_t) == 64, "cmdlist header size");
 RVHAL_STATIC_ASSERT(sizeof(rvhal_cmd_status_t) == 32, "cmd status size");
 RVHAL_STATIC_ASSERT(sizeof(rvhal_cmd_t) == 64, "cmd record size");
@@ -97,6 +95,5 @@ RVHAL_STATIC_ASSERT(sizeof(rvhal_launch_desc_t) <= RVHAL_CMD_DESC_SPACE && RVHAL
 RVHAL_STATIC_ASSERT(RVHAL_FW_MAX_SIZE <= RVHAL_CMDLIST_OFFSET &&
                         RVHAL_CMDLIST_OFFSET + RVHAL_CMDLIST_SIZE <= RVHAL_CTRL_OFFSET,
                     "command lists overlap the firmware image or the control block");
-#undef RVHAL_CMDLIST_ASSERT_OFS_
 #endif /* !__ASSEMBLER__ */
 #endif /* RVHAL_ABI_CMDLIST_H */

@@ -10,4 +10,8 @@
 #define RVHAL_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
 #endif
 
+/* A field of a struct shared by host and device stays where the docs say. */
+#define RVHAL_ASSERT_OFFSET(type, field, ofs) \
+  RVHAL_STATIC_ASSERT(offsetof(type, field) == (ofs), #type "." #field " moved")
+
 #endif
