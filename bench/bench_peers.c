@@ -164,8 +164,15 @@ void bench_peers(const char *kernel_dir, int runs) {
            qemu_user, *rv64 ? rv64 : "build/bench/rvhal-peer-riscv64-linux");
   char user_prefix[256];
   snprintf(user_prefix, sizeof user_prefix, "%s ", qemu_user);
+  /* RVHAL_PEERS=name,name... runs only those kernels; RVHAL_PEERS_RVHAL_ONLY=1 skips the peer programs
+   * (both for working on one kernel; the ratios then need the full run). */
+  const char *only = getenv("RVHAL_PEERS"), *rvhal_only = getenv("RVHAL_PEERS_RVHAL_ONLY");
+  int want[PEER_NUM_KERNELS];
   for (int k = 0; k < PEER_NUM_KERNELS; k++)
-    for (int t = 0; t < NTHREADS; t++) {
+    want[k] = !only || !*only || strstr(only, peer_kernels[k].name) != NULL;
+  if (rvhal_only && *rvhal_only == '1') have_user = 0;
+  for (int k = 0; k < PEER_NUM_KERNELS; k++)
+    for (int t = 0; t < NTHREADS && want[k] && !(rvhal_only && *rvhal_only == '1'); t++) {
       res[k][0][t] = run_peer("", native, &peer_kernels[k], t + 1, runs);
       if (have_user)
         res[k][1][t] = run_peer(user_prefix, rv64, &peer_kernels[k], t + 1, runs);
@@ -174,6 +181,7 @@ void bench_peers(const char *kernel_dir, int runs) {
     /* 3 x 64 MiB for vector_add */
     rvhal_device_options_t o = {.num_harts = (uint32_t)t + 1, .ram_size = 512u << 20, .timing = RVHAL_TIMING_FAST};
     for (int k = 0; k < PEER_NUM_KERNELS; k++) {
+      if (!want[k]) continue;
       bench_dev_t b = bench_open(kernel_dir, peer_kernels[k].elf, &o);
       res[k][2][t] = rvhal_kernel(&b, &peer_kernels[k], runs);
       bench_close(&b);
