@@ -130,14 +130,14 @@ typedef void (*rvhal_rows_fn_t)(const void *args, const exec_state_t *e);
 /* Below this, base + x cannot reach 2^32 (rvhal_rows). */
 #define RVHAL_ID_NO_WRAP_ ((size_t)0x7fffffff)
 
-/* This hart's work-items of a group after e's (its first), in local linear order, as a
- * plain loop (the first item returned without calling barrier()). Row by
- * row: the innermost loop is x alone, one branch per item, so the compiler
- * sees a counted loop around the kernel body, and in it (first copy) that
- * no global id reaches 2^32, so a kernel's (uint)get_global_id(0) needs no
- * truncation and its addresses step by a constant; unrolled, QEMU runs a
- * translation block per four items (docs/architecture.md, "Emulation
- * speed"). On a copy of the item state that no one else sees, so that the
+/* This hart's work-items of a group after e's (its first), in local
+ * linear order, as a plain loop (the first item returned without calling
+ * barrier()). Row by row: the innermost loop is x alone, one branch per
+ * item, so the compiler sees a counted loop around the kernel body, and in
+ * it (first copy) that no global id reaches 2^32, so a kernel's
+ * (uint)get_global_id(0) needs no truncation and its addresses step by a
+ * constant (docs/architecture.md, "Emulation speed"; unrolling it measured
+ * slower). On a copy of the item state that no one else sees, so that the
  * kernel's stores cannot alias it and it stays in registers. */
 static inline __attribute__((always_inline)) void rvhal_rows(const void *args, const exec_state_t *e0,
                                                               rvhal_item_fn_t fn) {
@@ -158,7 +158,6 @@ static inline __attribute__((always_inline)) void rvhal_rows(const void *args, c
     const size_t xend = lx - x < left ? lx : x + left;
     left -= xend - x;
     if (__builtin_expect(bx <= RVHAL_ID_NO_WRAP_ && xend <= RVHAL_ID_NO_WRAP_, 1)) {
-#pragma GCC unroll 4
       for (; x < xend; x++) {
         e.local_id[0] = x;
         fn(args, &e);
