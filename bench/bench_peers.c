@@ -28,81 +28,111 @@ typedef struct result {
   uint64_t sum;
 } result_t;
 
-/* One kernel on an rvhal device: median wall time of kernel_exec. */
-static result_t rvhal_kernel(bench_dev_t *b, const peer_kernel_t *pk, int runs) {
-  rvhal_device_t *d = b->d;
-  hal_kernel_t k = bench_kernel(b, pk->entry);
-  hal_addr_t in0 = 0, in1 = 0, out = 0;
-  size_t out_size = 0;
-  uint32_t m = PEER_MM_N, w = PEER_BLUR_N, n = PEER_HIST_BYTES;
+/* One kernel on an rvhal device, its inputs in place. */
+typedef struct rvhal_run {
+  bench_dev_t *b;
+  const peer_kernel_t *pk;
+  hal_kernel_t k;
+  hal_addr_t in0, in1, out;
+  size_t out_size;
+  uint32_t m, w, n, nargs;
   hal_arg_t args[6];
-  uint32_t nargs = 0;
+  long pid;
+} rvhal_run_t;
+
+static void run_prepare(rvhal_run_t *r, bench_dev_t *b, const peer_kernel_t *pk) {
+  memset(r, 0, sizeof *r);
+  r->b = b;
+  r->pk = pk;
+  rvhal_device_t *d = b->d;
+  r->k = bench_kernel(b, pk->entry);
+  r->m = PEER_MM_N, r->w = PEER_BLUR_N, r->n = PEER_HIST_BYTES;
   void *p0, *p1;
   switch ((int)(pk - peer_kernels)) {
   case PEER_VADD:
-    out_size = PEER_VADD_N * 4u;
-    BENCH_CHECK(rvhal_mem_alloc(d, out_size, 0, &in0));
-    BENCH_CHECK(rvhal_mem_alloc(d, out_size, 0, &in1));
-    BENCH_CHECK(rvhal_mem_alloc(d, out_size, 0, &out));
-    BENCH_CHECK(rvhal_mem_map(d, in0, out_size, &p0));
-    BENCH_CHECK(rvhal_mem_map(d, in1, out_size, &p1));
+    r->out_size = PEER_VADD_N * 4u;
+    BENCH_CHECK(rvhal_mem_alloc(d, r->out_size, 0, &r->in0));
+    BENCH_CHECK(rvhal_mem_alloc(d, r->out_size, 0, &r->in1));
+    BENCH_CHECK(rvhal_mem_alloc(d, r->out_size, 0, &r->out));
+    BENCH_CHECK(rvhal_mem_map(d, r->in0, r->out_size, &p0));
+    BENCH_CHECK(rvhal_mem_map(d, r->in1, r->out_size, &p1));
     peer_init_vadd(p0, p1);
-    args[0] = rvhal_arg_global(in0), args[1] = rvhal_arg_global(in1), args[2] = rvhal_arg_global(out), nargs = 3;
+    r->args[0] = rvhal_arg_global(r->in0), r->args[1] = rvhal_arg_global(r->in1);
+    r->args[2] = rvhal_arg_global(r->out), r->nargs = 3;
     break;
   case PEER_MATMUL:
-    out_size = PEER_MM_N * PEER_MM_N * 4u;
-    BENCH_CHECK(rvhal_mem_alloc(d, out_size, 0, &in0));
-    BENCH_CHECK(rvhal_mem_alloc(d, out_size, 0, &in1));
-    BENCH_CHECK(rvhal_mem_alloc(d, out_size, 0, &out));
-    BENCH_CHECK(rvhal_mem_map(d, in0, out_size, &p0));
-    BENCH_CHECK(rvhal_mem_map(d, in1, out_size, &p1));
+    r->out_size = PEER_MM_N * PEER_MM_N * 4u;
+    BENCH_CHECK(rvhal_mem_alloc(d, r->out_size, 0, &r->in0));
+    BENCH_CHECK(rvhal_mem_alloc(d, r->out_size, 0, &r->in1));
+    BENCH_CHECK(rvhal_mem_alloc(d, r->out_size, 0, &r->out));
+    BENCH_CHECK(rvhal_mem_map(d, r->in0, r->out_size, &p0));
+    BENCH_CHECK(rvhal_mem_map(d, r->in1, r->out_size, &p1));
     peer_init_floats(p0, PEER_MM_N * PEER_MM_N, 1);
     peer_init_floats(p1, PEER_MM_N * PEER_MM_N, 2);
-    args[0] = rvhal_arg_global(in0), args[1] = rvhal_arg_global(in1), args[2] = rvhal_arg_global(out);
-    args[3] = args[4] = args[5] = rvhal_arg_value(&m, sizeof m);
-    nargs = 6;
+    r->args[0] = rvhal_arg_global(r->in0), r->args[1] = rvhal_arg_global(r->in1);
+    r->args[2] = rvhal_arg_global(r->out);
+    r->args[3] = r->args[4] = r->args[5] = rvhal_arg_value(&r->m, sizeof r->m);
+    r->nargs = 6;
     break;
   case PEER_BLUR:
-    out_size = PEER_BLUR_N * PEER_BLUR_N * 4u;
-    BENCH_CHECK(rvhal_mem_alloc(d, out_size, 0, &in0));
-    BENCH_CHECK(rvhal_mem_alloc(d, out_size, 0, &out));
-    BENCH_CHECK(rvhal_mem_map(d, in0, out_size, &p0));
+    r->out_size = PEER_BLUR_N * PEER_BLUR_N * 4u;
+    BENCH_CHECK(rvhal_mem_alloc(d, r->out_size, 0, &r->in0));
+    BENCH_CHECK(rvhal_mem_alloc(d, r->out_size, 0, &r->out));
+    BENCH_CHECK(rvhal_mem_map(d, r->in0, r->out_size, &p0));
     peer_init_floats(p0, PEER_BLUR_N * PEER_BLUR_N, 3);
-    args[0] = rvhal_arg_global(in0), args[1] = rvhal_arg_global(out);
-    args[2] = args[3] = rvhal_arg_value(&w, sizeof w);
-    nargs = 4;
+    r->args[0] = rvhal_arg_global(r->in0), r->args[1] = rvhal_arg_global(r->out);
+    r->args[2] = r->args[3] = rvhal_arg_value(&r->w, sizeof r->w);
+    r->nargs = 4;
     break;
   case PEER_HIST:
-    out_size = PEER_HIST_BINS * 4u;
-    BENCH_CHECK(rvhal_mem_alloc(d, PEER_HIST_BYTES, 0, &in0));
-    BENCH_CHECK(rvhal_mem_alloc(d, out_size, 0, &out));
-    BENCH_CHECK(rvhal_mem_map(d, in0, PEER_HIST_BYTES, &p0));
+    r->out_size = PEER_HIST_BINS * 4u;
+    BENCH_CHECK(rvhal_mem_alloc(d, PEER_HIST_BYTES, 0, &r->in0));
+    BENCH_CHECK(rvhal_mem_alloc(d, r->out_size, 0, &r->out));
+    BENCH_CHECK(rvhal_mem_map(d, r->in0, PEER_HIST_BYTES, &p0));
     peer_init_hist(p0);
-    args[0] = rvhal_arg_global(in0), args[1] = rvhal_arg_value(&n, sizeof n), args[2] = rvhal_arg_global(out);
-    nargs = 3;
+    r->args[0] = rvhal_arg_global(r->in0), r->args[1] = rvhal_arg_value(&r->n, sizeof r->n);
+    r->args[2] = rvhal_arg_global(r->out);
+    r->nargs = 3;
     break;
   }
+  BENCH_CHECK(rvhal_device_host_pid(d, &r->pid));
+}
+
+/* One launch (the output cleared first, untimed): wall us and QEMU CPU ns. */
+static void run_once(rvhal_run_t *r, double *wall_us, double *cpu_ns) {
+  const peer_kernel_t *pk = r->pk;
   hal_ndrange_t nd = {.global = {pk->global[0], pk->global[1], 1}, .local = {pk->local[0], pk->local[1], 1}};
-  double t[PEERS_RUNS_MAX], cpu[PEERS_RUNS_MAX];
   const uint32_t zero = 0;
-  long pid;
-  BENCH_CHECK(rvhal_device_host_pid(d, &pid));
-  for (int r = -PEERS_WARM_UP; r < runs; r++) {
-    BENCH_CHECK(rvhal_mem_fill(d, out, &zero, 4, out_size));
-    double c = bench_proc_cpu_ns(pid), a = bench_now_us();
-    BENCH_CHECK(rvhal_kernel_exec(d, b->p, k, &nd, args, nargs, pk->dims));
-    if (r >= 0) {
-      t[r] = bench_now_us() - a;
-      cpu[r] = bench_proc_cpu_ns(pid) - c;
-    }
-  }
+  BENCH_CHECK(rvhal_mem_fill(r->b->d, r->out, &zero, 4, r->out_size));
+  double c = bench_proc_cpu_ns(r->pid), a = bench_now_us();
+  BENCH_CHECK(rvhal_kernel_exec(r->b->d, r->b->p, r->k, &nd, r->args, r->nargs, pk->dims));
+  *wall_us = bench_now_us() - a;
+  *cpu_ns = bench_proc_cpu_ns(r->pid) - c;
+}
+
+/* The output's checksum; frees the buffers. */
+static uint64_t run_finish(rvhal_run_t *r) {
   void *po;
-  BENCH_CHECK(rvhal_mem_map(d, out, out_size, &po));
-  result_t res = {bench_stats(t, (size_t)runs).median / 1e3, bench_stats(cpu, (size_t)runs).median / 1e6,
-                  peer_checksum(po, out_size)};
-  BENCH_CHECK(rvhal_mem_free(d, in0));
-  BENCH_CHECK(rvhal_mem_free(d, in1));
-  BENCH_CHECK(rvhal_mem_free(d, out));
+  BENCH_CHECK(rvhal_mem_map(r->b->d, r->out, r->out_size, &po));
+  uint64_t sum = peer_checksum(po, r->out_size);
+  BENCH_CHECK(rvhal_mem_free(r->b->d, r->in0));
+  BENCH_CHECK(rvhal_mem_free(r->b->d, r->in1));
+  BENCH_CHECK(rvhal_mem_free(r->b->d, r->out));
+  return sum;
+}
+
+/* One kernel on an rvhal device: median wall time of kernel_exec. */
+static result_t rvhal_kernel(bench_dev_t *b, const peer_kernel_t *pk, int runs) {
+  rvhal_run_t r;
+  run_prepare(&r, b, pk);
+  double t[PEERS_RUNS_MAX], cpu[PEERS_RUNS_MAX];
+  for (int i = -PEERS_WARM_UP; i < runs; i++) {
+    double w, c;
+    run_once(&r, &w, &c);
+    if (i >= 0) t[i] = w, cpu[i] = c;
+  }
+  result_t res = {bench_stats(t, (size_t)runs).median / 1e3, bench_stats(cpu, (size_t)runs).median / 1e6, 0};
+  res.sum = run_finish(&r);
   return res;
 }
 
@@ -130,17 +160,35 @@ void bench_counters(const char *kernel_dir, int runs) {
   if (runs > PEERS_RUNS_MAX)
     runs = PEERS_RUNS_MAX;
   const peer_kernel_t *pk = &peer_kernels[PEER_MATMUL];
-  result_t r[2];
+  /* Both devices up at once (an idle one costs nothing), their launches
+   * alternating, so that a loaded host's changing load falls on both. */
+  bench_dev_t b[2];
+  rvhal_run_t r[2];
+  double t[2][PEERS_RUNS_MAX], cpu[2][PEERS_RUNS_MAX];
   for (int on = 0; on < 2; on++) {
     rvhal_device_options_t o = {.num_harts = 2, .timing = RVHAL_TIMING_FAST, .counters = on};
-    bench_dev_t b = bench_open(kernel_dir, pk->elf, &o);
-    r[on] = rvhal_kernel(&b, pk, runs);
-    bench_close(&b);
+    b[on] = bench_open(kernel_dir, pk->elf, &o);
+    run_prepare(&r[on], &b[on], pk);
   }
-  printf("counters  matmul 256x256 f32, 2 harts, fast timing: counters off "
+  for (int i = -PEERS_WARM_UP; i < runs; i++)
+    for (int k = 0; k < 2; k++) {
+      int on = (i + k) & 1; /* which goes first alternates too */
+      double w, c;
+      run_once(&r[on], &w, &c);
+      if (i >= 0) t[on][i] = w, cpu[on][i] = c;
+    }
+  result_t res[2];
+  for (int on = 0; on < 2; on++) {
+    res[on].ms = bench_stats(t[on], (size_t)runs).median / 1e3;
+    res[on].cpu_ms = bench_stats(cpu[on], (size_t)runs).median / 1e6;
+    res[on].sum = run_finish(&r[on]);
+    bench_close(&b[on]);
+  }
+  printf("counters  matmul 256x256 f32, 2 harts, fast timing, launches alternating: counters off "
          "%.1f ms, on %.1f ms: %.2fx (aim <= 1.1x); "
-         "QEMU CPU time %.1f / %.1f ms: %.2fx; medians of %d\n",
-         r[0].ms, r[1].ms, r[1].ms / r[0].ms, r[0].cpu_ms, r[1].cpu_ms, r[1].cpu_ms / r[0].cpu_ms, runs);
+         "QEMU CPU time %.1f / %.1f ms: %.2fx; medians of %d%s\n",
+         res[0].ms, res[1].ms, res[1].ms / res[0].ms, res[0].cpu_ms, res[1].cpu_ms, res[1].cpu_ms / res[0].cpu_ms, runs,
+         res[0].sum == res[1].sum ? "" : "; OUTPUTS DIFFER");
 }
 
 static int executable(const char *path) { return path && *path && access(path, X_OK) == 0; }
@@ -164,8 +212,15 @@ void bench_peers(const char *kernel_dir, int runs) {
            qemu_user, *rv64 ? rv64 : "build/bench/rvhal-peer-riscv64-linux");
   char user_prefix[256];
   snprintf(user_prefix, sizeof user_prefix, "%s ", qemu_user);
+  /* RVHAL_PEERS=name,name... runs only those kernels; RVHAL_PEERS_RVHAL_ONLY=1 skips the peer programs
+   * (both for working on one kernel; the ratios then need the full run). */
+  const char *only = getenv("RVHAL_PEERS"), *rvhal_only = getenv("RVHAL_PEERS_RVHAL_ONLY");
+  int want[PEER_NUM_KERNELS];
   for (int k = 0; k < PEER_NUM_KERNELS; k++)
-    for (int t = 0; t < NTHREADS; t++) {
+    want[k] = !only || !*only || strstr(only, peer_kernels[k].name) != NULL;
+  if (rvhal_only && *rvhal_only == '1') have_user = 0;
+  for (int k = 0; k < PEER_NUM_KERNELS; k++)
+    for (int t = 0; t < NTHREADS && want[k] && !(rvhal_only && *rvhal_only == '1'); t++) {
       res[k][0][t] = run_peer("", native, &peer_kernels[k], t + 1, runs);
       if (have_user)
         res[k][1][t] = run_peer(user_prefix, rv64, &peer_kernels[k], t + 1, runs);
@@ -174,6 +229,7 @@ void bench_peers(const char *kernel_dir, int runs) {
     /* 3 x 64 MiB for vector_add */
     rvhal_device_options_t o = {.num_harts = (uint32_t)t + 1, .ram_size = 512u << 20, .timing = RVHAL_TIMING_FAST};
     for (int k = 0; k < PEER_NUM_KERNELS; k++) {
+      if (!want[k]) continue;
       bench_dev_t b = bench_open(kernel_dir, peer_kernels[k].elf, &o);
       res[k][2][t] = rvhal_kernel(&b, &peer_kernels[k], runs);
       bench_close(&b);

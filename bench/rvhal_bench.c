@@ -4,8 +4,9 @@
  *   launch    round trip of an empty launch (1 work-item): p50/p90/p99/max
  *             over 10,000, with hart 0 lingering (back-to-back launches)
  *             and with the doorbell only
- *   create    rvhal_device_create + delete: cold, and with the warm QEMU the
- *             library keeps for programs that create devices again
+ *   create    rvhal_device_create + delete: a program's first (a fresh
+ *             process each time), cold in one process, and with the warm
+ *             QEMU the library keeps for programs that create devices again
  *   transfer  mem_write / mem_read bandwidth against a host memcpy
  *   overhead  runtime instructions per work-item, barrier, group; counters
  *   vadd      vector_add over 16M elements, SDK against a direct loop
@@ -16,9 +17,11 @@
  *   gdb       the GDB-remote backend against the QEMU one: launch round trip, ms per MiB
  */
 #include <getopt.h>
-#include <unistd.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "bench_util.h"
@@ -62,10 +65,60 @@ static void bench_create_case(int n, int gap_ms, int warm, const char *label) {
   free(t);
 }
 
+/* `rvhal-bench --create-once`: one device_create in this fresh process,
+ * its wall time in microseconds on stdout. */
+static int create_once(void) {
+  rvhal_device_options_t o = {.num_harts = harts};
+  rvhal_device_t *d;
+  double a = bench_now_us();
+  BENCH_CHECK(rvhal_device_create(bench_device, &o, &d));
+  double t = bench_now_us() - a;
+  rvhal_device_delete(d);
+  printf("%.1f\n", t);
+  return 0;
+}
+
+/* A program's first create: this program again (/proc/self/exe
+ * --create-once), n times, one after the other. */
+static void bench_create_fresh(int n) {
+  double *t = malloc(sizeof *t * (size_t)n);
+  char harts_arg[16], dev_arg[16];
+  snprintf(harts_arg, sizeof harts_arg, "%u", harts);
+  snprintf(dev_arg, sizeof dev_arg, "%u", bench_device);
+  int got = 0;
+  for (int i = 0; i < n; i++) {
+    int fds[2];
+    if (pipe(fds) != 0) break;
+    pid_t pid = fork();
+    if (pid == 0) {
+      dup2(fds[1], 1);
+      close(fds[0]);
+      execl("/proc/self/exe", "rvhal-bench", "-n", harts_arg, "-d", dev_arg, "--create-once", (char *)NULL);
+      _exit(127);
+    }
+    close(fds[1]);
+    char buf[64] = {0};
+    ssize_t len = pid > 0 ? read(fds[0], buf, sizeof buf - 1) : -1;
+    close(fds[0]);
+    int status = 0;
+    if (pid > 0) waitpid(pid, &status, 0);
+    if (len > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) t[got++] = atof(buf);
+  }
+  if (got) {
+    bench_stats_t s = bench_stats(t, (size_t)got);
+    printf("create  device_create (%u harts, firmware ready), %-34s p50 %6.1f ms  p10 %6.1f  p90 %6.1f  (%d runs)\n",
+           harts, "first in a fresh process:", s.median / 1e3, s.p10 / 1e3, s.p90 / 1e3, got);
+  } else {
+    printf("create  first in a fresh process: could not run /proc/self/exe --create-once\n");
+  }
+  free(t);
+}
+
 static void bench_create(void) {
   int n = runs < 100 ? runs : 100;
   const char *env = getenv("RVHAL_NO_WARM_QEMU");
   char *saved = env ? strdup(env) : NULL;
+  bench_create_fresh(n < 30 ? n : 30);
   bench_create_case(n, 0, 0, "cold (RVHAL_NO_WARM_QEMU=1):");
   bench_create_case(n, 0, 1, "warm QEMU, back to back:");
   bench_create_case(n < 30 ? n : 30, 100, 1, "warm QEMU, 100 ms apart:");
@@ -147,7 +200,8 @@ int main(int argc, char **argv) {
   if (!kernel_dir || !*kernel_dir) kernel_dir = RVHAL_BENCH_KERNEL_DIR;
   static const struct option opts[] = {
       {"runs", 1, 0, 'r'},       {"launches", 1, 0, 'l'}, {"harts", 1, 0, 'n'}, {"device", 1, 0, 'd'},
-      {"kernel-dir", 1, 0, 'k'}, {"help", 0, 0, 'h'},     {0, 0, 0, 0}};
+      {"kernel-dir", 1, 0, 'k'}, {"help", 0, 0, 'h'},     {"create-once", 0, 0, 'C'}, {0, 0, 0, 0}};
+  int once = 0;
   int c;
   while ((c = getopt_long(argc, argv, "r:l:n:d:k:h", opts, NULL)) != -1) {
     switch (c) {
@@ -157,6 +211,7 @@ int main(int argc, char **argv) {
     case 'd': bench_device = (uint32_t)atoi(optarg); break;
     case 'k': kernel_dir = optarg; break;
     case 'h': usage(stdout); return 0;
+    case 'C': once = 1; break; /* bench_create_fresh's child */
     default: usage(stderr); return 2;
     }
   }
@@ -164,6 +219,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rvhal-bench: --runs and --launches must be at least 1\n");
     return 2;
   }
+  if (once) return create_once();
   static const char *const sections[] = {"launch", "create",   "transfer", "overhead", "vadd",
                                          "teams",  "queue",    "counters", "peers",    "gdb"};
   const size_t nsections = sizeof sections / sizeof *sections;

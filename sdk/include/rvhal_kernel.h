@@ -125,12 +125,60 @@ void rvhal_svc_fail(const rvhal_call_info_t *ci, int32_t status, const char *det
 #define RVHAL_MSTATUS_FS_DIRTY (3ul << 13)
 #define RVHAL_MSTATUS_FS_CLEAN_MASK (1ul << 13)
 
+typedef void (*rvhal_rows_fn_t)(const void *args, const exec_state_t *e);
+
+/* Below this, base + x cannot reach 2^32 (rvhal_rows). */
+#define RVHAL_ID_NO_WRAP_ ((size_t)0x7fffffff)
+
+/* This hart's work-items of a group after e's (its first), in local
+ * linear order, as a plain loop (the first item returned without calling
+ * barrier()). Row by row: the innermost loop is x alone, one branch per
+ * item, so the compiler sees a counted loop around the kernel body, and in
+ * it (first copy) that no global id reaches 2^32, so a kernel's
+ * (uint)get_global_id(0) needs no truncation and its addresses step by a
+ * constant (docs/architecture.md, "Emulation speed"; unrolling it measured
+ * slower). On a copy of the item state that no one else sees, so that the
+ * kernel's stores cannot alias it and it stays in registers. */
+static inline __attribute__((always_inline)) void rvhal_rows(const void *args, const exec_state_t *e0,
+                                                              rvhal_item_fn_t fn) {
+  exec_state_t e = *e0;
+  const hal_sched_info_t *s = e.group->s;
+  const size_t lx = s->local_size[0], ly = s->local_size[1], bx = e.global_base[0];
+  size_t x = e.local_id[0] + 1, y = e.local_id[1], z = e.local_id[2], left = e.group->num_items - 1;
+  while (left) {
+    if (x == lx) {
+      x = 0;
+      if (++y == ly) {
+        y = 0;
+        ++z;
+      }
+      e.local_id[1] = y;
+      e.local_id[2] = z;
+    }
+    const size_t xend = lx - x < left ? lx : x + left;
+    left -= xend - x;
+    if (__builtin_expect(bx <= RVHAL_ID_NO_WRAP_ && xend <= RVHAL_ID_NO_WRAP_, 1)) {
+      for (; x < xend; x++) {
+        e.local_id[0] = x;
+        fn(args, &e);
+      }
+    } else {
+      for (; x < xend; x++) {
+        e.local_id[0] = x;
+        fn(args, &e);
+      }
+    }
+  }
+}
+
 /* The ABI entry for one kernel call: every group of the call, and in each
  * group this hart's work-items. Inline so that a barrier-free item function
- * is inlined into a plain loop; everything per call or per group that is
- * not needed (local memory, teams, counters) is skipped in a test or two. */
+ * is inlined into the first item's call and into `rows` (rvhal_rows, out of
+ * line per kernel: the groups of one item each, the dispatch figure, keep
+ * the short path); everything per call or per group that is not needed
+ * (local memory, teams, counters) is skipped in a test or two. */
 static inline __attribute__((always_inline)) void rvhal_run_call(void *args, const hal_sched_info_t *s,
-                                                                  rvhal_item_fn_t fn) {
+                                                                  rvhal_item_fn_t fn, rvhal_rows_fn_t rows) {
   const rvhal_call_info_t *ci = (const rvhal_call_info_t *)(uintptr_t)s->hal_extra;
   /* The group's local memory (local-buffer arguments and __local_variable
    * storage) is reserved here, on this hart's stack, once per call: the
@@ -166,28 +214,15 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
         if ((uintptr_t)__tdata_end != (uintptr_t)__tdata_start) rvhal_group_init_tls(&g);
         /* The first item may call barrier(), which turns the group into
          * contexts; otherwise the rest is a plain loop. */
-        size_t x = x0, y = y0, z = z0;
-        e.local_id[0] = x;
-        e.local_id[1] = y;
-        e.local_id[2] = z;
+        e.local_id[0] = x0;
+        e.local_id[1] = y0;
+        e.local_id[2] = z0;
         fn(args, &e);
         if (__builtin_expect(g.fibers_on, 0)) {
           rvhal_group_finish_fibers(&e);
         } else if (items > 1) {
           g.plain = 1;
-          for (uint32_t n = 1; n < items; n++) {
-            if (++x == lx) {
-              x = 0;
-              if (++y == ly) {
-                y = 0;
-                ++z;
-              }
-              e.local_id[1] = y;
-              e.local_id[2] = z;
-            }
-            e.local_id[0] = x;
-            fn(args, &e);
-          }
+          rows(args, &e);
           g.plain = 0;
         }
         /* Harts of a team finish a group together: its local memory is
@@ -232,6 +267,12 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
       RVHAL_META_MAGIC, RVHAL_META_VERSION, (uint32_t)sizeof(args_type),                             \
       (uint32_t)RVHAL_NARGS_(__VA_ARGS__), {RVHAL_FOREACH_(RVHAL_META_ARG_, args_type, ##__VA_ARGS__)}};
 
+/* p##_rows: rvhal_rows around p##_item, out of line. */
+#define RVHAL_ROWS_FN_(p)                                                                    \
+  static void __attribute__((noinline)) p##_rows(const void *a, const exec_state_t *e) { \
+    rvhal_rows(a, e, p##_item);                                                         \
+  }
+
 /* Define the ABI entry point `name` running item_fn (taking a const
  * args_type * and an exec_state_t *) for every work-item, and describe its
  * arguments — RVHAL_GLOBAL(m), RVHAL_LOCAL(m), RVHAL_VALUE(m) for the
@@ -240,8 +281,11 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
 #define RVHAL_KERNEL(name, args_type, item_fn, ...)                                                  \
   RVHAL_KERNEL_META(name, args_type, ##__VA_ARGS__)                                                  \
   static void name##__rvhal_item(const void *a, exec_state_t *e) { item_fn((const args_type *)a, e); } \
+  RVHAL_ROWS_FN_(name##__rvhal)                                                                      \
   void name(void *args, const hal_sched_info_t *sched);                                              \
-  void name(void *args, const hal_sched_info_t *sched) { rvhal_run_call(args, sched, name##__rvhal_item); }
+  void name(void *args, const hal_sched_info_t *sched) {                                             \
+    rvhal_run_call(args, sched, name##__rvhal_item, name##__rvhal_rows);                             \
+  }
 
 /* ---- RVHAL_KERNEL_ENTRY ------------------------------------------------
  * Each descriptor is a tuple (kind, type, name); the kind expands to 1u, 2u
@@ -314,8 +358,11 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
       RVHAL_META_MAGIC, RVHAL_META_VERSION, (uint32_t)sizeof(fn##__rvhal_args),                         \
       (uint32_t)RVHAL_NARGS_(__VA_ARGS__), {RVHAL_FOREACH_(RVHAL_KE_META_, fn, ##__VA_ARGS__)}};        \
   const char fn##_entry__rvhal_args[] __attribute__((used)) = RVHAL_FOREACH_(RVHAL_KE_NAME_, fn, ##__VA_ARGS__) ""; \
+  RVHAL_ROWS_FN_(fn##__rvhal)                                                                           \
   void fn##_entry(void *args, const hal_sched_info_t *sched);                                           \
-  void fn##_entry(void *args, const hal_sched_info_t *sched) { rvhal_run_call(args, sched, fn##__rvhal_item); }
+  void fn##_entry(void *args, const hal_sched_info_t *sched) {                                          \
+    rvhal_run_call(args, sched, fn##__rvhal_item, fn##__rvhal_rows);                                    \
+  }
 
 /* The i-th local-buffer argument of the launch (in argument order). */
 static inline void *rvhal_local_arg(const exec_state_t *e, uint32_t i) { return e->group->local_args[i]; }
