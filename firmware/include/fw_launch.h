@@ -15,8 +15,15 @@ int32_t fw_launch_start(uint64_t seq);
 
 /* Hart 0: the same for a launch of command list `seq` (cmdlist.c): its
  * descriptor and arguments in the list, its end written to `st`, not to
- * the ring. */
-int32_t fw_launch_start_cmd(uint64_t seq, const rvhal_launch_desc_t *d, const void *args, rvhal_cmd_status_t *st);
+ * the ring; `now` is its start time (the list's last clock reading: the
+ * clock is MMIO, ~75 ns a read under QEMU). */
+int32_t fw_launch_start_cmd(uint64_t seq, const rvhal_launch_desc_t *d, const void *args, rvhal_cmd_status_t *st,
+                            uint64_t now);
+
+/* Hart 0, after fw_launch_wait_retired: the end time written for the last
+ * launch started by fw_launch_start_cmd (its record may since have been
+ * rewritten by a privileged kernel; this copy is the firmware's). */
+uint64_t fw_launch_cmd_end(void);
 
 /* Ring launch `seq` has ended (status, first faulting hart, start time):
  * write its completion record, publish it, wake the host if it sleeps. */
