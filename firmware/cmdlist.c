@@ -95,7 +95,7 @@ void fw_run_cmdlist(uint64_t seq) {
           fw_run_share(&fw_harts[0]);
           fw_launch_wait_retired(seq);
         }
-        now = fw_launch_cmd_end();
+        now = fw_launch_cmd_end_mtime;
         if ((status = s->status) != RVHAL_OK) {
           fault = s->fault_hart;
           break;

@@ -11,10 +11,10 @@ fw_launch_t fw_launch;
 volatile uintptr_t fw_launch_gen;
 volatile uint32_t fw_wake_reasons[RVHAL_MAX_HARTS];
 
-static volatile uintptr_t fw_retired; /* serial of the last launch whose completion is written */
-static uintptr_t fw_started;          /* serial of the last launch started (a list's launches share a seq) */
+volatile uintptr_t fw_retired; /* serial of the last launch whose completion is written */
+uintptr_t fw_started;          /* serial of the last launch started (a list's launches share a seq) */
 static rvhal_cmd_status_t *cmd_status; /* the running launch is a list's command: its record, else NULL */
-static uint64_t cmd_end;               /* the end time of the last list command completed (not read back from the list) */
+uint64_t fw_launch_cmd_end_mtime; /* fw_launch.h */
 
 static rvhal_launch_slot_t *slot_of(uint64_t seq) { return &FW_CTRL->ring.slots[seq % RVHAL_RING_SLOTS]; }
 
@@ -91,14 +91,14 @@ static void complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t
   st->status = status;
   st->fault_hart = fault_hart;
   st->start_mtime = start;
-  st->end_mtime = cmd_end = fw_time_now();
+  st->end_mtime = fw_launch_cmd_end_mtime = fw_time_now();
   st->seq = seq;
 }
 
-uint64_t fw_launch_cmd_end(void) { return cmd_end; }
-
-static int32_t start(uint64_t seq, const rvhal_launch_desc_t *d, const void *args, rvhal_cmd_status_t *st,
-                     uint64_t start) {
+/* Inlined into both callers: the tail call would cross a page of code,
+ * which ends QEMU's translation block. */
+static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const rvhal_launch_desc_t *d,
+                                                           const void *args, rvhal_cmd_status_t *st, uint64_t start) {
   fw_launch_t *L = &fw_launch;
   cmd_status = st;
   int32_t rc = check_desc(d, args, seq);
@@ -211,11 +211,6 @@ void fw_launch_finish(fw_hart_t *hart) {
 /* Lingering instead would take the host core, or under -icount the one
  * thread every hart runs on, from the harts still working: measured, it
  * added the whole 500 us linger to exact launches. */
-void fw_launch_wait_retired(uint64_t seq) {
-  (void)seq; /* the launch hart 0 started last */
-  /* Hart 0 finished last (always, alone): nothing to wait for, and no IPI
-   * to clear (an MMIO write, ~0.1 us under QEMU); a stale one costs a
-   * later wait one more test. */
-  if (__atomic_load_n(&fw_retired, __ATOMIC_ACQUIRE) == fw_started) return;
+void fw_launch_wait_retired_slow(void) {
   FW_WAIT_UNTIL(0, __atomic_load_n(&fw_retired, __ATOMIC_ACQUIRE) == fw_started);
 }
