@@ -138,8 +138,11 @@ static void __attribute__((noinline)) run_protected(fw_hart_t *hart, hal_sched_i
        * QEMU's translation block: ~25 ns). */
       xcsr_clear(CSR_XSTATUS, XSTATUS_FS_MASK | XSTATUS_XPP_MASK);
       /* In U-mode an enabled interrupt of the firmware's mode traps at once:
-       * xie = 0 for the share (team_wait turns it on while it sleeps). */
-      xcsr_write(CSR_XIE, 0);
+       * xie = 0 for the share (team_wait turns it on while it sleeps); the
+       * old value is what the share's end and a trap's unwinding restore. */
+      unsigned long ie;
+      __asm__ volatile("csrrw %0, " FW_STR(CSR_XIE) ", zero" : "=r"(ie)::"memory");
+      fw_scratch_of(hart->index)->ie = ie;
     }
     if (user_claims(&fw_launch)) {
       hart->in_kernel = 1;

@@ -126,7 +126,9 @@ void fw_user_setup(fw_hart_t *hart) {
   fw_user_t *u = hart->user;
   u->call = hart->call;
   if (!L->privileged) u->call.services = 0; /* ecall */
-  fw_scratch_of(hart->index)->ie = xcsr_read(CSR_XIE); /* what a trap's unwinding restores (trap.c) */
+  /* xie, what a trap's unwinding restores (trap.c): a U-mode share swaps
+   * it for 0 as it enters (run_protected: one CSR access less) */
+  if (L->privileged) fw_scratch_of(hart->index)->ie = xcsr_read(CSR_XIE);
   u->call.team = &fw_harts[leader].user->team;
   u->call.counters = u->counters;
   u->call.fp_live = 0;
