@@ -18,7 +18,10 @@ uint64_t fw_launch_cmd_end_mtime; /* fw_launch.h */
 
 static rvhal_launch_slot_t *slot_of(uint64_t seq) { return &FW_CTRL->ring.slots[seq % RVHAL_RING_SLOTS]; }
 
-static int32_t check_desc(const rvhal_launch_desc_t *d, const void *args, uint64_t seq) {
+/* Inline (in start, itself inlined): a return from a call ends QEMU's
+ * translation block. */
+static inline __attribute__((always_inline)) int32_t check_desc(const rvhal_launch_desc_t *d, const void *args,
+                                                                uint64_t seq) {
   const rvhal_boot_config_t *b = &FW_CTRL->boot;
   if (d->seq != seq) return RVHAL_BAD_LAUNCH;
   if (d->entry < b->program_base || d->entry >= b->program_base + b->program_size) return RVHAL_BAD_LAUNCH;
@@ -133,9 +136,12 @@ static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const r
 #ifdef FW_PRIV_S
   if (d->num_installs) fw_user_pt_off(0); /* program pages are RX for S-mode too (user_pt.c) */
 #endif
-  install_program(d);
-  if (d->num_installs) fw_user_program_installed(d);
-  __asm__ volatile("fence.i" ::: "memory");
+  if (d->num_installs) { /* most launches run the program already there: no call, no fence.i (each ends
+                           QEMU's translation block) */
+    install_program(d);
+    fw_user_program_installed(d);
+    __asm__ volatile("fence.i" ::: "memory");
+  }
   L->turn = 0;
   L->arrived = 0;
   __atomic_store_n(&fw_launch_gen, fw_launch_gen + 1, __ATOMIC_RELEASE);
