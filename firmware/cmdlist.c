@@ -74,13 +74,14 @@ void fw_run_cmdlist(uint64_t seq) {
   }
   rvhal_cmd_status_t *st = (rvhal_cmd_status_t *)(L + 1);
   uint64_t off = first;
+  uint64_t now = start; /* the last clock reading: a command starts when the one before it ended */
   int32_t status = RVHAL_OK;
   uint32_t fault = 0, i;
   for (i = 0; i < n; i++) {
     rvhal_cmd_status_t *s = &st[i];
     const rvhal_cmd_t *c = (const rvhal_cmd_t *)(base + (at - (uintptr_t)base) + off);
     uint32_t size = c->size, kind = c->kind;
-    uint64_t t = fw_time_now();
+    const uint64_t t = now;
     int32_t rc = RVHAL_OK;
     if (size < sizeof *c || size % RVHAL_CMDLIST_ALIGN || size > bytes - off) {
       rc = RVHAL_BAD_LAUNCH;
@@ -90,10 +91,11 @@ void fw_run_cmdlist(uint64_t seq) {
       /* the arguments must lie inside the record (check_desc bounds their size) */
       if (size >= sizeof *c + RVHAL_CMD_DESC_SPACE + ld->args_size) {
         /* its end (or refusal) is written to s by the launch owner */
-        if (fw_launch_start_cmd(seq, ld, args, s) == RVHAL_OK) {
+        if (fw_launch_start_cmd(seq, ld, args, s, t) == RVHAL_OK) {
           fw_run_share(&fw_harts[0]);
           fw_launch_wait_retired(seq);
         }
+        now = fw_launch_cmd_end_mtime;
         if ((status = s->status) != RVHAL_OK) {
           fault = s->fault_hart;
           break;
@@ -114,7 +116,7 @@ void fw_run_cmdlist(uint64_t seq) {
     s->status = rc;
     s->fault_hart = 0;
     s->start_mtime = t;
-    s->end_mtime = fw_time_now();
+    s->end_mtime = now = fw_time_now();
     s->seq = seq;
     if (rc != RVHAL_OK) {
       status = rc;

@@ -11,13 +11,17 @@ fw_launch_t fw_launch;
 volatile uintptr_t fw_launch_gen;
 volatile uint32_t fw_wake_reasons[RVHAL_MAX_HARTS];
 
-static volatile uintptr_t fw_retired; /* serial of the last launch whose completion is written */
-static uintptr_t fw_started;          /* serial of the last launch started (a list's launches share a seq) */
+volatile uintptr_t fw_retired; /* serial of the last launch whose completion is written */
+uintptr_t fw_started;          /* serial of the last launch started (a list's launches share a seq) */
 static rvhal_cmd_status_t *cmd_status; /* the running launch is a list's command: its record, else NULL */
+uint64_t fw_launch_cmd_end_mtime; /* fw_launch.h */
 
 static rvhal_launch_slot_t *slot_of(uint64_t seq) { return &FW_CTRL->ring.slots[seq % RVHAL_RING_SLOTS]; }
 
-static int32_t check_desc(const rvhal_launch_desc_t *d, const void *args, uint64_t seq) {
+/* Inline (in start, itself inlined): a return from a call ends QEMU's
+ * translation block. */
+static inline __attribute__((always_inline)) int32_t check_desc(const rvhal_launch_desc_t *d, const void *args,
+                                                                uint64_t seq) {
   const rvhal_boot_config_t *b = &FW_CTRL->boot;
   if (d->seq != seq) return RVHAL_BAD_LAUNCH;
   if (d->entry < b->program_base || d->entry >= b->program_base + b->program_size) return RVHAL_BAD_LAUNCH;
@@ -90,13 +94,15 @@ static void complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t
   st->status = status;
   st->fault_hart = fault_hart;
   st->start_mtime = start;
-  st->end_mtime = fw_time_now();
+  st->end_mtime = fw_launch_cmd_end_mtime = fw_time_now();
   st->seq = seq;
 }
 
-static int32_t start(uint64_t seq, const rvhal_launch_desc_t *d, const void *args, rvhal_cmd_status_t *st) {
+/* Inlined into both callers: the tail call would cross a page of code,
+ * which ends QEMU's translation block. */
+static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const rvhal_launch_desc_t *d,
+                                                           const void *args, rvhal_cmd_status_t *st, uint64_t start) {
   fw_launch_t *L = &fw_launch;
-  uint64_t start = fw_time_now();
   cmd_status = st;
   int32_t rc = check_desc(d, args, seq);
   if (rc == RVHAL_OK && !st && fw_launch_cancelled(d)) rc = RVHAL_CANCELLED;
@@ -130,9 +136,12 @@ static int32_t start(uint64_t seq, const rvhal_launch_desc_t *d, const void *arg
 #ifdef FW_PRIV_S
   if (d->num_installs) fw_user_pt_off(0); /* program pages are RX for S-mode too (user_pt.c) */
 #endif
-  install_program(d);
-  if (d->num_installs) fw_user_program_installed(d);
-  __asm__ volatile("fence.i" ::: "memory");
+  if (d->num_installs) { /* most launches run the program already there: no call, no fence.i (each ends
+                           QEMU's translation block) */
+    install_program(d);
+    fw_user_program_installed(d);
+    __asm__ volatile("fence.i" ::: "memory");
+  }
   L->turn = 0;
   L->arrived = 0;
   __atomic_store_n(&fw_launch_gen, fw_launch_gen + 1, __ATOMIC_RELEASE);
@@ -143,11 +152,12 @@ static int32_t start(uint64_t seq, const rvhal_launch_desc_t *d, const void *arg
 
 int32_t fw_launch_start(uint64_t seq) {
   rvhal_launch_slot_t *slot = slot_of(seq);
-  return start(seq, &slot->desc, slot->args, NULL);
+  return start(seq, &slot->desc, slot->args, NULL, fw_time_now());
 }
 
-int32_t fw_launch_start_cmd(uint64_t seq, const rvhal_launch_desc_t *d, const void *args, rvhal_cmd_status_t *st) {
-  return start(seq, d, args, st);
+int32_t fw_launch_start_cmd(uint64_t seq, const rvhal_launch_desc_t *d, const void *args, rvhal_cmd_status_t *st,
+                            uint64_t now) {
+  return start(seq, d, args, st, now);
 }
 
 void fw_launch_fail(const fw_hart_t *hart, int32_t status) {
@@ -207,7 +217,6 @@ void fw_launch_finish(fw_hart_t *hart) {
 /* Lingering instead would take the host core, or under -icount the one
  * thread every hart runs on, from the harts still working: measured, it
  * added the whole 500 us linger to exact launches. */
-void fw_launch_wait_retired(uint64_t seq) {
-  (void)seq; /* the launch hart 0 started last */
+void fw_launch_wait_retired_slow(void) {
   FW_WAIT_UNTIL(0, __atomic_load_n(&fw_retired, __ATOMIC_ACQUIRE) == fw_started);
 }

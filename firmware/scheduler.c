@@ -27,14 +27,16 @@ static void stack_check(fw_hart_t *hart) {
  * no register but sp and gp: declared clobbered here, so that only
  * claim_loop's live values are kept, and nothing the kernel left in a
  * register is used. Privileged launches: an ordinary call. */
-static inline void kernel_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t sp) {
+static inline void kernel_call(const fw_hart_t *hart, void *args, hal_sched_info_t *sched, uintptr_t entry,
+                               uintptr_t sp) {
   if (!fw_launch.privileged) {
     register uintptr_t a0 __asm__("a0") = (uintptr_t)args, a1 __asm__("a1") = (uintptr_t)sched;
     register uintptr_t a2 __asm__("a2") = entry, a3 __asm__("a3") = sp;
+    register uintptr_t a4 __asm__("a4") = (uintptr_t)fw_scratch_of(hart->index); /* no csrr in fw_user_call */
     __asm__ volatile("call fw_user_call"
-                     : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3)
+                     : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4)
                      :
-                     : "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a4", "a5", "a6", "a7", "s0", "s1", "s2",
+                     : "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a5", "a6", "a7", "s0", "s1", "s2",
                        "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "memory");
     return;
   }
@@ -85,7 +87,7 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
       k0 = fw_read_mcycle();
     }
     hart->in_kernel = 1;
-    kernel_call(hart->kernel_args, sched, (uintptr_t)L->entry, hart->kernel_sp);
+    kernel_call(hart, hart->kernel_args, sched, (uintptr_t)L->entry, hart->kernel_sp);
     hart->in_kernel = 0;
     if (counting) {
       t->kernel_cycles += fw_read_mcycle() - k0;
@@ -132,16 +134,19 @@ static void __attribute__((noinline)) run_protected(fw_hart_t *hart, hal_sched_i
     /* FS off (after setjmp, which saves FP registers): the kernel's first FP
      * instruction turns it on (trap.c). Whoever longjmps turns it on first. */
     if (!fw_launch.privileged) {
-      xcsr_clear(CSR_XSTATUS, XSTATUS_FS_MASK);
+      /* xPP = U for fw_user_call, in the same write (each CSR access ends
+       * QEMU's translation block: ~25 ns). */
+      xcsr_clear(CSR_XSTATUS, XSTATUS_FS_MASK | XSTATUS_XPP_MASK);
       /* In U-mode an enabled interrupt of the firmware's mode traps at once:
-       * xie = 0 for the share (team_wait turns it on while it sleeps);
-       * xPP = U for fw_user_call. */
-      xcsr_write(CSR_XIE, 0);
-      xcsr_clear(CSR_XSTATUS, XSTATUS_XPP_MASK);
+       * xie = 0 for the share (team_wait turns it on while it sleeps); the
+       * old value is what the share's end and a trap's unwinding restore. */
+      unsigned long ie;
+      __asm__ volatile("csrrw %0, " FW_STR(CSR_XIE) ", zero" : "=r"(ie)::"memory");
+      fw_scratch_of(hart->index)->ie = ie;
     }
     if (user_claims(&fw_launch)) {
       hart->in_kernel = 1;
-      kernel_call(&hart->user->loop, 0, (uintptr_t)fw_user_loop, hart->kernel_sp);
+      kernel_call(hart, &hart->user->loop, 0, (uintptr_t)fw_user_loop, hart->kernel_sp);
       hart->in_kernel = 0;
     } else {
       claim_loop(hart, sched, t);

@@ -41,16 +41,17 @@ extern char fw_tlb_touch[];
 /* Reads pages [first, end) in U-mode, with the launch's memory map
  * (fw_user_setup has run). */
 static void touch_in_u_mode(uintptr_t first, uintptr_t end) {
-  /* fw_user_call wants xie = 0 and xPP = U; keeps only sp and gp. */
+  /* fw_user_call wants xie = 0, xPP = U and the scratch in a4; keeps only sp and gp. */
   const uintptr_t ie = xcsr_read(CSR_XIE), status = xcsr_read(CSR_XSTATUS);
   xcsr_write(CSR_XIE, 0);
   xcsr_clear(CSR_XSTATUS, XSTATUS_XPP_MASK);
   register uintptr_t a0 __asm__("a0") = first, a1 __asm__("a1") = end;
   register uintptr_t a2 __asm__("a2") = (uintptr_t)fw_tlb_touch, a3 __asm__("a3") = 0; /* needs no stack */
+  register uintptr_t a4 __asm__("a4") = xcsr_read(CSR_XSCRATCH); /* this hart's scratch (start.S) */
   __asm__ volatile("call fw_user_call"
-                   : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3)
+                   : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4)
                    :
-                   : "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a4", "a5", "a6", "a7", "s0", "s1", "s2", "s3",
+                   : "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a5", "a6", "a7", "s0", "s1", "s2", "s3",
                      "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "memory");
   xcsr_write(CSR_XSTATUS, status);
   xcsr_write(CSR_XIE, ie);

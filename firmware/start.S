@@ -182,7 +182,8 @@ fw_trap_leave_to:
   csrc CSR_XSTATUS, t0
   XRET
 
-/* void fw_user_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t user_sp)
+/* void fw_user_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t user_sp,
+ *                   fw_scratch_t *scratch)
  * M-mode: enter the kernel in U-mode with ra pointing at fw_user_return,
  * which U-mode cannot fetch: the trap entry turns that fault into this
  * function's return. Only sp and gp survive it (the caller declares
@@ -192,9 +193,10 @@ fw_trap_leave_to:
  * xPP = U (every xRET leaves it so). */
   .globl fw_user_call
 fw_user_call:
-  csrr t0, CSR_XSCRATCH
-  REG_S sp, FW_SCRATCH_FWSP_OFS(t0)
-  REG_S ra, FW_SCRATCH_RA_OFS(t0)
+  /* a4: this hart's scratch, what xscratch holds (a CSR read would end
+   * QEMU's translation block) */
+  REG_S sp, FW_SCRATCH_FWSP_OFS(a4)
+  REG_S ra, FW_SCRATCH_RA_OFS(a4)
   csrw CSR_XEPC, a2
   la ra, fw_user_return
   mv sp, a3

@@ -24,6 +24,19 @@
 #include "fw_csr.h"
 #include "fw_launch.h"
 
+/* Word copies and compares written out: a call to memcpy and its return,
+ * on another page of firmware code, each end QEMU's translation block
+ * (~40 ns each; docs/architecture.md, "The launch path's cost"). */
+typedef uintptr_t __attribute__((may_alias)) fw_word_t; /* copies any type's words */
+static inline __attribute__((always_inline)) void copy_words(fw_word_t *d, const fw_word_t *s, size_t n) {
+  for (size_t i = 0; i < n; i++) d[i] = s[i];
+}
+static inline __attribute__((always_inline)) int same_words(const fw_word_t *a, const fw_word_t *b, size_t n) {
+  uintptr_t diff = 0;
+  for (size_t i = 0; i < n; i++) diff |= a[i] ^ b[i];
+  return diff == 0;
+}
+
 /* The first byte of the installed program's data segment: the lowest
  * install above the lowest one (kernel.ld puts text first). */
 static uintptr_t program_data;
@@ -85,16 +98,16 @@ void fw_user_setup(fw_hart_t *hart) {
   const uintptr_t heap_end = (uintptr_t)b->staging_base;
   const uintptr_t lo[FW_USER_RANGES] = {prog, stacks, pool, heap};
   const uintptr_t hi[FW_USER_RANGES] = {prog_end, stacks_end, pool + P, heap_end};
-  memcpy(hart->user_lo, lo, sizeof lo);
-  memcpy(hart->user_hi, hi, sizeof hi);
+  copy_words(hart->user_lo, lo, FW_USER_RANGES);
+  copy_words(hart->user_hi, hi, FW_USER_RANGES);
 #ifndef FW_PRIV_S
   /* Written only when they change: QEMU flushes the hart's TLB on every
    * PMP write (measured: the empty launch 1.4 -> 4.2 us when written each
    * time). */
   const uintptr_t data = program_data ? program_data : prog_end;
   const uintptr_t pmp[FW_USER_PMP] = {prog, data, prog_end, stacks, stacks_end, pool, pool + P, heap, heap_end};
-  if (memcmp(pmp, hart->pmp, sizeof pmp) != 0) {
-    memcpy(hart->pmp, pmp, sizeof pmp);
+  if (!same_words(pmp, hart->pmp, FW_USER_PMP)) {
+    copy_words(hart->pmp, pmp, FW_USER_PMP);
     PMPADDR(2, prog);
     PMPADDR(3, data);
     PMPADDR(4, prog_end);
@@ -113,7 +126,9 @@ void fw_user_setup(fw_hart_t *hart) {
   fw_user_t *u = hart->user;
   u->call = hart->call;
   if (!L->privileged) u->call.services = 0; /* ecall */
-  fw_scratch_of(hart->index)->ie = xcsr_read(CSR_XIE); /* what a trap's unwinding restores (trap.c) */
+  /* xie, what a trap's unwinding restores (trap.c): a U-mode share swaps
+   * it for 0 as it enters (run_protected: one CSR access less) */
+  if (L->privileged) fw_scratch_of(hart->index)->ie = xcsr_read(CSR_XIE);
   u->call.team = &fw_harts[leader].user->team;
   u->call.counters = u->counters;
   u->call.fp_live = 0;
@@ -121,13 +136,19 @@ void fw_user_setup(fw_hart_t *hart) {
   hart->kernel_args = L->args;
   hart->kernel_sp = (uintptr_t)u;
   if (!L->privileged) { /* copies of the launch's descriptor and arguments (checked: <= RVHAL_ARGS_MAX) */
-    u->desc = *L->desc;
+    _Static_assert(sizeof u->desc % sizeof(uintptr_t) == 0 && _Alignof(rvhal_launch_desc_t) >= sizeof(uintptr_t),
+                   "copied in words");
+    copy_words((fw_word_t *)&u->desc, (const fw_word_t *)L->desc, sizeof u->desc / sizeof(uintptr_t));
     u->call.launch = &u->desc;
     /* Whole 64-byte lines: a kernel's argument struct may be longer than the
-     * pack (tail padding), and the slot's bytes past the pack are zero. */
+     * pack (tail padding), and the slot's bytes past the pack are zero.
+     * The pack is 8-aligned (ring slot, list record: RVHAL_CMDLIST_ALIGN). */
     const size_t n = ((size_t)L->desc->args_size + 63) & ~(size_t)63;
     uintptr_t args = ((uintptr_t)u - n) & ~(uintptr_t)63;
-    memcpy((void *)args, L->args, n);
+    if ((uintptr_t)L->args % sizeof(uintptr_t) == 0)
+      copy_words((fw_word_t *)args, (const fw_word_t *)L->args, n / sizeof(uintptr_t));
+    else
+      memcpy((void *)args, L->args, n);
     hart->kernel_args = (void *)args;
     hart->kernel_sp = args;
   }

@@ -186,7 +186,7 @@ void fw_print_record(uint32_t hart, uint64_t item, const char *text, uint32_t le
 void fw_call_on_stack(void *arg, void (*fn)(void *), uintptr_t stack_top) __attribute__((noreturn));
 void fw_trap_leave_to(uintptr_t trap_stack_top, void (*fn)(void)) __attribute__((noreturn));
 /* Run a kernel call on `user_sp` (M-mode firmware: in U-mode). */
-void fw_user_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t user_sp);
+void fw_user_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t user_sp, fw_scratch_t *scratch);
 void fw_priv_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t user_sp); /* RVHAL_LAUNCH_PRIVILEGED */
 extern uint8_t fw_main_stacks[];
 extern uint8_t fw_boot_stacks[];
