@@ -22,12 +22,13 @@
 
 #define RVHAL_BOARD_FAULT_ADDR 0x10
 
-/* The debugger's doorbell: hart 0's MSIP in the CLINT. It interrupts
- * OpenSBI, not rvhal (M-mode), but that takes hart 0 out of its wfi: OpenSBI
- * finds no IPI request, returns after the wfi, and the ring loop looks at
- * the ring (device.doorbell.gdb.qemu-virt-sbi-rv64; another hart's MSIP
- * times out). */
-#define RVHAL_BOARD_DEBUG_DOORBELL msip 0x2000000
+/* The debugger's doorbell: hart 0's sip.SSIP, set through the stub's
+ * registers; it stays pending until the ring loop clears it. Not the MSIP:
+ * that interrupts OpenSBI (M-mode), which clears it at once; set while
+ * hart 0 is between its last look at the ring and its wfi (the halt that
+ * carries the submission can stop it there), the wake-up is lost and the
+ * launch times out (seen under load in device.doorbell.gdb). */
+#define RVHAL_BOARD_DEBUG_DOORBELL ssip
 
 #define RVHAL_BOARD_UART_BASE 0x10000000
 #define RVHAL_BOARD_UART_REG_SHIFT 0

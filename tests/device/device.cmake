@@ -16,15 +16,14 @@
 # GDB: also as device.<name>.gdb (and .gdb.rv32 with RV32) through the
 # GDB-remote backend (RVHAL_BACKEND=gdb, host/src/gdb_backend.c): the
 # end-to-end subset a device the host cannot map must pass. Its doorbell is
-# the board's debug doorbell (descriptor's debug_doorbell: hart 0's MSIP
-# written through the protocol), else the UART. GDB_BOARDS: the gdb variant
+# the board's debug doorbell (descriptor's debug_doorbell: hart 0's MSIP, or
+# under OpenSBI its sip.SSIP, written through the protocol), else the UART. GDB_BOARDS: the gdb variant
 # on every other device too, as device.<name>.gdb.<device name>. GDB_UART:
 # also as device.<name>.gdb.uart, the doorbell forced to the UART
 # (RVHAL_GDB_DOORBELL=uart). GDB_WRONG <arg>: also as device.<name>.gdb.wrong
 # with <arg>, the doorbell written to hart 1's MSIP (0x2000004) on qemu-virt,
-# and as device.<name>.gdb.wrong.<device> on qemu-virt-sbi (there the MSIP
-# interrupts OpenSBI, so it is worth pinning that it is hart 0's that wakes
-# the firmware): the test must see that fail.
+# and as device.<name>.gdb.wrong.<device> on qemu-virt-sbi (there an MSIP
+# write reaches OpenSBI, not the firmware): the test must see that fail.
 #
 # DIR: the folder under tests/ that holds <file>.c (default: device); it is
 # on the test's include path too (tests/exec/exec.cmake uses exec).
@@ -54,7 +53,7 @@ function(rvhal_device_test_executable target dir source)
 endfunction()
 
 function(rvhal_device_test name)
-  cmake_parse_arguments(T "RV32;CLEANUP;BOARDS;GDB;GDB_BOARDS;GDB_UART;GDB_SSIP" "TIMEOUT;DIR;SOURCE;BOARDS_EXCEPT;GDB_WRONG" "ARGS"
+  cmake_parse_arguments(T "RV32;CLEANUP;BOARDS;GDB;GDB_BOARDS;GDB_UART" "TIMEOUT;DIR;SOURCE;BOARDS_EXCEPT;GDB_WRONG" "ARGS"
                         ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 60)
@@ -97,13 +96,6 @@ function(rvhal_device_test name)
   if(T_GDB_UART)
     list(APPEND variants device.${name}.gdb.uart=0=gdb)
   endif()
-  if(T_GDB_SSIP)
-    foreach(dev ${RVHAL_DEVICES})
-      if(dev MATCHES "^qemu-virt-sbi-")
-        list(APPEND variants device.${name}.gdb.ssip.${dev}=${dev}=gdb)
-      endif()
-    endforeach()
-  endif()
   if(T_GDB_WRONG)
     list(APPEND variants device.${name}.gdb.wrong=0=gdb)
     foreach(dev ${RVHAL_DEVICES})
@@ -125,8 +117,6 @@ function(rvhal_device_test name)
     set(args ${T_ARGS})
     if(test MATCHES "[.]gdb[.]uart$")
       list(APPEND env RVHAL_GDB_DOORBELL=uart)
-    elseif(test MATCHES "[.]gdb[.]ssip[.]")
-      list(APPEND env RVHAL_GDB_DOORBELL=ssip)
     elseif(test MATCHES "[.]gdb[.]wrong")
       list(APPEND env RVHAL_GDB_DOORBELL=0x2000004)
       set(args ${T_GDB_WRONG})
@@ -147,7 +137,7 @@ rvhal_device_test(programs RV32 BOARDS)
 rvhal_device_test(memory RV32 BOARDS GDB)
 rvhal_device_test(errors RV32 BOARDS)
 rvhal_device_test(trap RV32 BOARDS GDB)
-rvhal_device_test(doorbell RV32 BOARDS GDB GDB_BOARDS GDB_UART GDB_SSIP GDB_WRONG wrong)
+rvhal_device_test(doorbell RV32 BOARDS GDB GDB_BOARDS GDB_UART GDB_WRONG wrong)
 rvhal_device_test(no_qemu_left)
 rvhal_device_test(queues RV32 BOARDS GDB TIMEOUT 240)
 rvhal_device_test(command_buffers RV32 BOARDS GDB TIMEOUT 120)

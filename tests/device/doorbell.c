@@ -4,9 +4,8 @@
  * submitted. All launches must complete, with the right results, on every
  * board (a polled board's timer wakes hart 0 too) and backend; through the
  * GDB-remote backend the doorbell is the board's debug doorbell (its
- * descriptor's debug_doorbell: hart 0's MSIP written through the protocol),
- * or with RVHAL_GDB_DOORBELL=ssip (device.doorbell.gdb.ssip.<device>) hart
- * 0's sip.SSIP set through the stub's registers.
+ * descriptor's debug_doorbell: hart 0's MSIP written through the protocol,
+ * or under OpenSBI hart 0's sip.SSIP set through the stub's registers).
  *
  * With the argument "wrong" (device.doorbell.gdb.wrong: RVHAL_GDB_DOORBELL
  * is another hart's MSIP), a launch must time out instead, and say so: it is
