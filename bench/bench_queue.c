@@ -3,7 +3,10 @@
  *   - empty launches per second, blocking calls against one queue fed
  *     without waiting (10,000 by default);
  *   - the device's idle time between two kernels enqueued back to back
- *     (end of one to start of the next, device clock);
+ *     (end of one to start of the next, device clock): both held back until
+ *     enqueued, so both are on the device (the firmware's hand-over), and
+ *     enqueued one after the other (host latency shows when the first ends
+ *     before the second arrives);
  *   - a command buffer of 100 launches replayed 100 times (the firmware
  *     walks it from one ring entry) against 100 separate enqueues, per
  *     launch: the caller's time, the wall time, and the device's time from
@@ -35,28 +38,38 @@ static double launches_per_s_queue(bench_dev_t *b, rvhal_queue_t *q, hal_kernel_
   return n / ((bench_now_us() - t0) / 1e6);
 }
 
-static void bench_gap(bench_dev_t *b, rvhal_queue_t *q, hal_kernel_t k, int runs) {
+/* The device's idle time from one kernel's end to the next one's start
+ * (device clock). gated: the first waits on a semaphore the caller signals
+ * once both are enqueued, so both are on the device when the first ends:
+ * the firmware's own hand-over. Otherwise the second may reach the device
+ * only after an empty first kernel has ended: host latency shows. */
+static void bench_gap(bench_dev_t *b, rvhal_queue_t *q, hal_kernel_t k, int runs, int gated) {
   uint32_t unused = 0;
   hal_arg_t a = rvhal_arg_value(&unused, 4);
   hal_ndrange_t nd = {.global = {1, 1, 1}, .local = {1, 1, 1}};
   double *gap = malloc(sizeof *gap * (size_t)runs);
+  rvhal_semaphore_t *gate = NULL;
+  BENCH_CHECK(rvhal_semaphore_create(0, &gate));
   for (int i = 0; i < runs; i++) {
     rvhal_event_t *e1, *e2;
-    BENCH_CHECK(rvhal_enqueue_kernel(q, NULL, b->p, k, &nd, &a, 1, 1, NULL, &e1));
+    const rvhal_semaphore_value_t open = {gate, (uint64_t)i + 1};
+    const rvhal_dependencies_t deps = {.wait_semaphores = &open, .num_wait_semaphores = 1};
+    BENCH_CHECK(rvhal_enqueue_kernel(q, gated ? &deps : NULL, b->p, k, &nd, &a, 1, 1, NULL, &e1));
     BENCH_CHECK(rvhal_enqueue_kernel(q, NULL, b->p, k, &nd, &a, 1, 1, NULL, &e2));
+    BENCH_CHECK(rvhal_semaphore_signal(gate, (uint64_t)i + 1));
     BENCH_CHECK(rvhal_event_wait(e2, RVHAL_WAIT_FOREVER));
     rvhal_event_times_t t1, t2;
     BENCH_CHECK(rvhal_event_times(e1, &t1));
     BENCH_CHECK(rvhal_event_times(e2, &t2));
-    /* device clock: from the first launch's end to the second's start */
     gap[i] = ((double)t2.device_start_ns - (double)t1.device_end_ns) / 1e3;
     rvhal_event_release(e1);
     rvhal_event_release(e2);
   }
+  rvhal_semaphore_destroy(gate);
   bench_stats_t s = bench_stats(gap, (size_t)runs);
-  printf("queue   device idle between two enqueued kernels (device clock)   median %7.2f us   p10 %7.2f   p90 %7.2f   "
+  printf("queue   device idle between two enqueued kernels, %-17s median %7.2f us   p10 %7.2f   p90 %7.2f   "
          "(%d runs)\n",
-         s.median, s.p10, s.p90, runs);
+         gated ? "both on device:" : "one after other:", s.median, s.p10, s.p90, runs);
   free(gap);
 }
 
@@ -207,7 +220,8 @@ void bench_queue(const char *kernel_dir, int runs) {
   launches_per_s_queue(&b, q, k, 100);
   double lb = launches_per_s_blocking(&b, k, n), lq = launches_per_s_queue(&b, q, k, n);
   printf("queue   %d empty launches: blocking %8.0f /s, through a queue %8.0f /s (%.2fx)\n", n, lb, lq, lq / lb);
-  bench_gap(&b, q, k, runs < 1000 ? runs : 1000);
+  bench_gap(&b, q, k, runs < 1000 ? runs : 1000, 1);
+  bench_gap(&b, q, k, runs < 1000 ? runs : 1000, 0);
   bench_command_buffer(&b, q, k);
   rvhal_queue_destroy(q);
   bench_close(&b);
