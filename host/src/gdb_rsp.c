@@ -242,6 +242,15 @@ int rvhal_rsp_read_mem(rvhal_rsp_t *r, uint64_t addr, void *buf, size_t len) {
   return RVHAL_OK;
 }
 
+/* The reply to a memory write (X or M) of n bytes at addr. */
+static int written(rvhal_rsp_t *r, char packet, uint64_t addr, size_t n) {
+  if (strcmp(r->reply, "OK"))
+    return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%c%llx,%zx' replied '%s', expected 'OK'", packet,
+                       (unsigned long long)addr, n, quote(r));
+  r->bytes_written += n;
+  return RVHAL_OK;
+}
+
 /* X: as many bytes as fit the packet once escaped. */
 static int write_binary(rvhal_rsp_t *r, uint64_t addr, const uint8_t *p, size_t len) {
   const size_t room = r->packet_size - 48; /* "Xaddr,len:" and the frame */
@@ -257,13 +266,10 @@ static int write_binary(rvhal_rsp_t *r, uint64_t addr, const uint8_t *p, size_t 
     int h = snprintf(r->payload, sizeof r->payload, "X%llx,%zx:", (unsigned long long)addr, n);
     memcpy(r->payload + h, p, n);
     RVHAL_RETURN_IF_ERROR(rvhal_rsp_request_n(r, r->payload, (size_t)h + n));
-    if (strcmp(r->reply, "OK"))
-      return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: 'X%llx,%zx' replied '%s', expected 'OK'",
-                         (unsigned long long)addr, n, quote(r));
+    RVHAL_RETURN_IF_ERROR(written(r, 'X', addr, n));
     p += n;
     addr += n;
     len -= n;
-    r->bytes_written += n;
   }
   return RVHAL_OK;
 }
@@ -282,13 +288,10 @@ int rvhal_rsp_write_mem(rvhal_rsp_t *r, uint64_t addr, const void *buf, size_t l
     }
     *o = '\0';
     RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, r->payload));
-    if (strcmp(r->reply, "OK"))
-      return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: 'M%llx,%zx' replied '%s', expected 'OK'",
-                         (unsigned long long)addr, n, quote(r));
+    RVHAL_RETURN_IF_ERROR(written(r, 'M', addr, n));
     p += n;
     addr += n;
     len -= n;
-    r->bytes_written += n;
   }
   return RVHAL_OK;
 }
