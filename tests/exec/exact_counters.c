@@ -11,8 +11,7 @@
  * waits, idle, kernel cycles, context switches) of every launch must be
  * identical in all of them -- or, for launches rvhal_counters_exact() calls
  * approximate (teams of several harts), the same work with instructions
- * within 0.1% and cycles within 5%: run-to-run noise, not a systematic
- * difference.
+ * within 0.1% (their cycles are not compared: see same_counts).
  *
  * Modes (argv[1]):
  *   plain  barrier kernels over many groups, one hart per group (the teams
@@ -157,9 +156,12 @@ static int is_cycle_counter(uint32_t id) {
 /* Identical counts; or, when the library itself calls the numbers
  * approximate (rvhal_counters_exact() = 0: teams of harts share QEMU's one
  * thread in slices QEMU chooses), the same work (groups, items, barriers,
- * switches), instructions within 0.1% (at least 64) and cycles within 5% of
- * the hart's cycles (at least 2000) -- run-to-run noise, not a systematic
- * difference. */
+ * switches) and instructions within 0.1% (at least 64) -- run-to-run
+ * noise, not a systematic difference. Their cycle counters are not compared:
+ * while every hart of the launch sleeps at once (a team's barrier
+ * hand-over), QEMU's -icount clock runs in real time (its default
+ * sleep=on), so a host hiccup lands in them (seen once in CI: +93,000 cycles,
+ * 18 %, in two harts' barrier waits and the others' idle cycles). */
 static int same_counts(const ex_counts_t *a, const ex_counts_t *b, int approximate) {
   if (a->harts != b->harts) return 0;
   for (uint32_t id = 0; id < EX_NUM_HART_COUNTERS; id++)
@@ -169,7 +171,7 @@ static int same_counts(const ex_counts_t *a, const ex_counts_t *b, int approxima
       if (!approximate) return 0;
       uint64_t tol = 0;
       if (id == RVHAL_HART_COUNTER_INSTRET) tol = x / 1000 > 64 ? x / 1000 : 64;
-      else if (is_cycle_counter(id)) tol = a->v[RVHAL_HART_COUNTER_CYCLES][h] / 20 > 2000 ? a->v[RVHAL_HART_COUNTER_CYCLES][h] / 20 : 2000;
+      else if (is_cycle_counter(id)) continue;
       if (d > tol) return 0;
     }
   return 1;
