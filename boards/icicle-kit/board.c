@@ -3,20 +3,9 @@
 #include "fw_board.h"
 #include "fw_drivers.h"
 
-static int icicle_init(void) {
-  fw_uart_init();
-  return 0;
-}
-
 const fw_board_t fw_board = {
     FW_BOARD_FACTS, /* from board.h */
-    .doorbell = FW_DOORBELL_IRQ,
-    .init = icicle_init,
-    .ipi_send = clint_ipi_send,
-    .ipi_clear = clint_ipi_clear,
-    .time_now = clint_time_now,
-    .timer_set = clint_timer_set,
-    .doorbell_enable = uart_doorbell_enable,
-    .doorbell_ack = uart_doorbell_ack,
-    .host_notify = uart_notify_host,
+    FW_HOOKS_UART_LINK,
+    FW_HOOKS_CLINT,
+    .init = uart_link_init,
 };

@@ -5,6 +5,11 @@
 #include "board.h"
 #include "fw_drivers.h"
 
+int uart_link_init(void) {
+  fw_uart_init();
+  return 0;
+}
+
 void uart_doorbell_enable(void) {
   plic_route_to_hart(RVHAL_BOARD_UART_IRQ, RVHAL_BOARD_FIRST_HART);
   fw_uart_enable_rx_irq();

@@ -19,6 +19,7 @@ void plic_complete(uint32_t hartid, uint32_t source);
 
 /* The host link over the console UART whose receive interrupt goes through
  * the PLIC to hart 0 (uart_doorbell.c). */
+int uart_link_init(void); /* the board's init hook when the UART is all it sets up */
 void uart_doorbell_enable(void);
 uint32_t uart_doorbell_ack(void);
 void uart_notify_host(void);
@@ -39,5 +40,16 @@ void sbi_ipi_clear(uint32_t hart_index);
 uint64_t sbi_time_now(void);
 void sbi_timer_set(uint32_t hart_index, uint64_t deadline);
 int sbi_hart_start(uint32_t hart_index, uintptr_t entry);
+
+/* The fw_board_t hooks of a driver group, for a board's initializer (after
+ * FW_BOARD_FACTS): a board lists the groups it has, then its own hooks. */
+#define FW_HOOKS_UART_LINK                                                                 \
+  .doorbell = FW_DOORBELL_IRQ, .doorbell_enable = uart_doorbell_enable, .doorbell_ack = uart_doorbell_ack, \
+  .host_notify = uart_notify_host
+#define FW_HOOKS_CLINT                                                                     \
+  .ipi_send = clint_ipi_send, .ipi_clear = clint_ipi_clear, .time_now = clint_time_now, .timer_set = clint_timer_set
+#define FW_HOOKS_SBI                                                                       \
+  .hart_start = sbi_hart_start, .ipi_send = sbi_ipi_send, .ipi_clear = sbi_ipi_clear, .time_now = sbi_time_now, \
+  .timer_set = sbi_timer_set
 
 #endif /* FW_DRIVERS_H */
