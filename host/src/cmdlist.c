@@ -15,6 +15,9 @@
 
 #define LIST_KNAME "(a command buffer's launches)"
 
+/* A recorded fill's pattern fits a command record's. */
+RVHAL_STATIC_ASSERT(RVHAL_FILL_PATTERN_MAX <= RVHAL_CMD_MAX_PATTERN, "fill patterns outgrew command lists");
+
 static uint8_t *area(rvhal_device_t *d) { return rvhal_dev_ptr(d, d->layout.fw_base + RVHAL_CMDLIST_OFFSET); }
 static uint64_t area_dev(const rvhal_device_t *d) { return d->layout.fw_base + RVHAL_CMDLIST_OFFSET; }
 static uint32_t align64(uint64_t n) { return (uint32_t)((n + 63) / 64 * 64); }

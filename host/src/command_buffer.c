@@ -148,9 +148,7 @@ int rvhal_command_buffer_copy(rvhal_command_buffer_t *cb, hal_addr_t dst, hal_ad
 
 int rvhal_command_buffer_fill(rvhal_command_buffer_t *cb, hal_addr_t dst, const void *pattern,
                               hal_size_t pattern_size, hal_size_t size) {
-  if (!pattern || pattern_size == 0 || pattern_size > 128)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "command_buffer_fill: pattern of %llu bytes (1..128, not NULL)",
-                       (unsigned long long)pattern_size);
+  RVHAL_RETURN_IF_ERROR(rvhal_check_fill_pattern("command_buffer_fill", pattern, pattern_size));
   int rc;
   rvhal_cb_op_t *o = add_op(cb, "fill", RVHAL_CB_FILL, &rc);
   if (!o) return rc;

@@ -23,7 +23,7 @@ typedef struct rvhal_cb_op {
   /* copy, fill */
   hal_addr_t dst, src;
   hal_size_t size, pattern_size;
-  uint8_t pattern[128];
+  uint8_t pattern[RVHAL_FILL_PATTERN_MAX];
 } rvhal_cb_op_t;
 
 /* A global-buffer argument of a recorded launch, where its packed word lies

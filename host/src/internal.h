@@ -12,6 +12,9 @@
  *     return rvhal_error(RVHAL_INVALID_ARGUMENT, "work_dim %u is not 1, 2 or 3", dim); */
 int rvhal_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rvhal_clear_error(void);
+/* A fill's pattern: not NULL, 1..RVHAL_FILL_PATTERN_MAX bytes (memory.c);
+ * `what` names the call in the error. */
+int rvhal_check_fill_pattern(const char *what, const void *pattern, uint64_t pattern_size);
 
 /* IREE-style early return on failure. */
 #define RVHAL_RETURN_IF_ERROR(expr)     \

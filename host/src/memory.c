@@ -84,13 +84,19 @@ int rvhal_mem_copy(rvhal_device_t *d, hal_addr_t dst, hal_addr_t src, hal_size_t
   return rvhal_dev_flush(d, dst, size);
 }
 
+int rvhal_check_fill_pattern(const char *what, const void *pattern, uint64_t pattern_size) {
+  if (!pattern) return rvhal_error(RVHAL_INVALID_ARGUMENT, "%s: NULL pattern", what);
+  if (pattern_size == 0 || pattern_size > RVHAL_FILL_PATTERN_MAX)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "%s: pattern of %llu bytes: the pattern size must be 1 to %d bytes",
+                       what, (unsigned long long)pattern_size, RVHAL_FILL_PATTERN_MAX);
+  return RVHAL_OK;
+}
+
 int rvhal_mem_fill(rvhal_device_t *d, hal_addr_t dst, const void *pattern, hal_size_t pattern_size, hal_size_t size) {
   RVHAL_HEAP_GUARD(d);
   rvhal_clear_error();
-  if (!d || !pattern) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_fill: NULL device or pattern");
-  if (pattern_size == 0 || pattern_size > 128)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_fill: pattern size %llu is not 1 to 128 bytes",
-                       (unsigned long long)pattern_size);
+  if (!d) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_fill: NULL device");
+  RVHAL_RETURN_IF_ERROR(rvhal_check_fill_pattern("mem_fill", pattern, pattern_size));
   if (size % pattern_size)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_fill: size %llu is not a multiple of the pattern size %llu",
                        (unsigned long long)size, (unsigned long long)pattern_size);

@@ -59,7 +59,7 @@ typedef struct cmd {
       void *host_dst;
       const void *host_src;
       hal_size_t size;
-      uint8_t pattern[128];
+      uint8_t pattern[RVHAL_FILL_PATTERN_MAX];
       hal_size_t pattern_size;
     } mem;
     struct {
@@ -740,11 +740,7 @@ int rvhal_enqueue_copy(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_a
 
 static cmd_t *build_fill(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_addr_t dst, const void *pattern,
                          hal_size_t pattern_size, hal_size_t size, int *out_rc) {
-  if (!pattern || pattern_size == 0 || pattern_size > 128) {
-    *out_rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_fill: pattern of %llu bytes (1..128, not NULL)",
-                          (unsigned long long)pattern_size);
-    return NULL;
-  }
+  if ((*out_rc = rvhal_check_fill_pattern("enqueue_fill", pattern, pattern_size)) != RVHAL_OK) return NULL;
   cmd_t *c = new_command(q, CMD_FILL, deps, NULL, out_rc);
   if (!c) return NULL;
   c->u.mem.dst = dst;

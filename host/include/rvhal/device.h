@@ -149,7 +149,10 @@ int rvhal_mem_free(rvhal_device_t *device, hal_addr_t addr);
 int rvhal_mem_write(rvhal_device_t *device, hal_addr_t dst, const void *src, hal_size_t size);
 int rvhal_mem_read(rvhal_device_t *device, void *dst, hal_addr_t src, hal_size_t size);
 int rvhal_mem_copy(rvhal_device_t *device, hal_addr_t dst, hal_addr_t src, hal_size_t size);
-/* Repeats the pattern (1..128 bytes, dividing size) over [dst, dst+size). */
+/* The longest pattern mem_fill, its queue and command-buffer forms take. */
+#define RVHAL_FILL_PATTERN_MAX 128
+/* Repeats the pattern (1..RVHAL_FILL_PATTERN_MAX bytes, dividing size) over
+ * [dst, dst+size). */
 int rvhal_mem_fill(rvhal_device_t *device, hal_addr_t dst, const void *pattern, hal_size_t pattern_size,
                    hal_size_t size);
 /* Host view of [addr, addr+size) inside one allocation: writes through it

@@ -137,7 +137,7 @@ int rvhal_enqueue_read(rvhal_queue_t *queue, const rvhal_dependencies_t *deps, v
                        hal_size_t size, rvhal_event_t **out_event);
 int rvhal_enqueue_copy(rvhal_queue_t *queue, const rvhal_dependencies_t *deps, hal_addr_t dst, hal_addr_t src,
                        hal_size_t size, rvhal_event_t **out_event);
-/* The pattern (1..128 bytes) is copied at enqueue. */
+/* The pattern (1..RVHAL_FILL_PATTERN_MAX bytes) is copied at enqueue. */
 int rvhal_enqueue_fill(rvhal_queue_t *queue, const rvhal_dependencies_t *deps, hal_addr_t dst,
                        const void *pattern, hal_size_t pattern_size, hal_size_t size, rvhal_event_t **out_event);
 /* Does nothing but wait and signal: an event that ends when everything
