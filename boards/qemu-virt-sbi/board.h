@@ -40,11 +40,14 @@
 #define RVHAL_BOARD_PLIC_CONTEXT(hartid) (2 * (hartid) + 1)
 
 #define RVHAL_BOARD_TIMEBASE_HZ 10000000
+#define RVHAL_BOARD_TIME_CSR 1 /* in S-mode under SBI the time CSR is always there */
 
 #define RVHAL_BOARD_QEMU_MACHINE "virt"
 #define RVHAL_BOARD_QEMU_BOOT "kernel"
 #define RVHAL_BOARD_QEMU_BIOS "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin"
 #define RVHAL_BOARD_QEMU_MIN_RAM 0
 #define RVHAL_BOARD_QEMU_ARGS ""
+/* OpenSBI reads the machine's device tree: QEMU builds it. */
+#define RVHAL_BOARD_QEMU_DTB "machine"
 
 #endif /* RVHAL_BOARD_H */

@@ -45,6 +45,7 @@
 /* CLINT (ACLINT MSWI + MTIMER). */
 #define RVHAL_BOARD_CLINT_BASE 0x02000000
 #define RVHAL_BOARD_TIMEBASE_HZ 10000000
+#define RVHAL_BOARD_TIME_CSR 1 /* QEMU's virt implements the time CSR in M-mode (spike does not) */
 
 /* How QEMU runs it: -machine, how the firmware gets in ("kernel": -bios
  * BIOS -kernel fw.elf; "loader": -device loader per hart), -m at least
@@ -54,5 +55,6 @@
 #define RVHAL_BOARD_QEMU_BIOS "none"
 #define RVHAL_BOARD_QEMU_MIN_RAM 0
 #define RVHAL_BOARD_QEMU_ARGS ""
+#define RVHAL_BOARD_QEMU_DTB "empty" /* the firmware reads no device tree */
 
 #endif /* RVHAL_BOARD_H */

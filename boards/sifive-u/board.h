@@ -35,11 +35,13 @@
 
 #define RVHAL_BOARD_CLINT_BASE 0x02000000
 #define RVHAL_BOARD_TIMEBASE_HZ 1000000
+#define RVHAL_BOARD_TIME_CSR 0 /* the U54 has no time CSR in M-mode (rdtime traps): mtime over MMIO */
 
 #define RVHAL_BOARD_QEMU_MACHINE "sifive_u"
 #define RVHAL_BOARD_QEMU_BOOT "kernel"
 #define RVHAL_BOARD_QEMU_BIOS "none"
 #define RVHAL_BOARD_QEMU_MIN_RAM 0
 #define RVHAL_BOARD_QEMU_ARGS ""
+#define RVHAL_BOARD_QEMU_DTB "empty" /* the firmware reads no device tree */
 
 #endif /* RVHAL_BOARD_H */

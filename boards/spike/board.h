@@ -31,11 +31,13 @@
 
 #define RVHAL_BOARD_CLINT_BASE 0x02000000
 #define RVHAL_BOARD_TIMEBASE_HZ 10000000
+#define RVHAL_BOARD_TIME_CSR 0 /* QEMU's spike has no time CSR (rdtime traps): mtime over MMIO */
 
 #define RVHAL_BOARD_QEMU_MACHINE "spike"
 #define RVHAL_BOARD_QEMU_BOOT "kernel"
 #define RVHAL_BOARD_QEMU_BIOS "none"
 #define RVHAL_BOARD_QEMU_MIN_RAM 0
 #define RVHAL_BOARD_QEMU_ARGS ""
+#define RVHAL_BOARD_QEMU_DTB "empty" /* the firmware reads no device tree */
 
 #endif /* RVHAL_BOARD_H */

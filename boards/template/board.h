@@ -55,6 +55,9 @@
 /* CLINT / ACLINT: software interrupts and the machine timer. */
 #define RVHAL_BOARD_CLINT_BASE 0x02000000
 #define RVHAL_BOARD_TIMEBASE_HZ 10000000
+/* 1 if the harts implement the time CSR in the firmware's mode (QEMU's
+ * machines do; many real cores trap rdtime in M-mode): no MMIO read of mtime. */
+#define RVHAL_BOARD_TIME_CSR 0
 
 /* Only for boards QEMU emulates: -machine, how the image gets in ("kernel":
  * -bios BIOS -kernel fw.elf; "loader": -bios BIOS and a -device loader per
@@ -65,5 +68,9 @@
 #define RVHAL_BOARD_QEMU_BIOS "none"
 #define RVHAL_BOARD_QEMU_MIN_RAM 0
 #define RVHAL_BOARD_QEMU_ARGS ""
+/* "empty" when the firmware takes its facts from this file, not from a
+ * device tree: QEMU skips building one (~2 ms of every device create);
+ * "machine" when something in the guest reads it (OpenSBI does). */
+#define RVHAL_BOARD_QEMU_DTB "empty"
 
 #endif /* RVHAL_BOARD_H */

@@ -34,21 +34,7 @@ void sbi_ipi_clear(uint32_t hart_index) {
   xcsr_clear(CSR_XIP, XIP_SOFT);
 }
 
-uint64_t sbi_time_now(void) {
-#if __riscv_xlen == 64
-  uint64_t t;
-  __asm__ volatile("rdtime %0" : "=r"(t)::"memory");
-  return t;
-#else
-  uint32_t hi, lo, hi2;
-  do {
-    __asm__ volatile("rdtimeh %0" : "=r"(hi)::"memory");
-    __asm__ volatile("rdtime %0" : "=r"(lo)::"memory");
-    __asm__ volatile("rdtimeh %0" : "=r"(hi2)::"memory");
-  } while (hi != hi2);
-  return ((uint64_t)hi << 32) | lo;
-#endif
-}
+uint64_t sbi_time_now(void) { return fw_csr_time(); }
 
 /* Only for the calling hart, as SBI's set_timer; the core only ever sets
  * its own. */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "fw_asm.h"
+#include "fw_csr.h"
 #include "fw_speed.h" /* FW_TIMER_OFF */
 
 #define FW_BOARD_VERSION 1
@@ -19,7 +20,8 @@
  * ..., hooks}` (boards/template/board.c). */
 #define FW_BOARD_FACTS                                                                       \
   .version = FW_BOARD_VERSION, .name = RVHAL_BOARD_NAME, .first_hart = RVHAL_BOARD_FIRST_HART, \
-  .max_harts = RVHAL_BOARD_MAX_HARTS, .ram_base = RVHAL_BOARD_RAM_BASE, .timebase_hz = RVHAL_BOARD_TIMEBASE_HZ
+  .max_harts = RVHAL_BOARD_MAX_HARTS, .ram_base = RVHAL_BOARD_RAM_BASE, .timebase_hz = RVHAL_BOARD_TIMEBASE_HZ, \
+  .time_csr = RVHAL_BOARD_TIME_CSR
 
 /* How the host's doorbell reaches hart 0. */
 #define FW_DOORBELL_IRQ 0  /* an external interrupt (doorbell_enable/ack) */
@@ -33,6 +35,11 @@ typedef struct fw_board {
   uint64_t ram_base;      /* guest physical address of RAM */
   uint64_t timebase_hz;   /* time_now ticks per second */
   uint64_t poll_ticks;    /* FW_DOORBELL_POLL: how often hart 0 looks */
+  /* 1: the harts read device time from the time CSR (QEMU's machines have
+   * it in every mode; under SBI it is always there): read inline, with no
+   * MMIO and no call: an MMIO read of mtime takes QEMU's global lock (~3 per
+   * launch); 0: through time_now (many real cores trap rdtime in M-mode). */
+  uint32_t time_csr;
   const char *name;
   /* Optional: the boot hart, once, before any other hart runs: UART,
    * interrupt controller, timers. Returns 0 or a negative rvhal_status_t. */
@@ -45,7 +52,8 @@ typedef struct fw_board {
   /* Required: a software interrupt to a hart (wakes it from wfi), its clear. */
   void (*ipi_send)(uint32_t hart_index);
   void (*ipi_clear)(uint32_t hart_index);
-  /* Required: device time in timebase ticks; per-hart timer deadline. */
+  /* Required (time_now: unless time_csr): device time in timebase ticks;
+   * per-hart timer deadline. */
   uint64_t (*time_now)(void);
   void (*timer_set)(uint32_t hart_index, uint64_t deadline);
   /* FW_DOORBELL_IRQ: make the doorbell raise hart 0's external interrupt;
@@ -67,7 +75,7 @@ static inline void fw_board_hart_init(uint32_t i) {
 }
 static inline void fw_ipi_send(uint32_t i) { fw_board.ipi_send(i); }
 static inline void fw_ipi_clear(uint32_t i) { fw_board.ipi_clear(i); }
-static inline uint64_t fw_time_now(void) { return fw_board.time_now(); }
+static inline uint64_t fw_time_now(void) { return fw_board.time_csr ? fw_csr_time() : fw_board.time_now(); }
 static inline void fw_timer_set(uint32_t i, uint64_t deadline) { fw_board.timer_set(i, deadline); }
 static inline int fw_doorbell_polled(void) { return fw_board.doorbell == FW_DOORBELL_POLL; }
 static inline void fw_doorbell_enable(void) {

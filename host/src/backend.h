@@ -49,6 +49,8 @@ struct rvhal_backend {
   uint8_t *ram;      /* host mapping of all guest RAM */
   uint64_t ram_base; /* device address of ram[0] */
   uint64_t ram_size;
+  int ram_zero;      /* nothing has written `ram` yet (a new memfd): every byte reads 0, and
+                        zeroing it would only fault its pages in (~3 us each) */
 };
 
 /* What the QEMU backend needs to run a device. */

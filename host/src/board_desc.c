@@ -46,10 +46,10 @@ static const field_t fields[] = {
     U64("qemu_min_ram", qemu_min_ram),
     STR("qemu_args", qemu_args),
 };
-/* The other keys: "isa_ext", "priv", "doorbell_polled", "qemu_boot", "debug_doorbell". */
-enum { F_ISA_EXT = 0, F_PRIV, F_DOORBELL, F_BOOT, F_DEBUG_DOORBELL, NUM_EXTRA };
-static const char *const extra_keys[NUM_EXTRA] = {"isa_ext", "priv", "doorbell_polled", "qemu_boot",
-                                                  "debug_doorbell"};
+/* The other keys: "isa_ext", "priv", "doorbell_polled", "qemu_boot", "debug_doorbell", "qemu_dtb". */
+enum { F_ISA_EXT = 0, F_PRIV, F_DOORBELL, F_BOOT, F_DEBUG_DOORBELL, F_DTB, NUM_EXTRA };
+static const char *const extra_keys[NUM_EXTRA] = {"isa_ext",        "priv",    "doorbell_polled", "qemu_boot",
+                                                  "debug_doorbell", "qemu_dtb"};
 #define NUM_FIELDS (sizeof fields / sizeof fields[0])
 
 static int parse_u64(const char *v, uint64_t *out) {
@@ -188,6 +188,11 @@ int rvhal_board_desc_parse(const char *text, const char *what, rvhal_board_desc_
         if (parse_str(val, s, sizeof s) || (strcmp(s, "kernel") && strcmp(s, "loader")))
           return BAD("%s:%u: qemu_boot: expected \"kernel\" or \"loader\", found %s", what, line_no, val);
         d.qemu_boot = s[0] == 'k' ? RVHAL_BOARD_BOOT_KERNEL : RVHAL_BOARD_BOOT_LOADER;
+        break;
+      case F_DTB:
+        if (parse_str(val, s, sizeof s) || (strcmp(s, "machine") && strcmp(s, "empty")))
+          return BAD("%s:%u: qemu_dtb: expected \"machine\" or \"empty\", found %s", what, line_no, val);
+        d.qemu_dtb_empty = s[0] == 'e';
         break;
       case F_DEBUG_DOORBELL:
         debug_doorbell_line = line_no;

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#define RVHAL_BOARD_DESC_VERSION 2 /* 2: debug_doorbell */
+#define RVHAL_BOARD_DESC_VERSION 3 /* 2: debug_doorbell; 3: qemu_dtb */
 #define RVHAL_BOARD_STR_MAX 256
 
 typedef enum rvhal_board_boot {
@@ -45,6 +45,8 @@ typedef struct rvhal_board_desc {
   char qemu_bios[RVHAL_BOARD_STR_MAX]; /* "none" or a file */
   uint64_t qemu_min_ram;      /* -m at least this (0: none) */
   char qemu_args[RVHAL_BOARD_STR_MAX]; /* extra arguments, blank-separated */
+  int qemu_dtb_empty; /* the firmware reads no device tree: QEMU is handed an empty one instead of building
+                         its own (qemu_dtb "empty"; "machine": QEMU's, e.g. for OpenSBI) */
 } rvhal_board_desc_t;
 
 /* Parses a descriptor's text; `what` names it in errors (a path). */

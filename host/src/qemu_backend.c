@@ -46,6 +46,7 @@ typedef struct qemu_backend {
   char *qemu_path, *firmware_path, *plugin_path;
   uint64_t qemu_ram;  /* -m: the mapped window, or the board's minimum if larger */
   int ram_fd;
+  int dtb_fd;   /* -dtb /dev/fd/N: the empty device tree (make_empty_dtb), or -1 */
   int log_fd;   /* QEMU's stdout+stderr */
   int sock;     /* our end of the UART */
   pid_t pid;
@@ -96,10 +97,51 @@ static void qemu_destroy(rvhal_backend_t *base) {
   free(q);
 }
 
+/* An empty device tree (a root with #address-cells, #size-cells and
+ * /chosen, what QEMU's loaders expect) for boards whose firmware reads none
+ * (board qemu_dtb "empty"): with -dtb QEMU does not build its own, ~2-3 ms
+ * of every start on virt (measured: QEMU start to QMP quit 25.5 -> 22.5
+ * ms). One memfd per process, shared by every QEMU it starts (each opens
+ * /dev/fd/N for itself). */
+static pthread_once_t empty_dtb_once = PTHREAD_ONCE_INIT;
+static int empty_dtb_fd = -1;
+
+static void put_be32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
+}
+
+static void make_empty_dtb(void) {
+  enum { BEGIN_NODE = 1, END_NODE = 2, PROP = 3, END = 9, HDR = 40, RSV = 16 };
+  static const char strings[] = "#address-cells\0#size-cells"; /* and its NUL */
+  uint32_t st[32];
+  size_t n = 0;
+  st[n++] = BEGIN_NODE, st[n++] = 0; /* "" */
+  st[n++] = PROP, st[n++] = 4, st[n++] = 0, st[n++] = 2;  /* #address-cells = <2> */
+  st[n++] = PROP, st[n++] = 4, st[n++] = 15, st[n++] = 2; /* #size-cells = <2> */
+  st[n++] = BEGIN_NODE, st[n++] = 0, st[n++] = 0;         /* "chosen", below */
+  st[n++] = END_NODE, st[n++] = END_NODE, st[n++] = END;
+  uint8_t blob[HDR + RSV + sizeof st + sizeof strings];
+  memset(blob, 0, sizeof blob);
+  for (size_t i = 0; i < n; i++) put_be32(blob + HDR + RSV + 4 * i, st[i]);
+  memcpy(blob + HDR + RSV + 4 * 11, "chosen", 6);
+  const uint32_t off_struct = HDR + RSV, size_struct = (uint32_t)(4 * n), off_strings = off_struct + size_struct;
+  memcpy(blob + off_strings, strings, sizeof strings);
+  const uint32_t total = off_strings + (uint32_t)sizeof strings;
+  const uint32_t hdr[10] = {0xd00dfeed, total, off_struct, off_strings, HDR, 17, 16, 0, sizeof strings, size_struct};
+  for (int i = 0; i < 10; i++) put_be32(blob + 4 * i, hdr[i]);
+  int fd = memfd_create("rvhal-empty-dtb", MFD_CLOEXEC);
+  if (fd < 0) return;
+  if (write(fd, blob, total) != (ssize_t)total) {
+    close(fd);
+    return;
+  }
+  empty_dtb_fd = fd;
+}
+
 /* QEMU's command line, built before fork so the child only execs. */
 #define MAX_LOADERS (RVHAL_MAX_HARTS + 8)
 typedef struct qemu_argv {
-  char smp[16], mem[32], backend[160], chardev[64], machine[96], qmp[64], gdb[64], bios[RVHAL_BOARD_STR_MAX];
+  char smp[16], mem[32], backend[160], chardev[64], machine[96], qmp[64], gdb[64], dtb[32], bios[RVHAL_BOARD_STR_MAX];
   char loader[MAX_LOADERS][128];
   char plugin[4200];
   char board_extra[RVHAL_BOARD_STR_MAX]; /* the board's qemu_args, split in place */
@@ -141,6 +183,11 @@ static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) 
   *v++ = "chardev:uart";
   *v++ = "-bios";
   *v++ = a->bios;
+  if (q->dtb_fd >= 0) {
+    snprintf(a->dtb, sizeof a->dtb, "/dev/fd/%d", q->dtb_fd);
+    *v++ = "-dtb";
+    *v++ = a->dtb;
+  }
   if (q->gdb_child >= 0) { /* gdb_backend.c: halted until the client has written the firmware and memory */
     snprintf(a->gdb, sizeof a->gdb, "socket,id=gdb,fd=%d", q->gdb_child);
     *v++ = "-chardev";
@@ -212,6 +259,7 @@ static void exec_qemu(const qemu_backend_t *q, const qemu_argv_t *a, int child_s
   fcntl(child_sock, F_SETFD, 0);
   if (q->qmp_child >= 0) fcntl(q->qmp_child, F_SETFD, 0);
   if (q->gdb_child >= 0) fcntl(q->gdb_child, F_SETFD, 0);
+  if (q->dtb_fd >= 0) fcntl(q->dtb_fd, F_SETFD, 0);
   execv(q->qemu_path, (char *const *)a->argv);
   static const char msg[] = "rvhal: cannot execute QEMU\n";
   if (write(2, msg, sizeof msg - 1) < 0) {
@@ -507,11 +555,15 @@ static int backend_new(const rvhal_qemu_config_t *cfg, rvhal_backend_t **out_bac
   }
   q->base.vtable = &qemu_vtable;
   q->cfg = *cfg;
-  q->ram_fd = q->log_fd = q->sock = q->qmp = q->qmp_child = q->gdb_sock = q->gdb_child = -1;
+  q->ram_fd = q->log_fd = q->sock = q->qmp = q->qmp_child = q->gdb_sock = q->gdb_child = q->dtb_fd = -1;
   q->qemu_path = qemu;
   q->firmware_path = strdup(cfg->firmware_path);
   q->board = *cfg->board;
   q->qemu_ram = cfg->ram_size > cfg->board->qemu_min_ram ? cfg->ram_size : cfg->board->qemu_min_ram;
+  if (q->board.qemu_dtb_empty) { /* without it (no memfd) QEMU builds its own: slower, no different */
+    pthread_once(&empty_dtb_once, make_empty_dtb);
+    q->dtb_fd = empty_dtb_fd;
+  }
   if (cfg->plugin_path) q->plugin_path = strdup(cfg->plugin_path);
   int rc = RVHAL_OK;
   if (!q->qemu_path || !q->firmware_path || (cfg->plugin_path && !q->plugin_path)) {
@@ -548,6 +600,7 @@ static int backend_new(const rvhal_qemu_config_t *cfg, rvhal_backend_t **out_bac
     goto fail;
   }
   q->base.ram = ram;
+  q->base.ram_zero = 1;
   q->base.ram_base = cfg->ram_base;
   q->base.ram_size = cfg->ram_size;
   *out_backend = &q->base;

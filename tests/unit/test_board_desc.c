@@ -45,6 +45,7 @@ int main(void) {
   CHECK_EQ_U64(b.timebase_hz, 10000000ull);
   CHECK_EQ_U64(b.fault_addr, 0x10);
   CHECK(b.qemu_boot == RVHAL_BOARD_BOOT_KERNEL && !b.doorbell_polled && !strcmp(b.qemu_bios, "none"));
+  CHECK(b.qemu_dtb_empty == 1);
   CHECK(b.debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_MSIP);
   CHECK_EQ_U64(b.debug_doorbell_addr, 0x2000000);
   /* debug_doorbell none, and another hart's MSIP */
@@ -56,7 +57,7 @@ int main(void) {
   CHECK(!rvhal_board_desc_parse(text, "t.board", &d) && d.debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_MSIP &&
         d.debug_doorbell_addr == 0x2000004);
 
-  refused("rvhal-board", "rvhal-board 1", "descriptor version 1; this rvhal reads version 2");
+  refused("rvhal-board", "rvhal-board 1", "descriptor version 1; this rvhal reads version 3");
   refused("rvhal-board", "board 1", "not a board descriptor");
   refused("name", NULL, "no name");
   refused("name", "name qemu-virt", "quoted string");
@@ -71,6 +72,9 @@ int main(void) {
   refused("ram_default", "ram_default 0x100000", "ram_default");
   refused("priv", "priv \"U\"", "\"M\" or \"S\"");
   refused("qemu_boot", "qemu_boot \"pxe\"", "qemu_boot");
+  refused("qemu_dtb", "qemu_dtb \"none\"", "qemu_dtb: expected \"machine\" or \"empty\", found \"none\"");
+  refused("qemu_dtb", "qemu_dtb empty", "qemu_dtb: expected");
+  refused("qemu_dtb", NULL, "no qemu_dtb");
   refused("doorbell_polled", "doorbell_polled 2", "0 or 1");
   refused("isa_ext", "isa_ext \"IMA\"", "isa_ext");
   refused("qemu_machine", "qemu_machine \"virt,accel=kvm\"", "comma");
@@ -99,7 +103,7 @@ int main(void) {
   snprintf(twice, sizeof twice, "%sxlen 64\n", QEMU_VIRT_DESC);
   CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "xlen given twice");
   snprintf(twice, sizeof twice, "%sdebug_doorbell none\n", QEMU_VIRT_DESC);
-  CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "t.board:22: debug_doorbell given twice");
+  CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "t.board:23: debug_doorbell given twice");
   /* ssip: an S-mode board */
   edited("priv", "priv \"S\"", text, sizeof text);
   char smode[2048];
