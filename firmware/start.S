@@ -8,6 +8,7 @@
  * touches any FP state. */
 #include "fw_asm.h"
 #include "fw_csr.h"
+#include "rvhal/rvhal_ecall.h"
 #include "rvhal/rvhal_protocol.h"
 
   .section .text.start, "ax", @progbits
@@ -62,17 +63,18 @@ fw_park:
   .globl fw_trap_entry
 fw_trap_entry:
   csrrw sp, CSR_XSCRATCH, sp
-  /* Fast path: a U-mode kernel returning, i.e. fetching fw_user_return
-   * (an instruction access fault there, M-mode; a page fault, S-mode),
-   * goes straight back to the firmware's fw_user_call. */
+  /* Fast path: a U-mode kernel returning, i.e. fw_user_return's ecall
+   * (RVHAL_ECALL_RETURN in a7), goes straight back to the firmware's
+   * fw_user_call. An ecall, not a fault: no page walk, no PMP check, and
+   * the number is in a register, not a CSR (each CSR access ends QEMU's
+   * translation block). */
   REG_S t0, FW_SCRATCH_T0_OFS(sp)
   csrr t0, CSR_XCAUSE
-  addi t0, t0, -FW_USER_RETURN_CAUSE
+  addi t0, t0, -FW_CAUSE_ECALL_U
   bnez t0, 2f
   REG_S t1, FW_SCRATCH_T1_OFS(sp)
-  csrr t0, CSR_XEPC
-  la t1, fw_user_return
-  bne t0, t1, 1f
+  li t1, RVHAL_ECALL_RETURN
+  bne a7, t1, 1f
   csrw CSR_XSCRATCH, sp
   REG_L ra, FW_SCRATCH_RA_OFS(sp)
   REG_L sp, FW_SCRATCH_FWSP_OFS(sp)
@@ -184,9 +186,8 @@ fw_trap_leave_to:
 
 /* void fw_user_call(void *args, hal_sched_info_t *sched, uintptr_t entry, uintptr_t user_sp,
  *                   fw_scratch_t *scratch)
- * M-mode: enter the kernel in U-mode with ra pointing at fw_user_return,
- * which U-mode cannot fetch: the trap entry turns that fault into this
- * function's return. Only sp and gp survive it (the caller declares
+ * Enter the kernel in U-mode with ra pointing at fw_user_return, whose
+ * ecall the trap entry turns into this function's return. Only sp and gp survive it (the caller declares
  * every other register clobbered, so that only its live values are saved,
  * and nothing the kernel left in a register is trusted). The caller has set
  * xie = 0 (an enabled interrupt would trap in U-mode at once) and
@@ -218,11 +219,15 @@ fw_priv_call:
   addi sp, sp, 16*SZREG
   ret
 
-/* Never executed: the address a U-mode kernel returns to (see above). */
+/* The address a U-mode kernel returns to: on the page of firmware code
+ * U-mode may run but not write (.usertext, with the U-mode claim loop). */
+  .pushsection .usertext, "ax", @progbits
   .globl fw_user_return
   .align 2
 fw_user_return:
-  unimp
+  li a7, RVHAL_ECALL_RETURN
+  ecall
+  .popsection
 
   .section .noinit.stacks, "aw", @nobits
   .align 4

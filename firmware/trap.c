@@ -51,7 +51,7 @@ static void stop_launch(fw_hart_t *hart, uint32_t kind, int32_t status, uintptr_
 }
 
 #define CAUSE_ILLEGAL_INSTRUCTION 2
-#define CAUSE_ECALL_U 8
+#define CAUSE_ECALL_U FW_CAUSE_ECALL_U /* RVHAL_ECALL_RETURN never gets here: start.S */
 
 /* An ecall from a U-mode kernel (abi/rvhal/rvhal_ecall.h). Returns to the
  * kernel, or leaves it through fw_kernel_unwind. */

@@ -8,8 +8,8 @@
  * but the arguments is preserved. Pointers a kernel passes must lie in
  * memory it may read; otherwise the launch stops with RVHAL_KERNEL_TRAP
  * naming the pointer. A kernel returns from its call by returning to the
- * address the firmware put in ra (a firmware address it cannot execute:
- * the fetch fault is the return). */
+ * address the firmware put in ra: firmware code a kernel may run but not
+ * write, which makes the RVHAL_ECALL_RETURN ecall. */
 #ifndef RVHAL_ABI_ECALL_H
 #define RVHAL_ABI_ECALL_H
 
@@ -21,5 +21,9 @@
 /* a0 = status, a1 = detail (NUL-terminated, at most 63 bytes kept), a2/a3 = value:
  * stop the launch with an error. Does not return. */
 #define RVHAL_ECALL_FAIL 3
+/* End this kernel call: what the code at the return address does (taken on
+ * a short path at the trap entry; a kernel may also make it itself, which
+ * is the same as returning). Does not return. */
+#define RVHAL_ECALL_RETURN 4
 
 #endif /* RVHAL_ABI_ECALL_H */

@@ -29,7 +29,6 @@
 #define XSTATUS_XPIE (1ul << 5)
 #define XRET sret
 #define FW_PRIV_NAME "S"
-#define FW_USER_RETURN_CAUSE 12 /* instruction page fault (start.S) */
 #else
 #define CSR_XSTATUS mstatus
 #define CSR_XIE mie
@@ -47,11 +46,12 @@
 #define XSTATUS_XPIE (1ul << 7)
 #define XRET mret
 #define FW_PRIV_NAME "M"
-#define FW_USER_RETURN_CAUSE 1 /* instruction access fault (start.S) */
 #endif
 /* mstatus.FS and sstatus.FS are the same field. */
 #define XSTATUS_FS_INITIAL (1ul << 13)
 #define XSTATUS_FS_MASK (3ul << 13)
+
+#define FW_CAUSE_ECALL_U 8 /* xcause of an ecall from U-mode (both firmware modes) */
 
 #ifndef __ASSEMBLER__
 /* Expand the x-mode name first, then stringize it. */

@@ -156,7 +156,7 @@ RVHAL_KERNEL(hostile_act, hostile_args, hostile_item, RVHAL_GLOBAL(marks), RVHAL
 
 /* Straight on the ABI entry (no SDK): the address it returns to is the
  * firmware's, either its U-mode claim loop (a hart alone in its team) or
- * the address whose fetch fault ends a call. what 0: marks[2 + g] = g + 1
+ * fw_user_return, whose ecall ends a call. what 0: marks[2 + g] = g + 1
  * for each group g it runs, marks[0..1] = that return address; what 1:
  * a store to it (the claim loop's code: executable, not writable); what 2:
  * a store into its own data segment (allowed: marks[0] = the value read
