@@ -44,6 +44,7 @@ static void switch_to(rvhal_group_t *g, rvhal_context_t *from, rvhal_context_t *
     from->fp_saved = 1;
     g->fp_owner = from;
     g->fp_used = 1;
+    g->fast = 0; /* from now on a switch may have to restore FP registers: barrier() takes the slow path */
     if (!g->umode) __asm__ volatile("csrc sstatus, %0" ::"r"(RVHAL_MSTATUS_FS_CLEAN_MASK));
   }
   if (to->fp_saved && g->fp_owner != to) {
@@ -143,13 +144,15 @@ static void __attribute__((noinline)) barrier_slow(exec_state_t *e) {
 
 void barrier(exec_state_t *e) {
   rvhal_group_t *g = e->group;
-  unsigned long st = 0;
+  /* FP registers to save (once saved, fp_used cleared g->fast: switch_to) */
+  int32_t st = 0; /* as lw loads fp_live: no extension on the fast path */
 #ifdef __riscv_flen
   if (g->umode) {
-    st = g->ci->fp_live | g->fp_used;
+    st = (int32_t)g->ci->fp_live;
   } else {
-    __asm__ volatile("csrr %0, sstatus" : "=r"(st));
-    st = (st & RVHAL_MSTATUS_FS_DIRTY) == RVHAL_MSTATUS_FS_DIRTY || g->fp_used;
+    unsigned long fs;
+    __asm__ volatile("csrr %0, sstatus" : "=r"(fs));
+    st = (fs & RVHAL_MSTATUS_FS_DIRTY) == RVHAL_MSTATUS_FS_DIRTY;
   }
 #endif
   if (__builtin_expect(!g->fast || e->last || st, 0)) {
