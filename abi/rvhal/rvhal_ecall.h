@@ -21,9 +21,12 @@
 /* a0 = status, a1 = detail (NUL-terminated, at most 63 bytes kept), a2/a3 = value:
  * stop the launch with an error. Does not return. */
 #define RVHAL_ECALL_FAIL 3
-/* End this kernel call: what the code at the return address does (taken on
- * a short path at the trap entry; a kernel may also make it itself, which
- * is the same as returning). Does not return. */
+/* Back to the firmware: what the code at the return address does (taken on
+ * a short path at the trap entry). Made by a kernel itself it ends the
+ * firmware's whole call into U-mode: under the U-mode claim loop, the rest
+ * of this hart's share, whose groups other harts may still claim; like any
+ * write to the claim page, it can only skip work of its own launch. Does
+ * not return. */
 #define RVHAL_ECALL_RETURN 4
 
 #endif /* RVHAL_ABI_ECALL_H */

@@ -189,6 +189,26 @@ static void claims_on(rvhal_device_t *d, hal_program_t p, uint32_t team) {
   if (d == c.d) HEALTHY();
 }
 
+/* A kernel that makes the return ecall itself (RVHAL_ECALL_RETURN) ends its
+ * hart's share: on one hart the launch completes without the groups after
+ * the first, no error, no hang, and the device is healthy after it. */
+static void own_return(void) {
+  const uint8_t z = 0;
+  CHECK_OK(rvhal_mem_fill(c.d, c.marks, &z, 1, N * 4));
+  uint64_t what = 3;
+  hal_arg_t args[2] = {rvhal_arg_global(c.marks), rvhal_arg_value(&what, 8)};
+  hal_ndrange_t nd = {.global = {N - 2}, .local = {1}};
+  rvhal_launch_options_t o = {.harts = 1, .chunk_groups = 1};
+  CHECK_OK(rvhal_kernel_exec_ex(c.d, c.hostile, fixture_kernel(c.d, c.hostile, "hostile_claims"), &nd, args, 2, 1, &o));
+  uint32_t m[N];
+  CHECK_OK(rvhal_mem_read(c.d, m, c.marks, sizeof m));
+  unsigned ran = 0;
+  for (uint32_t g = 0; g < N - 2; g++) ran += m[2 + g] == g + 1;
+  CHECK_MSG(m[2] == 1 && ran == 1, "return ecall made by the kernel: group 0 %s, %u of %u groups ran (expected 1)",
+            m[2] == 1 ? "ran" : "did not run", ran, N - 2);
+  HEALTHY();
+}
+
 /* An isolated (U-mode) kernel's store into the firmware, the control block,
  * a staged program copy or another hart's stack traps at once, naming the
  * address, and the next launch is correct with every other buffer intact. */
@@ -235,6 +255,7 @@ static void isolated_stores(void) {
   const rvhal_device_info_t *info = rvhal_device_get_info(c.d);
   claims_on(c.d, c.hostile, 1);
   claims_on(c.d, c.hostile, info->num_harts);
+  own_return();
   /* Its own program: the data segment is writable, the code is not. */
   {
     uint64_t what = 2;

@@ -160,7 +160,8 @@ RVHAL_KERNEL(hostile_act, hostile_args, hostile_item, RVHAL_GLOBAL(marks), RVHAL
  * for each group g it runs, marks[0..1] = that return address; what 1:
  * a store to it (the claim loop's code: executable, not writable); what 2:
  * a store into its own data segment (allowed: marks[0] = the value read
- * back), then into its own code (traps). */
+ * back), then into its own code (traps); what 3: marks its first group,
+ * then makes the RVHAL_ECALL_RETURN ecall itself. */
 typedef struct {
   __global uint *marks;
   uint64_t what;
@@ -185,6 +186,15 @@ void hostile_claims(void *args, const hal_sched_info_t *sched) {
   }
   if (a->what == 1) {
     *(volatile uint32_t *)ra = 0x13;
+    return;
+  }
+  if (a->what == 3) { /* its first group, then RVHAL_ECALL_RETURN itself (U-mode: services NULL) */
+    a->marks[2 + sched->group_id_start[0]] = (uint)sched->group_id_start[0] + 1;
+    const rvhal_call_info_t *ci = (const rvhal_call_info_t *)(uintptr_t)sched->hal_extra;
+    if (!ci->services) {
+      register uintptr_t a7 __asm__("a7") = RVHAL_ECALL_RETURN;
+      __asm__ volatile("ecall" ::"r"(a7) : "memory");
+    }
     return;
   }
   for (uint64_t g = 0; g < sched->num_groups_per_call[0]; g++) {
