@@ -34,10 +34,10 @@ void clint_timer_set(uint32_t hart_index, uint64_t deadline);
 void htif_notify_host(void);
 
 /* SBI (S-mode firmware): IPIs, timer and hart start through the SBI
- * implementation; time from the time CSR. */
+ * implementation; time from the time CSR, read inline (fw_board_t.time_csr:
+ * such a board sets RVHAL_BOARD_TIME_CSR 1; no time_now hook). */
 void sbi_ipi_send(uint32_t hart_index);
 void sbi_ipi_clear(uint32_t hart_index);
-uint64_t sbi_time_now(void);
 void sbi_timer_set(uint32_t hart_index, uint64_t deadline);
 int sbi_hart_start(uint32_t hart_index, uintptr_t entry);
 
@@ -49,7 +49,6 @@ int sbi_hart_start(uint32_t hart_index, uintptr_t entry);
 #define FW_HOOKS_CLINT                                                                     \
   .ipi_send = clint_ipi_send, .ipi_clear = clint_ipi_clear, .time_now = clint_time_now, .timer_set = clint_timer_set
 #define FW_HOOKS_SBI                                                                       \
-  .hart_start = sbi_hart_start, .ipi_send = sbi_ipi_send, .ipi_clear = sbi_ipi_clear, .time_now = sbi_time_now, \
-  .timer_set = sbi_timer_set
+  .hart_start = sbi_hart_start, .ipi_send = sbi_ipi_send, .ipi_clear = sbi_ipi_clear, .timer_set = sbi_timer_set
 
 #endif /* FW_DRIVERS_H */
