@@ -14,23 +14,11 @@
  * which the host checks). Nothing here may reach firmware data: no globals,
  * no calls but the kernel's entry. */
 #include "fw.h"
+#include "fw_mmio.h"
 
-/* The cycle counter as U-mode reads it (mcounteren/scounteren allow it). */
-static inline uint64_t cycles(void) {
-#if __riscv_xlen == 64
-  uint64_t v;
-  __asm__ volatile("rdcycle %0" : "=r"(v));
-  return v;
-#else
-  uint32_t hi, lo, hi2;
-  do {
-    __asm__ volatile("rdcycleh %0" : "=r"(hi));
-    __asm__ volatile("rdcycle %0" : "=r"(lo));
-    __asm__ volatile("rdcycleh %0" : "=r"(hi2));
-  } while (hi != hi2);
-  return (uint64_t)hi << 32 | lo;
-#endif
-}
+/* The cycle counter as U-mode reads it (mcounteren/scounteren allow it);
+ * inline: this page may call nothing. */
+static inline uint64_t cycles(void) { return FW_READ_COUNTER64("cycle"); }
 
 fw_user_shared_t fw_user_shared __attribute__((section(".usershared"), aligned(4096)));
 

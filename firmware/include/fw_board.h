@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "fw_asm.h"
-#include "fw_csr.h"
+#include "fw_mmio.h" /* fw_csr_time */
 #include "fw_speed.h" /* FW_TIMER_OFF */
 
 #define FW_BOARD_VERSION 1

@@ -67,23 +67,6 @@
 #define xcsr_set(csr, val) __asm__ volatile("csrs " FW_STR(csr) ", %0" ::"rK"((unsigned long)(val)) : "memory")
 #define xcsr_clear(csr, val) __asm__ volatile("csrc " FW_STR(csr) ", %0" ::"rK"((unsigned long)(val)) : "memory")
 
-/* The time CSR (mtime as the hart sees it), where the board has one
- * (fw_board_t.time_csr; under SBI, always). */
-static inline unsigned long long fw_csr_time(void) {
-#if __riscv_xlen == 64
-  unsigned long t;
-  __asm__ volatile("rdtime %0" : "=r"(t)::"memory");
-  return t;
-#else
-  unsigned long hi, lo, hi2;
-  do {
-    __asm__ volatile("rdtimeh %0" : "=r"(hi)::"memory");
-    __asm__ volatile("rdtime %0" : "=r"(lo)::"memory");
-    __asm__ volatile("rdtimeh %0" : "=r"(hi2)::"memory");
-  } while (hi != hi2);
-  return ((unsigned long long)hi << 32) | lo;
-#endif
-}
 #endif
 
 #endif /* FW_CSR_H */

@@ -46,5 +46,8 @@ static inline void fw_fence(void) { __asm__ volatile("fence rw, rw" ::: "memory"
 
 static inline uint64_t fw_read_mcycle(void) { return FW_READ_COUNTER64(FW_CSR_CYCLE); }
 static inline uint64_t fw_read_minstret(void) { return FW_READ_COUNTER64(FW_CSR_INSTRET); }
+/* The time CSR (mtime as the hart sees it), where the board has one
+ * (fw_board_t.time_csr; under SBI, always). */
+static inline uint64_t fw_csr_time(void) { return FW_READ_COUNTER64("time"); }
 
 #endif /* FW_MMIO_H */
