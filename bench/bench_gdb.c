@@ -1,5 +1,5 @@
 /* rvhal-bench gdb: what reaching the device through the GDB remote protocol
- * costs (host/src/gdb_backend.c, RVHAL_BACKEND=gdb), next to the QEMU
+ * costs (host/src/backend/gdb_backend.c, RVHAL_BACKEND=gdb), next to the QEMU
  * backend's shared memory: the round trip of an empty launch, and the time
  * per MiB written and read. With RVHAL_GDB_STATS=1 the gdb device also
  * prints its packet counts when deleted (divide by the launches run). */

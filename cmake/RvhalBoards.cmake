@@ -1,5 +1,5 @@
 # The devices (board x XLEN) the build makes, in the platform's order
-# (host/src/platform.c): qemu-virt rv64, qemu-virt rv32, then the other
+# (host/src/device/platform.c): qemu-virt rv64, qemu-virt rv32, then the other
 # boards by name, RV64 before RV32. Each entry is "<board>-rv<xlen>", the
 # device's name in `rvhal info`.
 function(rvhal_board_devices out_var)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "edit_distance.h" /* host/src: shared with the library */
+#include "base/edit_distance.h" /* host/src: shared with the library */
 #include "rvhal/rvhal.h"
 
 int cli_usage_error(const char *cmd, void (*usage)(FILE *f), const char *fmt, ...) {

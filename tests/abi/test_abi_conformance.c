@@ -12,7 +12,7 @@
 #include "check.h"
 #include "device_fixture.h"
 
-/* The documented rule, written independently of host/src/arg_pack.c. */
+/* The documented rule, written independently of host/src/program/arg_pack.c. */
 static uint32_t next_pow2(uint32_t v) {
   uint32_t p = 1;
   while (p < v) p *= 2;

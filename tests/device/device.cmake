@@ -14,7 +14,7 @@
 # (tests/common/device_fixture.h), never from the board it was written on.
 # BOARDS_EXCEPT leaves out the devices whose name matches (say why there).
 # GDB: also as device.<name>.gdb (and .gdb.rv32 with RV32) through the
-# GDB-remote backend (RVHAL_BACKEND=gdb, host/src/gdb_backend.c): the
+# GDB-remote backend (RVHAL_BACKEND=gdb, host/src/backend/gdb_backend.c): the
 # end-to-end subset a device the host cannot map must pass. Its doorbell is
 # the board's debug doorbell (descriptor's debug_doorbell: hart 0's MSIP, or
 # under OpenSBI its sip.SSIP, written through the protocol), else the UART. GDB_BOARDS: the gdb variant

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base/internal.h"
 #include "rvhal/arg_pack.h"
 #include "rvhal/rvhal_kernel_meta.h"
 

@@ -1,4 +1,4 @@
-/* libFuzzer target: the GDB remote protocol client (host/src/gdb_rsp.c)
+/* libFuzzer target: the GDB remote protocol client (host/src/backend/gdb_rsp.c)
  * against a stub that sends anything. The input is everything the stub
  * says, in order; the client opens a session and then reads and writes
  * memory, looks up a register in the target description, reads it, and
@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "gdb_rsp.h"
+#include "backend/gdb_rsp.h"
 
 #define MAX_INPUT 65536 /* below a socket's buffer: the write below never blocks */
 

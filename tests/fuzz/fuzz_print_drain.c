@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "print_drain.h"
+#include "observe/print_drain.h"
 
 #define HARTS 3
 

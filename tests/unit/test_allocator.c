@@ -1,10 +1,10 @@
-/* Unit test of the device global-memory allocator (host/src/allocator.c). */
+/* Unit test of the device global-memory allocator (host/src/memory/allocator.c). */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "allocator.h"
+#include "memory/allocator.h"
 #include "check.h"
 #include "rvhal/status.h"
 #include "test_rng.h"

@@ -1,4 +1,4 @@
-/* Unit test of the packed-argument ABI (host/src/arg_pack.c): arguments are
+/* Unit test of the packed-argument ABI (host/src/program/arg_pack.c): arguments are
  * packed in order, each at an offset aligned to the smallest power of two >=
  * its packed size; global buffers pack as their device address and local
  * buffers as their size, both one little-endian device word (4 bytes on

@@ -1,4 +1,4 @@
-/* Unit test of the GDB remote protocol client (host/src/gdb_rsp.c): the
+/* Unit test of the GDB remote protocol client (host/src/backend/gdb_rsp.c): the
  * codec (framing, escapes, checksums, run lengths, bounds), then the client
  * against a small stub on a socketpair that speaks the protocol the way
  * QEMU's gdbstub does (acks until QStartNoAckMode, PacketSize, m, M, \x03)
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "gdb_rsp.h"
+#include "backend/gdb_rsp.h"
 #include "rvhal/status.h"
 
 static void test_codec(void) {

@@ -1,4 +1,4 @@
-/* Unit test of the device memory layout (host/src/layout.c): the fixed
+/* Unit test of the device memory layout (host/src/device/layout.c): the fixed
  * regions of abi/rvhal/rvhal_protocol.h (firmware, control block, print rings,
  * program area), then hart stacks (each with its guard), work-item stack
  * pools, trace buffers, the heap and the program staging area, over a
@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "board_desc.h"
+#include "device/board_desc.h"
 #include "board_fixture.h"
 #include "check.h"
-#include "layout.h"
+#include "device/layout.h"
 #include "rvhal/status.h"
 #include "rvhal/rvhal_protocol.h"
 

@@ -1,4 +1,4 @@
-/* Unit test of kernel print() collection (host/src/print_drain.c). A fake
+/* Unit test of kernel print() collection (host/src/observe/print_drain.c). A fake
  * device (a RAM buffer holding the print rings, and a control block) gets
  * print records from a writer that follows the protocol of
  * abi/rvhal/rvhal_protocol.h the way firmware/print.c does; the drained lines are
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "print_drain.h"
+#include "observe/print_drain.h"
 #include "rvhal/rvhal_protocol.h"
 
 #define RING RVHAL_PRINT_RING_SIZE

@@ -1,0 +1,367 @@
+/* The GDB-remote backend: the device reached the way a JTAG probe reaches a
+ * board, through the GDB remote serial protocol (gdb_rsp.c). Here the stub
+ * is QEMU's gdbstub on a socketpair (no TCP, no file); on a board it would
+ * be OpenOCD's (docs/porting.md).
+ *
+ * Nothing relies on shared memory: guest RAM is private to QEMU, and `ram`
+ * is a mirror the core keeps in step (backend.h: flush after it writes,
+ * invalidate before it reads). The protocol is all-stop: memory access
+ * needs the target halted, so an access halts it (\x03, stop reply) and
+ * leaves it halted; the next wait or doorbell resumes it (c). A burst of
+ * accesses (a launch's submission) costs one halt. A thread in wait lets
+ * the others' accesses resume at once.
+ *
+ * The doorbell goes through the protocol too, where the board says how
+ * (descriptor's debug_doorbell: hart 0's MSIP written in the halt of the
+ * submission, or its sip.SSIP through p/P). What the protocol does not give, a board gives beside the
+ * probe: the UART. The device's wake-up is a byte from it, and so is the
+ * doorbell on a board without a debug doorbell (the firmware's RX
+ * interrupt), both through qemu_backend.c, which also
+ * runs the QEMU process (with cfg->gdbstub: RAM private, -S, -gdb on a
+ * socketpair). The firmware is written through the protocol (M packets of
+ * its ELF's segments, as gdb's `load` does) while QEMU waits at -S. QEMU is
+ * still given the board's boot arguments (-kernel, loader devices, -bios):
+ * they wire the machine as the board says (spike's HTIF finds tohost by
+ * the image's symbols, OpenSBI jumps to the image's address), so the
+ * protocol's write is redundant here; on a board it is the load. Reset is
+ * a new QEMU, into which the host's view of memory (every non-zero page of
+ * the mirror) is written before the firmware. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend/backend.h"
+#include "program/elf_loader.h"
+#include "backend/gdb_rsp.h"
+#include "base/internal.h"
+
+#define RSP_TIMEOUT_MS 10000
+#define PAGE 4096u
+
+typedef struct gdb_backend {
+  rvhal_backend_t base;
+  rvhal_backend_t *qemu; /* the process, its UART and log */
+  rvhal_elf_image_t *fw;
+  rvhal_rsp_t *rsp;
+  pthread_mutex_t mu; /* one user of the connection at a time */
+  int connected;
+  int halted;  /* the target is stopped: resume before it must run */
+  int waiters; /* threads in gdb_wait: resume right after an access */
+  uint64_t flushes, invalidates, resumes;
+  uint64_t halt_ns, access_ns; /* time in \x03 until the stop reply, and in m/M (RVHAL_GDB_STATS) */
+  uint64_t msip; /* ring by writing 1 there (the board's debug_doorbell, $RVHAL_GDB_DOORBELL); 0: the UART */
+  int ssip;      /* ring by setting sip.SSIP of hart 0 (its thread: first_hart + 1) */
+  unsigned sip_regnum, hart0_thread; /* from the stub's target description, at each start */
+} gdb_backend_t;
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static int resume_locked(gdb_backend_t *g) {
+  if (!g->connected || !g->halted) return RVHAL_OK;
+  RVHAL_RETURN_IF_ERROR(rvhal_rsp_send(g->rsp, "c"));
+  g->halted = 0;
+  g->resumes++;
+  return RVHAL_OK;
+}
+
+static int halt_locked(gdb_backend_t *g) {
+  if (!g->connected) return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: the device is not running");
+  if (g->halted) return RVHAL_OK;
+  uint64_t t0 = now_ns();
+  RVHAL_RETURN_IF_ERROR(rvhal_rsp_interrupt(g->rsp));
+  g->halt_ns += now_ns() - t0;
+  g->halted = 1;
+  return RVHAL_OK;
+}
+
+static void gdb_stop(rvhal_backend_t *base) {
+  gdb_backend_t *g = (gdb_backend_t *)base;
+  pthread_mutex_lock(&g->mu);
+  g->connected = 0;
+  g->halted = 0;
+  g->qemu->vtable->stop(g->qemu); /* closes the gdbstub's socket too */
+  pthread_mutex_unlock(&g->mu);
+}
+
+static void gdb_destroy(rvhal_backend_t *base) {
+  gdb_backend_t *g = (gdb_backend_t *)base;
+  const char *stats = getenv("RVHAL_GDB_STATS");
+  if (stats && *stats && strcmp(stats, "0") && g->rsp)
+    fprintf(stderr, "rvhal gdb backend: %llu packets, %llu halts, %llu resumes, %llu flushes, %llu invalidates, "
+            "%llu bytes written, %llu read; %.1f ms halting, %.1f ms reading and writing\n",
+            (unsigned long long)g->rsp->packets, (unsigned long long)g->rsp->halts, (unsigned long long)g->resumes,
+            (unsigned long long)g->flushes, (unsigned long long)g->invalidates,
+            (unsigned long long)g->rsp->bytes_written, (unsigned long long)g->rsp->bytes_read, g->halt_ns / 1e6,
+            g->access_ns / 1e6);
+  if (g->qemu) g->qemu->vtable->destroy(g->qemu);
+  if (g->base.ram) munmap(g->base.ram, g->base.ram_size);
+  rvhal_elf_free(g->fw);
+  free(g->rsp);
+  pthread_mutex_destroy(&g->mu);
+  free(g);
+}
+
+/* The host's view of memory into a fresh device: the runs of non-zero
+ * pages (pages never touched are not even looked at). */
+static int upload_mirror(gdb_backend_t *g) {
+  const size_t pages = g->base.ram_size / PAGE;
+  unsigned char vec[4096];
+  static const uint8_t zero[PAGE];
+  size_t run = 0, run_len = 0;
+  for (size_t at = 0; at < pages; at += sizeof vec) {
+    size_t n = pages - at < sizeof vec ? pages - at : sizeof vec;
+    int resident = mincore(g->base.ram + at * PAGE, n * PAGE, vec) == 0;
+    for (size_t i = 0; i <= n; i++) {
+      int dirty = i < n && (!resident || (vec[i] & 1)) && memcmp(g->base.ram + (at + i) * PAGE, zero, PAGE);
+      if (dirty) {
+        if (!run_len) run = at + i;
+        run_len++;
+      } else if (run_len && (i < n || at + n == pages)) {
+        RVHAL_RETURN_IF_ERROR(rvhal_rsp_write_mem(g->rsp, g->base.ram_base + run * PAGE, g->base.ram + run * PAGE,
+                                                  run_len * PAGE));
+        run_len = 0;
+      }
+    }
+  }
+  return RVHAL_OK;
+}
+
+static int gdb_start(rvhal_backend_t *base) {
+  gdb_backend_t *g = (gdb_backend_t *)base;
+  RVHAL_RETURN_IF_ERROR(g->qemu->vtable->start(g->qemu));
+  pthread_mutex_lock(&g->mu);
+  int rc = rvhal_rsp_open(g->rsp, rvhal_qemu_backend_gdb_socket(g->qemu), RSP_TIMEOUT_MS);
+  if (!rc) {
+    g->connected = 1;
+    g->halted = 1; /* QEMU waits at -S */
+    /* Physical addresses whatever the halted hart's satp (QEMU's extension;
+     * OpenOCD accesses physical memory when the hart runs in M-mode). */
+    rc = rvhal_rsp_request(g->rsp, "Qqemu.PhyMemMode:1");
+  }
+  if (!rc && g->ssip) rc = rvhal_rsp_find_register(g->rsp, "sip", &g->sip_regnum);
+  if (!rc) rc = upload_mirror(g);
+  for (uint32_t i = 0; !rc && i < g->fw->num_segments; i++) {
+    const rvhal_elf_segment_t *s = &g->fw->segments[i];
+    rc = rvhal_rsp_write_mem(g->rsp, s->vaddr, g->fw->data + s->offset, (size_t)s->filesz); /* RAM starts zeroed */
+  }
+  pthread_mutex_unlock(&g->mu);
+  if (rc) {
+    char why[600];
+    snprintf(why, sizeof why, "%s", rvhal_last_error());
+    gdb_stop(base);
+    return rvhal_error(rc, "starting the device through its gdbstub: %s; QEMU said: %s", why,
+                       g->qemu->vtable->diagnostics(g->qemu));
+  }
+  return RVHAL_OK; /* halted: the core's first wait runs it */
+}
+
+static int gdb_doorbell(rvhal_backend_t *base) {
+  gdb_backend_t *g = (gdb_backend_t *)base;
+  pthread_mutex_lock(&g->mu);
+  int rc = RVHAL_OK;
+  if (g->msip) { /* through the debugger: hart 0's software interrupt */
+    static const uint8_t one[4] = {1, 0, 0, 0};
+    rc = halt_locked(g);
+    if (!rc) rc = rvhal_rsp_write_mem(g->rsp, g->msip, one, sizeof one);
+  } else if (g->ssip) { /* hart 0's supervisor software interrupt, read-modify-write */
+    uint64_t sip;
+    unsigned bytes;
+    rc = halt_locked(g);
+    if (!rc) rc = rvhal_rsp_select_thread(g->rsp, g->hart0_thread);
+    if (!rc) rc = rvhal_rsp_read_register(g->rsp, g->sip_regnum, &sip, &bytes);
+    if (!rc) rc = rvhal_rsp_write_register(g->rsp, g->sip_regnum, sip | 2, bytes);
+  }
+  if (!rc) rc = resume_locked(g);
+  pthread_mutex_unlock(&g->mu);
+  if (rc || g->msip || g->ssip) return rc;
+  return g->qemu->vtable->doorbell(g->qemu);
+}
+
+static int gdb_wait(rvhal_backend_t *base, int timeout_ms) {
+  gdb_backend_t *g = (gdb_backend_t *)base;
+  pthread_mutex_lock(&g->mu);
+  int rc = resume_locked(g);
+  if (!rc) g->waiters++;
+  pthread_mutex_unlock(&g->mu);
+  if (rc) return rc;
+  rc = g->qemu->vtable->wait(g->qemu, timeout_ms);
+  pthread_mutex_lock(&g->mu);
+  g->waiters--;
+  pthread_mutex_unlock(&g->mu);
+  return rc;
+}
+
+/* [addr, addr+len) inside the mirror, or an error (the core's ranges are
+ * checked already: this is a guard, not a feature). */
+static int in_window(gdb_backend_t *g, uint64_t addr, uint64_t len, const char *op) {
+  if (addr < g->base.ram_base || len > g->base.ram_size || addr - g->base.ram_base > g->base.ram_size - len)
+    return rvhal_error(RVHAL_OUT_OF_RANGE, "gdb backend: %s of [0x%llx, +%llu) outside device RAM", op,
+                       (unsigned long long)addr, (unsigned long long)len);
+  return RVHAL_OK;
+}
+
+static int access_mem(gdb_backend_t *g, uint64_t addr, uint64_t len, int write) {
+  if (!len) return RVHAL_OK;
+  RVHAL_RETURN_IF_ERROR(in_window(g, addr, len, write ? "flush" : "invalidate"));
+  uint8_t *p = g->base.ram + (addr - g->base.ram_base);
+  pthread_mutex_lock(&g->mu);
+  int rc = halt_locked(g);
+  uint64_t t0 = now_ns();
+  if (!rc) rc = write ? rvhal_rsp_write_mem(g->rsp, addr, p, len) : rvhal_rsp_read_mem(g->rsp, addr, p, len);
+  g->access_ns += now_ns() - t0;
+  if (write) g->flushes++;
+  else g->invalidates++;
+  if (!rc && g->waiters) rc = resume_locked(g);
+  pthread_mutex_unlock(&g->mu);
+  return rc;
+}
+
+static int gdb_flush(rvhal_backend_t *base, uint64_t addr, uint64_t len) {
+  return access_mem((gdb_backend_t *)base, addr, len, 1);
+}
+
+static int gdb_invalidate(rvhal_backend_t *base, uint64_t addr, uint64_t len) {
+  return access_mem((gdb_backend_t *)base, addr, len, 0);
+}
+
+static const char *gdb_diagnostics(rvhal_backend_t *base) {
+  gdb_backend_t *g = (gdb_backend_t *)base;
+  return g->qemu->vtable->diagnostics(g->qemu);
+}
+
+static long gdb_process_id(rvhal_backend_t *base) {
+  gdb_backend_t *g = (gdb_backend_t *)base;
+  return g->qemu->vtable->process_id(g->qemu);
+}
+
+static void gdb_booted(rvhal_backend_t *base) {
+  gdb_backend_t *g = (gdb_backend_t *)base;
+  if (g->qemu->vtable->booted) g->qemu->vtable->booted(g->qemu);
+}
+
+static void gdb_place(rvhal_backend_t *base, int cpu) {
+  gdb_backend_t *g = (gdb_backend_t *)base;
+  if (g->qemu->vtable->place) g->qemu->vtable->place(g->qemu, cpu);
+}
+
+static const rvhal_backend_vtable_t gdb_vtable = {
+    .destroy = gdb_destroy,
+    .start = gdb_start,
+    .stop = gdb_stop,
+    .doorbell = gdb_doorbell,
+    .wait = gdb_wait,
+    .diagnostics = gdb_diagnostics,
+    .process_id = gdb_process_id,
+    .booted = gdb_booted,
+    .place = gdb_place,
+    .flush = gdb_flush,
+    .invalidate = gdb_invalidate,
+};
+
+static int load_firmware(gdb_backend_t *g, const rvhal_qemu_config_t *cfg) {
+  FILE *f = fopen(cfg->firmware_path, "rb");
+  if (!f) return rvhal_error(RVHAL_NOT_FOUND, "firmware %s: %s", cfg->firmware_path, strerror(errno));
+  size_t cap = 1 << 20, n = 0;
+  uint8_t *buf = malloc(cap);
+  for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
+    n += got;
+    if (n == cap) {
+      uint8_t *more = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL;
+      if (!more) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = more;
+      cap *= 2;
+    }
+  }
+  fclose(f);
+  if (!buf) return rvhal_error(RVHAL_HOST_IO, "firmware %s: out of host memory or over 64 MiB", cfg->firmware_path);
+  /* anywhere in RAM up to the top of the window: under an SBI firmware, the
+   * image sits below the window */
+  const uint64_t ram = cfg->board->ram_base;
+  int rc = rvhal_elf_parse(buf, n, cfg->board->xlen / 8, ram, cfg->ram_base + cfg->ram_size - ram, &g->fw);
+  free(buf);
+  if (rc) {
+    char why[512];
+    snprintf(why, sizeof why, "%s", rvhal_last_error());
+    return rvhal_error(rc, "firmware %s: %s", cfg->firmware_path, why);
+  }
+  return RVHAL_OK;
+}
+
+/* The board's doorbell for a debugger (its descriptor's debug_doorbell),
+ * unless $RVHAL_GDB_DOORBELL says otherwise: "uart", or an MSIP address. */
+static int choose_doorbell(gdb_backend_t *g, const rvhal_board_desc_t *board) {
+  g->msip = board->debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_MSIP ? board->debug_doorbell_addr : 0;
+  g->ssip = board->debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_SSIP;
+  g->hart0_thread = board->first_hart + 1; /* QEMU: cpu index + 1; OpenOCD: hart order from 1 */
+  const char *db = getenv("RVHAL_GDB_DOORBELL");
+  if (!db || !*db) return RVHAL_OK;
+  if (!strcmp(db, "uart") || !strcmp(db, "ssip")) {
+    g->msip = 0;
+    g->ssip = db[0] == 's';
+    if (g->ssip && board->priv != 'S')
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_GDB_DOORBELL=ssip: board %s's firmware runs in %c-mode; "
+                         "ssip wakes S-mode firmware only", board->name, board->priv);
+    return RVHAL_OK;
+  }
+  char *end;
+  errno = 0;
+  unsigned long long a = strtoull(db, &end, 0);
+  if (*db < '0' || *db > '9' || errno || *end || !a || a % 4 || a > UINT64_MAX - 4 ||
+      (a + 4 > board->ram_base && a < board->ram_base + board->max_ram_size)) {
+    char own[40] = "none";
+    if (board->debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_SSIP) snprintf(own, sizeof own, "ssip");
+    if (board->debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_MSIP)
+      snprintf(own, sizeof own, "msip 0x%llx", (unsigned long long)board->debug_doorbell_addr);
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_GDB_DOORBELL=%s: use \"uart\", \"ssip\" or the address of a 32-bit "
+                       "register outside RAM, hart 0's MSIP (board %s's debug_doorbell: %s)", db, board->name, own);
+  }
+  g->msip = a;
+  g->ssip = 0;
+  return RVHAL_OK;
+}
+
+int rvhal_gdb_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t **out_backend) {
+  gdb_backend_t *g = calloc(1, sizeof *g);
+  if (!g) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  pthread_mutex_init(&g->mu, NULL);
+  g->base.vtable = &gdb_vtable;
+  g->base.ram_base = config->ram_base;
+  g->base.ram_size = config->ram_size;
+  int rc = RVHAL_OK;
+  if (!(g->rsp = calloc(1, sizeof *g->rsp))) {
+    rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
+    goto fail;
+  }
+  void *mirror = mmap(NULL, config->ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mirror == MAP_FAILED) {
+    rc = rvhal_error(RVHAL_HOST_IO, "mapping the host's mirror of device RAM (%llu bytes): %s",
+                     (unsigned long long)config->ram_size, strerror(errno));
+    goto fail;
+  }
+  g->base.ram = mirror;
+  if ((rc = load_firmware(g, config))) goto fail;
+  if ((rc = choose_doorbell(g, config->board))) goto fail;
+  rvhal_qemu_config_t qc = *config;
+  qc.gdbstub = 1;
+  qc.plugin_path = NULL; /* it counts into shared memory */
+  if ((rc = rvhal_qemu_backend_create(&qc, &g->qemu))) goto fail;
+  *out_backend = &g->base;
+  return RVHAL_OK;
+fail:
+  gdb_destroy(&g->base);
+  return rc;
+}

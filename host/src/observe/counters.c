@@ -1,0 +1,144 @@
+/* The HAL counter API: descriptions built from the shared counter tables,
+ * values taken from the harts' blocks after each launch and from the host's
+ * own memory operations, each readable once (seed 004 semantics). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/device_internal.h"
+
+static const struct {
+  uint32_t id;
+  const char *name, *description;
+  rvhal_counter_unit_t unit;
+} hart_counters[] = {
+#define X(id, name, unit, desc) {RVHAL_HART_COUNTER_##id, name, desc, unit},
+    RVHAL_HART_COUNTER_MAP(X)
+#undef X
+}, device_counters[] = {
+#define X(id, num, name, unit, desc) {num, name, desc, unit},
+    RVHAL_DEVICE_COUNTER_MAP(X)
+#undef X
+};
+
+#define NUM_HART (sizeof hart_counters / sizeof *hart_counters)
+#define NUM_DEVICE (sizeof device_counters / sizeof *device_counters)
+
+void rvhal_counters_init(rvhal_device_t *d) {
+  rvhal_counter_state_t *c = &d->counters;
+  memset(c, 0, sizeof *c);
+  if (!d->options.counters) return;
+  c->num = (uint32_t)(NUM_HART + NUM_DEVICE);
+  for (uint32_t i = 0; i < NUM_HART; i++)
+    c->desc[i] = (rvhal_counter_description_t){hart_counters[i].id, hart_counters[i].name,
+                                               hart_counters[i].description, "hart", d->info.num_harts,
+                                               hart_counters[i].unit, {RVHAL_VERBOSITY_MEDIUM, RVHAL_VERBOSITY_LOW}};
+  for (uint32_t i = 0; i < NUM_DEVICE; i++)
+    c->desc[NUM_HART + i] = (rvhal_counter_description_t){device_counters[i].id, device_counters[i].name,
+                                                          device_counters[i].description, NULL, 1,
+                                                          device_counters[i].unit,
+                                                          {RVHAL_VERBOSITY_NONE, RVHAL_VERBOSITY_LOW}};
+}
+
+static int device_slot(uint32_t id) {
+  return id >= RVHAL_HART_COUNTER_SLOTS ? (int)(id - RVHAL_HART_COUNTER_SLOTS) : -1;
+}
+
+void rvhal_counters_after_launch(rvhal_device_t *d, uint64_t seq, uint64_t host_ns) {
+  rvhal_counter_state_t *c = &d->counters;
+  if (!c->num) return;
+  for (uint32_t h = 0; h < d->info.num_harts; h++) {
+    const rvhal_hart_block_t *b = &d->ctrl->harts[h];
+    int took_part = b->counters_seq == seq; /* harts that sat out report zeros */
+    for (uint32_t i = 0; i < NUM_HART; i++) {
+      c->hart[i][h] = took_part ? b->counters[i] : 0;
+      c->hart_fresh[i][h] = 1;
+    }
+  }
+  c->dev[device_slot(RVHAL_COUNTER_LAUNCHES)]++;
+  c->dev_fresh[device_slot(RVHAL_COUNTER_LAUNCHES)] = 1;
+  c->dev[device_slot(RVHAL_COUNTER_LAUNCH_TIME)] = host_ns;
+  c->dev_fresh[device_slot(RVHAL_COUNTER_LAUNCH_TIME)] = 1;
+}
+
+void rvhal_counters_after_transfer(rvhal_device_t *d, uint64_t written, uint64_t read) {
+  rvhal_counter_state_t *c = &d->counters;
+  if (!c->num) return;
+  if (written) {
+    c->dev[device_slot(RVHAL_COUNTER_BYTES_WRITTEN)] = written;
+    c->dev_fresh[device_slot(RVHAL_COUNTER_BYTES_WRITTEN)] = 1;
+  }
+  if (read) {
+    c->dev[device_slot(RVHAL_COUNTER_BYTES_READ)] = read;
+    c->dev_fresh[device_slot(RVHAL_COUNTER_BYTES_READ)] = 1;
+  }
+}
+
+int rvhal_device_counters(const rvhal_device_t *d, uint32_t *out_num, const rvhal_counter_description_t **out_desc) {
+  RVHAL_DEVICE_GUARD(d);
+  if (!d || !out_num || !out_desc) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_counters: NULL argument");
+  *out_num = d->counters.num;
+  *out_desc = d->counters.desc;
+  return RVHAL_OK;
+}
+
+int rvhal_counter_read(rvhal_device_t *d, uint32_t id, uint64_t *out_value, uint32_t index) {
+  RVHAL_DEVICE_GUARD(d);
+  if (!d || !out_value) return rvhal_error(RVHAL_INVALID_ARGUMENT, "counter_read: NULL device or out_value");
+  rvhal_counter_state_t *c = &d->counters;
+  if (!c->num)
+    return rvhal_error(RVHAL_UNSUPPORTED, "counter_read: counters are off on this device (device option counters, "
+                       "or RVHAL_COUNTERS=1)");
+  if (id < NUM_HART) {
+    if (index >= d->info.num_harts)
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "counter_read: counter %s has %u values (harts), index %u",
+                         hart_counters[id].name, d->info.num_harts, index);
+    if (!c->hart_fresh[id][index]) return 0;
+    c->hart_fresh[id][index] = 0;
+    *out_value = c->hart[id][index];
+    return 1;
+  }
+  int slot = device_slot(id);
+  if (slot < 0 || slot >= (int)NUM_DEVICE)
+    return rvhal_error(RVHAL_NOT_FOUND, "counter_read: no counter has id %u (see rvhal_device_counters)", id);
+  if (index != 0)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "counter_read: counter %s has one value, index %u",
+                       device_counters[slot].name, index);
+  RVHAL_HEAP_GUARD(d); /* copies update the transfer counters under it */
+  if (!c->dev_fresh[slot]) return 0;
+  c->dev_fresh[slot] = 0;
+  *out_value = c->dev[slot];
+  return 1;
+}
+
+int rvhal_counters_exact(const rvhal_device_t *d, const char **out_why) {
+  const char *why = NULL;
+  const int fast = d->options.timing != RVHAL_TIMING_EXACT;
+  if (!d->counters.num) why = "counters are off";
+  else if (!d->ctrl->insns.active)
+    why = fast ? "fast timing mode without rvhal's QEMU plugin: cycles follow host time and instruction counts "
+                 "are QEMU's minstret"
+               : "rvhal's QEMU plugin is not loaded: instruction counts are QEMU's minstret (all harts together "
+                 "under -icount)";
+  else if (fast) why = "fast timing mode: cycle counts follow host time; instruction counts are exact per hart";
+  /* Measured: the same team launch gives a few different splits of its
+   * instructions and ~0.5% different cycles from run to run. */
+  if (!why && d->last.harts_per_group > 1)
+    why = "exact timing, but the last launch ran teams of several harts per group: they share QEMU's one "
+          "thread in slices QEMU chooses, so which hart waits at a barrier, and how long, varies a little from run "
+          "to run (one hart per group, the default in exact timing, repeats exactly)";
+  if (out_why) *out_why = why ? why : "cycles and instructions are exact and repeatable";
+  return why == NULL;
+}
+
+int rvhal_device_instructions(const rvhal_device_t *d, uint32_t hart, uint64_t *out_count) {
+  RVHAL_DEVICE_GUARD(d);
+  if (!d || !out_count) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_instructions: NULL argument");
+  if (hart >= d->info.num_harts)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_instructions: hart %u, the device has %u", hart,
+                       d->info.num_harts);
+  if (!__atomic_load_n(&d->ctrl->insns.active, __ATOMIC_ACQUIRE))
+    return rvhal_error(RVHAL_UNSUPPORTED, "device_instructions: rvhal's QEMU plugin is not loaded (device option "
+                       "counters, and the plugin built: $RVHAL_QEMU_PLUGIN)");
+  *out_count = __atomic_load_n(&d->ctrl->insns.hart[hart].count, __ATOMIC_ACQUIRE);
+  return RVHAL_OK;
+}

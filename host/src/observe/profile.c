@@ -1,0 +1,424 @@
+/* Launch profiles: table, CSV, Chrome trace JSON and SVG timeline. */
+#include "observe/profile.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/device_internal.h"
+
+#define MAX_SPANS 20000 /* drawn in the SVG; the JSON keeps every event */
+#define MAX_KERNELS 64
+
+enum { SPAN_CALL, SPAN_WAIT, SPAN_IDLE };
+
+typedef struct span {
+  double t0, t1; /* microseconds since the device was created */
+  uint32_t hart, kind, count, kernel;
+  uint32_t group[3];
+  uint64_t launch;
+} span_t;
+
+struct rvhal_profile {
+  int table;
+  FILE *csv, *trace;
+  char *svg_path;
+  int trace_events;  /* events written to the JSON so far */
+  uint32_t harts_named;
+  uint64_t queues_named[4];  /* bit per queue id < 256 that has its track's name */
+  span_t *spans;
+  size_t num_spans, dropped_spans;
+  char *kernels[MAX_KERNELS];
+  uint32_t num_kernels;
+  double end_us;
+};
+
+static void free_profile(rvhal_profile_t *p) {
+  if (p->csv) fclose(p->csv);
+  if (p->trace) fclose(p->trace);
+  for (uint32_t i = 0; i < p->num_kernels; i++) free(p->kernels[i]);
+  free(p->svg_path);
+  free(p->spans);
+  free(p);
+}
+
+/* The per-hart counters a profile shows, in order: the table's heading and
+ * width; the CSV uses the counters' own names (abi/rvhal/rvhal_counters.h). */
+static const struct {
+  uint32_t id;
+  const char *heading;
+  int width;
+} columns[] = {
+    {RVHAL_HART_COUNTER_GROUPS, "groups", 10},
+    {RVHAL_HART_COUNTER_ITEMS, "items", 10},
+    {RVHAL_HART_COUNTER_INSTRET, "instructions", 14},
+    {RVHAL_HART_COUNTER_CYCLES, "cycles", 14},
+    {RVHAL_HART_COUNTER_KERNEL_CYCLES, "kernel_cycles", 14},
+    {RVHAL_HART_COUNTER_BARRIERS, "barriers", 10},
+    {RVHAL_HART_COUNTER_BARRIER_WAIT_CYCLES, "barrier_wait", 14},
+    {RVHAL_HART_COUNTER_IDLE_CYCLES, "idle_cycles", 14},
+    {RVHAL_HART_COUNTER_CONTEXT_SWITCHES, "switches", 10},
+};
+#define NUM_COLUMNS (sizeof columns / sizeof *columns)
+
+static const char *const counter_names[] = {
+#define X(id, name, unit, desc) name,
+    RVHAL_HART_COUNTER_MAP(X)
+#undef X
+};
+
+static int open_file(const char *path, FILE **out) {
+  *out = fopen(path, "w");
+  if (!*out) return rvhal_error(RVHAL_HOST_IO, "profile: cannot write %s: %s", path, strerror(errno));
+  return RVHAL_OK;
+}
+
+int rvhal_profile_open(const char *spec, rvhal_profile_t **out_profile) {
+  rvhal_profile_t *p = calloc(1, sizeof *p);
+  char *copy = strdup(spec ? spec : "");
+  if (!p || !copy) {
+    free(p);
+    free(copy);
+    return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  }
+  int rc = RVHAL_OK;
+  for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
+    if (!strcmp(item, "table")) p->table = 1;
+    else if (!strncmp(item, "csv=", 4) && item[4]) {
+      if (!(rc = open_file(item + 4, &p->csv))) {
+        fputs("launch,kernel,hart", p->csv);
+        for (size_t k = 0; k < NUM_COLUMNS; k++) fprintf(p->csv, ",%s", counter_names[columns[k].id]);
+        fputs(",exact\n", p->csv);
+      }
+    } else if (!strncmp(item, "trace=", 6) && item[6]) {
+      if (!(rc = open_file(item + 6, &p->trace))) fputs("{\"traceEvents\": [\n", p->trace);
+    } else if (!strncmp(item, "svg=", 4) && item[4]) {
+      p->svg_path = strdup(item + 4);
+      FILE *f; /* fail now, not at the end, if it cannot be written */
+      if (!(rc = open_file(item + 4, &f))) fclose(f);
+    } else {
+      rc = rvhal_error(RVHAL_INVALID_ARGUMENT,
+                       "profile: '%s' in '%s' is not table, csv=FILE, trace=FILE or svg=FILE", item, spec);
+    }
+  }
+  free(copy);
+  if (!rc && !p->table && !p->csv && !p->trace && !p->svg_path)
+    rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "profile: empty specification; use table, csv=FILE, trace=FILE, svg=FILE");
+  if (rc) {
+    free_profile(p);
+    return rc;
+  }
+  *out_profile = p;
+  return RVHAL_OK;
+}
+
+int rvhal_profile_wants_events(const rvhal_profile_t *p) { return p && (p->trace || p->svg_path); }
+
+static uint32_t kernel_index(rvhal_profile_t *p, const char *name) {
+  for (uint32_t i = 0; i < p->num_kernels; i++)
+    if (!strcmp(p->kernels[i], name)) return i;
+  if (p->num_kernels == MAX_KERNELS) return MAX_KERNELS - 1;
+  p->kernels[p->num_kernels] = strdup(name);
+  return p->num_kernels++;
+}
+
+static void json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fputc('\\', f);
+    if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
+    else fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+static void add_span(rvhal_profile_t *p, const span_t *s, const char *kernel) {
+  if (s->t1 > p->end_us) p->end_us = s->t1;
+  if (p->trace) {
+    static const char *const names[] = {"kernel call", "barrier wait", "idle"};
+    static const char *const cats[] = {"kernel", "barrier", "idle"};
+    fprintf(p->trace, "%s{\"name\": ", p->trace_events++ ? ",\n" : "");
+    if (s->kind == SPAN_CALL) {
+      char name[160];
+      snprintf(name, sizeof name, "%s groups (%u,%u,%u)%s", kernel, s->group[0], s->group[1], s->group[2],
+               s->count > 1 ? "+" : "");
+      json_string(p->trace, name);
+    } else {
+      json_string(p->trace, names[s->kind]);
+    }
+    fprintf(p->trace, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": 1, \"tid\": %u, "
+                      "\"args\": {\"launch\": %" PRIu64 ", \"kernel\": ",
+            cats[s->kind], s->t0, s->t1 - s->t0, s->hart, s->launch);
+    json_string(p->trace, kernel);
+    if (s->kind == SPAN_CALL)
+      fprintf(p->trace, ", \"first_group\": [%u, %u, %u], \"groups\": %u", s->group[0], s->group[1], s->group[2],
+              s->count);
+    fputs("}}", p->trace);
+  }
+  if (!p->svg_path) return;
+  if (p->num_spans == MAX_SPANS) {
+    p->dropped_spans++;
+    return;
+  }
+  if (!p->spans && !(p->spans = malloc(MAX_SPANS * sizeof *p->spans))) return;
+  p->spans[p->num_spans++] = *s;
+}
+
+/* The harts' timeline events of this launch, as spans on the host clock. */
+static void collect_spans(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_profile_launch_t *l) {
+  const rvhal_layout_t *lay = &d->layout;
+  uint64_t first = UINT64_MAX, last = 0;
+  for (uint32_t h = 0; h < d->info.num_harts; h++) {
+    const rvhal_hart_block_t *b = &d->ctrl->harts[h];
+    if (b->counters_seq != l->seq) continue;
+    if (b->start_cycle < first) first = b->start_cycle;
+    if (b->end_cycle > last) last = b->end_cycle;
+  }
+  if (first >= last) return;
+  /* Exact timing runs the harts in turn (see firmware/scheduler.c) and its
+   * counters describe them as side by side: so does the timeline, every
+   * hart starting at the launch's start; a cycle is a virtual nanosecond.
+   * Fast timing: real overlap, cycles turned into host time through the
+   * launch's span in the device timebase. */
+  const int exact = d->options.timing == RVHAL_TIMING_EXACT;
+  if (exact) {
+    last = first;
+    for (uint32_t h = 0; h < d->info.num_harts; h++) {
+      const rvhal_hart_block_t *b = &d->ctrl->harts[h];
+      if (b->counters_seq == l->seq && first + (b->end_cycle - b->start_cycle) > last)
+        last = first + (b->end_cycle - b->start_cycle);
+    }
+  }
+  double scale = exact ? 1e-3 : (double)l->device_ticks * 1e6 / (double)d->info.timebase_hz / (double)(last - first);
+  double t0 = (double)l->host_start_ns / 1e3;
+  uint32_t kidx = kernel_index(p, l->kernel);
+  uint64_t shift = 0; /* exact: this hart's start moved to the launch's */
+#define T(c) (t0 + (double)((c) - shift - first) * scale)
+  for (uint32_t h = 0; h < d->info.num_harts; h++) {
+    const rvhal_hart_block_t *b = &d->ctrl->harts[h];
+    if (b->counters_seq != l->seq) continue;
+    shift = exact ? b->start_cycle - first : 0;
+    if (p->trace && h >= p->harts_named) {
+      for (; p->harts_named <= h; p->harts_named++)
+        fprintf(p->trace, "%s{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, \"args\": "
+                          "{\"name\": \"hart %u\"}}",
+                p->trace_events++ ? ",\n" : "", p->harts_named, p->harts_named);
+    }
+    span_t idle = {.hart = h, .kind = SPAN_IDLE, .kernel = kidx, .launch = l->seq};
+    if (b->start_cycle - shift > first) {
+      idle.t0 = T(first);
+      idle.t1 = T(b->start_cycle);
+      add_span(p, &idle, l->kernel);
+    }
+    /* The events are device memory a kernel can write: copied once (so
+     * they cannot change between the passes below), their count bounded,
+     * and each begin matched with its end in one backward pass (a search
+     * per begin was quadratic in events a kernel can forge). */
+    const rvhal_trace_event_t *dev_ev =
+        (const rvhal_trace_event_t *)rvhal_dev_ptr(d, lay->trace_base + (uint64_t)h * lay->trace_size);
+    uint32_t n = b->trace_events;
+    if ((uint64_t)n * sizeof *dev_ev > lay->trace_size) n = (uint32_t)(lay->trace_size / sizeof *dev_ev);
+    rvhal_trace_event_t *ev = n ? malloc((size_t)n * sizeof *ev) : NULL;
+    uint32_t *end_of = n ? malloc((size_t)n * sizeof *end_of) : NULL;
+    if (!ev || !end_of) n = 0;
+    if (n && rvhal_dev_invalidate_ptr(d, dev_ev, (uint64_t)n * sizeof *ev)) n = 0; /* a mirror: read them first */
+    if (n) memcpy(ev, dev_ev, (size_t)n * sizeof *ev);
+    for (uint32_t i = n, call_end = n, wait_end = n; i-- > 0;) {
+      end_of[i] = ev[i].kind == RVHAL_TRACE_CALL_BEGIN ? call_end : ev[i].kind == RVHAL_TRACE_WAIT_BEGIN ? wait_end : n;
+      if (ev[i].kind == RVHAL_TRACE_CALL_END) call_end = i;
+      if (ev[i].kind == RVHAL_TRACE_WAIT_END) wait_end = i;
+    }
+    if (b->trace_dropped)
+      fprintf(stderr,
+              "rvhal profile: launch %" PRIu64 ", hart %u: the timeline keeps %u events per hart; %u later ones "
+              "are missing\n",
+              l->seq, h, (uint32_t)(lay->trace_size / sizeof *ev), b->trace_dropped);
+    for (uint32_t i = 0; i + 1 < n; i++) {
+      uint32_t want = ev[i].kind == RVHAL_TRACE_CALL_BEGIN ? RVHAL_TRACE_CALL_END
+                      : ev[i].kind == RVHAL_TRACE_WAIT_BEGIN ? RVHAL_TRACE_WAIT_END : 0;
+      if (!want) continue;
+      uint32_t j = end_of[i];
+      if (j >= n) continue;
+      span_t s = {.t0 = T(ev[i].cycle), .t1 = T(ev[j].cycle), .hart = h, .kernel = kidx, .launch = l->seq,
+                  .kind = want == RVHAL_TRACE_CALL_END ? SPAN_CALL : SPAN_WAIT, .count = ev[i].count};
+      memcpy(s.group, ev[i].group, sizeof s.group);
+      add_span(p, &s, l->kernel);
+    }
+    free(ev);
+    free(end_of);
+    if (b->end_cycle - shift < last) {
+      idle.t0 = T(b->end_cycle);
+      idle.t1 = T(last + shift);
+      add_span(p, &idle, l->kernel);
+    }
+  }
+#undef T
+}
+
+static void print_table(rvhal_device_t *d, const rvhal_profile_launch_t *l, int exact, const char *why) {
+  const rvhal_counter_state_t *c = &d->counters;
+  fprintf(stderr, "rvhal profile: launch %" PRIu64 " %s, %u-D %" PRIu64 "x%" PRIu64 "x%" PRIu64 " in %" PRIu64
+                  " groups of %" PRIu64 "x%" PRIu64 "x%" PRIu64 ", %u harts (%u per group), device %.3f ms, host %.3f ms\n",
+          l->seq, l->kernel, l->work_dim, l->global[0], l->global[1], l->global[2], l->groups, l->local[0],
+          l->local[1], l->local[2], l->harts, l->harts_per_group, (double)l->device_ticks * 1e3 / (double)d->info.timebase_hz,
+          (double)l->host_ns / 1e6);
+  if (!exact) fprintf(stderr, "rvhal profile: approximate: %s\n", why);
+  fprintf(stderr, "%6s", "hart");
+  for (size_t k = 0; k < NUM_COLUMNS; k++) fprintf(stderr, " %*s", columns[k].width, columns[k].heading);
+  fputc('\n', stderr);
+  uint64_t tot[NUM_COLUMNS] = {0};
+  for (uint32_t h = 0; h < d->info.num_harts; h++) {
+    fprintf(stderr, "%6u", h);
+    for (size_t k = 0; k < NUM_COLUMNS; k++) {
+      fprintf(stderr, " %*" PRIu64, columns[k].width, c->hart[columns[k].id][h]);
+      tot[k] += c->hart[columns[k].id][h];
+    }
+    fputc('\n', stderr);
+  }
+  fprintf(stderr, "%6s", "total");
+  for (size_t k = 0; k < NUM_COLUMNS; k++) fprintf(stderr, " %*" PRIu64, columns[k].width, tot[k]);
+  fputc('\n', stderr);
+}
+
+void rvhal_profile_record(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_profile_launch_t *l) {
+  const char *why;
+  int exact = rvhal_counters_exact(d, &why);
+  if (p->table) print_table(d, l, exact, why);
+  if (p->csv) {
+    const rvhal_counter_state_t *c = &d->counters;
+    for (uint32_t h = 0; h < d->info.num_harts; h++) {
+      fprintf(p->csv, "%" PRIu64 ",%s,%u", l->seq, l->kernel, h);
+      for (size_t k = 0; k < NUM_COLUMNS; k++) fprintf(p->csv, ",%" PRIu64, c->hart[columns[k].id][h]);
+      fprintf(p->csv, ",%d\n", exact);
+    }
+    fflush(p->csv);
+  }
+  if (rvhal_profile_wants_events(p)) collect_spans(p, d, l);
+  if (p->trace) fflush(p->trace);
+}
+
+/* Queue tracks sit below the harts' (tid 1000 + queue id): what the host
+ * did with each command, so the device's idle gaps show next to the queues
+ * that could have filled them. */
+void rvhal_profile_queue_command(rvhal_profile_t *p, uint64_t created_ns, uint32_t queue_id, const char *what,
+                                 uint64_t queued_ns, uint64_t submitted_ns, uint64_t started_ns, uint64_t ended_ns) {
+  if (!p || !p->trace) return;
+  uint32_t tid = 1000 + queue_id;
+  if (queue_id >= 256 || !(p->queues_named[queue_id / 64] >> (queue_id % 64) & 1)) {
+    if (queue_id < 256) p->queues_named[queue_id / 64] |= 1ull << (queue_id % 64);
+    fprintf(p->trace, "%s{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, \"args\": "
+                      "{\"name\": \"queue %u\"}}",
+            p->trace_events++ ? ",\n" : "", tid, queue_id);
+  }
+#define US(t) ((double)((t) - created_ns) / 1e3)
+  /* The enqueue as an instant (commands wait overlapping one another); the
+   * run as a span (a queue runs one command at a time). */
+  fprintf(p->trace, "%s{\"name\": \"enqueue\", \"cat\": \"queue\", \"ph\": \"i\", \"s\": \"t\", \"ts\": %.3f, "
+                    "\"pid\": 1, \"tid\": %u, \"args\": {\"command\": ",
+          p->trace_events++ ? ",\n" : "", US(queued_ns), tid);
+  json_string(p->trace, what);
+  fprintf(p->trace, ", \"waited_us\": %.3f}}", US(submitted_ns) - US(queued_ns));
+  fprintf(p->trace, "%s{\"name\": ", p->trace_events++ ? ",\n" : "");
+  json_string(p->trace, what);
+  fprintf(p->trace, ", \"cat\": \"queue\", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": 1, \"tid\": %u}",
+          US(started_ns), US(ended_ns) - US(started_ns), tid);
+#undef US
+}
+
+/* ---- SVG timeline --------------------------------------------------------- */
+
+static const char *const palette[] = {"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e",
+                                      "#17becf", "#8c564b", "#e377c2", "#bcbd22"};
+
+static double nice_step(double range) {
+  double raw = range / 8, p = 1;
+  while (p * 10 <= raw) p *= 10;
+  while (p > raw) p /= 10;
+  return raw >= 5 * p ? 5 * p : raw >= 2 * p ? 2 * p : p;
+}
+
+static void write_svg(rvhal_profile_t *p) {
+  FILE *f = fopen(p->svg_path, "w");
+  if (!f) return;
+  uint32_t lanes = 0;
+  double t0 = 1e300, t1 = 0;
+  for (size_t i = 0; i < p->num_spans; i++) {
+    if (p->spans[i].hart + 1 > lanes) lanes = p->spans[i].hart + 1;
+    if (p->spans[i].t0 < t0) t0 = p->spans[i].t0;
+    if (p->spans[i].t1 > t1) t1 = p->spans[i].t1;
+  }
+  const double left = 70, right = 20, top = 50, lane_h = 28, gap = 8, plot_w = 1000;
+  const double height = top + lanes * (lane_h + gap) + 90;
+  fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
+             "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+          left + plot_w + right, height);
+  fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"15\" font-weight=\"bold\">rvhal timeline: what each hart did"
+             "</text>\n", left);
+  if (!p->num_spans || t1 <= t0) {
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">no launch was recorded</text>\n</svg>\n", left, top + 20);
+    fclose(f);
+    return;
+  }
+  double scale = plot_w / (t1 - t0);
+  for (uint32_t h = 0; h < lanes; h++) {
+    double y = top + h * (lane_h + gap);
+    fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">hart %u</text>\n", left - 8, y + lane_h / 2 + 4, h);
+    fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" fill=\"#f7f7f7\"/>\n", left, y, plot_w,
+            lane_h);
+  }
+  for (size_t i = 0; i < p->num_spans; i++) {
+    const span_t *s = &p->spans[i];
+    double x = left + (s->t0 - t0) * scale, w = (s->t1 - s->t0) * scale;
+    if (w < 0.5) w = 0.5;
+    double y = top + s->hart * (lane_h + gap);
+    const char *fill = s->kind == SPAN_CALL ? palette[s->kernel % 8] : s->kind == SPAN_WAIT ? "#d62728" : "#c8c8c8";
+    double inset = s->kind == SPAN_WAIT ? 6 : s->kind == SPAN_IDLE ? 10 : 2;
+    fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\" stroke=\"white\" "
+               "stroke-width=\"0.3\"><title>hart %u, launch %" PRIu64 ", %s: %.3f-%.3f us",
+            x, y + inset, w, lane_h - 2 * inset, fill, s->hart, s->launch,
+            s->kind == SPAN_CALL ? p->kernels[s->kernel] : s->kind == SPAN_WAIT ? "barrier wait" : "idle",
+            s->t0 - t0, s->t1 - t0);
+    if (s->kind == SPAN_CALL)
+      fprintf(f, ", %u group%s from (%u,%u,%u)", s->count, s->count == 1 ? "" : "s", s->group[0], s->group[1],
+              s->group[2]);
+    fputs("</title></rect>\n", f);
+  }
+  /* time axis */
+  double axis_y = top + lanes * (lane_h + gap) + 4, step = nice_step(t1 - t0);
+  fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"black\"/>\n", left, axis_y, left + plot_w,
+          axis_y);
+  for (double t = 0; t <= t1 - t0 + 1e-9; t += step) {
+    double x = left + t * scale;
+    fprintf(f, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"black\"/>"
+               "<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+            x, axis_y, x, axis_y + 5, x, axis_y + 18, t);
+  }
+  fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">microseconds</text>\n", left + plot_w, axis_y + 34);
+  /* legend */
+  double ly = axis_y + 52, lx = left;
+  for (uint32_t k = 0; k < p->num_kernels && k < 8; k++) {
+    fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"12\" fill=\"%s\"/><text x=\"%.0f\" y=\"%.0f\">%s"
+               "</text>\n", lx, ly - 10, palette[k], lx + 18, ly, p->kernels[k]);
+    lx += 30 + 7.0 * (double)strlen(p->kernels[k]);
+  }
+  fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"12\" fill=\"#d62728\"/><text x=\"%.0f\" y=\"%.0f\">"
+             "barrier wait</text>\n", lx, ly - 10, lx + 18, ly);
+  lx += 120;
+  fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"12\" fill=\"#c8c8c8\"/><text x=\"%.0f\" y=\"%.0f\">"
+             "idle</text>\n", lx, ly - 10, lx + 18, ly);
+  if (p->dropped_spans)
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">(%zu more spans not drawn)</text>\n", lx + 80, ly, p->dropped_spans);
+  fputs("</svg>\n", f);
+  fclose(f);
+}
+
+void rvhal_profile_close(rvhal_profile_t *p) {
+  if (!p) return;
+  if (p->trace) {
+    fputs("\n],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"producer\": \"rvhal\"}}\n", p->trace);
+  }
+  if (p->svg_path) write_svg(p);
+  free_profile(p);
+}

@@ -1,0 +1,136 @@
+/* The SDK kernels of an ELF image: each <entry>__rvhal_meta symbol gives a
+ * kernel, its metadata and (RVHAL_KERNEL_ENTRY) <entry>__rvhal_args the
+ * declared types and names. Used by program_load and by
+ * rvhal_program_info_read (no device). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/device_internal.h"
+#include "rvhal/program_info.h"
+
+/* The file bytes behind [vaddr, vaddr+size), if a segment holds them. */
+static const uint8_t *elf_bytes_at(const rvhal_elf_image_t *img, uint64_t vaddr, uint64_t size) {
+  for (uint32_t i = 0; i < img->num_segments; i++) {
+    const rvhal_elf_segment_t *s = &img->segments[i];
+    if (vaddr >= s->vaddr && size <= s->filesz && vaddr - s->vaddr <= s->filesz - size)
+      return img->data + s->offset + (vaddr - s->vaddr);
+  }
+  return NULL;
+}
+
+/* The "type\0name\0" pairs of <entry>__rvhal_args, if present and whole. */
+static const char *arg_text(const rvhal_elf_image_t *img, const char *entry, uint32_t num_args) {
+  char sym_name[512];
+  snprintf(sym_name, sizeof sym_name, "%s%s", entry, RVHAL_META_ARGS_SUFFIX);
+  const rvhal_elf_symbol_t *sym = rvhal_elf_symbol_named(img, sym_name);
+  if (!sym || !sym->size) return NULL;
+  const char *text = (const char *)elf_bytes_at(img, sym->value, sym->size);
+  if (!text) return NULL;
+  uint32_t strings = 0;
+  for (uint64_t i = 0; i < sym->size; i++) strings += text[i] == '\0';
+  return strings >= 2 * num_args ? text : NULL; /* and the literal's own NUL */
+}
+
+int rvhal_elf_kernels(const rvhal_elf_image_t *img, rvhal_kernel_entry_t *out, uint32_t *out_num) {
+  size_t suffix = strlen(RVHAL_META_SUFFIX);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < img->num_symbols; i++) {
+    const rvhal_elf_symbol_t *sym = &img->symbols[i];
+    size_t len = strlen(sym->name);
+    if (len <= suffix || strcmp(sym->name + len - suffix, RVHAL_META_SUFFIX)) continue;
+    const uint8_t *bytes = elf_bytes_at(img, sym->value, sizeof(rvhal_kernel_meta_t));
+    if (!bytes)
+      return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s is not inside a loaded segment", sym->name);
+    rvhal_kernel_entry_t *k = &out[n];
+    memset(k, 0, sizeof *k);
+    memcpy(&k->meta, bytes, sizeof k->meta);
+    if (k->meta.magic != RVHAL_META_MAGIC || k->meta.num_args > RVHAL_META_MAX_ARGS)
+      return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s is damaged", sym->name);
+    if (k->meta.version < RVHAL_META_MIN_VERSION || k->meta.version > RVHAL_META_VERSION)
+      return rvhal_error(RVHAL_BAD_ELF, "program: kernel metadata %s is version %u; this rvhal reads versions %u to %u: "
+                         "rebuild the kernel with this rvhal's SDK", sym->name, k->meta.version,
+                         RVHAL_META_MIN_VERSION, RVHAL_META_VERSION);
+    k->name = strndup(sym->name, len - suffix);
+    if (!k->name) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+    n++;
+    if (rvhal_elf_find_function(img, k->name, &k->entry) != RVHAL_OK) {
+      char why[512];
+      snprintf(why, sizeof why, "%s", rvhal_last_error());
+      *out_num = n;
+      return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s has no kernel function: %s", sym->name, why);
+    }
+    k->has_meta = 1;
+    k->arg_text = arg_text(img, k->name, k->meta.num_args);
+  }
+  *out_num = n;
+  return RVHAL_OK;
+}
+
+/* rvhal_program_info_t and everything it points to, in one block. */
+typedef struct info_block {
+  rvhal_program_info_t info;
+  rvhal_elf_image_t *img;
+  rvhal_kernel_entry_t *entries;
+  uint32_t num_entries;
+} info_block_t;
+
+void rvhal_program_info_free(rvhal_program_info_t *info) {
+  if (!info) return;
+  info_block_t *b = (info_block_t *)info;
+  for (uint32_t i = 0; i < b->num_entries; i++) free(b->entries[i].name);
+  free(b->entries);
+  if (info->kernels)
+    for (uint32_t i = 0; i < info->num_kernels; i++) free((void *)info->kernels[i].args);
+  free((void *)info->kernels);
+  rvhal_elf_free(b->img);
+  free(b);
+}
+
+int rvhal_program_info_read(const void *elf, hal_size_t size, rvhal_program_info_t **out_info) {
+  rvhal_clear_error();
+  if (!elf || !out_info) return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_info_read: NULL elf or out_info");
+  *out_info = NULL;
+  const uint8_t *e = elf;
+  if (size < 5 || memcmp(e, "\177ELF", 4))
+    return rvhal_error(RVHAL_BAD_ELF, "program_info_read: not an ELF file");
+  info_block_t *b = calloc(1, sizeof *b);
+  if (!b) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  uint32_t word = e[4] == 1 ? 4 : 8; /* EI_CLASS; the parser checks the rest */
+  int rc = rvhal_elf_parse(elf, (size_t)size, word, 0, UINT64_MAX, &b->img);
+  if (!rc && !(b->entries = calloc(b->img->num_symbols + 1, sizeof *b->entries)))
+    rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  if (!rc) rc = rvhal_elf_kernels(b->img, b->entries, &b->num_entries);
+  rvhal_kernel_info_t *ks = NULL;
+  if (!rc && !(ks = calloc(b->num_entries + 1, sizeof *ks))) rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  b->info.word_size = word;
+  b->info.kernels = ks;
+  for (uint32_t i = 0; !rc && i < b->num_entries; i++) {
+    const rvhal_kernel_entry_t *k = &b->entries[i];
+    rvhal_kernel_arg_info_t *args = calloc(k->meta.num_args + 1, sizeof *args);
+    if (!args) {
+      rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
+      break;
+    }
+    const char *text = k->arg_text;
+    for (uint32_t j = 0; j < k->meta.num_args; j++) {
+      uint32_t d = k->meta.args[j].desc;
+      args[j] = (rvhal_kernel_arg_info_t){RVHAL_ARG_DESC_KIND(d), RVHAL_ARG_DESC_TYPE(d), RVHAL_ARG_DESC_SIZE(d),
+                                          k->meta.args[j].offset, NULL, NULL};
+      if (text) {
+        args[j].type_name = text;
+        text += strlen(text) + 1;
+        args[j].name = text;
+        text += strlen(text) + 1;
+      }
+    }
+    ks[i] = (rvhal_kernel_info_t){k->name, k->meta.version, k->meta.args_size, k->meta.num_args, args};
+    b->info.num_kernels = i + 1;
+  }
+  if (rc) {
+    rvhal_program_info_free(&b->info);
+    return rc;
+  }
+  *out_info = &b->info;
+  return RVHAL_OK;
+}
