@@ -24,7 +24,9 @@
   X(BUSY, -15, "resource is in use")                                          \
   X(STACK_OVERFLOW, -16, "kernel overflowed its stack")                      \
   X(BARRIER_DIVERGENCE, -17, "work-items of a group reached different barriers") \
-  X(CANCELLED, -18, "command cancelled: a command it depends on failed")
+  X(CANCELLED, -18, "command cancelled: a command it depends on failed")     \
+  X(KERNEL_FAILED, -19, "kernel reported a failure")                         \
+  X(BUILD_FAILED, -20, "kernel source failed to compile")
 
 typedef enum rvhal_status {
 #define RVHAL_STATUS_ENUM_(name, value, msg) RVHAL_##name = (value),

@@ -20,7 +20,22 @@ typedef struct rvhal_kernel_arg_info {
   uint32_t offset;       /* of that member in the kernel's argument struct */
   const char *type_name; /* as declared, e.g. "global const float *"; NULL if the kernel did not record it */
   const char *name;      /* the parameter's name; NULL if not recorded */
+  uint32_t address_space;   /* RVHAL_ADDRESS_* (OpenCL's numbering, as clang's !kernel_arg_addr_space) */
+  uint32_t type_qualifiers; /* RVHAL_TYPE_QUAL_* bits; 0 if not recorded */
+  uint32_t access_qualifier; /* RVHAL_ACCESS_*; RVHAL_ACCESS_NONE for everything but images */
 } rvhal_kernel_arg_info_t;
+
+#define RVHAL_ADDRESS_PRIVATE 0u /* a value */
+#define RVHAL_ADDRESS_GLOBAL 1u
+#define RVHAL_ADDRESS_CONSTANT 2u
+#define RVHAL_ADDRESS_LOCAL 3u
+#define RVHAL_TYPE_QUAL_CONST 1u
+#define RVHAL_TYPE_QUAL_RESTRICT 2u
+#define RVHAL_TYPE_QUAL_VOLATILE 4u
+#define RVHAL_ACCESS_NONE 0u
+
+#define RVHAL_KERNEL_LANG_C 0u      /* the C SDK (RVHAL_KERNEL_ENTRY) */
+#define RVHAL_KERNEL_LANG_OPENCL 1u /* OpenCL C (rvhal cc) */
 
 typedef struct rvhal_kernel_info {
   const char *name;      /* the entry point to pass to rvhal_program_find_kernel */
@@ -28,6 +43,8 @@ typedef struct rvhal_kernel_info {
   uint32_t args_size;    /* sizeof its argument struct */
   uint32_t num_args;
   const rvhal_kernel_arg_info_t *args;
+  uint32_t language;       /* RVHAL_KERNEL_LANG_* */
+  const char *source_name; /* the kernel's name in its source (the OpenCL __kernel function); NULL if as name */
 } rvhal_kernel_info_t;
 
 typedef struct rvhal_program_info {

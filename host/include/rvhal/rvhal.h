@@ -3,6 +3,7 @@
 #define RVHAL_RVHAL_H
 
 #include "rvhal/arg_pack.h"
+#include "rvhal/compiler.h"
 #include "rvhal/counters.h"
 #include "rvhal/device.h"
 #include "rvhal/queue.h"

@@ -116,7 +116,10 @@ int rvhal_program_info_read(const void *elf, hal_size_t size, rvhal_program_info
     for (uint32_t j = 0; j < k->meta.num_args; j++) {
       uint32_t d = k->meta.args[j].desc;
       args[j] = (rvhal_kernel_arg_info_t){RVHAL_ARG_DESC_KIND(d), RVHAL_ARG_DESC_TYPE(d), RVHAL_ARG_DESC_SIZE(d),
-                                          k->meta.args[j].offset, NULL, NULL};
+                                          k->meta.args[j].offset, NULL, NULL, RVHAL_ADDRESS_PRIVATE, 0,
+                                          RVHAL_ACCESS_NONE};
+      if (args[j].kind == RVHAL_ARG_KIND_GLOBAL) args[j].address_space = RVHAL_ADDRESS_GLOBAL;
+      if (args[j].kind == RVHAL_ARG_KIND_LOCAL) args[j].address_space = RVHAL_ADDRESS_LOCAL;
       if (text) {
         args[j].type_name = text;
         text += strlen(text) + 1;
@@ -124,7 +127,8 @@ int rvhal_program_info_read(const void *elf, hal_size_t size, rvhal_program_info
         text += strlen(text) + 1;
       }
     }
-    ks[i] = (rvhal_kernel_info_t){k->name, k->meta.version, k->meta.args_size, k->meta.num_args, args};
+    ks[i] = (rvhal_kernel_info_t){k->name, k->meta.version, k->meta.args_size, k->meta.num_args, args,
+                                  RVHAL_KERNEL_LANG_C, NULL};
     b->info.num_kernels = i + 1;
   }
   if (rc) {

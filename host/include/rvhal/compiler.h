@@ -1,0 +1,37 @@
+/* Compiling OpenCL C into a kernel ELF for a device: what `rvhal cc`,
+ * rvhal_add_kernel(NAME FILE.cl) and the OpenCL platform's clBuildProgram
+ * share. The ELF is the kind rvhal_program_load takes: same launch path,
+ * same typed metadata, same checks at every launch. */
+#ifndef RVHAL_COMPILER_H
+#define RVHAL_COMPILER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rvhal_opencl_compile_desc {
+  const char *source;      /* OpenCL C text */
+  size_t source_size;      /* bytes of source; 0: strlen(source) */
+  const char *source_name; /* named in diagnostics ("vadd.cl"); NULL: "<source>" */
+  const char *options;     /* clBuildProgram's option string (-D, -I, -cl-std=, -cl-*); NULL: none */
+  uint32_t xlen;           /* 32 or 64 */
+  const char *isa;         /* the device's ISA ("rv64imafdc"); NULL: the SDK's default for xlen */
+} rvhal_opencl_compile_desc_t;
+
+/* Compiles desc->source. On success *out_elf (free() it) and *out_elf_size
+ * hold the kernel ELF. *out_log, if out_log is not NULL, receives the
+ * compiler's diagnostics (free() it; NULL when there were none), on failure
+ * too. Returns RVHAL_BUILD_FAILED for an error in the source (the log has
+ * clang's message with file and line), RVHAL_MISSING_TOOL when clang or the
+ * device libraries are not installed, RVHAL_INVALID_ARGUMENT for a bad
+ * option or xlen; rvhal_last_error() says which. */
+int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf, size_t *out_elf_size,
+                         char **out_log);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RVHAL_COMPILER_H */
