@@ -209,6 +209,26 @@ static void plain_type(const char *decl, char *out, size_t size) {
   }
 }
 
+/* The qualifiers of what a C SDK pointer points to, from its declaration
+ * ("global const uint *"): the words before the first '*'. */
+static uint32_t c_sdk_qualifiers(const char *decl) {
+  const char *star = strchr(decl, '*');
+  size_t n = star ? (size_t)(star - decl) : 0;
+  uint32_t q = 0;
+  static const struct {
+    const char *word;
+    uint32_t bit;
+  } words[] = {{"const", RVHAL_TYPE_QUAL_CONST}, {"volatile", RVHAL_TYPE_QUAL_VOLATILE}};
+  for (size_t i = 0; i < 2; i++) {
+    size_t len = strlen(words[i].word);
+    for (const char *p = decl; p + len <= decl + n; p++)
+      if (!strncmp(p, words[i].word, len) && (p == decl || p[-1] == ' ') && (p[len] == ' ' || p[len] == '*'))
+        q |= words[i].bit;
+  }
+  if (star && strstr(star, "restrict")) q |= RVHAL_TYPE_QUAL_RESTRICT;
+  return q;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint index, cl_kernel_arg_info name, size_t size,
                                                    void *value, size_t *size_ret) {
   static const char *fn = "clGetKernelArgInfo";
@@ -238,9 +258,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint index, c
   }
   case CL_KERNEL_ARG_TYPE_QUALIFIER: {
     cl_kernel_arg_type_qualifier q = 0;
-    if (a->type_qualifiers & RVHAL_TYPE_QUAL_CONST) q |= CL_KERNEL_ARG_TYPE_CONST;
-    if (a->type_qualifiers & RVHAL_TYPE_QUAL_RESTRICT) q |= CL_KERNEL_ARG_TYPE_RESTRICT;
-    if (a->type_qualifiers & RVHAL_TYPE_QUAL_VOLATILE) q |= CL_KERNEL_ARG_TYPE_VOLATILE;
+    uint32_t tq = a->type_qualifiers;
+    if (!tq && k->ki->language == RVHAL_KERNEL_LANG_C && a->type_name)
+      tq = c_sdk_qualifiers(a->type_name); /* the SDK records the declaration only */
+    if (tq & RVHAL_TYPE_QUAL_CONST) q |= CL_KERNEL_ARG_TYPE_CONST;
+    if (tq & RVHAL_TYPE_QUAL_RESTRICT) q |= CL_KERNEL_ARG_TYPE_RESTRICT;
+    if (tq & RVHAL_TYPE_QUAL_VOLATILE) q |= CL_KERNEL_ARG_TYPE_VOLATILE;
     return rvcl_info(&q, sizeof q, size, value, size_ret);
   }
   case CL_KERNEL_ARG_NAME:

@@ -6,6 +6,7 @@
 #define RVHAL_CL_TEST_H
 
 #define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 #include <stdio.h>
 #include <stdlib.h>

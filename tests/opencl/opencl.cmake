@@ -34,3 +34,4 @@ function(rvhal_opencl_test name)
 endfunction()
 
 rvhal_opencl_test(buffers RV32)
+rvhal_opencl_test(kernels RV32)
