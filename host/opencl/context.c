@@ -50,6 +50,7 @@ static cl_context make_context(const char *fn, const cl_context_properties *prop
   c->dispatch = &rvcl_dispatch;
   c->magic = RVCL_MAGIC_CONTEXT;
   atomic_init(&c->refs, 1);
+  atomic_init(&c->life, 1);
   c->device = dev;
   c->notify = notify;
   c->notify_user = user;
@@ -106,10 +107,10 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(const cl_context_pro
   return make_context(fn, props, d, notify, user, err);
 }
 
-void rvcl_context_retain(cl_context c) { atomic_fetch_add(&c->refs, 1); }
+void rvcl_context_hold(cl_context c) { atomic_fetch_add(&c->life, 1); }
 
-void rvcl_context_release(cl_context c) {
-  if (atomic_fetch_sub(&c->refs, 1) != 1) return;
+void rvcl_context_unhold(cl_context c) {
+  if (atomic_fetch_sub(&c->life, 1) != 1) return;
   /* Destructor callbacks in reverse order of registration (they were pushed). */
   for (rvcl_destructor_t *d = c->destructors, *next; d; d = next) {
     next = d->next;
@@ -124,13 +125,13 @@ void rvcl_context_release(cl_context c) {
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context c) {
   if (!RVCL_VALID(c, RVCL_MAGIC_CONTEXT)) return rvcl_fail(NULL, "clRetainContext", CL_INVALID_CONTEXT, "%p", (void *)c);
-  rvcl_context_retain(c);
+  atomic_fetch_add(&c->refs, 1);
   return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context c) {
   if (!RVCL_VALID(c, RVCL_MAGIC_CONTEXT)) return rvcl_fail(NULL, "clReleaseContext", CL_INVALID_CONTEXT, "%p", (void *)c);
-  rvcl_context_release(c);
+  if (atomic_fetch_sub(&c->refs, 1) == 1) rvcl_context_unhold(c);
   return CL_SUCCESS;
 }
 

@@ -18,8 +18,8 @@ static cl_event event_new(cl_context ctx, cl_command_queue q, cl_command_type ty
   e->type = type;
   atomic_init(&e->user_status, CL_SUBMITTED);
   pthread_mutex_init(&e->lock, NULL);
-  rvcl_context_retain(ctx);
-  if (q) rvcl_queue_retain(q);
+  rvcl_context_hold(ctx);
+  if (q) rvcl_queue_hold(q);
   return e;
 }
 
@@ -50,8 +50,8 @@ static void event_release(cl_event e) {
   pthread_mutex_destroy(&e->lock);
   e->magic = 0;
   free(e);
-  if (q) rvcl_queue_release(q);
-  rvcl_context_release(ctx);
+  if (q) rvcl_queue_unhold(q);
+  rvcl_context_unhold(ctx);
 }
 
 /* CL_QUEUED .. CL_COMPLETE, or the negative status of a failed command. */

@@ -58,7 +58,8 @@ typedef struct rvcl_destructor {
 struct _cl_context {
   const struct _cl_icd_dispatch *dispatch;
   uint32_t magic;                  /* RVCL_MAGIC_* while alive */
-  atomic_uint refs;
+  atomic_uint refs;                /* the application's (CL_CONTEXT_REFERENCE_COUNT) */
+  atomic_uint life;                /* 1 while refs > 0, plus one per object that holds it */
   cl_device_id device;             /* one device per context (docs/opencl.md) */
   cl_context_properties props[8];
   size_t num_props;                /* entries of props, with its 0 */
@@ -72,7 +73,8 @@ struct _cl_context {
 struct _cl_command_queue {
   const struct _cl_icd_dispatch *dispatch;
   uint32_t magic;                  /* RVCL_MAGIC_* while alive */
-  atomic_uint refs;
+  atomic_uint refs;                /* the application's (CL_QUEUE_REFERENCE_COUNT) */
+  atomic_uint life;                /* 1 while refs > 0, plus one per event that holds it */
   cl_context context;
   cl_device_id device;
   cl_command_queue_properties props;
@@ -213,10 +215,13 @@ void rvcl_device_unuse(cl_device_id d);
 
 /* ---- context, queues, events --------------------------------------------- */
 
-void rvcl_context_retain(cl_context c);
-void rvcl_context_release(cl_context c);
-void rvcl_queue_retain(cl_command_queue q);
-void rvcl_queue_release(cl_command_queue q);
+/* Objects made from a context (queues, buffers, programs, events) hold it,
+ * and events their queue, without changing the reference count the
+ * application sees; the object is freed when both are gone. */
+void rvcl_context_hold(cl_context c);
+void rvcl_context_unhold(cl_context c);
+void rvcl_queue_hold(cl_command_queue q);
+void rvcl_queue_unhold(cl_command_queue q);
 /* Translates a wait list into rvhal dependencies. events/sems need
  * num_events entries. CL_INVALID_EVENT_WAIT_LIST / CL_INVALID_CONTEXT. */
 cl_int rvcl_wait_list(const char *func, cl_command_queue q, cl_uint num_events, const cl_event *events,

@@ -32,7 +32,7 @@ static cl_mem mem_new(cl_context c, cl_mem_flags flags, size_t size) {
   m->flags = flags;
   m->size = size;
   pthread_mutex_init(&m->lock, NULL);
-  rvcl_context_retain(c);
+  rvcl_context_hold(c);
   return m;
 }
 
@@ -210,7 +210,7 @@ void rvcl_mem_release(cl_mem m) {
   pthread_mutex_destroy(&m->lock);
   m->magic = 0;
   free(m);
-  rvcl_context_release(c);
+  rvcl_context_unhold(c);
 }
 
 cl_int rvcl_mem_range(const char *func, cl_mem m, size_t offset, size_t size) {

@@ -18,7 +18,7 @@ static cl_program program_new(cl_context c) {
   p->status = CL_BUILD_NONE;
   p->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
   pthread_mutex_init(&p->lock, NULL);
-  rvcl_context_retain(c);
+  rvcl_context_hold(c);
   return p;
 }
 
@@ -356,7 +356,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program p) {
   pthread_mutex_destroy(&p->lock);
   p->magic = 0;
   free(p);
-  rvcl_context_release(c);
+  rvcl_context_unhold(c);
   return CL_SUCCESS;
 }
 

@@ -48,12 +48,13 @@ static cl_command_queue make_queue(const char *fn, cl_context c, cl_device_id d,
   q->dispatch = &rvcl_dispatch;
   q->magic = RVCL_MAGIC_QUEUE;
   atomic_init(&q->refs, 1);
+  atomic_init(&q->life, 1);
   q->context = c;
   q->device = d;
   q->props = props;
   if (list_n) memcpy(q->prop_list, list, list_n * sizeof *list);
   q->num_prop_list = list_n;
-  rvcl_context_retain(c);
+  rvcl_context_hold(c);
   pthread_mutex_lock(&c->lock);
   q->next = c->queues;
   c->queues = q;
@@ -96,10 +97,10 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_
   return make_queue(fn, c, d, props, list, n, err);
 }
 
-void rvcl_queue_retain(cl_command_queue q) { atomic_fetch_add(&q->refs, 1); }
+void rvcl_queue_hold(cl_command_queue q) { atomic_fetch_add(&q->life, 1); }
 
-void rvcl_queue_release(cl_command_queue q) {
-  if (atomic_fetch_sub(&q->refs, 1) != 1) return;
+void rvcl_queue_unhold(cl_command_queue q) {
+  if (atomic_fetch_sub(&q->life, 1) != 1) return;
   cl_context c = q->context;
   pthread_mutex_lock(&c->lock);
   for (cl_command_queue *p = &c->queues; *p; p = &(*p)->next)
@@ -111,18 +112,18 @@ void rvcl_queue_release(cl_command_queue q) {
   rvhal_queue_destroy(q->q); /* runs what is enqueued to its end */
   q->magic = 0;
   free(q);
-  rvcl_context_release(c);
+  rvcl_context_unhold(c);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) {
   if (!RVCL_VALID(q, RVCL_MAGIC_QUEUE)) return rvcl_fail(NULL, "clRetainCommandQueue", CL_INVALID_COMMAND_QUEUE, "%p", (void *)q);
-  rvcl_queue_retain(q);
+  atomic_fetch_add(&q->refs, 1);
   return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   if (!RVCL_VALID(q, RVCL_MAGIC_QUEUE)) return rvcl_fail(NULL, "clReleaseCommandQueue", CL_INVALID_COMMAND_QUEUE, "%p", (void *)q);
-  rvcl_queue_release(q);
+  if (atomic_fetch_sub(&q->refs, 1) == 1) rvcl_queue_unhold(q);
   return CL_SUCCESS;
 }
 

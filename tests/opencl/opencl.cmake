@@ -35,3 +35,9 @@ endfunction()
 
 rvhal_opencl_test(buffers RV32)
 rvhal_opencl_test(kernels RV32)
+rvhal_opencl_test(events RV32)
+# RVHAL_OPENCL_DEBUG=1 prints each failing call with rvhal's message.
+add_test(NAME opencl.debug_output COMMAND opencl_events 0 ${RVHAL_TEST_KERNEL_DIR_RV64})
+set_tests_properties(opencl.debug_output PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_DEBUG=1"
+                     LABELS "opencl;device" TIMEOUT 120 FIXTURES_REQUIRED device
+                     PASS_REGULAR_EXPRESSION "rvhal-opencl: clCreateCommandQueue: CL_INVALID_QUEUE_PROPERTIES: on-device queues are not supported.*opencl.events: [0-9]+ checks, 0 failed")
