@@ -403,10 +403,20 @@ static uint32_t value_type_of(const char *base, uint32_t word) {
   return RVHAL_TYPE_POD;
 }
 
+/* The entry is the kernel's own name, in one ELF with the SDK and picolibc. */
+static const char *const reserved_names[] = {"print", "barrier", "start_dma", "wait_dma", "main", "_start",
+                                             "memcpy", "memset", "memmove", "printf"};
+
 static int kernel_signature(const module_t *m, const char *l, uint32_t word, cl_kernel_t *k, char *err, size_t cap) {
   size_t n = line_len(l), len;
   const char *name = decl_name(l, n, &len);
   snprintf(k->name, sizeof k->name, "%.*s", (int)len, name);
+  int reserved = !strncmp(k->name, "rvhal_", 6) || !strncmp(k->name, "__rvhal", 7) || len >= sizeof k->name - 32;
+  for (size_t i = 0; i < sizeof reserved_names / sizeof *reserved_names; i++)
+    reserved |= !strcmp(k->name, reserved_names[i]);
+  if (reserved)
+    return snprintf(err, cap, "error: kernel name '%s' is reserved by rvhal's kernel SDK (or too long); rename the "
+                    "kernel", k->name), -1;
   const char *p = name + len + 1; /* after '(' */
   uint32_t off = 0, maxal = 1;
   while (*p && *p != ')') {

@@ -16,11 +16,11 @@
 
 #define LINE_MAX_ 512
 
-typedef char char2 __attribute__((ext_vector_type(2)));
-typedef char char3 __attribute__((ext_vector_type(3)));
-typedef char char4 __attribute__((ext_vector_type(4)));
-typedef char char8 __attribute__((ext_vector_type(8)));
-typedef char char16 __attribute__((ext_vector_type(16)));
+typedef signed char char2 __attribute__((ext_vector_type(2)));
+typedef signed char char3 __attribute__((ext_vector_type(3)));
+typedef signed char char4 __attribute__((ext_vector_type(4)));
+typedef signed char char8 __attribute__((ext_vector_type(8)));
+typedef signed char char16 __attribute__((ext_vector_type(16)));
 typedef short short2 __attribute__((ext_vector_type(2)));
 typedef short short3 __attribute__((ext_vector_type(3)));
 typedef short short4 __attribute__((ext_vector_type(4)));
