@@ -24,6 +24,8 @@ PACKAGES=(
   "make:make"
   "pkg-config:pkg-config"
   "clang:clang"
+  "clang-16:clang-16"   # OpenCL C kernels (rvhal cc): clang 16 and its LLVM tools
+  "llvm-16:llvm-link-16"
   "libc6-dev:/usr/include/stdio.h"
 )
 

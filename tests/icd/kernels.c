@@ -273,5 +273,5 @@ int main(int argc, char **argv) {
   CHECK_CL(clFinish(q));
   CHECK_CL(clReleaseCommandQueue(q));
   CHECK_CL(clReleaseContext(env.context));
-  return check_result("opencl.kernels");
+  return check_result("icd.kernels");
 }

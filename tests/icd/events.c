@@ -236,5 +236,5 @@ int main(int argc, char **argv) {
   clReleaseCommandQueue(q);
   if (k) clReleaseKernel(k), clReleaseProgram(p);
   CHECK_CL(clReleaseContext(env.context));
-  return check_result("opencl.events");
+  return check_result("icd.events");
 }

@@ -1,0 +1,43 @@
+# The OpenCL platform's tests (host/opencl): programs linked against the system's ICD loader (libOpenCL,
+# Debian ocl-icd-libopencl1) that reach rvhal through build/opencl/rvhal.icd
+# (OCL_ICD_VENDORS), run real kernels on QEMU harts, and check the spec's
+# codes and values. Each runs on the qemu-virt RV64 device (platform device
+# 0) and, with RV32, also on qemu-virt RV32 (device 1) as icd.<name>.rv32.
+if(NOT RVHAL_HAVE_OPENCL)
+  return()
+endif()
+find_library(RVHAL_OPENCL_LOADER OpenCL)
+if(NOT RVHAL_OPENCL_LOADER)
+  message(STATUS "rvhal: libOpenCL (Debian ocl-icd-opencl-dev) not found: the OpenCL tests are not built")
+  return()
+endif()
+set(RVHAL_OPENCL_TEST_ENV OCL_ICD_VENDORS=${RVHAL_OPENCL_ICD_FILE} RVHAL_TEST_SUITE=1
+    RVHAL_OPENCL_CACHE_DIR=${CMAKE_BINARY_DIR}/opencl/test-cache)
+
+function(rvhal_icd_test name)
+  cmake_parse_arguments(T "RV32" "TIMEOUT" "" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  add_executable(icd_${name} ${RVHAL_SOURCE_DIR}/tests/icd/${name}.c)
+  target_include_directories(icd_${name} PRIVATE ${RVHAL_SOURCE_DIR}/tests/common ${RVHAL_CL_HEADERS})
+  target_link_libraries(icd_${name} PRIVATE ${RVHAL_OPENCL_LOADER})
+  add_dependencies(icd_${name} RvhalOpenCL ${RVHAL_DEVICE_TARGETS})
+  add_test(NAME icd.${name} COMMAND icd_${name} 0 ${RVHAL_TEST_KERNEL_DIR_RV64})
+  set_tests_properties(icd.${name} PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV}" LABELS "icd;device"
+                       TIMEOUT ${T_TIMEOUT} FIXTURES_REQUIRED device)
+  if(T_RV32 AND RVHAL_BUILD_RV32)
+    add_test(NAME icd.${name}.rv32 COMMAND icd_${name} 1 ${RVHAL_TEST_KERNEL_DIR_RV32})
+    set_tests_properties(icd.${name}.rv32 PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV}" LABELS "icd;device"
+                         TIMEOUT ${T_TIMEOUT} FIXTURES_REQUIRED device)
+  endif()
+endfunction()
+
+rvhal_icd_test(buffers RV32)
+rvhal_icd_test(kernels RV32)
+rvhal_icd_test(events RV32)
+# RVHAL_OPENCL_DEBUG=1 prints each failing call with rvhal's message.
+add_test(NAME icd.debug_output COMMAND icd_events 0 ${RVHAL_TEST_KERNEL_DIR_RV64})
+set_tests_properties(icd.debug_output PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_DEBUG=1"
+                     LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device
+                     PASS_REGULAR_EXPRESSION "rvhal-opencl: clCreateCommandQueue: CL_INVALID_QUEUE_PROPERTIES: on-device queues are not supported.*icd.events: [0-9]+ checks, 0 failed")
