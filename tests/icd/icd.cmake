@@ -42,3 +42,27 @@ add_test(NAME icd.debug_output COMMAND icd_events 0 ${RVHAL_TEST_KERNEL_DIR_RV64
 set_tests_properties(icd.debug_output PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_DEBUG=1"
                      LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device
                      PASS_REGULAR_EXPRESSION "rvhal-opencl: clCreateCommandQueue: CL_INVALID_QUEUE_PROPERTIES: on-device queues are not supported.*icd.events: [0-9]+ checks, 0 failed")
+
+# Debian's clinfo and python3-pyopencl (with python3-numpy) against the
+# platform: Debian's own python3, where those modules live (a python3
+# earlier on PATH, pyenv's say, would not have them).
+find_program(RVHAL_CLINFO clinfo)
+find_program(RVHAL_DEBIAN_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(RVHAL_CLINFO AND RVHAL_DEBIAN_PYTHON)
+  add_test(NAME icd.clinfo COMMAND ${RVHAL_DEBIAN_PYTHON} ${RVHAL_SOURCE_DIR}/tests/icd/clinfo_check.py $<TARGET_FILE:rvhal-cli>)
+  set_tests_properties(icd.clinfo PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV}" LABELS "icd;device" TIMEOUT 600
+                       FIXTURES_REQUIRED device)
+else()
+  message(STATUS "rvhal: clinfo or /usr/bin/python3 missing (Debian clinfo, python3): icd.clinfo not registered")
+endif()
+if(RVHAL_DEBIAN_PYTHON)
+  # Registered whenever python3 is there: without pyopencl/numpy it fails and says so.
+  add_test(NAME icd.pyopencl COMMAND ${RVHAL_DEBIAN_PYTHON} ${RVHAL_SOURCE_DIR}/tests/icd/pyopencl_numpy.py 0)
+  set(_py icd.pyopencl)
+  if(RVHAL_BUILD_RV32)
+    add_test(NAME icd.pyopencl.rv32 COMMAND ${RVHAL_DEBIAN_PYTHON} ${RVHAL_SOURCE_DIR}/tests/icd/pyopencl_numpy.py 1)
+    list(APPEND _py icd.pyopencl.rv32)
+  endif()
+  set_tests_properties(${_py} PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV}"
+                       LABELS "icd;device" TIMEOUT 300 FIXTURES_REQUIRED device)
+endif()
