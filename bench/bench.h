@@ -41,5 +41,6 @@ void bench_queue(const char *kernel_dir, int runs);
 void bench_peers(const char *kernel_dir, int runs);
 void bench_counters(const char *kernel_dir, int runs);
 void bench_gdb(const char *kernel_dir, int runs);
+void bench_opencl(const char *kernel_dir, int launches, uint32_t harts);
 
 #endif /* RVHAL_BENCH_H */

@@ -70,6 +70,7 @@ static cl_int event_status(cl_event e) {
 cl_int rvcl_wait_list(const char *func, cl_command_queue q, cl_uint n, const cl_event *list, rvhal_event_t **evs,
                       rvhal_semaphore_value_t *sems, rvhal_dependencies_t *deps) {
   memset(deps, 0, sizeof *deps);
+  rvcl_queue_submit_held(q); /* every enqueue comes here first: in order after the held launch */
   if ((n == 0) != (list == NULL))
     return rvcl_fail(q->context, func, CL_INVALID_EVENT_WAIT_LIST, "num_events_in_wait_list=%u with event_wait_list=%p",
                      n, (void *)list);

@@ -70,6 +70,21 @@ struct _cl_context {
   rvcl_destructor_t *destructors;
 };
 
+/* A launch enqueued with no wait list and no event, held back until the
+ * queue is flushed (the next command, clFlush, clFinish, a blocking call,
+ * the queue's release), as OpenCL allows: clFinish then runs it on the
+ * calling thread (rvhal_kernel_exec), which saves the two thread handoffs
+ * of a queue command (launch.c). */
+typedef struct rvcl_held_launch {
+  int valid;
+  cl_kernel kernel;                /* retained while held */
+  hal_ndrange_t nd;
+  uint32_t dim, num_args;
+  hal_arg_t args[RVHAL_META_MAX_ARGS];
+  unsigned char *values;           /* the POD values args point into */
+  size_t values_cap;
+} rvcl_held_launch_t;
+
 struct _cl_command_queue {
   const struct _cl_icd_dispatch *dispatch;
   uint32_t magic;                  /* RVCL_MAGIC_* while alive */
@@ -82,6 +97,9 @@ struct _cl_command_queue {
   size_t num_prop_list;
   rvhal_queue_t *q;
   struct _cl_command_queue *next;  /* in context->queues */
+  pthread_mutex_t held_lock;
+  rvcl_held_launch_t held;
+  int deferred_status;             /* a held launch that failed when submitted: reported by clFinish */
 };
 
 typedef struct rvcl_mapping {
@@ -243,6 +261,16 @@ cl_int rvcl_event_wait_rv(cl_context ctx, const char *func, rvhal_event_t *ev);
 /* Finishes an enqueue: the event (if asked), a blocking wait. */
 cl_int rvcl_enqueue_done(cl_command_queue q, const char *func, cl_command_type type, int status,
                          rvhal_event_t *ev, cl_bool blocking, cl_event *out_event);
+
+/* Submits q's held launch to its rvhal queue (every enqueue does, first). */
+void rvcl_queue_submit_held(cl_command_queue q);
+/* clFinish's wait, running a held launch on the calling thread. */
+cl_int rvcl_queue_finish_held(cl_command_queue q);
+/* Forgets the held launch (the queue is going away after submitting it). */
+void rvcl_queue_drop_held(cl_command_queue q);
+/* Holds a launch (args copied); 0 if it cannot be held (then enqueue it). */
+int rvcl_queue_hold_launch(cl_command_queue q, cl_kernel k, const hal_ndrange_t *nd, uint32_t dim,
+                           const hal_arg_t *args, uint32_t num_args);
 
 /* ---- memory ---------------------------------------------------------------- */
 

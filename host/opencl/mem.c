@@ -166,6 +166,7 @@ static void free_in_stream_order(cl_context c, hal_addr_t addr) {
   rvhal_device_t *rv = c->device->rv;
   if (!rv || !addr) return;
   pthread_mutex_lock(&c->lock);
+  for (cl_command_queue q = c->queues; q; q = q->next) rvcl_queue_submit_held(q); /* they may use it */
   cl_command_queue first = c->queues;
   if (!first) {
     pthread_mutex_unlock(&c->lock);

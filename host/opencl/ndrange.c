@@ -97,6 +97,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
   if (local_total > in->local_mem_size)
     return rvcl_fail(c, fn, CL_OUT_OF_RESOURCES, "kernel %s: %llu bytes of __local arguments (the device has %llu)",
                      k->name, (unsigned long long)local_total, (unsigned long long)in->local_mem_size);
+  if (!out && n == 0 && rvcl_queue_hold_launch(q, k, &nd, dim, args, na)) return CL_SUCCESS;
   st = rvhal_enqueue_kernel(q->q, &deps, k->program->hp, k->hk, &nd, args, na, dim, NULL, out ? &ev : NULL);
   if (st == RVHAL_INVALID_ARGUMENT) return rvcl_fail_rvhal(c, fn, CL_INVALID_KERNEL_ARGS, st);
   return rvcl_enqueue_done(q, fn, CL_COMMAND_NDRANGE_KERNEL, st, ev, CL_FALSE, out);

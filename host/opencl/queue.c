@@ -54,6 +54,7 @@ static cl_command_queue make_queue(const char *fn, cl_context c, cl_device_id d,
   q->props = props;
   if (list_n) memcpy(q->prop_list, list, list_n * sizeof *list);
   q->num_prop_list = list_n;
+  pthread_mutex_init(&q->held_lock, NULL);
   rvcl_context_hold(c);
   pthread_mutex_lock(&c->lock);
   q->next = c->queues;
@@ -109,7 +110,10 @@ void rvcl_queue_unhold(cl_command_queue q) {
       break;
     }
   pthread_mutex_unlock(&c->lock);
+  rvcl_queue_submit_held(q);
   rvhal_queue_destroy(q->q); /* runs what is enqueued to its end */
+  rvcl_queue_drop_held(q);
+  pthread_mutex_destroy(&q->held_lock);
   q->magic = 0;
   free(q);
   rvcl_context_unhold(c);
@@ -161,16 +165,17 @@ CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue q, cl
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue q) {
-  /* rvhal queues start each command as soon as its turn comes. */
+  /* rvhal queues start each command as soon as its turn comes: only a held
+   * launch waits for a flush. */
   if (!RVCL_VALID(q, RVCL_MAGIC_QUEUE)) return rvcl_fail(NULL, "clFlush", CL_INVALID_COMMAND_QUEUE, "%p", (void *)q);
+  rvcl_queue_submit_held(q);
   return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue q) {
   if (!RVCL_VALID(q, RVCL_MAGIC_QUEUE)) return rvcl_fail(NULL, "clFinish", CL_INVALID_COMMAND_QUEUE, "%p", (void *)q);
-  int st = rvhal_queue_finish(q->q, RVHAL_WAIT_FOREVER);
   /* A failed command has already failed its event; clFinish reports it too. */
-  return st == RVHAL_OK ? CL_SUCCESS : rvcl_fail_rvhal(q->context, "clFinish", CL_OUT_OF_RESOURCES, st);
+  return rvcl_queue_finish_held(q);
 }
 
 /* ---- markers and barriers -------------------------------------------------- */

@@ -24,6 +24,9 @@ static void vector_add_run(cl_test_env_t *env, cl_command_queue q, cl_kernel k, 
   CHECK_CL(clSetKernelArg(k, 2, sizeof bc, &bc));
   size_t start = offset ? offset[0] : 0, global = n - start;
   CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, offset, &global, local, 0, NULL, NULL));
+  /* With a local size, clFinish runs the launch (held until a flush);
+   * without, the blocking read submits it first. */
+  if (local) CHECK_CL(clFinish(q));
   CHECK_CL(clEnqueueReadBuffer(q, bc, CL_TRUE, 0, n * 4, c, 0, NULL, NULL));
   size_t bad = 0;
   for (size_t i = 0; i < n; i++) bad += c[i] != (i < start ? 0xffffffffu : a[i] + b[i]);
@@ -250,6 +253,12 @@ static void trap(cl_test_env_t *env, cl_command_queue q) {
   CHECK_MSG(status < 0, "status %d", status);
   CHECK(clFinish(q) != CL_SUCCESS); /* reports the failure once */
   clReleaseEvent(ev);
+  /* the same through a launch clFinish runs itself */
+  cl_test_last_msg[0] = 0;
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+  CHECK_CL_ERR(clFinish(q), CL_OUT_OF_RESOURCES);
+  CHECK_MSG(strstr(cl_test_last_msg, "illegal instruction") != NULL, "clFinish's message: %s", cl_test_last_msg);
+  CHECK_CL(clFinish(q));
   clReleaseKernel(k), clReleaseMemObject(info), clReleaseMemObject(marks), clReleaseProgram(p);
   /* the device keeps working */
   cl_program pv = cl_test_program(env, "vector_add.elf");
