@@ -66,3 +66,9 @@ if(RVHAL_DEBIAN_PYTHON)
   set_tests_properties(${_py} PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV}"
                        LABELS "icd;device" TIMEOUT 300 FIXTURES_REQUIRED device)
 endif()
+# RVHAL_PROFILE works unchanged under an OpenCL program: the per-hart table
+# of each launch.
+add_test(NAME icd.profile COMMAND icd_events 0 ${RVHAL_TEST_KERNEL_DIR_RV64})
+set_tests_properties(icd.profile PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_PROFILE=table"
+                     LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device
+                     PASS_REGULAR_EXPRESSION "rvhal profile: launch 1 vector_add_entry.*total.*icd.events: [0-9]+ checks, 0 failed")
