@@ -54,7 +54,13 @@ static cl_context make_context(const char *fn, const cl_context_properties *prop
   c->device = dev;
   c->notify = notify;
   c->notify_user = user;
-  pthread_mutex_init(&c->lock, NULL);
+  /* Recursive: releasing a held launch's kernel under it (a buffer's
+   * release) may free a program, which takes it again. */
+  pthread_mutexattr_t a;
+  pthread_mutexattr_init(&a);
+  pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+  pthread_mutex_init(&c->lock, &a);
+  pthread_mutexattr_destroy(&a);
   rvcl_device_use(dev);
   return c;
 }

@@ -8,10 +8,18 @@
 
 #include "icd.h"
 
-static void clear(rvcl_held_launch_t *h) {
-  if (h->valid) clReleaseKernel(h->kernel);
+/* Empties h and returns the kernel it held, for the caller to release
+ * after unlocking (the release may free the program, which visits every
+ * queue of the context, this one too). */
+static cl_kernel clear(rvcl_held_launch_t *h) {
+  cl_kernel k = h->valid ? h->kernel : NULL;
   h->valid = 0;
   h->kernel = NULL;
+  return k;
+}
+
+static void release(cl_kernel k) {
+  if (k) clReleaseKernel(k);
 }
 
 int rvcl_queue_hold_launch(cl_command_queue q, cl_kernel k, const hal_ndrange_t *nd, uint32_t dim,
@@ -68,9 +76,10 @@ void rvcl_queue_submit_held(cl_command_queue q) {
       if (!q->deferred_status) q->deferred_status = st;
       rvcl_fail_rvhal(q->context, "clEnqueueNDRangeKernel (submitted at the queue's flush)", CL_OUT_OF_RESOURCES, st);
     }
-    clear(h);
   }
+  cl_kernel done = clear(h);
   pthread_mutex_unlock(&q->held_lock);
+  release(done);
 }
 
 /* clFinish: the queue's earlier commands, then the held launch here. The
@@ -87,18 +96,20 @@ cl_int rvcl_queue_finish_held(cl_command_queue q) {
     if (rv) st = rvhal_kernel_exec_ex(rv, k->program->hp, k->hk, &h->nd, h->args, h->num_args, h->dim, NULL);
     if (st != RVHAL_OK && err == CL_SUCCESS)
       err = rvcl_fail_rvhal(q->context, "clFinish (running the last clEnqueueNDRangeKernel)", CL_OUT_OF_RESOURCES, st);
-    clear(h);
   }
+  cl_kernel done = clear(h);
   if (err == CL_SUCCESS && q->deferred_status) err = CL_OUT_OF_RESOURCES; /* reported when it failed */
   q->deferred_status = 0;
   pthread_mutex_unlock(&q->held_lock);
+  release(done);
   return err;
 }
 
 void rvcl_queue_drop_held(cl_command_queue q) {
   pthread_mutex_lock(&q->held_lock);
-  clear(&q->held);
+  cl_kernel done = clear(&q->held);
   free(q->held.values);
   q->held.values = NULL;
   pthread_mutex_unlock(&q->held_lock);
+  release(done);
 }

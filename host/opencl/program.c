@@ -342,9 +342,18 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program p) {
   if (atomic_fetch_sub(&p->refs, 1) != 1) return CL_SUCCESS;
   cl_context c = p->context;
   if (p->hp && p->device->rv) {
-    /* Launches already enqueued keep running: the queues finish first. */
+    /* Launches already enqueued run first: wait for a marker on each queue
+     * (not rvhal_queue_finish, which would take a failure the application's
+     * clFinish is to report). */
     pthread_mutex_lock(&c->lock);
-    for (cl_command_queue q = c->queues; q; q = q->next) rvhal_queue_finish(q->q, RVHAL_WAIT_FOREVER);
+    for (cl_command_queue q = c->queues; q; q = q->next) {
+      rvcl_queue_submit_held(q);
+      rvhal_event_t *m = NULL;
+      if (rvhal_enqueue_marker(q->q, NULL, &m) == RVHAL_OK) {
+        rvhal_event_wait(m, RVHAL_WAIT_FOREVER);
+        rvhal_event_release(m);
+      }
+    }
     pthread_mutex_unlock(&c->lock);
     rvhal_program_free(p->device->rv, p->hp);
   }

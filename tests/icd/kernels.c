@@ -211,6 +211,37 @@ static void local_arguments(cl_test_env_t *env, cl_command_queue q) {
   free(in), free(partial);
 }
 
+/* A held launch (no event) whose kernel and program the application has
+ * already released: releasing a buffer, then clFinish, must run it and free
+ * them without deadlock. */
+static void released_before_finish(cl_test_env_t *env, cl_command_queue q) {
+  cl_program p = cl_test_program(env, "vector_add.elf");
+  CHECK(p != NULL);
+  if (!p) return;
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "vector_add", &err);
+  size_t n = env->harts * 32;
+  uint32_t *host = malloc(n * 4);
+  for (size_t i = 0; i < n; i++) host[i] = (uint32_t)i;
+  cl_mem a = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, n * 4, host, &err);
+  cl_mem c = clCreateBuffer(env->context, 0, n * 4, NULL, &err);
+  cl_mem tmp = clCreateBuffer(env->context, 0, 64, NULL, &err);
+  CHECK_CL(clSetKernelArg(k, 0, sizeof a, &a));
+  CHECK_CL(clSetKernelArg(k, 1, sizeof a, &a));
+  CHECK_CL(clSetKernelArg(k, 2, sizeof c, &c));
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+  CHECK_CL(clReleaseKernel(k));
+  CHECK_CL(clReleaseProgram(p));
+  CHECK_CL(clReleaseMemObject(tmp)); /* submits the held launch, dropping the last kernel reference */
+  CHECK_CL(clFinish(q));
+  CHECK_CL(clEnqueueReadBuffer(q, c, CL_TRUE, 0, n * 4, host, 0, NULL, NULL));
+  size_t bad = 0;
+  for (size_t i = 0; i < n; i++) bad += host[i] != 2 * (uint32_t)i;
+  CHECK_MSG(bad == 0, "%zu words wrong after releasing kernel and program early", bad);
+  clReleaseMemObject(a), clReleaseMemObject(c);
+  free(host);
+}
+
 static void values(cl_test_env_t *env) {
   cl_program p = cl_test_program(env, "pod_values.elf");
   CHECK(p != NULL);
@@ -278,6 +309,7 @@ int main(int argc, char **argv) {
   programs_and_kernels(&env, q);
   local_arguments(&env, q);
   values(&env);
+  released_before_finish(&env, q);
   trap(&env, q);
   CHECK_CL(clFinish(q));
   CHECK_CL(clReleaseCommandQueue(q));
