@@ -123,10 +123,23 @@ void rvcl_context_unhold(cl_context c) {
     ((void(CL_CALLBACK *)(cl_context, void *))d->fn)(c, d->user);
     free(d);
   }
+  for (size_t i = 0; i < c->num_retired; i++) rvhal_semaphore_destroy(c->retired[i]);
+  free(c->retired);
   rvcl_device_unuse(c->device);
   pthread_mutex_destroy(&c->lock);
   c->magic = 0;
   free(c);
+}
+
+void rvcl_context_retire_semaphore(cl_context c, rvhal_semaphore_t *s) {
+  pthread_mutex_lock(&c->lock);
+  if (c->num_retired == c->cap_retired) {
+    size_t cap = c->cap_retired ? c->cap_retired * 2 : 8;
+    rvhal_semaphore_t **r = realloc(c->retired, cap * sizeof *r);
+    if (r) c->retired = r, c->cap_retired = cap;
+  }
+  if (c->num_retired < c->cap_retired) c->retired[c->num_retired++] = s; /* else kept for good */
+  pthread_mutex_unlock(&c->lock);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context c) {

@@ -43,8 +43,9 @@ static void event_release(cl_event e) {
     free(c);
   }
   if (e->ev) rvhal_event_release(e->ev);
-  /* A user event's semaphore is not destroyed: commands enqueued with it in
-   * their wait lists may still be about to look at it (a few bytes each). */
+  /* Commands with a user event in their wait lists may still look at its
+   * semaphore: the context destroys it when no queue is left. */
+  if (e->sem) rvcl_context_retire_semaphore(e->context, e->sem);
   cl_command_queue q = e->queue;
   cl_context ctx = e->context;
   pthread_mutex_destroy(&e->lock);

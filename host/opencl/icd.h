@@ -68,6 +68,8 @@ struct _cl_context {
   pthread_mutex_t lock;            /* guards queues and destructors */
   struct _cl_command_queue *queues; /* live queues (a buffer's free waits for them) */
   rvcl_destructor_t *destructors;
+  rvhal_semaphore_t **retired;     /* released user events' semaphores (commands may still look at them) */
+  size_t num_retired, cap_retired;
 };
 
 /* A launch enqueued with no wait list and no event, held back until the
@@ -237,6 +239,9 @@ void rvcl_device_unuse(cl_device_id d);
  * and events their queue, without changing the reference count the
  * application sees; the object is freed when both are gone. */
 void rvcl_context_hold(cl_context c);
+/* Keeps a released user event's semaphore until the context goes (when no
+ * queue, so no command, is left to wait on it). */
+void rvcl_context_retire_semaphore(cl_context c, rvhal_semaphore_t *s);
 void rvcl_context_unhold(cl_context c);
 void rvcl_queue_hold(cl_command_queue q);
 void rvcl_queue_unhold(cl_command_queue q);
