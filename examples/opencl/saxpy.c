@@ -3,7 +3,10 @@
  * the device's RISC-V harts and checks the result on the host. The kernel's
  * time comes from the device's own clock (CL_PROFILING_COMMAND_*).
  *
- *   OCL_ICD_VENDORS=build/opencl/rvhal.icd build/examples/rvhal-opencl-saxpy [N]
+ *   OCL_ICD_VENDORS=build/opencl/rvhal.icd build/examples/rvhal-opencl-saxpy [N [PLATFORM]]
+ *
+ * PLATFORM (default rvhal) picks another platform by name, say "Portable
+ * Computing Language" (POCL) for bench/opencl_first_result.sh.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -28,16 +31,17 @@ static const char *source =
 
 int main(int argc, char **argv) {
   size_t n = argc > 1 ? strtoul(argv[1], NULL, 0) : 1 << 16;
+  const char *want = argc > 2 ? argv[2] : "rvhal";
   cl_platform_id platforms[8], platform = NULL;
   cl_uint np = 0;
   TRY(clGetPlatformIDs(8, platforms, &np));
   for (cl_uint i = 0; i < np && i < 8; i++) {
     char name[64] = "";
     clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
-    if (!strcmp(name, "rvhal")) platform = platforms[i];
+    if (!strcmp(name, want)) platform = platforms[i];
   }
   if (!platform) {
-    fprintf(stderr, "no rvhal OpenCL platform: set OCL_ICD_VENDORS to rvhal.icd\n");
+    fprintf(stderr, "no OpenCL platform \"%s\" (for rvhal: set OCL_ICD_VENDORS to rvhal.icd)\n", want);
     return 1;
   }
   cl_device_id dev;
@@ -48,6 +52,7 @@ int main(int argc, char **argv) {
   clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof dver, dver, NULL);
   clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus, NULL);
   printf("opencl saxpy: %s, %u compute units, %s\n", dname, cus, dver);
+  fflush(stdout);
 
   cl_int err;
   cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
