@@ -37,6 +37,7 @@ PACKAGES=(
   "python3-pyopencl:/usr/lib/python3/dist-packages/pyopencl/__init__.py"
   "python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py"
   "pocl-opencl-icd:/etc/OpenCL/vendors/pocl.icd"
+  "spirv-tools:spirv-as" # scripts/opencl_cts.sh: the CTS's test_compiler
 )
 
 have() {

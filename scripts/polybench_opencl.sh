@@ -1,0 +1,52 @@
+#!/bin/sh
+# PolyBench/GPU's OpenCL programs (host programs and kernels as published)
+# on rvhal and on POCL, same machine, against the suite's own CPU check.
+# Not part of the test suite (minutes per program on emulated harts).
+#
+#   scripts/polybench_opencl.sh POLYBENCH_GPU_DIR [BUILD_DIR] [PROGRAM...]
+#
+# POLYBENCH_GPU_DIR: a checkout of https://github.com/sgrauerg/polybenchGpu
+# (its OpenCL/ and common/ folders). Each program is built against the
+# system's libOpenCL with one word changed: OPENCL_DEVICE_SELECTION
+# CL_DEVICE_TYPE_GPU becomes CL_DEVICE_TYPE_DEFAULT, since neither rvhal
+# (accelerators) nor POCL (a CPU) has a GPU device. Each runs in its folder
+# (it reads its .cl file from there) with OCL_ICD_VENDORS set to one
+# platform, and the line the suite prints ("Non-Matching CPU-GPU Outputs
+# Beyond Error Threshold of 0.05 Percent: N") is the result: 0 matches.
+set -eu
+SRC=$1
+BUILD=$(cd "${2:-build}" && pwd)
+shift
+[ $# -gt 0 ] && shift
+RVHAL_ICD=$BUILD/opencl/rvhal.icd
+POCL_ICD=/etc/OpenCL/vendors/pocl.icd
+TIMEOUT=${POLYBENCH_TIMEOUT:-1800}
+T=$(mktemp -d "${TMPDIR:-/tmp}/rvhal-polybench.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cp -r "$SRC/OpenCL" "$SRC/common" "$T/"
+programs=${*:-$(cd "$T/OpenCL" && ls -d */ | tr -d /)}
+
+run() { # ICD DIR EXE -> "N mismatches, S s" or the failure
+  out=$(cd "$2" && OCL_ICD_VENDORS=$1 timeout "$TIMEOUT" "./$3" 2>&1) || {
+    echo "failed (exit $?): $(echo "$out" | tail -1)"
+    return
+  }
+  n=$(echo "$out" | sed -n 's/.*Non-Matching CPU-GPU Outputs Beyond Error Threshold of [0-9.]* Percent: \([0-9]*\).*/\1/p' | paste -sd+ | bc)
+  t=$(echo "$out" | sed -n '/GPU Time in seconds/{n;p}' | head -1)
+  echo "${n:-?} mismatches, ${t:-?} s"
+}
+
+printf '%-10s | %-34s | %-34s\n' program "rvhal (qemu-virt RV64, 4 harts)" "POCL (pthread)"
+for p in $programs; do
+  d=$T/OpenCL/$p
+  src=$(ls "$d"/*.c | head -1)
+  sed -i 's/CL_DEVICE_TYPE_GPU/CL_DEVICE_TYPE_DEFAULT/' "$src"
+  exe=$(basename "$src" .c).exe
+  if ! gcc -O2 -I"$T/common" -o "$d/$exe" "$src" -lOpenCL -lm 2>"$d/build.log"; then
+    printf '%-10s | %-34s | %-34s\n' "$p" "build failed" "build failed"
+    continue
+  fi
+  r=$(run "$RVHAL_ICD" "$d" "$exe")
+  q=$(run "$POCL_ICD" "$d" "$exe")
+  printf '%-10s | %-34s | %-34s\n' "$p" "$r" "$q"
+done
