@@ -184,7 +184,7 @@ static void bench_transfer(void) {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: rvhal-bench [options] [launch] [create] [transfer] [overhead] [vadd] [teams] [queue] [counters]\n"
-          "                   [peers] [gdb]\n"
+          "                   [peers] [gdb] [opencl]\n"
           "Prints rvhal's performance figures (all sections but peers by default).\n\n"
           "  -r, --runs N       repetitions per figure (default 1000; create and transfer use at most 100,\n"
           "                     vadd, counters and peers at most 5, teams at most 7)\n"
@@ -221,7 +221,7 @@ int main(int argc, char **argv) {
   }
   if (once) return create_once();
   static const char *const sections[] = {"launch", "create",   "transfer", "overhead", "vadd",
-                                         "teams",  "queue",    "counters", "peers",    "gdb"};
+                                         "teams",  "queue",    "counters", "peers",    "gdb", "opencl"};
   const size_t nsections = sizeof sections / sizeof *sections;
   for (int i = optind; i < argc; i++) {
     size_t k = 0;
@@ -250,6 +250,11 @@ int main(int argc, char **argv) {
     case 7: bench_counters(kernel_dir, runs); break;
     case 8: bench_peers(kernel_dir, runs); break;
     case 9: bench_gdb(kernel_dir, runs); break;
+    case 10: {
+      const char *cl = getenv("RVHAL_BENCH_OPENCL_ELF");
+      bench_opencl(kernel_dir, cl && *cl ? cl : RVHAL_BENCH_OPENCL_ELF, runs);
+      break;
+    }
     }
     fflush(stdout);
   }

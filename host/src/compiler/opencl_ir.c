@@ -419,6 +419,16 @@ static int kernel_signature(const module_t *m, const char *l, uint32_t word, cl_
                     "kernel", k->name), -1;
   const char *p = name + len + 1; /* after '(' */
   uint32_t off = 0, maxal = 1;
+  /* " #N" after the parameters: the attribute group, so that the generated
+   * item function may inline the kernel (RISC-V inlines only when the
+   * callee's target features are the caller's). */
+  for (const char *h = l + n - 1; h > p; h--)
+    if (h[0] == '#' && h[-1] == ' ' && isdigit((unsigned char)h[1])) {
+      size_t j = 1;
+      while (isdigit((unsigned char)h[j]) && j < sizeof k->attrs - 1) j++;
+      snprintf(k->attrs, sizeof k->attrs, "%.*s", (int)j, h);
+      break;
+    }
   while (*p && *p != ')') {
     if (k->num_params == RVHAL_META_MAX_ARGS)
       return snprintf(err, cap, "error: kernel %s has more than %d parameters", k->name, RVHAL_META_MAX_ARGS), -1;
