@@ -136,6 +136,7 @@ typedef struct module {
   const char *text;
   func_t funcs[MAX_FUNCS];
   size_t num_funcs;
+  char refused[400]; /* the first refused built-in called, reported after the kernels' own parameters */
   const char **md; /* !N -> its line */
   size_t md_cap;
   const char **types; /* %name = type ... lines */
@@ -240,8 +241,8 @@ static int scan(module_t *m, char *err, size_t cap) {
     char base[256];
     base_name(f->name, strlen(f->name), base, sizeof base);
     const char *what = refused_builtin(base);
-    if (!f->defined && what)
-      return snprintf(err, cap, "error: %s (%s) are not supported by rvhal (docs/kernels.md)", what, base), -1;
+    if (!f->defined && what && !m->refused[0])
+      snprintf(m->refused, sizeof m->refused, "error: %s (%s) are not supported by rvhal (docs/kernels.md)", what, base);
     f->state = f->kernel || (!f->defined && is_state_builtin(base));
   }
   for (int changed = 1; changed;) {
@@ -629,6 +630,10 @@ int rvhal_cl_ir_rewrite(const char *ir, uint32_t word, cl_program_ir_t *out, cha
       if (tb_add(&o, "", 0) || local_variable(&o, start)) goto oom;
     }
     if (tb_add(&o, "\n", 1)) goto oom;
+  }
+  if (m->refused[0]) {
+    snprintf(err, err_cap, "%s", m->refused);
+    goto done;
   }
   out->text = o.data;
   out->text_len = o.len;
