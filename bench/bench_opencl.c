@@ -1,132 +1,143 @@
-/* rvhal-bench opencl: what an OpenCL program pays over the C API for the
- * same launch. An empty kernel (one work-item) through
- * clEnqueueNDRangeKernel + clFinish (the system's ICD loader, then the
- * rvhal ICD) against rvhal_kernel_exec, and the same launch with an event
- * (a queue command, run by the queue's thread), same
- * device and harts; the two alternate in rounds so both see the same
- * machine load. Wall-clock, so noisy on a shared machine: medians. */
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-#include <string.h>
+/* rvhal-bench section "opencl": OpenCL C kernels (bench/kernels/
+ * bench_opencl.cl, built by rvhal cc) beside the C SDK's same kernels
+ * (bench_kernels.c), on the same device and ND-ranges:
+ *   - guest instructions, counted exactly (exact timing, rvhal's QEMU
+ *     plugin): per work-item of a barrier-free kernel, per work-item per
+ *     barrier, and a whole vector add;
+ *   - wall time of vector add over 16M elements, 4 harts, groups of 64
+ *     (medians; noisy on a loaded machine, the instruction ratio is not). */
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "bench.h"
 #include "bench_util.h"
+#include "rvhal/rvhal.h"
 
-#define CL_BENCH_CHECK(expr)                                                     \
-  do {                                                                           \
-    cl_int e_ = (expr);                                                          \
-    if (e_ != CL_SUCCESS) {                                                      \
-      fprintf(stderr, "rvhal-bench: %s: OpenCL error %d\n", #expr, e_);          \
-      exit(1);                                                                   \
-    }                                                                            \
-  } while (0)
-
-static cl_device_id rvhal_cl_device(uint32_t index) {
-  cl_platform_id ps[16];
-  cl_uint n = 0;
-  CL_BENCH_CHECK(clGetPlatformIDs(16, ps, &n));
-  for (cl_uint i = 0; i < n && i < 16; i++) {
-    char name[64] = "";
-    clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
-    if (strcmp(name, "rvhal")) continue;
-    cl_device_id ds[32];
-    cl_uint nd = 0;
-    CL_BENCH_CHECK(clGetDeviceIDs(ps[i], CL_DEVICE_TYPE_ALL, 32, ds, &nd));
-    if (index < nd) return ds[index];
-  }
-  fprintf(stderr, "rvhal-bench: no rvhal OpenCL device %u (OCL_ICD_VENDORS=%s)\n", index,
-          getenv("OCL_ICD_VENDORS") ? getenv("OCL_ICD_VENDORS") : "");
-  exit(1);
+static uint64_t instructions(bench_dev_t *b, hal_program_t p, hal_kernel_t k, uint64_t global, uint32_t local,
+                             const hal_arg_t *args, uint32_t nargs) {
+  hal_ndrange_t nd = {.global = {global, 1, 1}, .local = {local, 1, 1}};
+  rvhal_launch_options_t lo = {.chunk_groups = 1};
+  BENCH_CHECK(rvhal_kernel_exec_ex(b->d, p, k, &nd, args, nargs, 1, &lo));
+  uint64_t sum = 0, v;
+  for (uint32_t h = 0; h < rvhal_device_get_info(b->d)->num_harts; h++)
+    if (rvhal_counter_read(b->d, RVHAL_HART_COUNTER_INSTRET, &v, h) == 1) sum += v;
+  return sum;
 }
 
-static unsigned char *read_all(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "rvhal-bench: cannot open %s\n", path);
-    exit(1);
-  }
-  fseek(f, 0, SEEK_END);
-  *size = (size_t)ftell(f);
-  fseek(f, 0, SEEK_SET);
-  unsigned char *b = malloc(*size);
-  if (!b || fread(b, 1, *size, f) != *size) exit(1);
-  fclose(f);
-  return b;
+typedef struct side {
+  hal_program_t p;
+  hal_kernel_t nothing, barriers, vadd;
+} side_t;
+
+static side_t side(bench_dev_t *b, hal_program_t p, const char *nothing, const char *barriers, const char *vadd) {
+  side_t s = {p, 0, 0, 0};
+  BENCH_CHECK(rvhal_program_find_kernel(b->d, p, nothing, &s.nothing));
+  BENCH_CHECK(rvhal_program_find_kernel(b->d, p, barriers, &s.barriers));
+  BENCH_CHECK(rvhal_program_find_kernel(b->d, p, vadd, &s.vadd));
+  return s;
 }
 
-void bench_opencl(const char *kernel_dir, int launches, uint32_t harts) {
-  /* The build tree's ICD unless the caller chose the vendors. */
-  if (!getenv("OCL_ICD_VENDORS")) setenv("OCL_ICD_VENDORS", RVHAL_BENCH_OPENCL_ICD, 1);
-  char hs[16];
-  snprintf(hs, sizeof hs, "%u", harts);
-  setenv("RVHAL_HARTS", hs, 1); /* the ICD's device gets the C API's harts */
-  cl_device_id dev = rvhal_cl_device(bench_device);
-  cl_int err;
-  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-  CL_BENCH_CHECK(err);
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-  CL_BENCH_CHECK(err);
-  char path[1024];
-  snprintf(path, sizeof path, "%s/empty.elf", kernel_dir);
-  size_t size;
-  unsigned char *elf = read_all(path, &size);
-  const unsigned char *bins[1] = {elf};
-  cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &size, bins, NULL, &err);
-  CL_BENCH_CHECK(err);
-  CL_BENCH_CHECK(clBuildProgram(p, 1, &dev, NULL, NULL, NULL));
-  cl_kernel k = clCreateKernel(p, "empty", &err);
-  CL_BENCH_CHECK(err);
+static double per_item(bench_dev_t *b, const side_t *s) {
+  uint32_t v = 0;
+  hal_arg_t a = rvhal_arg_value(&v, 4);
+  const uint64_t G = 64;
+  uint64_t i1 = instructions(b, s->p, s->nothing, G, 1, &a, 1), i1024 = instructions(b, s->p, s->nothing, G * 1024, 1024, &a, 1);
+  return (double)(i1024 - i1) / (double)(G * 1023);
+}
 
-  rvhal_device_options_t o = {.num_harts = harts};
-  bench_dev_t b = bench_open(kernel_dir, "empty", &o);
-  hal_kernel_t hk = bench_kernel(&b, "empty");
-  hal_ndrange_t nd = {.global = {1, 1, 1}, .local = {1, 1, 1}};
-  size_t one = 1;
+static double per_barrier(bench_dev_t *b, const side_t *s) {
+  const uint64_t BG = 16, BL = 64;
+  uint32_t r16 = 16, r32 = 32;
+  hal_arg_t a16 = rvhal_arg_value(&r16, 4), a32 = rvhal_arg_value(&r32, 4);
+  uint64_t b16 = instructions(b, s->p, s->barriers, BG * BL, BL, &a16, 1);
+  uint64_t b32 = instructions(b, s->p, s->barriers, BG * BL, BL, &a32, 1);
+  return (double)(b32 - b16) / (double)(BG * BL * 16);
+}
 
-  enum { ROUNDS = 10 };
-  int per = launches / ROUNDS > 0 ? launches / ROUNDS : 1, n = per * ROUNDS;
-  double *tc = malloc(sizeof(double) * (size_t)n), *tcl = malloc(sizeof(double) * (size_t)n),
-         *tev = malloc(sizeof(double) * (size_t)n);
-  for (int i = 0; i < 20; i++) {
-    BENCH_CHECK(rvhal_kernel_exec(b.d, b.p, hk, &nd, NULL, 0, 1));
-    CL_BENCH_CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL));
-    CL_BENCH_CHECK(clFinish(q));
+static hal_addr_t filled(bench_dev_t *b, uint64_t n, uint32_t mul) {
+  hal_addr_t a;
+  uint32_t *h;
+  BENCH_CHECK(rvhal_mem_alloc(b->d, n * 4, 0, &a));
+  BENCH_CHECK(rvhal_mem_map(b->d, a, n * 4, (void **)&h));
+  for (uint64_t i = 0; i < n; i++) h[i] = (uint32_t)(mul * i);
+  return a;
+}
+
+static uint64_t wrong_sums(bench_dev_t *b, hal_addr_t c, uint64_t n) {
+  uint32_t *h;
+  BENCH_CHECK(rvhal_mem_map(b->d, c, n * 4, (void **)&h));
+  uint64_t bad = 0;
+  for (uint64_t i = 0; i < n; i++) bad += h[i] != (uint32_t)(4 * i);
+  return bad;
+}
+
+void bench_opencl(const char *kernel_dir, const char *cl_elf, int runs) {
+  /* Exact counts: one hart for the overheads, 4 for vector add. */
+  for (int pass = 0; pass < 2; pass++) {
+    rvhal_device_options_t o = {.num_harts = pass ? 4 : 1, .counters = 1, .timing = RVHAL_TIMING_EXACT,
+                                .linger_us = RVHAL_LINGER_OFF, .ram_size = 256u << 20};
+    bench_dev_t b = bench_open(kernel_dir, "bench_kernels", &o);
+    hal_program_t pc;
+    BENCH_CHECK(rvhal_program_load_file(b.d, cl_elf, &pc));
+    side_t sdk = side(&b, b.p, "bench_nothing", "bench_barriers", "bench_vadd");
+    side_t cl = side(&b, pc, "cl_nothing", "cl_barriers", "cl_vadd");
+    uint32_t v = 0;
+    hal_arg_t a = rvhal_arg_value(&v, 4);
+    instructions(&b, sdk.p, sdk.nothing, 4, 4, &a, 1); /* install both programs */
+    instructions(&b, cl.p, cl.nothing, 4, 4, &a, 1);
+    if (!pass) {
+      printf("opencl    per work-item, barrier-free kernel     C SDK %6.2f  OpenCL C %6.2f instructions (exact)\n",
+             per_item(&b, &sdk), per_item(&b, &cl));
+      printf("opencl    per work-item per barrier              C SDK %6.2f  OpenCL C %6.2f instructions (exact)\n",
+             per_barrier(&b, &sdk), per_barrier(&b, &cl));
+    } else {
+      const uint64_t N = 1u << 20;
+      hal_addr_t da = filled(&b, N, 1), db = filled(&b, N, 3), dc = filled(&b, N, 0);
+      hal_arg_t args[3] = {rvhal_arg_global(da), rvhal_arg_global(db), rvhal_arg_global(dc)};
+      uint64_t is = instructions(&b, sdk.p, sdk.vadd, N, 64, args, 3);
+      uint64_t ic = instructions(&b, cl.p, cl.vadd, N, 64, args, 3);
+      printf("opencl    vadd 1M elements, groups of 64, 4 harts  C SDK %llu  OpenCL C %llu instructions (exact): "
+             "OpenCL C at %.3f of the SDK's speed (aim >= 0.95)%s\n",
+             (unsigned long long)is, (unsigned long long)ic, (double)is / (double)ic,
+             wrong_sums(&b, dc, N) ? "  RESULT WRONG" : "");
+    }
+    rvhal_program_free(b.d, pc);
+    bench_close(&b);
   }
-  for (int r = 0; r < ROUNDS; r++) {
-    for (int i = 0; i < per; i++) {
-      double a = bench_now_us();
-      BENCH_CHECK(rvhal_kernel_exec(b.d, b.p, hk, &nd, NULL, 0, 1));
-      tc[r * per + i] = bench_now_us() - a;
-    }
-    for (int i = 0; i < per; i++) {
-      double a = bench_now_us();
-      CL_BENCH_CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL));
-      CL_BENCH_CHECK(clFinish(q));
-      tcl[r * per + i] = bench_now_us() - a;
-    }
-    /* With an event the launch is a queue command (the ICD's queue thread). */
-    for (int i = 0; i < per; i++) {
-      cl_event ev;
-      double a = bench_now_us();
-      CL_BENCH_CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, &ev));
-      CL_BENCH_CHECK(clWaitForEvents(1, &ev));
-      tev[r * per + i] = bench_now_us() - a;
-      clReleaseEvent(ev);
+
+  /* Wall time, fast timing. */
+  if (runs > 5) runs = 5;
+  const uint64_t N = 16u << 20;
+  rvhal_device_options_t o = {.num_harts = 4, .ram_size = 512u << 20, .timing = RVHAL_TIMING_FAST};
+  bench_dev_t b = bench_open(kernel_dir, "bench_kernels", &o);
+  hal_program_t pc;
+  BENCH_CHECK(rvhal_program_load_file(b.d, cl_elf, &pc));
+  hal_kernel_t ks, kc;
+  BENCH_CHECK(rvhal_program_find_kernel(b.d, b.p, "bench_vadd", &ks));
+  BENCH_CHECK(rvhal_program_find_kernel(b.d, pc, "cl_vadd", &kc));
+  hal_addr_t da = filled(&b, N, 1), db = filled(&b, N, 3), dc = filled(&b, N, 0);
+  hal_arg_t args[3] = {rvhal_arg_global(da), rvhal_arg_global(db), rvhal_arg_global(dc)};
+  hal_ndrange_t nd = {.global = {N, 1, 1}, .local = {64, 1, 1}};
+  double *ts = malloc(sizeof(double) * (size_t)runs), *tc = malloc(sizeof(double) * (size_t)runs);
+  uint64_t bad = 0;
+  for (int r = -1; r < runs; r++) { /* r = -1: warm up */
+    double t0 = bench_now_us();
+    BENCH_CHECK(rvhal_kernel_exec(b.d, b.p, ks, &nd, args, 3, 1));
+    double t1 = bench_now_us();
+    BENCH_CHECK(rvhal_kernel_exec(b.d, pc, kc, &nd, args, 3, 1));
+    double t2 = bench_now_us();
+    if (r >= 0) {
+      ts[r] = t1 - t0;
+      tc[r] = t2 - t1;
     }
   }
-  bench_stats_t sc = bench_stats(tc, (size_t)n), scl = bench_stats(tcl, (size_t)n), sev = bench_stats(tev, (size_t)n);
-  printf("opencl  empty kernel, rvhal_kernel_exec                    p50 %6.1f us  p90 %6.1f  (%d launches)\n",
-         sc.median, sc.p90, n);
-  printf("opencl  empty kernel, clEnqueueNDRangeKernel + clFinish    p50 %6.1f us  p90 %6.1f  (%d launches)  "
-         "%.2fx the C API\n",
-         scl.median, scl.p90, n, scl.median / sc.median);
-  printf("opencl  empty kernel, clEnqueueNDRangeKernel + event wait  p50 %6.1f us  p90 %6.1f  (%d launches)  "
-         "%.2fx the C API\n",
-         sev.median, sev.p90, n, sev.median / sc.median);
-  free(tc), free(tcl), free(tev), free(elf);
+  bad = wrong_sums(&b, dc, N);
+  double ms = bench_stats(ts, (size_t)runs).median, mc = bench_stats(tc, (size_t)runs).median;
+  printf("opencl    vadd 16M elements, groups of 64, 4 harts: C SDK %.1f ms, OpenCL C %.1f ms: OpenCL C at %.2f of "
+         "the SDK's speed (wall time, medians of %d)%s\n",
+         ms / 1e3, mc / 1e3, ms / mc, runs, bad ? "  RESULT WRONG" : "");
+  free(ts);
+  free(tc);
+  rvhal_program_free(b.d, pc);
   bench_close(&b);
-  clReleaseKernel(k);
-  clReleaseProgram(p);
-  clReleaseCommandQueue(q);
-  clReleaseContext(ctx);
 }

@@ -105,6 +105,10 @@ int cmd_cc(int argc, char **argv) {
       xlen = (uint32_t)atoi(a + 7);
       continue;
     }
+    if (a[0] == '-' && a[1] == '-') { /* rvhal's own long options are above; clang's are single-dash */
+      rc = cli_usage_error("cc", cmd_cc_usage, "unknown option '%s'", a);
+      goto done;
+    }
     if (a[0] == '-' && a[1]) {
       if (strchr(a, ' ')) {
         rc = cli_usage_error("cc", NULL, "option '%s' has a space", a);

@@ -249,6 +249,37 @@ static void test_atomics(rvhal_device_t *d, hal_program_t p) {
   CHECK_OK(rvhal_mem_free(d, dgl));
 }
 
+static void test_c11_atomics(rvhal_device_t *d, hal_program_t p) {
+  const int rv64 = rvhal_device_get_info(d)->word_size == 8;
+  const uint64_t n = 32, groups = 16, items = n * groups;
+  int32_t ai[4] = {0, 0, -5, 100};
+  uint32_t au[3] = {0, 0, 0};
+  int64_t al[1] = {0};
+  hal_addr_t dai = dt_buffer(d, sizeof ai, ai), dau = dt_buffer(d, sizeof au, au), dal = dt_buffer(d, sizeof al, al);
+  hal_arg_t a[3] = {rvhal_arg_global(dai), rvhal_arg_global(dau), rvhal_arg_global(dal)};
+  const char *what = "C11 atomics: 16 groups of 32 on every hart";
+  if (!launch(d, p, "c11_atomics", 1, NULL, (uint64_t[3]){items, 1, 1}, (uint64_t[3]){n, 1, 1}, a, 3, 0, what)) {
+    CHECK_OK(rvhal_mem_read(d, ai, dai, sizeof ai));
+    CHECK_OK(rvhal_mem_read(d, au, dau, sizeof au));
+    CHECK_OK(rvhal_mem_read(d, al, dal, sizeof al));
+    const int64_t N = (int64_t)items;
+    uint32_t or_ = 0, x = 0;
+    for (int64_t i = 0; i < N; i++) or_ |= 1u << (i % 32), x ^= (uint32_t)i;
+    CHECK_EQ_U64(ai[0], 2 * N);
+    CHECK_EQ_U64((int64_t)ai[1], -N);
+    CHECK_EQ_U64(ai[2], N - 1);
+    CHECK_EQ_U64(ai[3], 100 + 3 * N);
+    CHECK_EQ_U64(au[0], or_);
+    /* xor of (old ^ id) over all exchanges = xor of all ids ^ final value ^ initial 0 */
+    CHECK_EQ_U64(au[2] ^ au[1], x);
+    CHECK_EQ_U64(al[0], rv64 ? (uint64_t)(N * (N - 1) / 2) << 33 : 0);
+    printf("  %-60s ok\n", what);
+  }
+  CHECK_OK(rvhal_mem_free(d, dai));
+  CHECK_OK(rvhal_mem_free(d, dau));
+  CHECK_OK(rvhal_mem_free(d, dal));
+}
+
 /* ---- async ---- */
 static void test_async(rvhal_device_t *d, hal_program_t p) {
   const uint32_t harts = rvhal_device_get_info(d)->num_harts;
@@ -344,7 +375,10 @@ int main(int argc, char **argv) {
   printf("%s on %s, %u harts:\n", family, rvhal_device_get_info(d)->name, rvhal_device_get_info(d)->num_harts);
   if (!strcmp(family, "workitems")) test_workitems(d, p);
   else if (!strcmp(family, "barrier")) test_barrier(d, p);
-  else if (!strcmp(family, "atomics")) test_atomics(d, p);
+  else if (!strcmp(family, "atomics")) {
+    test_atomics(d, p);
+    test_c11_atomics(d, p);
+  }
   else if (!strcmp(family, "async")) test_async(d, p);
   else if (!strcmp(family, "printf")) test_printf(d, p);
   else {

@@ -255,6 +255,8 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, "-ffake-address-space-map"); /* __local variables are told apart as addrspace(3) */
   av_add(&a, "-Xclang");
   av_add(&a, desc->xlen == 64 ? RVHAL_OPENCL_EXTENSIONS_RV64 : RVHAL_OPENCL_EXTENSIONS_RV32);
+  static const char *const features[] = {RVHAL_OPENCL_HEADER_FEATURES};
+  for (size_t i = 0; i < sizeof features / sizeof *features; i++) av_add(&a, features[i]);
   av_add(&a, "-cl-kernel-arg-info");
   av_add(&a, "-O2");
   av_add(&a, "-Xclang");

@@ -136,6 +136,7 @@ typedef struct module {
   const char *text;
   func_t funcs[MAX_FUNCS];
   size_t num_funcs;
+  char refused[400]; /* the first refused built-in called, reported after the kernels' own parameters */
   const char **md; /* !N -> its line */
   size_t md_cap;
   const char **types; /* %name = type ... lines */
@@ -240,8 +241,8 @@ static int scan(module_t *m, char *err, size_t cap) {
     char base[256];
     base_name(f->name, strlen(f->name), base, sizeof base);
     const char *what = refused_builtin(base);
-    if (!f->defined && what)
-      return snprintf(err, cap, "error: %s (%s) are not supported by rvhal (docs/kernels.md)", what, base), -1;
+    if (!f->defined && what && !m->refused[0])
+      snprintf(m->refused, sizeof m->refused, "error: %s (%s) are not supported by rvhal (docs/kernels.md)", what, base);
     f->state = f->kernel || (!f->defined && is_state_builtin(base));
   }
   for (int changed = 1; changed;) {
@@ -419,6 +420,16 @@ static int kernel_signature(const module_t *m, const char *l, uint32_t word, cl_
                     "kernel", k->name), -1;
   const char *p = name + len + 1; /* after '(' */
   uint32_t off = 0, maxal = 1;
+  /* " #N" after the parameters: the attribute group, so that the generated
+   * item function may inline the kernel (RISC-V inlines only when the
+   * callee's target features are the caller's). */
+  for (const char *h = l + n - 1; h > p; h--)
+    if (h[0] == '#' && h[-1] == ' ' && isdigit((unsigned char)h[1])) {
+      size_t j = 1;
+      while (isdigit((unsigned char)h[j]) && j < sizeof k->attrs - 1) j++;
+      snprintf(k->attrs, sizeof k->attrs, "%.*s", (int)j, h);
+      break;
+    }
   while (*p && *p != ')') {
     if (k->num_params == RVHAL_META_MAX_ARGS)
       return snprintf(err, cap, "error: kernel %s has more than %d parameters", k->name, RVHAL_META_MAX_ARGS), -1;
@@ -619,6 +630,10 @@ int rvhal_cl_ir_rewrite(const char *ir, uint32_t word, cl_program_ir_t *out, cha
       if (tb_add(&o, "", 0) || local_variable(&o, start)) goto oom;
     }
     if (tb_add(&o, "\n", 1)) goto oom;
+  }
+  if (m->refused[0]) {
+    snprintf(err, err_cap, "%s", m->refused);
+    goto done;
   }
   out->text = o.data;
   out->text_len = o.len;

@@ -35,6 +35,7 @@ typedef struct cl_param {
 
 typedef struct cl_kernel {
   char name[128];
+  char attrs[16]; /* the kernel's attribute group ("#0"): its item function gets the same target features */
   uint32_t num_params;
   cl_param_t params[RVHAL_META_MAX_ARGS];
   uint32_t args_size; /* the packed block, rounded to its largest alignment */

@@ -19,6 +19,13 @@
   "+__opencl_c_generic_address_space,+__opencl_c_atomic_order_seq_cst,+__opencl_c_atomic_scope_device,"   \
   "+__opencl_c_int64"
 
+/* OpenCL C 3.0 features clang's header leaves to the target (it defines
+ * them itself only for SPIR): the memory scopes and orders the C11-style
+ * atomics need, all of which rvhal's atomics (RISC-V AMOs) give. */
+#define RVHAL_OPENCL_HEADER_FEATURES                                                      \
+  "-D__opencl_c_atomic_scope_device=1", "-D__opencl_c_atomic_scope_all_devices=1",       \
+      "-D__opencl_c_atomic_order_acq_rel=1", "-D__opencl_c_atomic_order_seq_cst=1"
+
 typedef struct rvhal_opencl_sdk {
   char clang[PATH_MAX], llvm_link[PATH_MAX], opt[PATH_MAX], llc[PATH_MAX], gcc[PATH_MAX];
   char sdk_include[PATH_MAX], abi_include[PATH_MAX];

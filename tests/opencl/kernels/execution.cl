@@ -86,6 +86,10 @@ __kernel void atomics(__global int *gi, __global uint *gu, __global float *gf, _
   // a token passed by exchange: the final value and all returned ones are each seen once (checked on the host)
   float prev = atomic_xchg(&gf[0], (float)id);
   gf[1 + id] = prev;
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  read_mem_fence(CLK_LOCAL_MEM_FENCE);
+  write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device);
   atomic_inc(&count);
   atomic_or(&mask, 1u << (get_local_id(0) % 32));
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -98,6 +102,24 @@ __kernel void atomics(__global int *gi, __global uint *gu, __global float *gf, _
   atom_max(&gl[1], (long)id << 40);
   atom_cmpxchg(&gl[2], 0L, (long)id + 1); // one item wins
   atom_xchg(&gl[3], (long)id);
+#endif
+}
+
+// OpenCL 2.0 C11-style atomics on the same words from every hart: a
+// counter, a maximum, a compare-exchange loop, and 64-bit on RV64.
+__kernel void c11_atomics(__global atomic_int *ai, __global atomic_uint *au, __global long *al) {
+  int id = (int)get_global_id(0);
+  atomic_fetch_add(&ai[0], 2);
+  atomic_fetch_sub_explicit(&ai[1], 1, memory_order_relaxed);
+  atomic_fetch_max_explicit(&ai[2], id, memory_order_seq_cst, memory_scope_device);
+  atomic_fetch_or(&au[0], 1u << (id % 32));
+  int expected = atomic_load(&ai[3]);
+  while (!atomic_compare_exchange_weak(&ai[3], &expected, expected + 3))
+    ;
+  uint old = atomic_exchange(&au[1], (uint)id);
+  atomic_fetch_xor(&au[2], old ^ (uint)id); // every id and the initial 0 once: the xor of all ids
+#if defined(cl_khr_int64_base_atomics)
+  atomic_fetch_add((__global atomic_long *)al, (long)id << 33);
 #endif
 }
 
