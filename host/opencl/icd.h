@@ -147,6 +147,7 @@ struct _cl_program {
   cl_program_binary_type binary_type;
   char *options;
   char *log;
+  char *header_dir;                /* clCompileProgram's embedded headers, as files (-I at compile and link) */
   atomic_uint kernels;             /* kernels attached (CL_INVALID_OPERATION on rebuild) */
   pthread_mutex_t lock;
 };

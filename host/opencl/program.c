@@ -1,9 +1,12 @@
 /* Programs: OpenCL C source built by rvhal_opencl_compile (through the
  * binary cache), or a kernel ELF given as the binary. CL_PROGRAM_BINARIES
  * is that ELF, so a binary read back makes the same program again. */
+#include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "icd.h"
 
@@ -251,22 +254,114 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl
   return err;
 }
 
+/* Writes clCompileProgram's embedded headers as files under a new folder
+ * (their include names may have folders) for -I; the program keeps it
+ * until it is released. NULL and a message on failure. */
+static char *write_headers(cl_uint n, const cl_program *headers, const char **names, char *why, size_t why_size) {
+  const char *tmp = getenv("TMPDIR");
+  char *dir = malloc(4096);
+  if (!dir) return NULL;
+  snprintf(dir, 4096, "%s/rvhal-cl-headers.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) {
+    snprintf(why, why_size, "cannot make a folder for the headers: %s", strerror(errno));
+    free(dir);
+    return NULL;
+  }
+  for (cl_uint i = 0; i < n; i++) {
+    if (!names[i] || !*names[i] || names[i][0] == '/' || strstr(names[i], "..")) {
+      snprintf(why, why_size, "header_include_names[%u] \"%s\" is not a relative name", i, names[i] ? names[i] : "");
+      return dir; /* the caller removes it */
+    }
+    char path[8192];
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    for (char *p = path + strlen(dir) + 1; *p; p++)
+      if (*p == '/') {
+        *p = 0;
+        mkdir(path, 0700);
+        *p = '/';
+      }
+    FILE *f = fopen(path, "w");
+    const char *src = headers[i]->source ? headers[i]->source : "";
+    if (!f || fputs(src, f) < 0) {
+      snprintf(why, why_size, "cannot write header %.300s: %s", path, strerror(errno));
+      if (f) fclose(f);
+      return dir;
+    }
+    fclose(f);
+  }
+  why[0] = 0;
+  return dir;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st, (void)flag, (void)ftw;
+  remove(path);
+  return 0;
+}
+
+static void remove_tree(const char *dir) {
+  if (dir) nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/* "options -I<dir>" (freed by the caller). */
+static char *with_include(const char *options, const char *dir) {
+  size_t n = (options ? strlen(options) : 0) + (dir ? strlen(dir) : 0) + 8;
+  char *o = malloc(n);
+  if (o) snprintf(o, n, "%s%s%s", options ? options : "", dir ? " -I" : "", dir ? dir : "");
+  return o;
+}
+
+/* A clang diagnostic "file:LINE:COL: error:" in a build log (a linker's
+ * "undefined reference" or a missing __kernel is not an error of the
+ * source itself). */
+static int has_source_error(const char *log) {
+  for (const char *e = strstr(log, ": error:"); e; e = strstr(e + 1, ": error:")) {
+    const char *p = e;
+    int digits = 0;
+    while (p > log && p[-1] >= '0' && p[-1] <= '9') p--, digits++;
+    if (digits && p > log && p[-1] == ':') return 1;
+  }
+  return 0;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const cl_device_id *devs, const char *options,
                                                  cl_uint num_headers, const cl_program *headers,
                                                  const char **header_names,
                                                  void(CL_CALLBACK *notify)(cl_program, void *), void *user) {
   static const char *fn = "clCompileProgram";
-  (void)headers, (void)header_names;
   cl_int err = check_build_args(fn, p, n, devs, notify, user);
   if (err != CL_SUCCESS) return err;
   if (!p->source) return rvcl_fail(p->context, fn, CL_INVALID_OPERATION, "the program was not made from source");
-  if (num_headers)
-    return rvcl_fail(p->context, fn, CL_COMPILE_PROGRAM_FAILURE,
-                     "embedded headers (num_input_headers=%u) are not supported: use -I with a folder", num_headers);
-  /* Compiling checks the source now; linking compiles the objects' sources
-   * together (docs/opencl.md). */
+  if ((num_headers == 0) != (headers == NULL) || (num_headers && !header_names))
+    return rvcl_fail(p->context, fn, CL_INVALID_VALUE, "num_input_headers=%u input_headers=%p header_include_names=%p",
+                     num_headers, (void *)headers, (void *)header_names);
+  for (cl_uint i = 0; i < num_headers; i++)
+    if (!RVCL_VALID(headers[i], RVCL_MAGIC_PROGRAM))
+      return rvcl_fail(p->context, fn, CL_INVALID_PROGRAM, "input_headers[%u]=%p is not a program", i, (void *)headers[i]);
   pthread_mutex_lock(&p->lock);
-  err = build(fn, p, options);
+  remove_tree(p->header_dir);
+  free(p->header_dir);
+  p->header_dir = NULL;
+  if (num_headers) {
+    char why[512] = "";
+    p->header_dir = write_headers(num_headers, headers, header_names, why, sizeof why);
+    if (!p->header_dir || why[0]) {
+      pthread_mutex_unlock(&p->lock);
+      return rvcl_fail(p->context, fn, why[0] ? CL_INVALID_VALUE : CL_OUT_OF_HOST_MEMORY, "%s", why);
+    }
+  }
+  /* Compiling builds the source alone to find its errors; linking builds the
+   * objects' sources together (docs/opencl.md). An object may call functions
+   * another defines, or have no kernel: only clang's own errors count here. */
+  char *opts = with_include(options, p->header_dir);
+  err = build(fn, p, opts);
+  free(opts);
+  free(p->options);
+  p->options = strdup(options ? options : "");
+  if (err == CL_BUILD_PROGRAM_FAILURE && p->log && !has_source_error(p->log)) {
+    err = CL_SUCCESS;
+    p->status = CL_BUILD_SUCCESS;
+  }
   if (err == CL_SUCCESS) p->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
   pthread_mutex_unlock(&p->lock);
   if (notify) notify(p, user);
@@ -319,8 +414,13 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint n, const
   /* The objects' compile options (the first's) with the link options. */
   const char *copt = inputs[0]->options ? inputs[0]->options : "";
   size_t olen = strlen(copt) + (options ? strlen(options) : 0) + 2;
+  for (cl_uint i = 0; i < num_inputs; i++) olen += inputs[i]->header_dir ? strlen(inputs[i]->header_dir) + 3 : 0;
   char *opts = malloc(olen);
-  if (opts) snprintf(opts, olen, "%s %s", copt, options ? options : "");
+  if (opts) {
+    snprintf(opts, olen, "%s %s", copt, options ? options : "");
+    for (cl_uint i = 0; i < num_inputs; i++)
+      if (inputs[i]->header_dir) strcat(strcat(opts, " -I"), inputs[i]->header_dir);
+  }
   *err = build(fn, p, opts);
   free(opts);
   if (notify) notify(p, user);
@@ -362,6 +462,8 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program p) {
   free(p->elf);
   free(p->options);
   free(p->log);
+  remove_tree(p->header_dir);
+  free(p->header_dir);
   pthread_mutex_destroy(&p->lock);
   p->magic = 0;
   free(p);

@@ -128,6 +128,42 @@ int main(int argc, char **argv) {
   CHECK_CL(berr);
   CHECK_EQ_U64(cache_entries(), after);
 
+  /* clCompileProgram with an embedded header, clLinkProgram of two objects */
+  const char *hdr_src = "#define SCALE 3\n", *a_src =
+      "#include \"inc/scale.h\"\nint helper(int x);\n"
+      "__kernel void linked(__global int *v) { size_t i = get_global_id(0); v[i] = SCALE * helper(v[i]); }\n",
+             *b_src = "int helper(int x) { return x + 1; }\n";
+  cl_program hdr = clCreateProgramWithSource(env.context, 1, &hdr_src, NULL, &err);
+  cl_program pa = clCreateProgramWithSource(env.context, 1, &a_src, NULL, &err);
+  cl_program pb = clCreateProgramWithSource(env.context, 1, &b_src, NULL, &err);
+  const char *hname = "inc/scale.h";
+  CHECK_CL(clCompileProgram(pa, 1, &env.device, "", 1, &hdr, &hname, NULL, NULL));
+  CHECK_CL(clCompileProgram(pb, 1, &env.device, "", 0, NULL, NULL, NULL, NULL));
+  cl_program_binary_type bt = 0;
+  clGetProgramBuildInfo(pa, env.device, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL);
+  CHECK_EQ_U64(bt, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  cl_program objs[2] = {pa, pb};
+  cl_program linked = clLinkProgram(env.context, 1, &env.device, "", 2, objs, NULL, NULL, &err);
+  CHECK_CL(err);
+  cl_kernel kl = linked ? clCreateKernel(linked, "linked", &err) : NULL;
+  CHECK_CL(err);
+  if (kl) {
+    int w[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    cl_mem bw = clCreateBuffer(env.context, CL_MEM_COPY_HOST_PTR, sizeof w, w, &err);
+    CHECK_CL(clSetKernelArg(kl, 0, sizeof bw, &bw));
+    CHECK_CL(clEnqueueNDRangeKernel(q, kl, 1, NULL, &eight, NULL, 0, NULL, NULL));
+    CHECK_CL(clEnqueueReadBuffer(q, bw, CL_TRUE, 0, sizeof w, w, 0, NULL, NULL));
+    for (int i = 0; i < 8; i++) CHECK_EQ_U64((int64_t)w[i], (int64_t)(3 * (i + 1)));
+    clReleaseMemObject(bw);
+    clReleaseKernel(kl);
+  }
+  if (linked) clReleaseProgram(linked);
+  const char *broken_src = "int helper2(int x) { return x + ; }\n";
+  cl_program broken = clCreateProgramWithSource(env.context, 1, &broken_src, NULL, &err);
+  CHECK_CL_ERR(clCompileProgram(broken, 1, &env.device, "", 0, NULL, NULL, NULL, NULL), CL_COMPILE_PROGRAM_FAILURE);
+  clReleaseProgram(broken);
+  clReleaseProgram(hdr), clReleaseProgram(pa), clReleaseProgram(pb);
+
   clReleaseMemObject(bx), clReleaseMemObject(by), clReleaseMemObject(bv);
   clReleaseKernel(k), clReleaseKernel(k2);
   clReleaseProgram(p), clReleaseProgram(p2), clReleaseProgram(p3);
