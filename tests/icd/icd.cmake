@@ -11,8 +11,9 @@ if(NOT RVHAL_OPENCL_LOADER)
   message(STATUS "rvhal: libOpenCL (Debian ocl-icd-opencl-dev) not found: the OpenCL tests are not built")
   return()
 endif()
-set(RVHAL_OPENCL_TEST_ENV OCL_ICD_VENDORS=${RVHAL_OPENCL_ICD_FILE} RVHAL_TEST_SUITE=1
-    RVHAL_OPENCL_CACHE_DIR=${CMAKE_BINARY_DIR}/opencl/test-cache)
+# Each test has its own binary cache (icd.source counts its entries).
+set(RVHAL_OPENCL_TEST_ENV OCL_ICD_VENDORS=${RVHAL_OPENCL_ICD_FILE} RVHAL_TEST_SUITE=1)
+set(RVHAL_OPENCL_CACHE_ROOT ${CMAKE_BINARY_DIR}/opencl/test-cache)
 
 function(rvhal_icd_test name)
   cmake_parse_arguments(T "RV32" "TIMEOUT" "" ${ARGN})
@@ -24,11 +25,11 @@ function(rvhal_icd_test name)
   target_link_libraries(icd_${name} PRIVATE ${RVHAL_OPENCL_LOADER})
   add_dependencies(icd_${name} RvhalOpenCL ${RVHAL_DEVICE_TARGETS})
   add_test(NAME icd.${name} COMMAND icd_${name} 0 ${RVHAL_TEST_KERNEL_DIR_RV64})
-  set_tests_properties(icd.${name} PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV}" LABELS "icd;device"
+  set_tests_properties(icd.${name} PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/${name}" LABELS "icd;device"
                        TIMEOUT ${T_TIMEOUT} FIXTURES_REQUIRED device)
   if(T_RV32 AND RVHAL_BUILD_RV32)
     add_test(NAME icd.${name}.rv32 COMMAND icd_${name} 1 ${RVHAL_TEST_KERNEL_DIR_RV32})
-    set_tests_properties(icd.${name}.rv32 PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV}" LABELS "icd;device"
+    set_tests_properties(icd.${name}.rv32 PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/${name}.rv32" LABELS "icd;device"
                          TIMEOUT ${T_TIMEOUT} FIXTURES_REQUIRED device)
   endif()
 endfunction()
@@ -39,7 +40,7 @@ rvhal_icd_test(events RV32)
 rvhal_icd_test(source RV32 TIMEOUT 300)
 # RVHAL_OPENCL_DEBUG=1 prints each failing call with rvhal's message.
 add_test(NAME icd.debug_output COMMAND icd_events 0 ${RVHAL_TEST_KERNEL_DIR_RV64})
-set_tests_properties(icd.debug_output PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_DEBUG=1"
+set_tests_properties(icd.debug_output PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/shared;RVHAL_OPENCL_DEBUG=1"
                      LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device
                      PASS_REGULAR_EXPRESSION "rvhal-opencl: clCreateCommandQueue: CL_INVALID_QUEUE_PROPERTIES: on-device queues are not supported.*icd.events: [0-9]+ checks, 0 failed")
 
@@ -54,7 +55,7 @@ if(RVHAL_SANITIZE)
   message(STATUS "rvhal: sanitized build: icd.clinfo and icd.pyopencl not registered")
 elseif(RVHAL_CLINFO AND RVHAL_DEBIAN_PYTHON)
   add_test(NAME icd.clinfo COMMAND ${RVHAL_DEBIAN_PYTHON} ${RVHAL_SOURCE_DIR}/tests/icd/clinfo_check.py $<TARGET_FILE:rvhal-cli>)
-  set_tests_properties(icd.clinfo PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV}" LABELS "icd;device" TIMEOUT 600
+  set_tests_properties(icd.clinfo PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/shared" LABELS "icd;device" TIMEOUT 600
                        FIXTURES_REQUIRED device)
 else()
   message(STATUS "rvhal: clinfo or /usr/bin/python3 missing (Debian clinfo, python3): icd.clinfo not registered")
@@ -67,12 +68,12 @@ if(RVHAL_DEBIAN_PYTHON AND NOT RVHAL_SANITIZE)
     add_test(NAME icd.pyopencl.rv32 COMMAND ${RVHAL_DEBIAN_PYTHON} ${RVHAL_SOURCE_DIR}/tests/icd/pyopencl_numpy.py 1)
     list(APPEND _py icd.pyopencl.rv32)
   endif()
-  set_tests_properties(${_py} PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV}"
+  set_tests_properties(${_py} PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/shared"
                        LABELS "icd;device" TIMEOUT 300 FIXTURES_REQUIRED device)
 endif()
 # RVHAL_PROFILE works unchanged under an OpenCL program: the per-hart table
 # of each launch.
 add_test(NAME icd.profile COMMAND icd_events 0 ${RVHAL_TEST_KERNEL_DIR_RV64})
-set_tests_properties(icd.profile PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_PROFILE=table"
+set_tests_properties(icd.profile PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/shared;RVHAL_PROFILE=table"
                      LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device
                      PASS_REGULAR_EXPRESSION "rvhal profile: launch 1 vector_add_entry.*total.*icd.events: [0-9]+ checks, 0 failed")
