@@ -63,7 +63,9 @@ endif()
 if(RVHAL_DEBIAN_PYTHON AND NOT RVHAL_SANITIZE)
   # Registered whenever python3 is there: without pyopencl/numpy it fails and says so.
   add_test(NAME icd.pyopencl COMMAND ${RVHAL_DEBIAN_PYTHON} ${RVHAL_SOURCE_DIR}/tests/icd/pyopencl_numpy.py 0)
-  set(_py icd.pyopencl)
+  # every device of the platform (each board), one after another
+  add_test(NAME icd.pyopencl.all_devices COMMAND ${RVHAL_DEBIAN_PYTHON} ${RVHAL_SOURCE_DIR}/tests/icd/pyopencl_numpy.py all)
+  set(_py icd.pyopencl icd.pyopencl.all_devices)
   if(RVHAL_BUILD_RV32)
     add_test(NAME icd.pyopencl.rv32 COMMAND ${RVHAL_DEBIAN_PYTHON} ${RVHAL_SOURCE_DIR}/tests/icd/pyopencl_numpy.py 1)
     list(APPEND _py icd.pyopencl.rv32)

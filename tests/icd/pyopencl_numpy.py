@@ -27,12 +27,18 @@ __kernel void dot_partial(__global const float *x, __global const float *y, __gl
 
 
 def main():
-    index = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    """argv[1]: a device index, or "all" (every device of the platform)."""
     platforms = [p for p in cl.get_platforms() if p.name == "rvhal"]
     if not platforms:
         print("no rvhal platform: is OCL_ICD_VENDORS set?", file=sys.stderr)
         return 1
-    dev = platforms[0].get_devices()[index]
+    devices = platforms[0].get_devices()
+    which = sys.argv[1] if len(sys.argv) > 1 else "0"
+    chosen = devices if which == "all" else [devices[int(which)]]
+    return 1 if sum(run_on(dev) for dev in chosen) else 0
+
+
+def run_on(dev):
     print(f"device: {dev.name}, {dev.max_compute_units} compute units, {dev.version}")
     ctx = cl.Context([dev])
     queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
@@ -68,7 +74,7 @@ def main():
         print(f"dot_partial: max error {np.max(np.abs(sums - expect))}", file=sys.stderr)
         failures += 1
 
-    print(f"pyopencl on rvhal: axpb over {n} floats ({ns} ns on the device), {groups} group sums; "
+    print(f"pyopencl on rvhal {dev.name}: axpb over {n} floats ({ns} ns on the device), {groups} group sums; "
           f"{failures} failed")
     return 1 if failures else 0
 
