@@ -20,6 +20,9 @@ static cl_int parse_props(const char *fn, const cl_context_properties *props, cl
                            (void *)props[n + 1]);
       } else if (props[n] == CL_CONTEXT_INTEROP_USER_SYNC) {
         if (seen_sync++) return rvcl_fail(NULL, fn, CL_INVALID_PROPERTY, "CL_CONTEXT_INTEROP_USER_SYNC given twice");
+        if (props[n + 1] != CL_TRUE && props[n + 1] != CL_FALSE)
+          return rvcl_fail(NULL, fn, CL_INVALID_PROPERTY, "CL_CONTEXT_INTEROP_USER_SYNC is %ld, not CL_TRUE or CL_FALSE",
+                           (long)props[n + 1]);
       } else {
         return rvcl_fail(NULL, fn, CL_INVALID_PROPERTY, "context property 0x%lx is not supported",
                          (unsigned long)props[n]);

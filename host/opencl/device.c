@@ -108,7 +108,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_devic
     return rvcl_fail(NULL, fn, CL_INVALID_PLATFORM, "%p is not the rvhal platform", (void *)platform);
   const cl_device_type known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
                                CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
-  if (type != CL_DEVICE_TYPE_ALL && (type & ~known))
+  if (type == 0 || (type != CL_DEVICE_TYPE_ALL && (type & ~known)))
     return rvcl_fail(NULL, fn, CL_INVALID_DEVICE_TYPE, "device_type 0x%llx", (unsigned long long)type);
   if ((num_entries == 0 && out) || (!out && !num_out))
     return rvcl_fail(NULL, fn, CL_INVALID_VALUE, "num_entries=%u with devices=%p and num_devices=%p", num_entries,
