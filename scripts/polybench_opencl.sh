@@ -58,7 +58,14 @@ run() { # ICD DIR EXE -> "N mismatches, S s" or the failure
   }
   n=$(echo "$out" | sed -n 's/.*Non-Matching CPU-GPU Outputs Beyond Error Threshold of [0-9.]* Percent: \([0-9]*\).*/\1/p' | paste -sd+ | bc)
   t=$(echo "$out" | sed -n '/GPU Time in seconds/{n;p}' | head -1)
-  echo "${n:-?} mismatches, ${t:-?} s"
+  e=$(echo "$out" | grep -m1 '^Error in' || true)
+  if [ -n "$e" ]; then
+    echo "OpenCL error: $e"
+  elif [ -z "$n" ]; then
+    echo "ran ${t:-?} s, no CPU check (the suite's RUN_ON_CPU is off)"
+  else
+    echo "$n mismatches, ${t:-?} s"
+  fi
 }
 
 printf '%-10s | %-34s | %-34s | %s\n' program "rvhal (qemu-virt RV64, 4 harts)" "POCL (pthread)" sizes
