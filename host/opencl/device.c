@@ -144,7 +144,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info n
   cl_ulong zero_ul = 0;
   size_t zero_sz = 0;
   switch (name) {
-  case CL_DEVICE_TYPE: RET((cl_device_type)(CL_DEVICE_TYPE_ACCELERATOR | (d == &devices[0] ? CL_DEVICE_TYPE_DEFAULT : 0)));
+  case CL_DEVICE_TYPE: RET((cl_device_type)CL_DEVICE_TYPE_ACCELERATOR); /* one type; DEFAULT is a query, not a type */
   case CL_DEVICE_VENDOR_ID: RET(zero_u); /* no PCI vendor */
   case CL_DEVICE_MAX_COMPUTE_UNITS: RET((cl_uint)in->num_harts);
   case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS: RET((cl_uint)3);

@@ -30,10 +30,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
   if (!RVCL_VALID(k, RVCL_MAGIC_KERNEL)) return rvcl_fail(c, fn, CL_INVALID_KERNEL, "%p is not a kernel", (void *)k);
   if (k->program->context != c) return rvcl_fail(c, fn, CL_INVALID_CONTEXT, "the kernel belongs to another context");
   if (dim < 1 || dim > 3) return rvcl_fail(c, fn, CL_INVALID_WORK_DIMENSION, "work_dim %u (1, 2 or 3)", dim);
-  if (!global) return rvcl_fail(c, fn, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
   const rvhal_device_info_t *in = &q->device->info;
   uint64_t limit = in->word_size == 4 ? UINT32_MAX : UINT64_MAX;
-  int empty = 0;
+  /* OpenCL 2.1 and later: a NULL or zero global size launches nothing. */
+  int empty = global == NULL;
+  static const size_t zeros[3] = {0, 0, 0};
+  if (!global) global = zeros;
   for (cl_uint i = 0; i < dim; i++) {
     if (global[i] == 0) empty = 1;
     if ((uint64_t)global[i] > limit)
@@ -76,7 +78,6 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
   rvhal_event_t *ev = NULL;
   int st;
   if (empty) {
-    /* OpenCL 2.1 and later: a zero global size launches nothing. */
     st = rvhal_enqueue_marker(q->q, &deps, out ? &ev : NULL);
     return rvcl_enqueue_done(q, fn, CL_COMMAND_NDRANGE_KERNEL, st, ev, CL_FALSE, out);
   }
