@@ -30,6 +30,9 @@ if [ ! -f "$WORK/build/build.ninja" ]; then
            atomics commonfns; do
     cp -r "$CTS/test_conformance/$f" "$WORK/src/test_conformance/"
   done
+  # test_compiler assembles its SPIR-V with spirv_new's script
+  mkdir -p "$WORK/src/test_conformance/spirv_new/spirv_asm"
+  cp "$CTS/test_conformance/spirv_new/spirv_asm/assemble_spirv.py" "$WORK/src/test_conformance/spirv_new/spirv_asm/"
   sed -i -E '/add_subdirectory\( *(api|atomics|basic|commonfns|compiler) *\)/!s/^( *add_subdirectory\()/# \1/' \
     "$WORK/src/test_conformance/CMakeLists.txt"
   cmake -S "$WORK/src" -B "$WORK/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCL_INCLUDE_DIR="$CLH" \

@@ -25,6 +25,47 @@ static cl_program program_new(cl_context c) {
   return p;
 }
 
+/* The binary of a compiled object or a library (clCompileProgram,
+ * clLinkProgram -create-library): its source and options, to link again
+ * after a round trip through CL_PROGRAM_BINARIES, since rvhal links by
+ * compiling the objects' sources together. */
+static const char object_magic[12] = "RVHALCLOBJ1";
+
+static int is_object_type(cl_program_binary_type t) {
+  return t == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT || t == CL_PROGRAM_BINARY_TYPE_LIBRARY;
+}
+
+/* magic, type ('o' or 'l'), 0, options, 0, source, 0; returns the size. */
+static size_t object_blob(cl_program p, unsigned char *out) {
+  const char *o = p->options ? p->options : "", *src = p->source ? p->source : "";
+  size_t no = strlen(o), ns = strlen(src), n = sizeof object_magic + 2 + no + 1 + ns + 1;
+  if (out) {
+    unsigned char *w = out;
+    memcpy(w, object_magic, sizeof object_magic), w += sizeof object_magic;
+    *w++ = p->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY ? 'l' : 'o';
+    *w++ = 0;
+    memcpy(w, o, no + 1), w += no + 1;
+    memcpy(w, src, ns + 1);
+  }
+  return n;
+}
+
+/* 1 and fills p if bin is an object blob, 0 if not one, -1 if damaged. */
+static int read_object_blob(cl_program p, const unsigned char *bin, size_t size) {
+  if (size < sizeof object_magic + 2 || memcmp(bin, object_magic, sizeof object_magic)) return 0;
+  const unsigned char *end = bin + size, *t = bin + sizeof object_magic;
+  if ((t[0] != 'o' && t[0] != 'l') || t[1] != 0) return -1;
+  const unsigned char *o = t + 2, *oe = memchr(o, 0, (size_t)(end - o));
+  if (!oe) return -1;
+  const unsigned char *src = oe + 1, *se = src < end ? memchr(src, 0, (size_t)(end - src)) : NULL;
+  if (!se) return -1;
+  p->options = strdup((const char *)o);
+  p->source = strdup((const char *)src);
+  p->binary_type = t[0] == 'l' ? CL_PROGRAM_BINARY_TYPE_LIBRARY : CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+  p->status = CL_BUILD_SUCCESS;
+  return p->options && p->source ? 1 : -1;
+}
+
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context c, cl_uint count, const char **strings,
                                                               const size_t *lengths, cl_int *errcode_ret) {
   static const char *fn = "clCreateProgramWithSource";
@@ -113,6 +154,18 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context c, cl_u
   if (!p) {
     *err = CL_OUT_OF_HOST_MEMORY;
     return NULL;
+  }
+  int obj = read_object_blob(p, binaries[0], lengths[0]);
+  if (obj != 0) {
+    if (obj < 0) {
+      if (binary_status) binary_status[0] = CL_INVALID_BINARY;
+      *err = rvcl_fail(c, fn, CL_INVALID_BINARY, "binary 0: a damaged rvhal compiled object");
+      clReleaseProgram(p);
+      return NULL;
+    }
+    for (cl_uint i = 0; binary_status && i < num_devices; i++) binary_status[i] = CL_SUCCESS;
+    *err = CL_SUCCESS;
+    return p;
   }
   char why[512];
   if (read_binary(p, binaries[0], lengths[0], why, sizeof why) != 0) {
@@ -368,6 +421,22 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const 
   return err == CL_BUILD_PROGRAM_FAILURE ? CL_COMPILE_PROGRAM_FAILURE : err;
 }
 
+/* Removes every whole-word `word` from options; 1 if there was one. */
+static int take_option(char *options, const char *word) {
+  if (!options) return 0;
+  size_t n = strlen(word);
+  int found = 0;
+  for (char *p = strstr(options, word); p; p = strstr(p, word)) {
+    if ((p == options || p[-1] == ' ') && (p[n] == 0 || p[n] == ' ')) {
+      memmove(p, p + n, strlen(p + n) + 1);
+      found = 1;
+    } else {
+      p += n;
+    }
+  }
+  return found;
+}
+
 CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint n, const cl_device_id *devs, const char *options,
                                                   cl_uint num_inputs, const cl_program *inputs,
                                                   void(CL_CALLBACK *notify)(cl_program, void *), void *user,
@@ -394,8 +463,8 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint n, const
       *err = rvcl_fail(c, fn, CL_INVALID_PROGRAM, "input_programs[%u]=%p", i, (void *)inputs[i]);
       return NULL;
     }
-    if (!inputs[i]->source || inputs[i]->binary_type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT) {
-      *err = rvcl_fail(c, fn, CL_INVALID_OPERATION, "input_programs[%u] is not a program compiled from source", i);
+    if (!inputs[i]->source || !is_object_type(inputs[i]->binary_type)) {
+      *err = rvcl_fail(c, fn, CL_INVALID_OPERATION, "input_programs[%u] is neither a compiled object nor a library", i);
       return NULL;
     }
     total += strlen(inputs[i]->source) + 1;
@@ -420,6 +489,18 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint n, const
     snprintf(opts, olen, "%s %s", copt, options ? options : "");
     for (cl_uint i = 0; i < num_inputs; i++)
       if (inputs[i]->header_dir) strcat(strcat(opts, " -I"), inputs[i]->header_dir);
+  }
+  int library = take_option(opts, "-create-library");
+  take_option(opts, "-enable-link-options"); /* link options are the compile options here */
+  if (library) {
+    /* A library is its objects' sources, linked (compiled) with the program that uses it. */
+    p->options = opts;
+    p->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+    p->status = CL_BUILD_SUCCESS;
+    set_log(p, "", NULL);
+    *err = CL_SUCCESS;
+    if (notify) notify(p, user);
+    return p;
   }
   *err = build(fn, p, opts);
   free(opts);
@@ -498,7 +579,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info n
   case CL_PROGRAM_SOURCE: return rvcl_info_str(p->source ? p->source : "", size, value, size_ret);
   case CL_PROGRAM_IL: return rvcl_info(NULL, 0, size, value, size_ret);
   case CL_PROGRAM_BINARY_SIZES: {
-    size_t s = p->elf ? p->elf_size : 0;
+    size_t s = is_object_type(p->binary_type) && p->source ? object_blob(p, NULL) : p->elf ? p->elf_size : 0;
     return rvcl_info(&s, sizeof s, size, value, size_ret);
   }
   case CL_PROGRAM_BINARIES: {
@@ -506,7 +587,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info n
     if (value) {
       if (size < sizeof(unsigned char *)) return rvcl_fail(p->context, fn, CL_INVALID_VALUE, "param_value_size %zu", size);
       unsigned char *dst = ((unsigned char **)value)[0];
-      if (dst && p->elf) memcpy(dst, p->elf, p->elf_size);
+      if (dst && is_object_type(p->binary_type) && p->source)
+        object_blob(p, dst);
+      else if (dst && p->elf)
+        memcpy(dst, p->elf, p->elf_size);
     }
     if (size_ret) *size_ret = sizeof(unsigned char *);
     return CL_SUCCESS;
