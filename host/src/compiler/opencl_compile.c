@@ -35,6 +35,13 @@ extern char **environ;
 
 #define MAX_ARGV 192
 
+/* As the C SDK's kernels (cmake/RvhalDevice.cmake): no fixed frame may jump
+ * the 64 KiB guard below a hart's stack, so frames are limited to half of
+ * it. clang marks the functions; llc warns ("stack frame size ... exceeds
+ * limit"), and that warning fails the build. OpenCL C has no VLAs. */
+#define FRAME_LIMIT 32768
+#define FRAME_LIMIT_FLAG "-Wframe-larger-than=32768"
+
 typedef struct argv_buf {
   const char *v[MAX_ARGV + 1];
   int n;
@@ -258,6 +265,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   static const char *const features[] = {RVHAL_OPENCL_HEADER_FEATURES};
   for (size_t i = 0; i < sizeof features / sizeof *features; i++) av_add(&a, features[i]);
   av_add(&a, "-cl-kernel-arg-info");
+  av_add(&a, FRAME_LIMIT_FLAG);
   av_add(&a, "-O2");
   av_add(&a, "-Xclang");
   av_add(&a, "-disable-llvm-passes");
@@ -320,6 +328,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, "-ftls-model=local-exec");
   av_add(&a, "-fno-common");
   av_add(&a, "-ffreestanding");
+  av_add(&a, FRAME_LIMIT_FLAG);
   av_add(&a, "-O2");
   av_add(&a, "-Xclang");
   av_add(&a, "-disable-llvm-passes");
@@ -391,6 +400,17 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
     goto done;
   }
   av_free(&a);
+  {
+    char *log = read_file(log_path, NULL);
+    int too_big = log && strstr(log, "stack frame size") && strstr(log, "exceeds limit");
+    free(log);
+    if (too_big) {
+      step_failed(1, sdk.llc, log_path, out_log);
+      rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: a kernel's stack frame exceeds %u bytes (private arrays "
+                       "that large belong in local or global memory)", name, FRAME_LIMIT);
+      goto done;
+    }
+  }
 
   /* 6. Link as the SDK links its kernels (RvhalKernelSdk.cmake). */
   av_add(&a, sdk.gcc);
