@@ -511,8 +511,22 @@ static int kernel_signature(const module_t *m, const char *l, uint32_t word, cl_
 
 /* Appends line [l, l+n) with address spaces and SPIR calling conventions
  * removed, addrspacecast turned into bitcast. */
+/* The end of a c"..." string constant starting at l[i], or i if there is none:
+ * its bytes are data, left as they are. */
+static size_t string_end(const char *l, size_t n, size_t i) {
+  if (i + 1 >= n || l[i] != 'c' || l[i + 1] != '"' || (i > 0 && is_ident((unsigned char)l[i - 1]))) return i;
+  const char *q = memchr(l + i + 2, '"', n - i - 2);
+  return q ? (size_t)(q - l) + 1 : i;
+}
+
 static int clean_line(text_buf_t *o, const char *l, size_t n) {
   for (size_t i = 0; i < n;) {
+    size_t se = string_end(l, n, i);
+    if (se > i) {
+      if (tb_add(o, l + i, se - i)) return -1;
+      i = se;
+      continue;
+    }
     if (n - i >= 11 && !memcmp(l + i, " addrspace(", 11)) {
       size_t j = i + 11;
       while (j < n && isdigit((unsigned char)l[j])) j++;
@@ -545,6 +559,12 @@ static int rename_line(module_t *m, text_buf_t *o, const char *l, size_t n) {
   int is_def = starts(l, "define "), is_decl = starts(l, "declare ");
   int is_call = memmem(l, n, "call ", 5) || memmem(l, n, "invoke ", 7);
   for (size_t i = 0; i < n;) {
+    size_t se = string_end(l, n, i);
+    if (se > i) {
+      if (tb_add(o, l + i, se - i)) return -1;
+      i = se;
+      continue;
+    }
     if (l[i] != '@') {
       if (tb_add(o, l + i, 1)) return -1;
       i++;
