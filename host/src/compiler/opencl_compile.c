@@ -138,6 +138,19 @@ static const char *const passed_cl_options[] = {
     "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
     "-cl-strict-aliasing"};
 
+/* clang for the device: the language, the target and its ISA; no linker
+ * relaxation (the firmware owns gp). */
+static void clang_args(argv_buf_t *a, const char *clang, const char *lang, uint32_t xlen, const char *isa,
+                       const char *abi) {
+  av_add(a, clang);
+  av_add(a, "-x");
+  av_add(a, lang);
+  av_addf(a, "--target=riscv%u-unknown-elf", xlen);
+  av_addf(a, "-march=%s", isa);
+  av_addf(a, "-mabi=%s", abi);
+  av_add(a, "-mno-relax");
+}
+
 static int too_many(void) { return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: too many build options"); }
 
 static int options_to_argv(const char *options, argv_buf_t *a, int *have_std) {
@@ -182,15 +195,24 @@ static int options_to_argv(const char *options, argv_buf_t *a, int *have_std) {
   return rc;
 }
 
-/* A step failed: its log (clang's diagnostics) goes to the caller. */
-static int step_failed(int code, const char *what, const char *log_path, char **out_log) {
+/* Runs one step (a->v[0]) and empties a. On failure the step's log
+ * (clang's diagnostics, the linker's undefined symbols) goes to *out_log,
+ * and the error says `failure` about the source `name`. */
+static int step(argv_buf_t *a, const char *log_path, char **out_log, const char *failure, const char *name) {
+  int code = run(a, log_path);
+  const char *tool = a->v[0];
+  if (!code) {
+    av_free(a);
+    return RVHAL_OK;
+  }
   char *log = read_file(log_path, NULL);
   if (out_log) *out_log = log;
   else free(log);
-  if (code < 0)
-    return rvhal_error(RVHAL_MISSING_TOOL, "opencl_compile: cannot run %s: %s (install it: scripts/setup.sh)", what,
-                       strerror(errno));
-  return code;
+  int rc = code < 0 ? rvhal_error(RVHAL_MISSING_TOOL, "opencl_compile: cannot run %s: %s (install it: scripts/setup.sh)",
+                                  tool, strerror(errno))
+                    : rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: %s", name, failure);
+  av_free(a);
+  return rc;
 }
 
 int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf, size_t *out_elf_size,
@@ -249,13 +271,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
 
   /* 1. OpenCL C to IR (unoptimized: opt runs once on the whole module). */
   int have_std = 0;
-  av_add(&a, sdk.clang);
-  av_add(&a, "-x");
-  av_add(&a, "cl");
-  av_addf(&a, "--target=riscv%u-unknown-elf", desc->xlen);
-  av_addf(&a, "-march=%s", isa);
-  av_addf(&a, "-mabi=%s", abi);
-  av_add(&a, "-mno-relax");
+  clang_args(&a, sdk.clang, "cl", desc->xlen, isa, abi);
   av_add(&a, "-Xclang");
   av_add(&a, "-finclude-default-header");
   av_add(&a, "-Xclang");
@@ -279,15 +295,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
     rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: too many build options");
     goto done;
   }
-  int code = run(&a, log_path);
-  if (code) {
-    rc = step_failed(code, sdk.clang, log_path, out_log);
-    if (rc > 0)
-      rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s failed to compile (clang's diagnostics are in the log)",
-                       name);
-    goto done;
-  }
-  av_free(&a);
+  if ((rc = step(&a, log_path, out_log, "failed to compile (clang's diagnostics are in the log)", name))) goto done;
 
   /* 2. The rewrite and the entries. */
   if (!(ir = read_file(path[PROG_LL], NULL))) {
@@ -316,14 +324,8 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   }
 
   /* 3. The entries to IR, with the SDK headers. */
-  av_add(&a, sdk.clang);
-  av_add(&a, "-x");
-  av_add(&a, "c");
+  clang_args(&a, sdk.clang, "c", desc->xlen, isa, abi);
   av_add(&a, "-std=gnu11");
-  av_addf(&a, "--target=riscv%u-unknown-elf", desc->xlen);
-  av_addf(&a, "-march=%s", isa);
-  av_addf(&a, "-mabi=%s", abi);
-  av_add(&a, "-mno-relax");
   av_add(&a, "-mcmodel=medany");
   av_add(&a, "-ftls-model=local-exec");
   av_add(&a, "-fno-common");
@@ -339,12 +341,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, path[ENTRY_C]);
   av_add(&a, "-o");
   av_add(&a, path[ENTRY_LL]);
-  if ((code = run(&a, log_path))) {
-    rc = step_failed(code, sdk.clang, log_path, out_log);
-    if (rc > 0) rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: the generated entries of %s did not compile", name);
-    goto done;
-  }
-  av_free(&a);
+  if ((rc = step(&a, log_path, out_log, "its generated entries did not compile (see the log)", name))) goto done;
 
   /* 4. One module; everything but the entries internal, then -O2. */
   av_add(&a, sdk.llvm_link);
@@ -352,12 +349,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, path[ENTRY_LL]);
   av_add(&a, "-o");
   av_add(&a, path[LINKED]);
-  if ((code = run(&a, log_path))) {
-    rc = step_failed(code, sdk.llvm_link, log_path, out_log);
-    if (rc > 0) rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: linking the IR of %s failed (see the log)", name);
-    goto done;
-  }
-  av_free(&a);
+  if ((rc = step(&a, log_path, out_log, "linking its IR failed (see the log)", name))) goto done;
   text_buf_t keep = {0};
   for (uint32_t i = 0; i < prog.num_kernels; i++) {
     const char *k = prog.kernels[i].name;
@@ -376,12 +368,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, path[LINKED]);
   av_add(&a, "-o");
   av_add(&a, path[OPT]);
-  if ((code = run(&a, log_path))) {
-    rc = step_failed(code, sdk.opt, log_path, out_log);
-    if (rc > 0) rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: optimizing %s failed (see the log)", name);
-    goto done;
-  }
-  av_free(&a);
+  if ((rc = step(&a, log_path, out_log, "optimizing it failed (see the log)", name))) goto done;
 
   /* 5. Code generation. */
   av_add(&a, sdk.llc);
@@ -394,18 +381,13 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, path[OPT]);
   av_add(&a, "-o");
   av_add(&a, path[OBJ]);
-  if ((code = run(&a, log_path))) {
-    rc = step_failed(code, sdk.llc, log_path, out_log);
-    if (rc > 0) rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: code generation for %s failed (see the log)", name);
-    goto done;
-  }
-  av_free(&a);
+  if ((rc = step(&a, log_path, out_log, "code generation failed (see the log)", name))) goto done;
   {
     char *log = read_file(log_path, NULL);
     int too_big = log && strstr(log, "stack frame size") && strstr(log, "exceeds limit");
     free(log);
     if (too_big) {
-      step_failed(1, sdk.llc, log_path, out_log);
+      if (out_log) *out_log = read_file(log_path, NULL);
       rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: a kernel's stack frame exceeds %u bytes (private arrays "
                        "that large belong in local or global memory)", name, FRAME_LIMIT);
       goto done;
@@ -429,13 +411,9 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, "-lm");
   av_add(&a, "-o");
   av_add(&a, elf_path);
-  if ((code = run(&a, log_path))) {
-    rc = step_failed(code, sdk.gcc, log_path, out_log);
-    if (rc > 0)
-      rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: linking %s failed (see the log: an undefined symbol is a "
-                       "built-in rvhal does not have)", name);
+  if ((rc = step(&a, log_path, out_log,
+                 "linking failed (see the log: an undefined symbol is a built-in rvhal does not have)", name)))
     goto done;
-  }
   void *elf = read_file(elf_path, out_elf_size);
   if (!elf) {
     rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read %s", elf_path);

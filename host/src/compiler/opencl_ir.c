@@ -519,14 +519,21 @@ static size_t string_end(const char *l, size_t n, size_t i) {
   return q ? (size_t)(q - l) + 1 : i;
 }
 
+/* Copies a string constant at l[*i] to o as it is: 1 if there was one
+ * (*i past it), 0 if not, -1 out of memory. */
+static int copy_string(text_buf_t *o, const char *l, size_t n, size_t *i) {
+  size_t se = string_end(l, n, *i);
+  if (se == *i) return 0;
+  if (tb_add(o, l + *i, se - *i)) return -1;
+  *i = se;
+  return 1;
+}
+
 static int clean_line(text_buf_t *o, const char *l, size_t n) {
   for (size_t i = 0; i < n;) {
-    size_t se = string_end(l, n, i);
-    if (se > i) {
-      if (tb_add(o, l + i, se - i)) return -1;
-      i = se;
-      continue;
-    }
+    int str = copy_string(o, l, n, &i);
+    if (str < 0) return -1;
+    if (str) continue;
     if (n - i >= 11 && !memcmp(l + i, " addrspace(", 11)) {
       size_t j = i + 11;
       while (j < n && isdigit((unsigned char)l[j])) j++;
@@ -559,12 +566,9 @@ static int rename_line(module_t *m, text_buf_t *o, const char *l, size_t n) {
   int is_def = starts(l, "define "), is_decl = starts(l, "declare ");
   int is_call = memmem(l, n, "call ", 5) || memmem(l, n, "invoke ", 7);
   for (size_t i = 0; i < n;) {
-    size_t se = string_end(l, n, i);
-    if (se > i) {
-      if (tb_add(o, l + i, se - i)) return -1;
-      i = se;
-      continue;
-    }
+    int str = copy_string(o, l, n, &i);
+    if (str < 0) return -1;
+    if (str) continue;
     if (l[i] != '@') {
       if (tb_add(o, l + i, 1)) return -1;
       i++;
