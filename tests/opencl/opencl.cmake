@@ -23,3 +23,7 @@ add_dependencies(opencl_test_cmake_kernel opencl_vadd_rv64)
 if(RVHAL_BUILD_RV32)
   add_dependencies(opencl_test_cmake_kernel opencl_vadd_rv32)
 endif()
+
+# OpenCL C's cost against the C SDK, in exact instruction counts.
+rvhal_device_test(opencl.overhead DIR opencl SOURCE overhead RV32 TIMEOUT 120)
+target_include_directories(opencl_test_overhead PRIVATE ${RVHAL_SOURCE_DIR}/tests/exec)

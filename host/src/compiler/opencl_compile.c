@@ -131,6 +131,31 @@ static void remove_tree(const char *dir) {
   rmdir(dir);
 }
 
+/* Removes the llvm.assume calls from the optimized module at path. They
+ * did their work in opt (rvhal_cl_rows states that no global id reaches
+ * 2^32, which removes a uint id's zero-extension); left in, their operands
+ * (and the conditions they test, which dce then removes) stay live into
+ * loop strength reduction, which then keeps one more induction variable:
+ * one instruction per work-item of a vector add. */
+static int drop_assumes(const char *path) {
+  size_t n = 0;
+  char *ir = read_file(path, &n);
+  if (!ir) return rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read %s", path);
+  size_t w = 0;
+  for (size_t r = 0; r < n;) {
+    const char *nl = memchr(ir + r, '\n', n - r);
+    size_t len = nl ? (size_t)(nl - (ir + r)) + 1 : n - r;
+    const char *call = memmem(ir + r, len, "call void @llvm.assume(", 23);
+    int drop = call && (size_t)(call - (ir + r)) < len;
+    for (const char *c = ir + r; drop && c < call; c++) drop = *c == ' ' || *c == '\t';
+    if (!drop) memmove(ir + w, ir + r, len), w += len;
+    r += len;
+  }
+  int rc = write_file(path, ir, w, NULL, 0) ? rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot write %s", path) : 0;
+  free(ir);
+  return rc;
+}
+
 /* clBuildProgram options (and rvhal cc's) into clang arguments. */
 static const char *const passed_cl_options[] = {
     "-cl-single-precision-constant", "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt",
@@ -249,7 +274,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   if (!mkdtemp(dir)) return rvhal_error(RVHAL_HOST_IO, "opencl_compile: mkdtemp: %s", strerror(errno));
   char path[8][PATH_MAX + 32];
   enum { SRC, PROG_LL, KERN_LL, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ };
-  static const char *const leaf[] = {"src.cl", "prog.ll", "kern.ll", "entry.c", "entry.ll", "linked.bc", "opt.bc",
+  static const char *const leaf[] = {"src.cl", "prog.ll", "kern.ll", "entry.c", "entry.ll", "linked.bc", "opt.ll",
                                      "prog.o"};
   for (int i = 0; i < 8; i++) snprintf(path[i], sizeof path[i], "%s/%s", dir, leaf[i]);
   char elf_path[PATH_MAX + 32], log_path[PATH_MAX + 32];
@@ -365,7 +390,16 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_addf(&a, "-mattr=%s", mattr);
   av_addf(&a, "-internalize-public-api-list=%s", keep.data);
   free(keep.data);
+  av_add(&a, "-S");
   av_add(&a, path[LINKED]);
+  av_add(&a, "-o");
+  av_add(&a, path[OPT]);
+  if ((rc = step(&a, log_path, out_log, "optimizing it failed (see the log)", name))) goto done;
+  if ((rc = drop_assumes(path[OPT]))) goto done;
+  av_add(&a, sdk.opt); /* the conditions the assumes tested, now dead */
+  av_add(&a, "-passes=dce");
+  av_add(&a, "-S");
+  av_add(&a, path[OPT]);
   av_add(&a, "-o");
   av_add(&a, path[OPT]);
   if ((rc = step(&a, log_path, out_log, "optimizing it failed (see the log)", name))) goto done;
