@@ -196,6 +196,8 @@ static int options_to_argv(const char *options, argv_buf_t *a, int *have_std) {
       if (av_addf(a, "%s", t)) rc = too_many();
       continue;
     }
+    if (t[0] == '-' && t[1] == 'O' && (t[2] == '\0' || (strchr("0123s", t[2]) && t[3] == '\0')))
+      continue; /* not an OpenCL option, but programs pass it: kernels are always optimized (-cl-opt-disable is not) */
     if (!strncmp(t, "-cl-std=", 8)) {
       const char *v = t + 8;
       if (strcmp(v, "CL1.0") && strcmp(v, "CL1.1") && strcmp(v, "CL1.2") && strcmp(v, "CL2.0") && strcmp(v, "CL3.0"))
