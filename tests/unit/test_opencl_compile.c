@@ -6,8 +6,11 @@
  * qualifiers, kind, size, offset and value type; a damaged or other-version
  * OpenCL record is refused; a syntax error is RVHAL_BUILD_FAILED with
  * clang's file:line in the log; bad arguments are refused by name. */
+#define _GNU_SOURCE
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "rvhal/compiler.h"
@@ -104,7 +107,20 @@ static void check_values(uint32_t xlen, const char *src) {
   free(elf);
 }
 
+/* Entries of a directory besides . and .. */
+static int entries(const char *dir) {
+  DIR *d = opendir(dir);
+  int n = 0;
+  for (struct dirent *e; d && (e = readdir(d));) n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+  if (d) closedir(d);
+  return n;
+}
+
 int main(void) {
+  /* Every build works in a directory of its own under $TMPDIR and removes it. */
+  char tmp[] = "/tmp/rvhal-test-tmpdir-XXXXXX";
+  CHECK(mkdtemp(tmp) != NULL);
+  setenv("TMPDIR", tmp, 1);
   char *src = read_text(RVHAL_TEST_OPENCL_DIR "/kernels/values.cl");
   CHECK(src != NULL);
   if (!src) return check_result("unit.test_opencl_compile");
@@ -143,5 +159,7 @@ int main(void) {
   CHECK(strstr(rvhal_last_error(), "isa 'rv32imac' is not an RV64 ISA string") != NULL);
   CHECK_EQ_U64(rvhal_opencl_compile(NULL, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
   free(src);
+  CHECK_MSG(entries(tmp) == 0, "%d build directories left in %s", entries(tmp), tmp);
+  rmdir(tmp);
   return check_result("unit.test_opencl_compile");
 }

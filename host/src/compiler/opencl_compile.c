@@ -120,12 +120,15 @@ static int write_file(const char *path, const char *a, size_t na, const char *b,
   return fclose(f) || bad ? -1 : 0;
 }
 
+/* The files a build writes in its directory, by role. */
+enum { SRC, PROG_LL, KERN_LL, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ, ELF, LOG, NUM_FILES };
+static const char *const build_files[NUM_FILES] = {"src.cl",    "prog.ll", "kern.ll", "entry.c",  "entry.ll",
+                                                   "linked.bc", "opt.ll",  "prog.o",  "prog.elf", "log"};
+
 static void remove_tree(const char *dir) {
-  static const char *const files[] = {"src.cl", "prog.ll", "kern.ll", "entry.c", "entry.ll", "linked.bc",
-                                      "opt.bc", "prog.o",  "prog.elf", "log"};
-  char p[PATH_MAX];
-  for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-    snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+  char p[PATH_MAX + 16];
+  for (size_t i = 0; i < NUM_FILES; i++) {
+    snprintf(p, sizeof p, "%s/%s", dir, build_files[i]);
     unlink(p);
   }
   rmdir(dir);
@@ -272,16 +275,15 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   if (strchr(name, '"') || strchr(name, '\n'))
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: source name '%s' has a quote or newline", name);
 
-  char dir[] = "/tmp/rvhal-cl-XXXXXX";
-  if (!mkdtemp(dir)) return rvhal_error(RVHAL_HOST_IO, "opencl_compile: mkdtemp: %s", strerror(errno));
-  char path[8][PATH_MAX + 32];
-  enum { SRC, PROG_LL, KERN_LL, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ };
-  static const char *const leaf[] = {"src.cl", "prog.ll", "kern.ll", "entry.c", "entry.ll", "linked.bc", "opt.ll",
-                                     "prog.o"};
-  for (int i = 0; i < 8; i++) snprintf(path[i], sizeof path[i], "%s/%s", dir, leaf[i]);
-  char elf_path[PATH_MAX + 32], log_path[PATH_MAX + 32];
-  snprintf(elf_path, sizeof elf_path, "%s/prog.elf", dir);
-  snprintf(log_path, sizeof log_path, "%s/log", dir);
+  /* A private directory (mkdtemp: mode 0700) in $TMPDIR or /tmp. */
+  const char *tmp = getenv("TMPDIR");
+  char dir[PATH_MAX];
+  if (snprintf(dir, sizeof dir, "%s/rvhal-cl-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= (int)sizeof dir - 16)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: TMPDIR=%s is too long", tmp);
+  if (!mkdtemp(dir)) return rvhal_error(RVHAL_HOST_IO, "opencl_compile: mkdtemp in %s: %s", dir, strerror(errno));
+  char path[NUM_FILES][PATH_MAX + 32];
+  for (int i = 0; i < NUM_FILES; i++) snprintf(path[i], sizeof path[i], "%s/%s", dir, build_files[i]);
+  const char *elf_path = path[ELF], *log_path = path[LOG];
 
   argv_buf_t a = {0};
   cl_program_ir_t prog = {0};
