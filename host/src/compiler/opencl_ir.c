@@ -64,7 +64,11 @@ static const struct {
                {"enqueue_kernel", "device-side enqueue"}, {"enqueue_marker", "device-side enqueue"},
                {"get_default_queue", "device-side enqueue"}, {"__get_kernel", "device-side enqueue"},
                {"get_kernel_", "device-side enqueue"}, {"create_user_event", "device-side enqueue"},
-               {"ndrange_", "device-side enqueue"}};
+               {"ndrange_", "device-side enqueue"},   {"__read_pipe", "pipes"},
+               {"__write_pipe", "pipes"},        {"__reserve_", "pipes"},
+               {"__commit_", "pipes"},           {"__work_group_reserve", "pipes"},
+               {"__work_group_commit", "pipes"}, {"__sub_group_reserve", "pipes"},
+               {"__sub_group_commit", "pipes"},  {"__get_pipe", "pipes"}};
 
 static const char *refused_builtin(const char *base) {
   for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
@@ -412,6 +416,9 @@ static int kernel_signature(const module_t *m, const char *l, uint32_t word, cl_
   size_t n = line_len(l), len;
   const char *name = decl_name(l, n, &len);
   snprintf(k->name, sizeof k->name, "%.*s", (int)len, name);
+  if (strstr(k->name, "_block_invoke")) /* clang's kernel for a block passed to enqueue_kernel */
+    return snprintf(err, cap, "error: device-side enqueue (enqueue_kernel) is not supported by rvhal "
+                    "(docs/kernels.md)"), -1;
   int reserved = !strncmp(k->name, "rvhal_", 6) || !strncmp(k->name, "__rvhal", 7) || len >= sizeof k->name - 32;
   for (size_t i = 0; i < sizeof reserved_names / sizeof *reserved_names; i++)
     reserved |= !strcmp(k->name, reserved_names[i]);
@@ -470,6 +477,9 @@ static int kernel_signature(const module_t *m, const char *l, uint32_t word, cl_
     char base[128] = "";
     md_item(m, l, n, "!kernel_arg_base_type", i, base, sizeof base);
     if (!md_item(m, l, n, "!kernel_arg_type_qual", i, s, sizeof s)) {
+      if (strstr(s, "pipe"))
+        return snprintf(err, cap, "error: kernel %s: parameter %u '%s' is a pipe: pipes are not supported by rvhal "
+                        "(docs/kernels.md)", k->name, i, q->name), -1;
       if (strstr(s, "const")) q->type_qual |= RVHAL_TYPE_QUAL_CONST;
       if (strstr(s, "restrict")) q->type_qual |= RVHAL_TYPE_QUAL_RESTRICT;
       if (strstr(s, "volatile")) q->type_qual |= RVHAL_TYPE_QUAL_VOLATILE;
