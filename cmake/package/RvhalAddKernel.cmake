@@ -20,7 +20,8 @@
 # `rvhal cc` (clang 16, the OpenCL C built-in library, the SDK): each
 # __kernel is a kernel of its own name. COMPILE_OPTIONS are its build
 # options (-DNAME=1, -cl-std=CL3.0, -cl-fast-relaxed-math, ...),
-# INCLUDE_DIRECTORIES its -I; XLEN and EMBED as for C.
+# INCLUDE_DIRECTORIES its -I; XLEN and EMBED as for C. It is rebuilt when
+# the .cl file or rvhal changes, not when only a header it includes does.
 cmake_minimum_required(VERSION 3.20)
 set(_RVHAL_ADD_KERNEL_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL "where RvhalAddKernel.cmake is")
 
