@@ -77,9 +77,17 @@ function(rvhal_add_kernel name)
       get_filename_component(dir ${dir} ABSOLUTE)
       list(APPEND clflags -I${dir})
     endforeach()
+    # Relinked when the SDK or the built-in library changes (the latter beside
+    # the SDK in an install, in its opencl/ folder in a build tree).
+    get_filename_component(libdir ${lib} DIRECTORY)
+    if(built_by)
+      set(cl_lib ${libdir}/opencl/librvhal_opencl.a)
+    else()
+      set(cl_lib ${libdir}/librvhal_opencl.a)
+    endif()
     add_custom_command(OUTPUT ${elf}
       COMMAND rvhal::cli cc --xlen ${K_XLEN} ${clflags} ${K_COMPILE_OPTIONS} ${abs} -o ${elf}
-      DEPENDS ${abs} rvhal::cli
+      DEPENDS ${abs} rvhal::cli ${lib} ${ld} ${cl_lib}
       COMMENT "Compiling OpenCL C kernel ${name}.elf (RV${K_XLEN})" VERBATIM COMMAND_EXPAND_LISTS)
   endif()
   foreach(src ${sources})
