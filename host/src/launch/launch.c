@@ -168,18 +168,48 @@ static void describe_pc(const rvhal_program_obj_t *p, uint64_t ram_base, uint64_
   else snprintf(buf, cap, " (outside device memory)");
 }
 
+/* Hart h stopped launch seq through the kernel's own fail call (the SDK's
+ * rvhal_svc_fail, or its ecall), reporting `code`: the firmware copies the
+ * code into the hart's trap report unchanged. (h < the device's harts.) */
+static int kernel_reported(const rvhal_device_t *d, uint32_t h, uint64_t seq, int32_t code) {
+  const rvhal_trap_report_t *r = &d->ctrl->harts[h].trap;
+  return __atomic_load_n(&r->seq, __ATOMIC_ACQUIRE) == seq && r->kind == RVHAL_TRAP_SOFTWARE && r->status == code;
+}
+
+/* A kernel's own failure: RVHAL_KERNEL_FAILED with its code and message as
+ * data. The codes that describe the kernel itself, which the SDK's runtime
+ * reports (a barrier only some work-items reached, local memory or a
+ * work-item stack outgrown), are kept; a kernel never chooses a status that
+ * describes the device or the host (lost, timed out, cancelled, ...), nor
+ * success. Nothing restarts: the firmware stopped the kernel cleanly. */
+static int kernel_failed(const rvhal_device_t *d, const char *kname, uint32_t h, const rvhal_trap_report_t *r) {
+  char detail[sizeof r->detail + 1];
+  memcpy(detail, r->detail, sizeof r->detail);
+  detail[sizeof r->detail] = '\0';
+  (void)d;
+  if (rvhal_status_kernel_may_report(r->status))
+    return rvhal_error(r->status, "kernel %s stopped on hart %u: %s: %s (value %llu, code %d)", kname, h,
+                       rvhal_status_string(r->status), detail, (unsigned long long)r->mtval, (int)r->status);
+  return rvhal_error(RVHAL_KERNEL_FAILED, "kernel %s failed on hart %u with code %d (%s): %s (value %llu)", kname, h,
+                     (int)r->status, rvhal_status_name(r->status), detail, (unsigned long long)r->mtval);
+}
+
 /* The completion record (a copy) against what the firmware can report:
- * device memory is untrusted input, a kernel can write it. */
+ * device memory is untrusted input, a kernel can write it. A status other
+ * than the firmware's own (rvhal_status_from_firmware) is accepted only as
+ * a kernel's report of its own failure (its hart's trap report says so),
+ * which rvhal_launch_outcome turns into RVHAL_KERNEL_FAILED. */
 static int check_completion(const rvhal_device_t *d, const rvhal_completion_t *done, uint64_t seq) {
   if (done->seq != seq)
     return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: seq is %llu", (unsigned long long)seq,
                        (unsigned long long)done->seq);
-  if (done->status > 0 || !strcmp(rvhal_status_name(done->status), "RVHAL_UNKNOWN"))
-    return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: status %d is no rvhal status",
-                       (unsigned long long)seq, (int)done->status);
   if (done->status != RVHAL_OK && done->fault_hart >= d->info.num_harts)
     return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: fault_hart %u (0x%x), the device has %u harts",
                        (unsigned long long)seq, done->fault_hart, done->fault_hart, d->info.num_harts);
+  if (done->status != RVHAL_OK && !rvhal_status_from_firmware(done->status) &&
+      !kernel_reported(d, done->fault_hart, seq, done->status))
+    return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: status %d (%s) is not one the firmware "
+                       "reports", (unsigned long long)seq, (int)done->status, rvhal_status_name(done->status));
   if (done->end_mtime < done->start_mtime)
     return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: end_mtime %llu is before start_mtime %llu",
                        (unsigned long long)seq, (unsigned long long)done->end_mtime,
@@ -663,6 +693,17 @@ int rvhal_launch_outcome(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal
   const uint64_t seq = l->seq;
   const rvhal_completion_t done = *checked;
   rvhal_program_obj_t *p = rvhal_program_get(d, l->program);
+  /* The kernel's own report (any code, 0 too: a fail call with 0 stops the
+   * launch, which then completes with RVHAL_OK). Copied once: checked, then
+   * used. (fault_hart was checked.) */
+  for (uint32_t h = done.status == RVHAL_OK ? 0 : done.fault_hart;
+       h < (done.status == RVHAL_OK ? (l->harts < d->info.num_harts ? l->harts : d->info.num_harts)
+                                    : done.fault_hart + 1);
+       h++) {
+    const rvhal_trap_report_t rep = d->ctrl->harts[h].trap;
+    if (rep.seq == seq && rep.kind == RVHAL_TRAP_SOFTWARE && (done.status == RVHAL_OK || rep.status == done.status))
+      return kernel_failed(d, kname, h, &rep);
+  }
   if (done.status == RVHAL_BAD_LAUNCH) { /* the host checked it all: the device's state is not what it wrote */
     rvhal_error(RVHAL_BAD_LAUNCH, "the firmware rejected launch %llu's descriptor, which the host had checked "
                 "(boot configuration overwritten by a kernel, or host/firmware mismatch)", (unsigned long long)seq);
