@@ -10,6 +10,7 @@
 #include "program/elf_loader.h"
 #include "base/internal.h"
 #include "device/layout.h"
+#include "launch/launch_plan.h"
 #include "observe/print_drain.h"
 #include "rvhal/counters.h"
 #include "rvhal/device.h"
@@ -160,13 +161,24 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
 /* Waits for it and reports as kernel_exec does; more: later launches are on
  * the device (their print output waits). */
 int rvhal_launch_complete(rvhal_device_t *d, const rvhal_launch_t *l, int more);
-/* The halves of a launch, for command lists (cmdlist.c): checks and packs
- * into desc and args_buf (at device address args_dev), filling all of out
- * but t0; desc->seq is d->seq + 1 and nothing is installed or published. */
-int rvhal_launch_describe(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
-                          const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
-                          const rvhal_launch_options_t *opts, rvhal_launch_desc_t *desc, uint8_t *args_buf,
-                          uint64_t args_dev, rvhal_launch_t *out);
+/* The steps before a slot is written, for command lists too
+ * (command_list_encode.c): the program and kernel looked up, the launch
+ * checked and planned (launch_plan.h), its buffers found in global memory.
+ * Nothing on the device is written. */
+typedef struct rvhal_launch_prepared {
+  rvhal_launch_plan_t plan;
+  hal_program_t program;
+  uint64_t entry;        /* the kernel's device address */
+  uint64_t buffer_bytes; /* of the allocations its buffer arguments are in */
+} rvhal_launch_prepared_t;
+int rvhal_launch_prepare(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                         const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
+                         const rvhal_launch_options_t *opts, rvhal_launch_prepared_t *out);
+/* Writes a prepared launch into desc and args_buf (at device address
+ * args_dev), filling all of out but t0; desc->seq is d->seq + 1, nothing is
+ * installed or published. Cannot fail: every check was made. */
+void rvhal_launch_encode(rvhal_device_t *d, const rvhal_launch_prepared_t *pr, const hal_arg_t *args,
+                         rvhal_launch_desc_t *desc, uint8_t *args_buf, uint64_t args_dev, rvhal_launch_t *out);
 /* Puts ring slot desc (filled in, desc->seq == d->seq + 1) on the device. */
 int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvhal_launch_t *out);
 /* Waits for launch l; *out_done is its completion record, checked. */

@@ -50,27 +50,30 @@ static uint32_t record_size(const rvhal_cb_op_t *o, uint32_t args_size) {
 static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encoding_t *enc, const hal_addr_t *bindings) {
   rvhal_cmdlist_forget(enc);
   const uint32_t n = cb->num_ops;
-  uint32_t *args_size = calloc(n + 1, sizeof *args_size);
+  /* Each launch checked and planned once: its plan sizes its record and
+   * places its arguments. */
+  rvhal_launch_prepared_t *plans = calloc(n + 1, sizeof *plans);
   uint32_t patches = 0;
   uint64_t bytes = sizeof(rvhal_cmdlist_t) + align64((uint64_t)n * sizeof(rvhal_cmd_status_t));
   hal_arg_t args[RVHAL_META_MAX_ARGS];
-  rvhal_arg_layout_t layout[RVHAL_META_MAX_ARGS];
-  if (!args_size) return rvhal_error(RVHAL_HOST_IO, "out of host memory for a command list");
+  if (!plans) return rvhal_error(RVHAL_HOST_IO, "out of host memory for a command list");
   for (uint32_t i = 0; i < n; i++) {
     const rvhal_cb_op_t *o = &cb->ops[i];
     if (o->kind == RVHAL_CB_KERNEL) {
       bind_args(o, bindings, args);
-      if (rvhal_arg_layout(args, o->num_args, d->info.word_size, layout, &args_size[i]) != RVHAL_OK) {
-        free(args_size);
-        return RVHAL_UNSUPPORTED; /* the host's run gives the launch's error */
+      if (o->num_args > RVHAL_META_MAX_ARGS ||
+          rvhal_launch_prepare(d, o->program, o->kernel, &o->ndrange, args, o->num_args, o->work_dim,
+                               o->has_options ? &o->options : NULL, &plans[i]) != RVHAL_OK) {
+        free(plans);
+        return RVHAL_UNSUPPORTED; /* the host's run gives the launch's error, in its turn */
       }
       for (uint32_t a = 0; a < o->num_args; a++)
         patches += args[a].kind == hal_arg_address && args[a].space != hal_space_local;
     }
-    bytes += record_size(o, args_size[i]);
+    bytes += record_size(o, plans[i].plan.args_size);
   }
   if (bytes > RVHAL_CMDLIST_SIZE) {
-    free(args_size);
+    free(plans);
     return RVHAL_UNSUPPORTED;
   }
   if (d->cmdlist_used + bytes > RVHAL_CMDLIST_SIZE) { /* full: every list is encoded again when next used */
@@ -81,7 +84,7 @@ static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encodi
   enc->launch = calloc(n + 1, sizeof *enc->launch);
   enc->patches = calloc(patches + 1, sizeof *enc->patches);
   if (!enc->rec || !enc->launch || !enc->patches) {
-    free(args_size);
+    free(plans);
     rvhal_cmdlist_forget(enc);
     return rvhal_error(RVHAL_HOST_IO, "out of host memory for a command list");
   }
@@ -92,11 +95,10 @@ static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encodi
   uint32_t off = (uint32_t)(sizeof *h + align64((uint64_t)n * sizeof(rvhal_cmd_status_t)));
   memset(list + sizeof *h, 0, off - sizeof *h);
   enc->first_launch = UINT32_MAX;
-  int rc = RVHAL_OK;
-  for (uint32_t i = 0; i < n && rc == RVHAL_OK; i++) {
+  for (uint32_t i = 0; i < n; i++) {
     const rvhal_cb_op_t *o = &cb->ops[i];
     rvhal_cmd_t *c = (rvhal_cmd_t *)(list + off);
-    uint32_t size = record_size(o, args_size[i]);
+    uint32_t size = record_size(o, plans[i].plan.args_size);
     memset(c, 0, sizeof *c);
     c->size = size;
     switch (o->kind) {
@@ -106,13 +108,8 @@ static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encodi
       uint8_t *pack = (uint8_t *)desc + RVHAL_CMD_DESC_SPACE;
       memset(desc, 0, RVHAL_CMD_DESC_SPACE);
       bind_args(o, bindings, args);
-      rc = rvhal_launch_describe(d, o->program, o->kernel, &o->ndrange, args, o->num_args, o->work_dim,
-                                 o->has_options ? &o->options : NULL, desc, pack,
-                                 area_dev(d) + ((uint8_t *)pack - area(d)), &enc->launch[i]);
-      if (rc != RVHAL_OK) break;
-      /* (argument offsets: describe accepted this layout) */
-      uint32_t total;
-      rvhal_arg_layout(args, o->num_args, d->info.word_size, layout, &total);
+      rvhal_launch_encode(d, &plans[i], args, desc, pack, area_dev(d) + ((uint8_t *)pack - area(d)), &enc->launch[i]);
+      const rvhal_arg_layout_t *layout = plans[i].plan.layout;
       enc->rec[i] = (uint32_t)((uint8_t *)desc - area(d));
       if (enc->first_launch == UINT32_MAX) enc->first_launch = enc->rec[i];
       for (uint32_t a = 0; a < o->num_args; a++)
@@ -139,11 +136,7 @@ static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encodi
     }
     off += size;
   }
-  free(args_size);
-  if (rc != RVHAL_OK) {
-    rvhal_cmdlist_forget(enc);
-    return RVHAL_UNSUPPORTED; /* the host's run gives the launch's error, in its turn */
-  }
+  free(plans);
   h->magic = RVHAL_CMDLIST_MAGIC;
   h->capacity = n;
   h->bytes = off;
