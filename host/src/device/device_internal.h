@@ -11,6 +11,7 @@
 #include "base/internal.h"
 #include "device/layout.h"
 #include "launch/launch_plan.h"
+#include "launch/launch_record.h"
 #include "observe/print_drain.h"
 #include "rvhal/counters.h"
 #include "rvhal/device.h"
@@ -95,7 +96,6 @@ struct rvhal_device {
   uint64_t seq;              /* last launch submitted */
   uint64_t retired;          /* last launch whose completion the host has read (seq - retired: on the device) */
   uint64_t boots;            /* device (re)boots: a launch submitted before the last one is lost */
-  uint64_t last_start_ns, last_end_ns; /* the last completed launch, device clock */
   int lost;                  /* the device stopped and could not be restarted */
   int busy;                  /* a launch is under way (launch.c): re-entry gets RVHAL_BUSY */
   rvhal_print_state_t print;
@@ -151,6 +151,7 @@ typedef struct rvhal_launch {
   uint64_t t0, total_groups, chunk, global[3], local[3];
   uint32_t harts, team, work_dim;
   int counting;
+  rvhal_launch_times_t times; /* set when it completed (rvhal_launch_wait) */
 } rvhal_launch_t;
 
 /* Checks, packs and submits; the device lock must be held until complete.
@@ -160,7 +161,20 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
                         const rvhal_launch_options_t *opts, int after_ok, rvhal_launch_t *out);
 /* Waits for it and reports as kernel_exec does; more: later launches are on
  * the device (their print output waits). */
-int rvhal_launch_complete(rvhal_device_t *d, const rvhal_launch_t *l, int more);
+int rvhal_launch_complete(rvhal_device_t *d, rvhal_launch_t *l, int more);
+/* The blocking call (kernel_exec): submit and complete, device lock and
+ * the launch hold taken; *out_times (may be NULL) when it ran. */
+int rvhal_launch_run(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                     const hal_arg_t *args, uint32_t num_args, uint32_t work_dim, const rvhal_launch_options_t *opts,
+                     rvhal_launch_times_t *out_times);
+/* The launch state (d->busy, d->resident, d->seq, ...) is written by the
+ * launch module alone (launch/): these are its entries for the others.
+ * hold: 0 if a launch is under way already (a print callback launching). */
+int rvhal_launch_hold(rvhal_device_t *d);
+void rvhal_launch_release(rvhal_device_t *d);
+void rvhal_launch_device_booted(rvhal_device_t *d);           /* a new QEMU: nothing installed, no launches */
+void rvhal_launch_program_freed(rvhal_device_t *d, hal_program_t program);
+void rvhal_launch_install_unknown(rvhal_device_t *d);         /* whether the program area holds a program is not known */
 /* The steps before a slot is written, for command lists too
  * (command_list_encode.c): the program and kernel looked up, the launch
  * checked and planned (launch_plan.h), its buffers found in global memory.
@@ -182,7 +196,7 @@ void rvhal_launch_encode(rvhal_device_t *d, const rvhal_launch_prepared_t *pr, c
 /* Puts ring slot desc (filled in, desc->seq == d->seq + 1) on the device. */
 int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvhal_launch_t *out);
 /* Waits for launch l; *out_done is its completion record, checked. */
-int rvhal_launch_wait(rvhal_device_t *d, const rvhal_launch_t *l, int more, rvhal_completion_t *out_done,
+int rvhal_launch_wait(rvhal_device_t *d, rvhal_launch_t *l, int more, rvhal_completion_t *out_done,
                       uint64_t *out_t1);
 /* What a checked completion record means for launch l, as kernel_exec reports it. */
 int rvhal_launch_outcome(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal_completion_t *checked, uint64_t t1);
@@ -255,7 +269,6 @@ static inline uint64_t rvhal_now_ns(void) {
 
 /* counters.c */
 void rvhal_counters_init(rvhal_device_t *d);
-void rvhal_counters_after_launch(rvhal_device_t *d, uint64_t seq, uint64_t host_ns);
 void rvhal_counters_after_transfer(rvhal_device_t *d, uint64_t written, uint64_t read);
 
 #endif /* RVHAL_HOST_DEVICE_INTERNAL_H */

@@ -150,7 +150,8 @@ static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encodi
 }
 
 /* The host runs the commands in turn (what the firmware would do). */
-static int host_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_addr_t *bindings, uint32_t *out_failed) {
+static int host_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_addr_t *bindings, uint32_t *out_failed,
+                    rvhal_launch_times_t *out_times) {
   hal_arg_t args[RVHAL_META_MAX_ARGS];
   uint64_t first = 0, last = 0;
   for (uint32_t i = 0; i < cb->num_ops; i++) {
@@ -160,10 +161,11 @@ static int host_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_add
     switch (o->kind) {
     case RVHAL_CB_KERNEL:
       bind_args(o, bindings, args);
-      rc = rvhal_kernel_exec_ex(d, o->program, o->kernel, &o->ndrange, args, o->num_args, o->work_dim,
-                                o->has_options ? &o->options : NULL);
-      if (rc == RVHAL_OK && !first) first = d->last_start_ns;
-      if (rc == RVHAL_OK) last = d->last_end_ns;
+      rvhal_launch_times_t t;
+      rc = rvhal_launch_run(d, o->program, o->kernel, &o->ndrange, args, o->num_args, o->work_dim,
+                            o->has_options ? &o->options : NULL, &t);
+      if (rc == RVHAL_OK && !first) first = t.start_ns;
+      if (rc == RVHAL_OK) last = t.end_ns;
       break;
     case RVHAL_CB_COPY: rc = rvhal_mem_copy(d, o->dst, o->src, o->size); break;
     case RVHAL_CB_FILL: rc = rvhal_mem_fill(d, o->dst, o->pattern, o->pattern_size, o->size); break;
@@ -171,8 +173,7 @@ static int host_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_add
     }
     if (rc != RVHAL_OK) return rc;
   }
-  d->last_start_ns = first;
-  d->last_end_ns = last;
+  *out_times = (rvhal_launch_times_t){.start_ns = first, .end_ns = last, .device_ns = last - first};
   return RVHAL_OK;
 }
 
@@ -359,14 +360,18 @@ static int name_command(int rc, uint32_t failed, uint32_t n) {
   return rvhal_error(rc, "%s (command %u of %u of the command buffer)", msg, failed, n);
 }
 
-int rvhal_cmdlist_complete(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvhal_cmdlist_flight_t *f, int more) {
+int rvhal_cmdlist_complete(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvhal_cmdlist_flight_t *f, int more,
+                           rvhal_launch_times_t *out_times) {
   uint32_t failed = 0;
   int rc = RVHAL_OK;
+  *out_times = (rvhal_launch_times_t){0};
   if (!f->nothing) {
     rvhal_cb_encoding_t *enc = &cb->enc[f->enc];
     rvhal_completion_t done;
     uint64_t t1;
-    rc = rvhal_launch_wait(d, &f->l, more, &done, &t1);
+    rvhal_launch_t l = f->l;
+    rc = rvhal_launch_wait(d, &l, more, &done, &t1);
+    *out_times = l.times;
     cb->enc_busy[f->enc]--;
     if (rc != RVHAL_OK) {
       d->resident = 0;
@@ -385,17 +390,18 @@ int rvhal_cmdlist_complete(rvhal_device_t *d, rvhal_command_buffer_t *cb, const 
 }
 
 int rvhal_cmdlist_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_addr_t *bindings,
-                      uint32_t num_bindings) {
+                      uint32_t num_bindings, rvhal_launch_times_t *out_times) {
   (void)num_bindings; /* checked at enqueue against the buffer's slots */
-  if (__atomic_exchange_n(&d->busy, 1, __ATOMIC_ACQUIRE))
+  *out_times = (rvhal_launch_times_t){0};
+  if (!rvhal_launch_hold(d))
     return rvhal_error(RVHAL_BUSY, "command buffer: the device is running launch %llu (called from its print "
                        "callback?)", (unsigned long long)d->seq);
   rvhal_cmdlist_flight_t f;
   int rc = rvhal_cmdlist_submit(d, cb, bindings, 0, &f);
-  if (rc == RVHAL_OK) rc = rvhal_cmdlist_complete(d, cb, &f, 0);
-  __atomic_store_n(&d->busy, 0, __ATOMIC_RELEASE);
+  if (rc == RVHAL_OK) rc = rvhal_cmdlist_complete(d, cb, &f, 0, out_times);
+  rvhal_launch_release(d);
   if (rc != RVHAL_UNSUPPORTED) return rc;
   uint32_t failed = 0;
-  rc = host_run(d, cb, bindings, &failed); /* (its launches mark the device busy themselves) */
+  rc = host_run(d, cb, bindings, &failed, out_times); /* (its launches hold the device themselves) */
   return rc == RVHAL_OK ? RVHAL_OK : name_command(rc, failed, cb->num_ops);
 }

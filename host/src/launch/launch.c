@@ -13,6 +13,7 @@
 
 #include "device/device_internal.h"
 #include "launch/launch_plan.h"
+#include "observe/counters_internal.h"
 #include "observe/profile.h"
 #include "rvhal/arg_pack.h"
 
@@ -318,17 +319,40 @@ int rvhal_kernel_exec(rvhal_device_t *d, hal_program_t program, hal_kernel_t ker
 int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
                          const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
                          const rvhal_launch_options_t *opts) {
+  return rvhal_launch_run(d, program, kernel, nd, args, num_args, work_dim, opts, NULL);
+}
+
+int rvhal_launch_run(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                     const hal_arg_t *args, uint32_t num_args, uint32_t work_dim, const rvhal_launch_options_t *opts,
+                     rvhal_launch_times_t *out_times) {
   RVHAL_DEVICE_GUARD(d);
   rvhal_clear_error();
   if (!d || !nd) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel_exec: NULL device or ndrange");
-  if (__atomic_exchange_n(&d->busy, 1, __ATOMIC_ACQUIRE))
-    return rvhal_error(RVHAL_BUSY, "kernel_exec: the device is running launch %llu (called from its print callback?)", (unsigned long long)__atomic_load_n(&d->seq, __ATOMIC_RELAXED));
+  if (!rvhal_launch_hold(d))
+    return rvhal_error(RVHAL_BUSY, "kernel_exec: the device is running launch %llu (called from its print callback?)",
+                       (unsigned long long)__atomic_load_n(&d->seq, __ATOMIC_RELAXED));
   rvhal_launch_t l;
   int rc = rvhal_launch_submit(d, program, kernel, nd, args, num_args, work_dim, opts, 0, &l);
   if (rc == RVHAL_OK) rc = rvhal_launch_complete(d, &l, 0);
-  __atomic_store_n(&d->busy, 0, __ATOMIC_RELEASE);
+  rvhal_launch_release(d);
+  if (rc == RVHAL_OK && out_times) *out_times = l.times;
   return rc;
 }
+
+/* The device's launch state is this module's (see device_internal.h). */
+int rvhal_launch_hold(rvhal_device_t *d) { return !__atomic_exchange_n(&d->busy, 1, __ATOMIC_ACQUIRE); }
+void rvhal_launch_release(rvhal_device_t *d) { __atomic_store_n(&d->busy, 0, __ATOMIC_RELEASE); }
+void rvhal_launch_device_booted(rvhal_device_t *d) {
+  d->seq = 0;
+  d->retired = 0;
+  d->resident = 0;
+  d->tlb_entries = 0; /* a new QEMU: new TLBs */
+  d->placed_cpu = -1; /* and a new hart 0 thread to place */
+}
+void rvhal_launch_program_freed(rvhal_device_t *d, hal_program_t program) {
+  if (d->resident == program) d->resident = 0;
+}
+void rvhal_launch_install_unknown(rvhal_device_t *d) { d->resident = 0; }
 
 /* The device's limits, as the plan sees them. */
 static rvhal_launch_limits_t limits_of(const rvhal_device_t *d) {
@@ -475,14 +499,14 @@ int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvh
   return RVHAL_OK;
 }
 
-int rvhal_launch_complete(rvhal_device_t *d, const rvhal_launch_t *l, int more) {
+int rvhal_launch_complete(rvhal_device_t *d, rvhal_launch_t *l, int more) {
   rvhal_completion_t done;
   uint64_t t1;
   RVHAL_RETURN_IF_ERROR(rvhal_launch_wait(d, l, more, &done, &t1));
   return rvhal_launch_outcome(d, l, &done, t1);
 }
 
-int rvhal_launch_wait(rvhal_device_t *d, const rvhal_launch_t *l, int more, rvhal_completion_t *out_done,
+int rvhal_launch_wait(rvhal_device_t *d, rvhal_launch_t *l, int more, rvhal_completion_t *out_done,
                       uint64_t *out_t1) {
   const char *kname = l->kname;
   const uint64_t seq = l->seq;
@@ -508,11 +532,58 @@ int rvhal_launch_wait(rvhal_device_t *d, const rvhal_launch_t *l, int more, rvha
   uint64_t ticks = done.end_mtime - done.start_mtime; /* capped first: no overflow below */
   uint64_t took = ticks > SPIN_MAX_NS ? SPIN_MAX_NS : ticks * 1000000000ull / d->info.timebase_hz;
   d->recent_launch_ns = (3 * d->recent_launch_ns + (took < SPIN_MAX_NS ? took : SPIN_MAX_NS)) / 4;
-  d->last_start_ns = ticks_to_ns(done.start_mtime, d->info.timebase_hz);
-  d->last_end_ns = ticks_to_ns(done.end_mtime, d->info.timebase_hz);
+  l->times.start_ns = ticks_to_ns(done.start_mtime, d->info.timebase_hz);
+  l->times.end_ns = ticks_to_ns(done.end_mtime, d->info.timebase_hz);
+  l->times.device_ns = ticks_to_ns(ticks, d->info.timebase_hz);
   *out_done = done;
   *out_t1 = t1;
   return RVHAL_OK;
+}
+
+/* The launch's record (launch_record.h): every hart's block copied once;
+ * with `events`, the timeline of each hart that took part, its count
+ * bounded by the device's trace area (a kernel can write it), into
+ * buffers the caller frees. */
+static void read_record(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal_completion_t *done, uint64_t host_ns,
+                        int events, rvhal_launch_record_t *r, rvhal_trace_event_t **bufs) {
+  memset(r, 0, sizeof *r);
+  r->seq = l->seq;
+  r->kernel = l->kname;
+  r->work_dim = l->work_dim;
+  r->groups = l->total_groups;
+  r->harts = l->harts;
+  r->harts_per_group = l->team;
+  for (int i = 0; i < 3; i++) {
+    r->global[i] = l->global[i];
+    r->local[i] = l->local[i];
+  }
+  r->host_start_ns = l->t0 - d->created_ns;
+  r->host_ns = host_ns;
+  r->device_ticks = done->end_mtime - done->start_mtime;
+  r->times = l->times;
+  r->timebase_hz = d->info.timebase_hz;
+  r->num_harts = d->info.num_harts;
+  r->trace_capacity = (uint32_t)(d->layout.trace_size / sizeof(rvhal_trace_event_t));
+  r->exact_timing = d->options.timing == RVHAL_TIMING_EXACT;
+  r->plugin_counts = __atomic_load_n(&d->ctrl->insns.active, __ATOMIC_ACQUIRE) != 0;
+  for (uint32_t h = 0; h < r->num_harts; h++) {
+    const rvhal_hart_block_t b = d->ctrl->harts[h]; /* (drain read the blocks on a mirror) */
+    rvhal_launch_hart_record_t *hr = &r->hart[h];
+    hr->took_part = b.counters_seq == l->seq;
+    if (!hr->took_part) continue;
+    memcpy(hr->counters, b.counters, sizeof hr->counters);
+    hr->start_cycle = b.start_cycle;
+    hr->end_cycle = b.end_cycle;
+    hr->dropped = b.trace_dropped;
+    uint32_t n = b.trace_events < r->trace_capacity ? b.trace_events : r->trace_capacity;
+    if (!events || !n) continue;
+    const rvhal_trace_event_t *dev = rvhal_dev_ptr(d, d->layout.trace_base + (uint64_t)h * d->layout.trace_size);
+    if (rvhal_dev_invalidate_ptr(d, dev, (uint64_t)n * sizeof *dev) != RVHAL_OK) continue; /* a mirror: read first */
+    if (!(bufs[h] = malloc((size_t)n * sizeof *dev))) continue;
+    memcpy(bufs[h], dev, (size_t)n * sizeof *dev);
+    hr->events = bufs[h];
+    hr->num_events = n;
+  }
 }
 
 int rvhal_launch_outcome(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal_completion_t *checked, uint64_t t1) {
@@ -558,17 +629,13 @@ int rvhal_launch_outcome(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal
     if (counting && d->ctrl->harts[h].counters_seq == seq)
       r->groups_per_hart[h] = d->ctrl->harts[h].counters[RVHAL_HART_COUNTER_GROUPS];
   if (!counting) return RVHAL_OK;
-  rvhal_counters_after_launch(d, seq, r->host_ns);
-  if (d->profile) {
-    rvhal_profile_launch_t pl = {.seq = seq, .kernel = kname, .work_dim = l->work_dim, .groups = total_groups,
-                                 .harts = l->harts, .harts_per_group = l->team, .host_start_ns = l->t0 - d->created_ns,
-                                 .host_ns = r->host_ns, .device_ticks = done.end_mtime - done.start_mtime};
-    for (int i = 0; i < 3; i++) {
-      pl.global[i] = l->global[i];
-      pl.local[i] = l->local[i];
-    }
-    rvhal_profile_record(d->profile, d, &pl);
-  }
+  /* What observability gets: the record, read from the device here, once. */
+  rvhal_launch_record_t rec;
+  rvhal_trace_event_t *events[RVHAL_MAX_HARTS] = {0};
+  read_record(d, l, &done, r->host_ns, rvhal_profile_wants_events(d->profile), &rec, events);
+  rvhal_counters_after_launch(&d->counters, &rec);
+  if (d->profile) rvhal_profile_record(d->profile, &rec);
+  for (uint32_t h = 0; h < RVHAL_MAX_HARTS; h++) free(events[h]);
   return RVHAL_OK;
 }
 

@@ -246,7 +246,7 @@ int rvhal_program_free(rvhal_device_t *d, hal_program_t program) {
     if ((*pp)->handle != program) continue;
     rvhal_program_obj_t *p = *pp;
     *pp = p->next;
-    if (d->resident == program) d->resident = 0;
+    rvhal_launch_program_freed(d, program);
     program_destroy(d, p);
     return RVHAL_OK;
   }

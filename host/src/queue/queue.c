@@ -101,7 +101,8 @@ struct rvhal_queue {
     int rc;             /* the submission's status: a refused one completes in its turn */
     char message[1024]; /* ... with this message */
     int list;           /* a command buffer: lf, not l */
-    int ran;            /* the host ran it at submission (rc is its result) */
+    int ran;            /* the host ran it at submission (rc is its result, times its run) */
+    rvhal_launch_times_t times;
     rvhal_cmdlist_flight_t lf;
   } fly[RVHAL_RING_SLOTS]; /* a ring: the oldest at fly_head */
   uint32_t fly_head, num_fly;
@@ -137,18 +138,22 @@ static int deps_state(const cmd_t *c, char *cause, size_t cause_size) {
 
 /* ---- running a command -------------------------------------------------- */
 
+/* The event's device times, from the launch's record. */
+static void set_device_times(cmd_t *c, const rvhal_launch_times_t *t) {
+  c->event->times.device_start_ns = t->start_ns;
+  c->event->times.device_end_ns = t->end_ns;
+  c->event->times.device_ns = t->device_ns;
+}
+
 static int run_command(rvhal_queue_t *q, cmd_t *c) {
   rvhal_device_t *d = q->device;
   rvhal_clear_error();
   switch (c->kind) {
   case CMD_KERNEL: {
-    int rc = rvhal_kernel_exec_ex(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
-                                  c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL);
-    if (rc == RVHAL_OK) {
-      c->event->times.device_ns = d->last.device_ns;
-      c->event->times.device_start_ns = d->last_start_ns;
-      c->event->times.device_end_ns = d->last_end_ns;
-    }
+    rvhal_launch_times_t t;
+    int rc = rvhal_launch_run(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
+                              c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL, &t);
+    if (rc == RVHAL_OK) set_device_times(c, &t);
     return rc;
   }
   case CMD_WRITE: return rvhal_mem_write(d, c->u.mem.dst, c->u.mem.host_src, c->u.mem.size);
@@ -157,10 +162,9 @@ static int run_command(rvhal_queue_t *q, cmd_t *c) {
   case CMD_FILL: return rvhal_mem_fill(d, c->u.mem.dst, c->u.mem.pattern, c->u.mem.pattern_size, c->u.mem.size);
   case CMD_FREE: return rvhal_mem_free(d, c->u.mem.dst);
   case CMD_COMMAND_BUFFER: {
-    int rc = rvhal_cmdlist_run(d, c->u.list.cb, c->u.list.bindings, c->u.list.num_bindings);
-    c->event->times.device_start_ns = d->last_start_ns;
-    c->event->times.device_end_ns = d->last_end_ns;
-    c->event->times.device_ns = d->last_end_ns - d->last_start_ns;
+    rvhal_launch_times_t t;
+    int rc = rvhal_cmdlist_run(d, c->u.list.cb, c->u.list.bindings, c->u.list.num_bindings, &t);
+    set_device_times(c, &t);
     return rc;
   }
   case CMD_MARKER:
@@ -332,21 +336,22 @@ static void submit_head(rvhal_queue_t *q) {
   rvhal_sync_unlock();
   if (first) {
     rvhal_device_lock(d);
-    __atomic_store_n(&d->busy, 1, __ATOMIC_RELAXED); /* a print callback must not launch meanwhile */
+    (void)rvhal_launch_hold(d); /* a print callback must not launch meanwhile (the lock keeps others out) */
   }
   rvhal_clear_error();
   f->t0 = rvhal_now_ns();
   f->list = c->kind == CMD_COMMAND_BUFFER;
   f->ran = 0;
+  f->times = (rvhal_launch_times_t){0};
   if (f->list) {
     f->rc = rvhal_cmdlist_submit(d, c->u.list.cb, c->u.list.bindings, !first, &f->lf);
     if (f->rc == RVHAL_UNSUPPORTED) {
       /* the host runs it (can_submit let it through only with nothing on
        * the device), its launches the blocking way */
-      __atomic_store_n(&d->busy, 0, __ATOMIC_RELAXED);
-      f->rc = first ? rvhal_cmdlist_run(d, c->u.list.cb, c->u.list.bindings, c->u.list.num_bindings)
+      rvhal_launch_release(d);
+      f->rc = first ? rvhal_cmdlist_run(d, c->u.list.cb, c->u.list.bindings, c->u.list.num_bindings, &f->times)
                     : rvhal_error(RVHAL_BUSY, "command buffer: not ready behind other launches");
-      __atomic_store_n(&d->busy, 1, __ATOMIC_RELAXED);
+      (void)rvhal_launch_hold(d);
       f->ran = 1;
     }
   } else {
@@ -366,7 +371,8 @@ static void complete_oldest(rvhal_queue_t *q) {
   const struct flight *of = &q->fly[q->fly_head];
   q->fly_head = (q->fly_head + 1) % RVHAL_RING_SLOTS;
   const int more = --q->num_fly > 0;
-  const rvhal_launch_t l = of->l;
+  rvhal_launch_t l = of->l;
+  rvhal_launch_times_t times = of->times; /* (a command buffer the host ran at submission) */
   const uint64_t t0 = of->t0;
   const int list = of->list, ran = of->ran;
   cmd_t *c = of->c;
@@ -377,23 +383,16 @@ static void complete_oldest(rvhal_queue_t *q) {
   if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", of->message);
   if (rc == RVHAL_OK && !ran) {
     rvhal_clear_error();
-    rc = list ? rvhal_cmdlist_complete(d, c->u.list.cb, &of->lf, more) : rvhal_launch_complete(d, &l, more);
+    rc = list ? rvhal_cmdlist_complete(d, c->u.list.cb, &of->lf, more, &times) : rvhal_launch_complete(d, &l, more);
+    if (!list) times = l.times;
     if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", rvhal_last_error());
   }
-  if (rc == RVHAL_OK && list) {
-    c->event->times.device_start_ns = d->last_start_ns;
-    c->event->times.device_end_ns = d->last_end_ns;
-    c->event->times.device_ns = d->last_end_ns - d->last_start_ns;
-  } else if (rc == RVHAL_OK) {
-    c->event->times.device_ns = d->last.device_ns;
-    c->event->times.device_start_ns = d->last_start_ns;
-    c->event->times.device_end_ns = d->last_end_ns;
-  }
+  if (rc == RVHAL_OK) set_device_times(c, &times);
   uint64_t t1 = rvhal_now_ns();
   rvhal_profile_queue_command(d->profile, d->created_ns, q->id, c->event->what, c->event->times.queued_ns,
                               c->event->times.submitted_ns, t0, t1);
   if (!more) {
-    __atomic_store_n(&d->busy, 0, __ATOMIC_RELAXED);
+    rvhal_launch_release(d);
     rvhal_device_unlock(d);
   }
   rvhal_sync_lock();
