@@ -119,7 +119,7 @@ struct rvhal_device {
   uint64_t recent_launch_ns;     /* running average of launches' device times: how long to spin (launch.c) */
   uint64_t tlb_entries;          /* what the harts' TLBs were grown to (launch.c; 0: not yet) */
   int placed_cpu;                /* host CPU hart 0 was last kept off (launch.c; -1: none) */
-  /* Command lists in the firmware region (cmdlist.c): bytes handed out,
+  /* Command lists in the firmware region (command_list_encode.c): bytes handed out,
    * and a count bumped whenever they are all thrown away (area full). */
   uint32_t cmdlist_used;
   uint64_t cmdlist_epoch;
@@ -257,7 +257,6 @@ const rvhal_device_kind_t *rvhal_device_kind(uint32_t index);
 int rvhal_device_boot(rvhal_device_t *d);
 rvhal_program_obj_t *rvhal_program_get(rvhal_device_t *d, hal_program_t handle);
 rvhal_kernel_entry_t *rvhal_kernel_get(rvhal_program_obj_t *p, hal_kernel_t handle);
-/* The device process's id (0: none): for tests that kill it. */
 /* Writes the program's segments into its staged copy (program.c). */
 int rvhal_program_stage(rvhal_device_t *d, const rvhal_program_obj_t *p);
 

@@ -354,10 +354,8 @@ static int list_outcome(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvh
 
 /* The error naming the command (UINT32_MAX: not known). */
 static int name_command(int rc, uint32_t failed, uint32_t n) {
-  char msg[1536];
-  snprintf(msg, sizeof msg, "%s", rvhal_last_error());
-  if (failed == UINT32_MAX) return rvhal_error(rc, "%s (in a command buffer of %u commands)", msg, n);
-  return rvhal_error(rc, "%s (command %u of %u of the command buffer)", msg, failed, n);
+  if (failed == UINT32_MAX) return rvhal_error_annotate(rc, "{} (in a command buffer of %u commands)", n);
+  return rvhal_error_annotate(rc, "{} (command %u of %u of the command buffer)", failed, n);
 }
 
 int rvhal_cmdlist_complete(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvhal_cmdlist_flight_t *f, int more,

@@ -186,7 +186,7 @@ static uint64_t ring_completed(rvhal_device_t *d) {
   return __atomic_load_n(&d->ctrl->ring.completed, __ATOMIC_ACQUIRE);
 }
 
-static int recover(rvhal_device_t *d, int status, const char *what);
+static int recover(rvhal_device_t *d, int status);
 
 static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const char *kname,
                         const rvhal_completion_t *done) {
@@ -198,11 +198,10 @@ static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const c
   if (st == RVHAL_STACK_OVERFLOW) {
     /* Whatever wrote over the canary may have hit the firmware's frames
      * below it too: the device restarts, so the next launch works. */
-    char what[512];
-    snprintf(what, sizeof what, "kernel %s overflowed the stack of hart %u (%llu bytes, local memory included); "
-             "reduce its stack use or raise local_mem_size", kname, done->fault_hart,
-             (unsigned long long)(d->layout.hart_stack_size - RVHAL_STACK_GUARD));
-    return recover(d, st, what);
+    rvhal_error(st, "kernel %s overflowed the stack of hart %u (%llu bytes, local memory included); reduce its stack "
+                "use or raise local_mem_size", kname, done->fault_hart,
+                (unsigned long long)(d->layout.hart_stack_size - RVHAL_STACK_GUARD));
+    return recover(d, st);
   }
   if (r->seq != done->seq) return rvhal_error(st, "kernel %s failed on hart %u: %s", kname, done->fault_hart,
                                               rvhal_status_string(st));
@@ -236,17 +235,18 @@ static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const c
 
 /* A device that stopped answering or died: restart it (global memory is a
  * host-owned memfd and survives), and say what happened. */
-static int recover(rvhal_device_t *d, int status, const char *what) {
-  char why[1024];
-  snprintf(why, sizeof why, "%s", what);
+static int recover(rvhal_device_t *d, int status) {
+  /* what happened (the message so far), kept across the restart's own errors */
+  char *why = strdup(rvhal_last_error());
   (void)drain(d, 1); /* what it can still read */
   if (rvhal_device_boot(d) != RVHAL_OK) {
-    char boot[512];
-    snprintf(boot, sizeof boot, "%s", rvhal_last_error());
     d->lost = 1;
-    return rvhal_error(RVHAL_DEVICE_LOST, "%s; restarting the device failed: %s", why, boot);
+    rvhal_error_annotate(RVHAL_DEVICE_LOST, "%s; restarting the device failed", why ? why : "");
+  } else {
+    rvhal_error(status, "%s; the device was restarted, global memory is intact", why ? why : "");
   }
-  return rvhal_error(status, "%s; the device was restarted, global memory is intact", why);
+  free(why);
+  return d->lost ? RVHAL_DEVICE_LOST : status;
 }
 
 /* The device wrote something it cannot have written honestly (a kernel's
@@ -254,10 +254,9 @@ static int recover(rvhal_device_t *d, int status, const char *what) {
  * the record and value (set by the caller's check), and the device restarts,
  * stopping whatever still runs there. */
 static int device_lied(rvhal_device_t *d, const char *kname, int status) {
-  char what[1100];
-  snprintf(what, sizeof what, "kernel %s: %s", kname, rvhal_last_error());
+  rvhal_error_annotate(status, "kernel %s", kname);
   set_host_waiting(d, 0);
-  return recover(d, status, what);
+  return recover(d, status);
 }
 
 /* How long to spin before sleeping on this launch (see the top). */
@@ -287,18 +286,16 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname) {
   while (ring_completed(d) < seq) {
     uint64_t now = now_ns();
     if (now >= deadline) {
-      char what[256];
-      snprintf(what, sizeof what, "kernel %s did not finish within %u ms", kname, d->options.launch_timeout_ms);
+      rvhal_error(RVHAL_TIMEOUT, "kernel %s did not finish within %u ms", kname, d->options.launch_timeout_ms);
       set_host_waiting(d, 0);
-      return recover(d, RVHAL_TIMEOUT, what);
+      return recover(d, RVHAL_TIMEOUT);
     }
     uint64_t left_ms = (deadline - now) / 1000000ull + 1;
     rc = d->backend->vtable->wait(d->backend, (int)(left_ms < DRAIN_MS ? left_ms : DRAIN_MS));
     if (rc == RVHAL_DEVICE_LOST) {
-      char what[600];
-      snprintf(what, sizeof what, "while running kernel %s: %s", kname, rvhal_last_error());
+      rvhal_error_annotate(RVHAL_DEVICE_LOST, "while running kernel %s", kname);
       set_host_waiting(d, 0);
-      return recover(d, RVHAL_DEVICE_LOST, what);
+      return recover(d, RVHAL_DEVICE_LOST);
     }
     if (rc) break;
     if ((rc = drain(d, 0))) return device_lied(d, kname, rc);
@@ -485,10 +482,10 @@ int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvh
   if (!rvhal_dev_coherent(d) &&
       ((rc = rvhal_dev_flush_ptr(d, &d->ctrl->ring.submitted, sizeof seq)) ||
        (rc = rvhal_dev_invalidate_ptr(d, &d->ctrl->fw.polling, sizeof d->ctrl->fw.polling))))
-    return recover(d, rc, rvhal_last_error());
+    return recover(d, rc);
   if (!__atomic_load_n(&d->ctrl->fw.polling, __ATOMIC_ACQUIRE)) {
     rc = d->backend->vtable->doorbell(d->backend);
-    if (rc) return recover(d, rc, rvhal_last_error());
+    if (rc) return recover(d, rc);
   }
   d->inflight.start_ns = t0;
   d->inflight.groups = out->total_groups;
@@ -523,7 +520,7 @@ int rvhal_launch_wait(rvhal_device_t *d, rvhal_launch_t *l, int more, rvhal_comp
    * waits for their own completion. */
   if ((rc = drain(d, !more))) return device_lied(d, kname, rc);
 
-  if ((rc = rvhal_dev_invalidate_ptr(d, &slot->done, sizeof slot->done))) return recover(d, rc, rvhal_last_error());
+  if ((rc = rvhal_dev_invalidate_ptr(d, &slot->done, sizeof slot->done))) return recover(d, rc);
   rvhal_completion_t done = slot->done; /* a copy: checked, then used */
   if ((rc = check_completion(d, &done, seq))) return device_lied(d, kname, rc);
   /* A running average of the launches' time on the device (not the round

@@ -21,8 +21,6 @@ static uint32_t arg_kind_of(const hal_arg_t *a) {
   return a->space == hal_space_local ? RVHAL_ARG_KIND_LOCAL : RVHAL_ARG_KIND_GLOBAL;
 }
 
-/* The launch's arguments against what the kernel declared: count, kinds,
- * sizes, and where its argument struct keeps each one. */
 /* "argument 2 'alpha' (float)" when the kernel recorded its parameters. */
 static const char *describe_arg(const rvhal_kernel_entry_t *k, uint32_t i, char *buf, size_t cap) {
   const char *t = k->arg_text;
@@ -40,6 +38,8 @@ static int types_clash(uint32_t want, uint32_t given) {
   return want != given;
 }
 
+/* The launch's arguments against what the kernel declared: count, kinds,
+ * sizes, and where its argument struct keeps each one. */
 static int check_against_meta(const char *kname, const rvhal_kernel_entry_t *k, const hal_arg_t *args,
                               uint32_t num_args, uint32_t word_size, const rvhal_arg_layout_t *layout, uint32_t total,
                               const uint8_t *types) {

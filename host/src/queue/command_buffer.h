@@ -36,7 +36,7 @@ typedef struct rvhal_cb_patch {
   hal_addr_t value; /* what the list holds now */
 } rvhal_cb_patch_t;
 
-/* The buffer's command list in device memory (cmdlist.c), valid while
+/* The buffer's command list in device memory (launch/command_list_encode.c), valid while
  * device, boots and epoch are those of the device. */
 typedef struct rvhal_cb_encoding {
   rvhal_device_t *device;

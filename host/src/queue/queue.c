@@ -99,7 +99,7 @@ struct rvhal_queue {
     rvhal_launch_t l;
     uint64_t t0;
     int rc;             /* the submission's status: a refused one completes in its turn */
-    char message[1024]; /* ... with this message */
+    char *message;      /* ... with this message (heap) */
     int list;           /* a command buffer: lf, not l */
     int ran;            /* the host ran it at submission (rc is its result, times its run) */
     rvhal_launch_times_t times;
@@ -115,20 +115,22 @@ static uint32_t next_queue_id;
 enum { DEPS_PENDING, DEPS_MET, DEPS_FAILED };
 
 /* Sync lock held. On DEPS_FAILED, *cause is the failure that started it
- * all: "<command> failed: <its message>". */
-static int deps_state(const cmd_t *c, char *cause, size_t cause_size) {
+ * all: "<command> failed: <its message>" (the event's or semaphore's own
+ * string: the command holds the event, a failed semaphore keeps its
+ * message until destroyed). */
+static int deps_state(const cmd_t *c, const char **cause) {
   for (uint32_t i = 0; i < c->num_wait_events; i++) {
     const rvhal_event_t *e = c->wait_events[i];
     if (!e->done) return DEPS_PENDING;
     if (e->status != RVHAL_OK) {
-      snprintf(cause, cause_size, "%s", e->cause);
+      *cause = e->cause;
       return DEPS_FAILED;
     }
   }
   for (uint32_t i = 0; i < c->num_wait_sems; i++) {
     const rvhal_semaphore_t *s = c->wait_sems[i].semaphore;
     if (s->status != RVHAL_OK) {
-      snprintf(cause, cause_size, "%s", s->message);
+      *cause = s->message;
       return DEPS_FAILED;
     }
     if (s->value < c->wait_sems[i].value) return DEPS_PENDING;
@@ -248,16 +250,19 @@ static void name_kernel_command(rvhal_queue_t *q, cmd_t *c) {
  * says which command's failure stopped it, however long the chain. */
 static void process_head(rvhal_queue_t *q) {
   cmd_t *c = q->head;
-  char cause[1280] = "", message[1536] = "";
+  const char *dep_cause = "";
+  char *message = NULL, *failure = NULL; /* this command's, on the heap */
   int state;
-  while ((state = deps_state(c, cause, sizeof cause)) == DEPS_PENDING && !q->cancel_all) rvhal_sync_wait(UINT64_MAX);
+  while ((state = deps_state(c, &dep_cause)) == DEPS_PENDING && !q->cancel_all) rvhal_sync_wait(UINT64_MAX);
 
   int status = RVHAL_OK;
-  if (q->cancel_all) snprintf(cause, sizeof cause, "its device was deleted before it ran");
-  else if (state != DEPS_FAILED && q->failed) snprintf(cause, sizeof cause, "%s", q->fail_cause);
+  const char *cause = dep_cause;
+  if (q->cancel_all) cause = "its device was deleted before it ran";
+  else if (state != DEPS_FAILED && q->failed) cause = q->fail_cause;
   if (q->cancel_all || state == DEPS_FAILED || q->failed) {
     status = RVHAL_CANCELLED;
-    snprintf(message, sizeof message, "%s was cancelled because %s", c->event->what, cause);
+    message = rvhal_sync_strprintf("%s was cancelled because %s", c->event->what, cause);
+    cause = failure = rvhal_sync_strdup(cause); /* a callback runs unlocked: q->fail_cause may go meanwhile */
   }
   c->event->times.submitted_ns = rvhal_now_ns();
 
@@ -278,7 +283,7 @@ static void process_head(rvhal_queue_t *q) {
         rvhal_sync_unlock();
       }
       rc = run_command(q, c);
-      if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", rvhal_last_error());
+      if (rc != RVHAL_OK) message = rvhal_sync_strdup(rvhal_last_error());
       if (lock) {
         rvhal_profile_queue_command(d->profile, d->created_ns, q->id, c->event->what, c->event->times.queued_ns,
                                     c->event->times.submitted_ns, t0, rvhal_now_ns());
@@ -291,13 +296,15 @@ static void process_head(rvhal_queue_t *q) {
     rvhal_sync_lock();
     c->event->times.started_ns = t0;
     c->event->times.ended_ns = t1;
-    if (rc != RVHAL_OK && status == RVHAL_OK) snprintf(cause, sizeof cause, "%s failed: %s", c->event->what, message);
+    if (rc != RVHAL_OK && status == RVHAL_OK) cause = failure = rvhal_sync_strprintf("%s failed: %s", c->event->what, message);
     status = rc;
   }
 
   q->head = c->next;
   if (!q->head) q->tail = NULL;
-  finish_command(q, c, status, message, cause);
+  finish_command(q, c, status, message ? message : "", cause);
+  if (message) rvhal_sync_strfree(message);
+  if (failure) rvhal_sync_strfree(failure);
 }
 
 /* ---- launches back to back ----------------------------------------------
@@ -310,7 +317,7 @@ static void process_head(rvhal_queue_t *q) {
 
 static int can_submit(const rvhal_queue_t *q) {
   const cmd_t *c = q->head;
-  char cause[8];
+  const char *cause;
   const rvhal_device_t *d = q->device;
   if (!c || q->cancel_all || q->failed || q->num_fly >= RVHAL_RING_SLOTS || d->options.counters || d->profile)
     return 0;
@@ -320,7 +327,7 @@ static int can_submit(const rvhal_queue_t *q) {
       (c->kind != CMD_COMMAND_BUFFER ||
        (q->num_fly && !rvhal_cmdlist_ready((rvhal_device_t *)d, c->u.list.cb))))
     return 0;
-  return deps_state(c, cause, sizeof cause) == DEPS_MET;
+  return deps_state(c, &cause) == DEPS_MET;
 }
 
 /* Sync lock held on entry and exit. */
@@ -358,7 +365,7 @@ static void submit_head(rvhal_queue_t *q) {
     f->rc = rvhal_launch_submit(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
                                 c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL, !first, &f->l);
   }
-  if (f->rc != RVHAL_OK) snprintf(f->message, sizeof f->message, "%s", rvhal_last_error());
+  f->message = f->rc != RVHAL_OK ? rvhal_sync_strdup(rvhal_last_error()) : NULL;
   rvhal_sync_lock();
   name_kernel_command(q, c);
 }
@@ -378,14 +385,12 @@ static void complete_oldest(rvhal_queue_t *q) {
   cmd_t *c = of->c;
   rvhal_sync_unlock();
   int rc = of->rc;
-  char message[2600], cause[2048];
-  message[0] = '\0';
-  if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", of->message);
+  char *message = of->message, *failure = NULL; /* (the flight's message is this thread's now) */
   if (rc == RVHAL_OK && !ran) {
     rvhal_clear_error();
     rc = list ? rvhal_cmdlist_complete(d, c->u.list.cb, &of->lf, more, &times) : rvhal_launch_complete(d, &l, more);
     if (!list) times = l.times;
-    if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", rvhal_last_error());
+    if (rc != RVHAL_OK) message = rvhal_sync_strdup(rvhal_last_error());
   }
   if (rc == RVHAL_OK) set_device_times(c, &times);
   uint64_t t1 = rvhal_now_ns();
@@ -398,15 +403,19 @@ static void complete_oldest(rvhal_queue_t *q) {
   rvhal_sync_lock();
   c->event->times.started_ns = t0;
   c->event->times.ended_ns = t1;
+  const char *cause = "";
   if (rc == RVHAL_CANCELLED && q->failed) {
     /* cancelled on the device (or lost in its restart) because an earlier
      * launch of this queue failed: say which */
-    snprintf(cause, sizeof cause, "%s", q->fail_cause);
-    snprintf(message, sizeof message, "%s was cancelled because %s", c->event->what, cause);
+    cause = q->fail_cause;
+    if (message) rvhal_sync_strfree(message);
+    message = rvhal_sync_strprintf("%s was cancelled because %s", c->event->what, cause);
   } else if (rc != RVHAL_OK) {
-    snprintf(cause, sizeof cause, "%s failed: %.1700s", c->event->what, message);
+    cause = failure = rvhal_sync_strprintf("%s failed: %s", c->event->what, message ? message : "");
   }
-  finish_command(q, c, rc, message, cause);
+  finish_command(q, c, rc, message ? message : "", cause);
+  if (message) rvhal_sync_strfree(message);
+  if (failure) rvhal_sync_strfree(failure);
 }
 
 static void *queue_thread(void *arg) {
@@ -606,7 +615,6 @@ static cmd_t *new_command(rvhal_queue_t *q, cmd_kind_t kind, const rvhal_depende
   return c;
 }
 
-/* Appends the command; the queue's thread takes it from here. */
 /* Appends commands first..last (linked by next) in one go: no other
  * thread's command lands between them. The event handed out is the last's. */
 static int submit_chain(rvhal_queue_t *q, cmd_t *first, cmd_t *last, rvhal_event_t **out_event) {
