@@ -193,6 +193,13 @@ int rvhal_launch_prepare(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
  * installed or published. Cannot fail: every check was made. */
 void rvhal_launch_encode(rvhal_device_t *d, const rvhal_launch_prepared_t *pr, const hal_arg_t *args,
                          rvhal_launch_desc_t *desc, uint8_t *args_buf, uint64_t args_dev, rvhal_launch_t *out);
+/* The ring's next slot, unless the ring is full (RVHAL_BUSY naming `who`). */
+int rvhal_launch_next_slot(rvhal_device_t *d, const char *who, rvhal_launch_slot_t **out_slot);
+/* The program's staged copy written again unless it is the one the device
+ * will have installed; then (nothing can fail after) its installs put in
+ * desc, or none when it is resident, and it is resident from here on. */
+int rvhal_launch_stage(rvhal_device_t *d, hal_program_t program);
+void rvhal_launch_install(rvhal_device_t *d, hal_program_t program, rvhal_launch_desc_t *desc);
 /* Puts ring slot desc (filled in, desc->seq == d->seq + 1) on the device. */
 int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvhal_launch_t *out);
 /* Waits for launch l; *out_done is its completion record, checked. */

@@ -225,8 +225,6 @@ static uint32_t check_and_patch(rvhal_device_t *d, rvhal_command_buffer_t *cb, r
   return bad;
 }
 
-static int valid_status(int32_t s) { return s <= 0 && strcmp(rvhal_status_name(s), "RVHAL_UNKNOWN"); }
-
 static int valid_encoding(const rvhal_device_t *d, const rvhal_cb_encoding_t *e) {
   return e->device == d && e->boots == d->boots && e->epoch == d->cmdlist_epoch;
 }
@@ -268,30 +266,22 @@ int rvhal_cmdlist_submit(rvhal_device_t *d, rvhal_command_buffer_t *cb, const ha
     f->nothing = 1;
     return RVHAL_OK;
   }
-  if (d->seq - d->retired >= RVHAL_RING_SLOTS)
-    return rvhal_error(RVHAL_BUSY, "command buffer: %u launches are on the device already", RVHAL_RING_SLOTS);
+  rvhal_launch_slot_t *slot;
+  RVHAL_RETURN_IF_ERROR(rvhal_launch_next_slot(d, "command buffer", &slot));
   uint8_t *a = area(d);
   const uint64_t seq = d->seq + 1;
   for (uint32_t i = 0; i < f->n; i++)
     if (cb->ops[i].kind == RVHAL_CB_KERNEL) ((rvhal_launch_desc_t *)(a + enc->rec[i]))->seq = seq;
   if (enc->first_launch != UINT32_MAX) {
     /* the program's install rides on the first launch, when not resident */
-    rvhal_launch_desc_t *first = (rvhal_launch_desc_t *)(a + enc->first_launch);
-    rvhal_program_obj_t *p = rvhal_program_get(d, cb->program);
-    first->num_installs = 0;
-    if (d->resident != cb->program) {
-      RVHAL_RETURN_IF_ERROR(rvhal_program_stage(d, p));
-      memcpy(first->install, p->install, sizeof p->install);
-      first->num_installs = p->num_installs;
-    }
-    d->resident = cb->program;
+    RVHAL_RETURN_IF_ERROR(rvhal_launch_stage(d, cb->program));
+    rvhal_launch_install(d, cb->program, (rvhal_launch_desc_t *)(a + enc->first_launch));
   }
   rvhal_cmdlist_t *h = (rvhal_cmdlist_t *)(a + enc->offset);
   h->num_cmds = f->n;
   h->seq = seq;
   h->ran = 0;
   h->status = RVHAL_OK;
-  rvhal_launch_slot_t *slot = &d->ctrl->ring.slots[seq % RVHAL_RING_SLOTS];
   memset(&slot->done, 0, sizeof slot->done);
   memset(&slot->desc, 0, sizeof slot->desc);
   slot->desc.seq = seq;
@@ -327,7 +317,8 @@ static int list_outcome(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvh
   if (done->status == RVHAL_BAD_LAUNCH && hdr.status != RVHAL_BAD_LAUNCH)
     return rvhal_error(RVHAL_BAD_LAUNCH, "the firmware rejected command list %llu, which the host had written",
                        (unsigned long long)seq);
-  if (hdr.failed >= n || hdr.status != done->status || !valid_status(hdr.status))
+  /* (done->status passed check_completion: the header must equal it) */
+  if (hdr.failed >= n || hdr.status != done->status)
     return rvhal_error(RVHAL_FIRMWARE, "command list of launch %llu failed (%s) but its header names command %u of "
                        "%u, status %d", (unsigned long long)seq, rvhal_status_name(done->status), hdr.failed, n,
                        (int)hdr.status);

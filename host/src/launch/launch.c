@@ -430,30 +430,45 @@ void rvhal_launch_encode(rvhal_device_t *d, const rvhal_launch_prepared_t *pr, c
 int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
                         const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
                         const rvhal_launch_options_t *opts, int after_ok, rvhal_launch_t *out) {
-  if (d->seq - d->retired >= RVHAL_RING_SLOTS)
-    return rvhal_error(RVHAL_BUSY, "kernel_exec: %u launches are on the device already (the ring's depth)",
-                       RVHAL_RING_SLOTS);
+  rvhal_launch_slot_t *slot;
+  RVHAL_RETURN_IF_ERROR(rvhal_launch_next_slot(d, "kernel_exec", &slot));
   rvhal_launch_prepared_t pr;
   RVHAL_RETURN_IF_ERROR(rvhal_launch_prepare(d, program, kernel, nd, args, num_args, work_dim, opts, &pr));
-  rvhal_program_obj_t *p = rvhal_program_get(d, program);
-  /* from the host's copy: a kernel may have written over the staged one */
-  if (d->resident != program) RVHAL_RETURN_IF_ERROR(rvhal_program_stage(d, p));
+  RVHAL_RETURN_IF_ERROR(rvhal_launch_stage(d, program));
   /* Every check passed: only now is the ring's slot written. */
-  rvhal_launch_slot_t *slot = &d->ctrl->ring.slots[(d->seq + 1) % RVHAL_RING_SLOTS];
   rvhal_launch_desc_t *desc = &slot->desc;
   rvhal_launch_encode(d, &pr, args, desc, slot->args, d->layout.ctrl + ((uint8_t *)slot->args - (uint8_t *)d->ctrl),
                       out);
   memset(&slot->done, 0, sizeof slot->done);
+  rvhal_launch_install(d, program, desc);
+  if (after_ok) desc->flags |= RVHAL_LAUNCH_AFTER_OK;
+  return rvhal_launch_publish(d, desc, out);
+}
+
+int rvhal_launch_next_slot(rvhal_device_t *d, const char *who, rvhal_launch_slot_t **out_slot) {
+  if (d->seq - d->retired >= RVHAL_RING_SLOTS)
+    return rvhal_error(RVHAL_BUSY, "%s: %u launches are on the device already (the ring's depth)", who,
+                       RVHAL_RING_SLOTS);
+  *out_slot = &d->ctrl->ring.slots[(d->seq + 1) % RVHAL_RING_SLOTS];
+  return RVHAL_OK;
+}
+
+int rvhal_launch_stage(rvhal_device_t *d, hal_program_t program) {
+  /* from the host's copy: a kernel may have written over the staged one */
+  return d->resident == program ? RVHAL_OK : rvhal_program_stage(d, rvhal_program_get(d, program));
+}
+
+void rvhal_launch_install(rvhal_device_t *d, hal_program_t program, rvhal_launch_desc_t *desc) {
+  desc->num_installs = 0;
   if (d->resident != program) {
+    const rvhal_program_obj_t *p = rvhal_program_get(d, program);
     memcpy(desc->install, p->install, sizeof p->install);
     desc->num_installs = p->num_installs;
   }
-  if (after_ok) desc->flags |= RVHAL_LAUNCH_AFTER_OK;
   /* What the device will have installed once this launch starts: the
    * launches submitted after it need not install it again. A launch that
    * does not start (cancelled, rejected) resets this when it completes. */
   d->resident = program;
-  return rvhal_launch_publish(d, desc, out);
 }
 
 int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvhal_launch_t *out) {
