@@ -20,6 +20,7 @@
 #include <signal.h>
 
 #include "dev_util.h"
+#include "rvhal/queue.h"
 #include "rvhal/rvhal_protocol.h" /* RVHAL_PRINT_RING_SIZE */
 #include "dt_shared.h"
 
@@ -129,6 +130,31 @@ static void fail_codes(void) {
     CHECK_EQ_U64(dt_find_qemu(getpid(), NULL, after, 8), 1);
     CHECK_MSG(after[0] == before[0], "code %d: the device was restarted (QEMU %d, then %d)", (int)code, (int)before[0],
               (int)after[0]);
+    HEALTHY();
+  }
+  /* The same in a command buffer the firmware runs (0: the list goes on,
+   * the fail is found in the kernel's report; -8: the list stops). */
+  const int32_t list_codes[] = {0, RVHAL_DEVICE_LOST, 7};
+  for (size_t i = 0; i < sizeof list_codes / sizeof *list_codes; i++) {
+    rvhal_queue_t *q;
+    rvhal_command_buffer_t *cb;
+    CHECK_OK(rvhal_queue_create(c.d, &q));
+    CHECK_OK(rvhal_command_buffer_create(c.d, &cb));
+    uint64_t what = HOSTILE_FAIL_CODE, value = (uint64_t)(int64_t)list_codes[i];
+    hal_arg_t args[3] = {rvhal_arg_global(c.marks), rvhal_arg_value(&what, 8), rvhal_arg_value(&value, 8)};
+    hal_ndrange_t nd = {.global = {N}, .local = {4}};
+    CHECK_OK(rvhal_command_buffer_kernel(cb, c.hostile, fixture_kernel(c.d, c.hostile, "hostile_act"), &nd, args, 3,
+                                         1, NULL, NULL));
+    CHECK_OK(rvhal_command_buffer_end(cb));
+    rvhal_event_t *e = NULL;
+    CHECK_OK(rvhal_enqueue_command_buffer(q, NULL, cb, NULL, 0, &e));
+    char want[64];
+    snprintf(want, sizeof want, "code %d (", (int)list_codes[i]);
+    EXPECT(rvhal_event_wait(e, RVHAL_WAIT_FOREVER), RVHAL_KERNEL_FAILED, want, "command buffer");
+    rvhal_event_release(e);
+    (void)rvhal_queue_finish(q, RVHAL_WAIT_FOREVER); /* reports the failure, puts the queue back */
+    rvhal_queue_destroy(q);
+    rvhal_command_buffer_destroy(cb);
     HEALTHY();
   }
 }

@@ -193,6 +193,13 @@ int rvhal_launch_prepare(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
  * installed or published. Cannot fail: every check was made. */
 void rvhal_launch_encode(rvhal_device_t *d, const rvhal_launch_prepared_t *pr, const hal_arg_t *args,
                          rvhal_launch_desc_t *desc, uint8_t *args_buf, uint64_t args_dev, rvhal_launch_t *out);
+/* A kernel's own fail call stopped launch seq on one of harts [first,
+ * end): its error (RVHAL_KERNEL_FAILED with the kernel's code, or one of
+ * the codes a kernel may report), else RVHAL_OK. status: the completion's
+ * (RVHAL_OK: a fail call with code 0 stops the launch, which then
+ * completes with RVHAL_OK; else the report must carry that code). */
+int rvhal_launch_kernel_report(const rvhal_device_t *d, uint64_t seq, int32_t status, uint32_t first, uint32_t end,
+                               const char *kname);
 /* The ring's next slot, unless the ring is full (RVHAL_BUSY naming `who`). */
 int rvhal_launch_next_slot(rvhal_device_t *d, const char *who, rvhal_launch_slot_t **out_slot);
 /* The program's staged copy written again unless it is the one the device

@@ -308,7 +308,9 @@ static int list_outcome(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvh
     if (hdr.status != RVHAL_OK || hdr.ran != n || hdr.seq != seq)
       return rvhal_error(RVHAL_FIRMWARE, "command list of launch %llu: completed but its header says %u of %u "
                          "commands ran, status %d", (unsigned long long)seq, hdr.ran, n, (int)hdr.status);
-    return RVHAL_OK;
+    /* a kernel's fail call with code 0 stopped its command (the list went on) */
+    *out_failed = UINT32_MAX;
+    return rvhal_launch_kernel_report(d, seq, RVHAL_OK, 0, d->info.num_harts, LIST_KNAME);
   }
   d->resident = 0; /* the install may not have happened */
   if (done->status == RVHAL_CANCELLED)

@@ -445,6 +445,17 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
   return rvhal_launch_publish(d, desc, out);
 }
 
+int rvhal_launch_kernel_report(const rvhal_device_t *d, uint64_t seq, int32_t status, uint32_t first, uint32_t end,
+                               const char *kname) {
+  if (end > d->info.num_harts) end = d->info.num_harts;
+  for (uint32_t h = first; h < end; h++) {
+    const rvhal_trap_report_t rep = d->ctrl->harts[h].trap; /* copied once: checked, then used */
+    if (rep.seq == seq && rep.kind == RVHAL_TRAP_SOFTWARE && (status == RVHAL_OK || rep.status == status))
+      return kernel_failed(d, kname, h, &rep);
+  }
+  return RVHAL_OK;
+}
+
 int rvhal_launch_next_slot(rvhal_device_t *d, const char *who, rvhal_launch_slot_t **out_slot) {
   if (d->seq - d->retired >= RVHAL_RING_SLOTS)
     return rvhal_error(RVHAL_BUSY, "%s: %u launches are on the device already (the ring's depth)", who,
@@ -603,17 +614,10 @@ int rvhal_launch_outcome(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal
   const uint64_t seq = l->seq;
   const rvhal_completion_t done = *checked;
   rvhal_program_obj_t *p = rvhal_program_get(d, l->program);
-  /* The kernel's own report (any code, 0 too: a fail call with 0 stops the
-   * launch, which then completes with RVHAL_OK). Copied once: checked, then
-   * used. (fault_hart was checked.) */
-  for (uint32_t h = done.status == RVHAL_OK ? 0 : done.fault_hart;
-       h < (done.status == RVHAL_OK ? (l->harts < d->info.num_harts ? l->harts : d->info.num_harts)
-                                    : done.fault_hart + 1);
-       h++) {
-    const rvhal_trap_report_t rep = d->ctrl->harts[h].trap;
-    if (rep.seq == seq && rep.kind == RVHAL_TRAP_SOFTWARE && (done.status == RVHAL_OK || rep.status == done.status))
-      return kernel_failed(d, kname, h, &rep);
-  }
+  /* The kernel's own report (any code, 0 too). (fault_hart was checked.) */
+  int rc = rvhal_launch_kernel_report(d, seq, done.status, done.status == RVHAL_OK ? 0 : done.fault_hart,
+                                      done.status == RVHAL_OK ? l->harts : done.fault_hart + 1, kname);
+  if (rc != RVHAL_OK) return rc;
   if (done.status == RVHAL_BAD_LAUNCH) { /* the host checked it all: the device's state is not what it wrote */
     rvhal_error(RVHAL_BAD_LAUNCH, "the firmware rejected launch %llu's descriptor, which the host had checked "
                 "(boot configuration overwritten by a kernel, or host/firmware mismatch)", (unsigned long long)seq);
