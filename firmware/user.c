@@ -60,10 +60,28 @@ void fw_user_program_installed(const rvhal_launch_desc_t *d) {
 #define RX 0x0d
 #define RW 0x0b
 #define PMPADDR(n, a) __asm__ volatile("csrw pmpaddr" #n ", %0" ::"r"((uintptr_t)(a) >> 2))
+/* After PMP entries change, translations cached under the old ones must go
+ * (privileged spec, "PMP and Paging": an sfence.vma after the writes).
+ * QEMU 7.2 flushes its TLB on a pmpcfg write but not on a pmpaddr write:
+ * without this, a page the previous program's kernel wrote (its data) stayed
+ * writable to the next program's kernel, whose code lies there (issue 16,
+ * item 1). A hart without S-mode has no sfence.vma (and no translation
+ * cache in hardware): there rewriting pmpcfg2 makes QEMU flush. */
+static int has_s_mode;
+static inline __attribute__((always_inline)) void pmp_sync(void) {
+  if (has_s_mode) {
+    __asm__ volatile("sfence.vma" ::: "memory");
+  } else {
+    uintptr_t cfg;
+    __asm__ volatile("csrr %0, pmpcfg2\n\tcsrw pmpcfg2, %0" : "=r"(cfg)::"memory");
+  }
+}
+
 /* Entries 11..13, constant: the firmware's U-mode claim loop (RX) and its
  * shared claim page (RW), user_loop.c. */
 #if __riscv_xlen == 64
 void fw_user_pmp_init(void) {
+  has_s_mode = (xcsr_read(misa) & (1ul << ('S' - 'A'))) != 0;
   PMPADDR(11, __fw_user_start);
   PMPADDR(12, __fw_user_shared);
   PMPADDR(13, __fw_user_end);
@@ -72,6 +90,7 @@ void fw_user_pmp_init(void) {
 }
 #else
 void fw_user_pmp_init(void) {
+  has_s_mode = (xcsr_read(misa) & (1ul << ('S' - 'A'))) != 0;
   PMPADDR(11, __fw_user_start);
   PMPADDR(12, __fw_user_shared);
   PMPADDR(13, __fw_user_end);
@@ -117,6 +136,7 @@ void fw_user_setup(fw_hart_t *hart) {
     PMPADDR(8, pool + P);
     PMPADDR(9, heap);
     PMPADDR(10, heap_end);
+    pmp_sync();
   }
 #else
   fw_user_pt_share(hart->index, stacks, stacks_end, L->privileged);

@@ -209,6 +209,44 @@ static void own_return(void) {
   HEALTHY();
 }
 
+/* Code is read-only after a program change too (issue 16, item 1): dt_hostile
+ * writes its data page at `data` on hart 0 and returns (hostile_claims what
+ * 4: no trap, whose return to the firmware would flush QEMU's TLB), then
+ * dt_trap, whose code spans that page (its text is longer and it has no
+ * data segment), is installed; its trap_store on hart 0 into that page must
+ * trap. QEMU 7.2 kept the page's writable translation across the PMP
+ * rewrite of the program change (no flush on a pmpaddr write): the store
+ * succeeded. */
+static void code_after_program_change(uint32_t data) {
+  const uint8_t z = 0;
+  CHECK_OK(rvhal_mem_fill(c.d, c.marks, &z, 1, N * 4));
+  uint64_t what = 4;
+  hal_arg_t hargs[2] = {rvhal_arg_global(c.marks), rvhal_arg_value(&what, 8)};
+  hal_ndrange_t one_item = {.global = {1}, .local = {1}};
+  rvhal_launch_options_t hart0 = {.harts = 1};
+  int rc = rvhal_kernel_exec_ex(c.d, c.hostile, fixture_kernel(c.d, c.hostile, "hostile_claims"), &one_item, hargs, 2,
+                                1, &hart0);
+  CHECK_MSG(rc == RVHAL_OK, "hostile_claims what 4: %s: %s", rvhal_status_name(rc), rvhal_last_error());
+  uint32_t m[2];
+  CHECK_OK(rvhal_mem_read(c.d, m, c.marks, sizeof m));
+  CHECK_MSG(m[1] == data, "dt_hostile's data at 0x%x, then 0x%x", data, m[1]);
+  uint64_t info[8] = {0};
+  info[TRAP_INFO_FAULT_ADDR] = data;
+  hal_addr_t ib = dt_buffer(c.d, sizeof info, info);
+  uint64_t bad = 0;
+  hal_arg_t targs[3] = {rvhal_arg_global(ib), rvhal_arg_global(c.marks), rvhal_arg_value(&bad, 8)};
+  rc = rvhal_kernel_exec_ex(c.d, c.good, fixture_kernel(c.d, c.good, "trap_store"), &one_item, targs, 3, 1, &hart0);
+  const char *msg = rvhal_last_error();
+  char want[64];
+  snprintf(want, sizeof want, "address 0x%llx", (unsigned long long)data);
+  CHECK_MSG(rc == RVHAL_KERNEL_TRAP && strstr(msg, "store") && strstr(msg, want),
+            "a store into dt_trap's code at 0x%x after dt_hostile wrote its data there: %s: %s", data,
+            rvhal_status_name(rc), msg);
+  if (getenv("RVHAL_TEST_VERBOSE")) printf("  code after a program change: %s\n", msg);
+  CHECK_OK(rvhal_mem_free(c.d, ib));
+  HEALTHY();
+}
+
 /* An isolated (U-mode) kernel's store into the firmware, the control block,
  * a staged program copy or another hart's stack traps at once, naming the
  * address, and the next launch is correct with every other buffer intact. */
@@ -277,6 +315,7 @@ static void isolated_stores(void) {
               "a store into the kernel's own code (%s): %s: %s", want, rvhal_status_name(rc), msg);
     if (getenv("RVHAL_TEST_VERBOSE")) printf("  own code: %s\n", msg);
     HEALTHY();
+    code_after_program_change(m[1]);
   }
   /* Privileged state is not the kernel's to read (the S-mode firmware's
    * sstatus; an M-mode one's too, sstatus being a view of mstatus). */

@@ -161,7 +161,8 @@ RVHAL_KERNEL(hostile_act, hostile_args, hostile_item, RVHAL_GLOBAL(marks), RVHAL
  * a store to it (the claim loop's code: executable, not writable); what 2:
  * a store into its own data segment (allowed: marks[0] = the value read
  * back), then into its own code (traps); what 3: marks its first group,
- * then makes the RVHAL_ECALL_RETURN ecall itself. */
+ * then makes the RVHAL_ECALL_RETURN ecall itself; what 4: a store into its
+ * own data segment only (marks[1] = its address), and returns. */
 typedef struct {
   __global uint *marks;
   uint64_t what;
@@ -182,6 +183,11 @@ void hostile_claims(void *args, const hal_sched_info_t *sched) {
     a->marks[2] = (uint)(uintptr_t)hostile_claims;
     a->marks[3] = (uint)((uint64_t)(uintptr_t)hostile_claims >> 32);
     *(volatile uint32_t *)(uintptr_t)hostile_claims = 0x13;
+    return;
+  }
+  if (a->what == 4) {
+    claims_data += 1;
+    a->marks[1] = (uint)(uintptr_t)&claims_data;
     return;
   }
   if (a->what == 1) {
