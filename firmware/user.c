@@ -1,6 +1,7 @@
 /* What a kernel may reach. On an M-mode board kernels run in U-mode and
  * PMP entries 2..10 of each hart give them, per launch:
- *   program area: code and read-only data (RX), its data segment (RW);
+ *   the installed program: code and read-only data (RX), its data segment
+ *     (RW), nothing of the area above its end;
  *   the stacks of the hart's team (RW: the leader's holds the group's
  *     local memory), with at the top of each the hart's block (fw_user_t:
  *     call info, copies of the launch descriptor and packed arguments);
@@ -37,22 +38,71 @@ static inline __attribute__((always_inline)) int same_words(const fw_word_t *a, 
   return diff == 0;
 }
 
-/* The first byte of the installed program's data segment: the lowest
- * install above the lowest one (kernel.ld puts text first). */
-static uintptr_t program_data;
+/* The installed program: its code/data boundary (the lowest install above
+ * the lowest one: kernel.ld puts text first) and its end, page-rounded: a
+ * kernel reaches nothing of the program area above it (so a frame that
+ * jumps hart 0's guard, below which the area ends, faults there); and how
+ * far programs have written since the area was last clean. */
+static uintptr_t program_data, program_top, program_dirty;
+static volatile uint32_t program_gen; /* each change: harts clear their stacks (fw_user_setup) */
+
+/* Zero [lo, hi) but the installs' ranges: what the previous programs left
+ * (code, data, what their kernels wrote) that the new one does not
+ * overwrite. Installs are few (RVHAL_MAX_INSTALLS): taken in address order
+ * by repeated minimum. */
+static void clear_around_installs(const rvhal_launch_desc_t *d, uintptr_t lo, uintptr_t hi) {
+  uintptr_t at = lo;
+  for (uint32_t k = 0; k < d->num_installs && at < hi; k++) {
+    uintptr_t next = UINTPTR_MAX, end = 0;
+    for (uint32_t i = 0; i < d->num_installs; i++) {
+      const uintptr_t dst = (uintptr_t)d->install[i].dst;
+      const uintptr_t e = dst + (uintptr_t)(d->install[i].copy_size + d->install[i].zero_size);
+      if (e > at && dst < next) {
+        next = dst;
+        end = e;
+      }
+    }
+    if (next == UINTPTR_MAX) break;
+    if (next > at) memset((void *)at, 0, (next < hi ? next : hi) - at);
+    if (end > at) at = end;
+  }
+  if (at < hi) memset((void *)at, 0, hi - at);
+}
 
 void fw_user_program_installed(const rvhal_launch_desc_t *d) {
-  uintptr_t lo = UINTPTR_MAX, data = 0;
-  for (uint32_t i = 0; i < d->num_installs; i++)
-    if ((uintptr_t)d->install[i].dst < lo) lo = (uintptr_t)d->install[i].dst;
+  const uintptr_t prog = (uintptr_t)FW_CTRL->boot.program_base;
+  uintptr_t lo = UINTPTR_MAX, data = 0, top = prog;
   for (uint32_t i = 0; i < d->num_installs; i++) {
-    uintptr_t dst = (uintptr_t)d->install[i].dst;
+    const uintptr_t dst = (uintptr_t)d->install[i].dst;
+    const uintptr_t end = dst + (uintptr_t)(d->install[i].copy_size + d->install[i].zero_size);
+    if (dst < lo) lo = dst;
+    if (end > top) top = end;
+  }
+  for (uint32_t i = 0; i < d->num_installs; i++) {
+    const uintptr_t dst = (uintptr_t)d->install[i].dst;
     if (dst > lo && (data == 0 || dst < data)) data = dst;
   }
-  program_data = data & ~(uintptr_t)3;
+  top = (top + 4095) & ~(uintptr_t)4095; /* checked: inside the area, whose end is page-aligned */
+  clear_around_installs(d, prog, program_dirty > top ? program_dirty : top);
+  program_dirty = top;
+  program_top = top;
+  program_data = data ? data & ~(uintptr_t)3 : top;
+  __atomic_store_n(&program_gen, program_gen + 1, __ATOMIC_RELEASE);
 #ifdef FW_PRIV_S
-  fw_user_pt_program(program_data ? program_data : (uintptr_t)FW_CTRL->boot.program_base + (uintptr_t)FW_CTRL->boot.program_size);
+  fw_user_pt_program(program_data, program_top);
 #endif
+}
+
+/* Once per program change, each hart: zero what a kernel may read of its
+ * own stack (below its block) and work-item stack pool, so that the next
+ * program's kernels find nothing of the previous one's. */
+static void clear_stacks(fw_hart_t *hart, uintptr_t stack, uintptr_t pool, uintptr_t pool_size) {
+  const uint32_t gen = __atomic_load_n(&program_gen, __ATOMIC_ACQUIRE);
+  if (hart->program_gen == gen) return;
+  hart->program_gen = gen;
+  const uintptr_t lo = stack + RVHAL_STACK_GUARD + 16; /* above the canary (fw.h) */
+  memset((void *)lo, 0, (uintptr_t)hart->user - lo);
+  memset((void *)(pool + RVHAL_STACK_GUARD), 0, pool_size - RVHAL_STACK_GUARD);
 }
 
 #ifndef FW_PRIV_S
@@ -116,20 +166,22 @@ void fw_user_setup(fw_hart_t *hart) {
   const uintptr_t heap = (uintptr_t)(b->trace_base + b->trace_size * b->num_harts);
   const uintptr_t heap_end = (uintptr_t)b->staging_base;
   const uintptr_t lo[FW_USER_RANGES] = {prog, stacks, pool, heap};
-  const uintptr_t hi[FW_USER_RANGES] = {prog_end, stacks_end, pool + P, heap_end};
+  const uintptr_t top = program_top ? program_top : prog_end; /* before the first program: the area */
+  const uintptr_t hi[FW_USER_RANGES] = {top, stacks_end, pool + P, heap_end};
+  clear_stacks(hart, (uintptr_t)b->stacks_base + hart->index * S, pool, P);
   copy_words(hart->user_lo, lo, FW_USER_RANGES);
   copy_words(hart->user_hi, hi, FW_USER_RANGES);
 #ifndef FW_PRIV_S
   /* Written only when they change: QEMU flushes the hart's TLB on every
    * PMP write (measured: the empty launch 1.4 -> 4.2 us when written each
    * time). */
-  const uintptr_t data = program_data ? program_data : prog_end;
-  const uintptr_t pmp[FW_USER_PMP] = {prog, data, prog_end, stacks, stacks_end, pool, pool + P, heap, heap_end};
+  const uintptr_t data = program_data ? program_data : top;
+  const uintptr_t pmp[FW_USER_PMP] = {prog, data, top, stacks, stacks_end, pool, pool + P, heap, heap_end};
   if (!same_words(pmp, hart->pmp, FW_USER_PMP)) {
     copy_words(hart->pmp, pmp, FW_USER_PMP);
     PMPADDR(2, prog);
     PMPADDR(3, data);
-    PMPADDR(4, prog_end);
+    PMPADDR(4, top);
     PMPADDR(5, stacks);
     PMPADDR(6, stacks_end);
     PMPADDR(7, pool);

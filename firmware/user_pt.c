@@ -57,7 +57,7 @@ static struct {
   uintptr_t mp;
   pte_t *t;
 } shared[PT_SHARED];
-static uintptr_t prog_data; /* the code/data boundary the program tables hold */
+static uintptr_t prog_data, prog_top; /* the code/data boundary and the program's end the tables hold */
 static volatile uint32_t prog_gen;
 
 /* Per hart: the team range its tables were built for, the generation of
@@ -88,7 +88,7 @@ static pte_t perm_common(uintptr_t a) {
   if (in(a, (uintptr_t)__fw_user_shared, (uintptr_t)__fw_user_end)) return U_RW;
   if (in(a, fw, fw + RVHAL_FW_REGION_SIZE)) return S_RWX;
   const uintptr_t prog = (uintptr_t)b->program_base, prog_end = prog + (uintptr_t)b->program_size;
-  if (in(a, prog, prog_end)) return a < prog_data ? U_RX : U_RW;
+  if (in(a, prog, prog_end)) return a < prog_data ? U_RX : a < prog_top ? U_RW : S_RW;
   const uintptr_t heap = (uintptr_t)(b->trace_base + b->trace_size * b->num_harts);
   if (in(a, heap, (uintptr_t)b->staging_base)) return U_RW;
   return S_RW;
@@ -152,7 +152,7 @@ void fw_user_pt_boot(void) {
   const rvhal_boot_config_t *b = &FW_CTRL->boot;
   tables = (pte_t(*)[512])(fw_region() + RVHAL_PT_OFFSET);
   const uintptr_t prog = (uintptr_t)b->program_base, prog_end = prog + (uintptr_t)b->program_size;
-  prog_data = prog_end;
+  prog_data = prog_top = prog_end;
   uintptr_t bd[MAX_BOUNDS], zlo, zhi;
   zone(&zlo, &zhi);
   const int n = bounds(0, bd) - 2; /* without hart 0's own (in the zone) */
@@ -225,16 +225,20 @@ void fw_user_pt_hart(uint32_t h) {
   use_satp(h, pt_hart[h].satp);
 }
 
-/* Hart 0, when a launch installed a program: its code/data boundary. */
-void fw_user_pt_program(uintptr_t data) {
+/* Hart 0, when a launch installed a program: its code/data boundary and
+ * its end (page-aligned, user.c); the program's pages up to the higher of
+ * the old and new ends are rewritten. */
+void fw_user_pt_program(uintptr_t data, uintptr_t top) {
   const rvhal_boot_config_t *b = &FW_CTRL->boot;
   const uintptr_t prog = (uintptr_t)b->program_base, prog_end = prog + (uintptr_t)b->program_size;
-  if (data < prog || data > prog_end) data = prog_end;
+  if (top < prog || top > prog_end) top = prog_end;
+  if (data < prog || data > top) data = top;
   data = (data + PG - 1) & ~(PG - 1);
-  if (data == prog_data) return;
-  uintptr_t lo = data < prog_data ? data : prog_data, hi = data < prog_data ? prog_data : data;
+  if (data == prog_data && top == prog_top) return;
+  const uintptr_t hi = top > prog_top ? top : prog_top;
   prog_data = data;
-  for (uintptr_t a = lo; a < hi; a += PG) shared_table(a & ~(MP - 1))[(a >> 12) & 511] = leaf(a, perm_common(a));
+  prog_top = top;
+  for (uintptr_t a = prog; a < hi; a += PG) shared_table(a & ~(MP - 1))[(a >> 12) & 511] = leaf(a, perm_common(a));
   __atomic_store_n(&prog_gen, prog_gen + 1, __ATOMIC_RELEASE);
 }
 

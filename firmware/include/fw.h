@@ -88,6 +88,7 @@ typedef struct fw_hart {
   uint32_t index;
   uint32_t in_kernel; /* a trap now is the kernel's, not the firmware's */
   uintptr_t seen_gen; /* last launch generation this hart saw */
+  uint32_t program_gen; /* the last program change whose residue this hart cleared from its stacks (user.c) */
   rvhal_hart_block_t *block;
   jmp_buf recover;    /* where a trapping kernel call unwinds to */
   uint32_t barrier_sense; /* this hart's sense for team barriers */
@@ -165,8 +166,8 @@ void fw_user_pmp_init(void);                /* M-mode: the constant PMP configur
 /* user_pt.c (S-mode firmware: Sv39 page tables instead of PMP) */
 void fw_user_pt_boot(void);                 /* cold boot: the tables every hart shares */
 void fw_user_pt_hart(uint32_t h);           /* each hart: its own tree, translation on */
-void fw_user_pt_program(uintptr_t data);
-void fw_user_pt_off(uint32_t h);            /* translation off until the hart's next share */    /* a program installed: its code/data boundary */
+void fw_user_pt_program(uintptr_t data, uintptr_t top); /* a program installed: code/data boundary, end */
+void fw_user_pt_off(uint32_t h);            /* translation off until the hart's next share */
 void fw_user_pt_share(uint32_t h, uintptr_t stacks, uintptr_t stacks_end, int privileged);
 
 /* user_loop.c: U-mode code and its shared page (linker/firmware.ld.S) */

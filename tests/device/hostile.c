@@ -247,6 +247,32 @@ static void code_after_program_change(uint32_t data) {
   HEALTHY();
 }
 
+/* Nothing of one program is left for the next (issue 16, item 3): dt_hostile
+ * fills every hart's stack below its frame with RESIDUE_MARK, then
+ * dt_trap's kernel on each hart counts the marks it can read there: none.
+ * `stacks` and `stack_size` come from HOSTILE_LAYOUT. */
+static void residue(uint64_t stacks, uint64_t stack_size) {
+  const uint32_t harts = rvhal_device_get_info(c.d)->num_harts;
+  CHECK_MSG(stacks % 65536 == 0 && stack_size % 65536 == 0 && stack_size >> 16 < 65536,
+            "stacks at 0x%llx, %llu bytes each: not in 64 KiB units", (unsigned long long)stacks,
+            (unsigned long long)stack_size);
+  uint64_t value = stacks | stack_size >> 16;
+  EXPECT(act(HOSTILE_MARK_STACK, value, harts, 1), RVHAL_OK, NULL, NULL);
+  hal_addr_t out = dt_buffer(c.d, harts * 4, NULL);
+  hal_arg_t args[2] = {rvhal_arg_global(out), rvhal_arg_value(&value, 8)};
+  hal_ndrange_t nd = {.global = {harts}, .local = {1}};
+  rvhal_launch_options_t o = {.chunk_groups = 1};
+  CHECK_OK(rvhal_kernel_exec_ex(c.d, c.good, fixture_kernel(c.d, c.good, "trap_residue"), &nd, args, 2, 1, &o));
+  uint32_t n[RVHAL_MAX_HARTS] = {0};
+  CHECK_OK(rvhal_mem_read(c.d, n, out, harts * 4));
+  uint64_t total = 0;
+  for (uint32_t h = 0; h < harts; h++) total += n[h];
+  CHECK_MSG(total == 0, "the next program read %llu marker words the previous one left on the stacks",
+            (unsigned long long)total);
+  CHECK_OK(rvhal_mem_free(c.d, out));
+  HEALTHY();
+}
+
 /* An isolated (U-mode) kernel's store into the firmware, the control block,
  * a staged program copy or another hart's stack traps at once, naming the
  * address, and the next launch is correct with every other buffer intact. */
@@ -257,6 +283,7 @@ static void isolated_stores(void) {
   uint64_t v[6];
   for (int i = 0; i < 6; i++) v[i] = m[2 * i] | (uint64_t)m[2 * i + 1] << 32;
   const uint64_t harts = v[5], last = harts - 1;
+  residue(v[3], v[4]);
   struct {
     const char *what;
     uint64_t addr;
@@ -284,7 +311,8 @@ static void isolated_stores(void) {
      * stops the launch naming it, and the firmware does not read it. */
     rc = act_opts(HOSTILE_ECALL_PRINT_AT, t[i].addr, N, 4, &one);
     msg = rvhal_last_error();
-    CHECK_MSG(rc == RVHAL_KERNEL_TRAP && strstr(msg, "(mcause 8)") && strstr(msg, want),
+    CHECK_MSG(rc == RVHAL_KERNEL_TRAP && strstr(msg, "(mcause 8)") && strstr(msg, want) &&
+                  strstr(msg, "print: text at address") && strstr(msg, "outside its memory"),
               "print ecall with text in the %s: %s: %s", t[i].what, rvhal_status_name(rc), msg);
     HEALTHY();
   }
@@ -361,6 +389,10 @@ static void traps(void) {
   for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
     const char *cause = t[i].cause ? t[i].cause : paged ? "(mcause 12)" : "(mcause 1)";
     EXPECT(act(t[i].what, 0, N, 4), RVHAL_KERNEL_TRAP, "hostile_act trapped on hart", cause);
+    /* the firmware's own reason for an ecall it refuses */
+    if (t[i].what == HOSTILE_ECALL)
+      CHECK_MSG(strstr(rvhal_last_error(), "unknown environment call number -1 (a7)") != NULL, "unknown ecall: %s",
+                rvhal_last_error());
     HEALTHY();
   }
   /* work-items 1..3 of each group call barrier(), item 0 does not */
@@ -448,12 +480,27 @@ static void stack_frames(void) {
     uint64_t bytes = sizes[i] + info->local_mem_size;
     for (uint64_t items = 1; items <= info->num_harts; items *= info->num_harts) {
       int rc = act(HOSTILE_STACK_BOTTOM, bytes, items, 1);
+      /* a probed frame stops in the guard below the stack: named as such,
+       * under either isolation scheme (access fault or page fault) */
+      if (rc == RVHAL_KERNEL_TRAP && items == 1)
+        CHECK_MSG(strstr(rvhal_last_error(), "in the guard below hart 0's stack") != NULL,
+                  "a %llu-byte frame on hart 0: no guard hint: %s", (unsigned long long)bytes, rvhal_last_error());
       CHECK_MSG(rc == RVHAL_KERNEL_TRAP || rc == RVHAL_STACK_OVERFLOW,
                 "a %llu-byte frame on %llu work-item(s): %s: %s", (unsigned long long)bytes,
                 (unsigned long long)items, rvhal_status_name(rc), rvhal_last_error());
       if (getenv("RVHAL_TEST_VERBOSE")) printf("  %llu bytes: %s\n", (unsigned long long)bytes, rvhal_last_error());
       HEALTHY();
     }
+    /* An unprobed frame of the same size on hart 0 (a kernel built without
+     * -fstack-clash-protection): below hart 0's guard lies the program
+     * area, of which a kernel may reach only the installed program. */
+    rvhal_launch_options_t hart0 = {.harts = 1};
+    int urc = act_opts(HOSTILE_SP_BELOW, bytes, 1, 1, &hart0);
+    CHECK_MSG(urc == RVHAL_KERNEL_TRAP || urc == RVHAL_STACK_OVERFLOW,
+              "an unprobed %llu-byte frame on hart 0: %s: %s", (unsigned long long)bytes, rvhal_status_name(urc),
+              rvhal_last_error());
+    if (getenv("RVHAL_TEST_VERBOSE")) printf("  unprobed %llu bytes: %s\n", (unsigned long long)bytes, rvhal_last_error());
+    HEALTHY();
     /* the same frame on a work-item stack (after a barrier: item 1 runs on
      * its own small stack in the hart's pool) */
     int rc = act(HOSTILE_FIBER_STACK, bytes, 4, 4);

@@ -55,6 +55,14 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
     if (get_local_id(0, e) == 1) stack_bottom(a->value, a->marks);
     return;
   }
+  if (a->what == HOSTILE_MARK_STACK) { /* from above the guard and canary to just below this frame */
+    const uint64_t size = (a->value & 0xffff) << 16, base = a->value & ~(uint64_t)0xffff;
+    uintptr_t sp;
+    __asm__ volatile("mv %0, sp" : "=r"(sp));
+    volatile uint32_t *p = (volatile uint32_t *)(uintptr_t)(base + e->group->ci->hart_index * size + RVHAL_STACK_GUARD + 16); /* above the canary */
+    while ((uintptr_t)p < sp - 512) *p++ = RESIDUE_MARK;
+    return;
+  }
   if (g != 0) return;
   rvhal_ctrl_t *ctrl = ctrl_of(e);
   switch (a->what) {
@@ -150,6 +158,12 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
   case HOSTILE_STACK_BOTTOM:
     stack_bottom(a->value, a->marks);
     return;
+  case HOSTILE_SP_BELOW: {
+    uintptr_t sp;
+    __asm__ volatile("mv %0, sp" : "=r"(sp));
+    *(volatile uint32_t *)(sp - (uintptr_t)a->value) = 1;
+    return;
+  }
   }
 }
 RVHAL_KERNEL(hostile_act, hostile_args, hostile_item, RVHAL_GLOBAL(marks), RVHAL_VALUE(what), RVHAL_VALUE(value))
