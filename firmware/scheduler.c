@@ -1,9 +1,9 @@
 /* The work-group scheduler: one hart's share of a launch. Hart 0 starts a
- * launch from the ring (launch.c wakes as many harts as it uses), and every
+ * launch from the ring (launch_owner.c wakes as many harts as it uses), and every
  * participant then claims chunks of work-groups until none are left (a
  * dynamic schedule: a hart that finishes early takes more). Each claim
  * becomes one kernel call whose hal_sched_info says which groups it runs.
- * The last hart to finish completes the launch (launch.c). */
+ * The last hart to finish completes the launch (launch_owner.c). */
 #include <string.h>
 
 #include "fw.h"
@@ -17,10 +17,7 @@
 /* The stack canary above the guard: a kernel frame that jumped the guard
  * overwrote it. */
 static void stack_check(fw_hart_t *hart) {
-  volatile uint64_t *canary = fw_stack_canary(hart->index);
-  if (*canary == FW_STACK_CANARY) return;
-  *canary = FW_STACK_CANARY;
-  fw_launch_fail(hart, RVHAL_STACK_OVERFLOW);
+  if (fw_stack_canary_broken(hart->index)) fw_launch_fail(hart, RVHAL_STACK_OVERFLOW);
 }
 
 /* One kernel call. In U-mode through fw_user_call (start.S), which keeps

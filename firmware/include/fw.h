@@ -26,6 +26,16 @@ static inline volatile uint64_t *fw_stack_canary(uint32_t index) {
   return (volatile uint64_t *)(uintptr_t)(b->stacks_base + (uint64_t)index * b->hart_stack_size + RVHAL_STACK_GUARD);
 }
 
+/* 1 if hart `index`'s canary was overwritten (a kernel frame jumped the
+ * guard), re-armed for the next launch; the one canary check (scheduler.c
+ * after a share, launch_owner.c for every hart at the launch's end). */
+static inline int fw_stack_canary_broken(uint32_t index) {
+  volatile uint64_t *canary = fw_stack_canary(index);
+  if (*canary == FW_STACK_CANARY) return 0;
+  *canary = FW_STACK_CANARY;
+  return 1;
+}
+
 /* The launch being run; shared by its harts. */
 typedef struct fw_launch {
   uint64_t seq;
@@ -49,7 +59,7 @@ typedef struct fw_launch {
 
 /* The claim state a U-mode claim loop (user_loop.c) shares with the other
  * harts of its launch: on a page every kernel may write; reset at each
- * launch's start, abort mirrored from fw_launch (launch.c). */
+ * launch's start, abort mirrored from fw_launch (launch_owner.c). */
 typedef struct fw_user_shared {
   volatile uintptr_t next_chunk;
   volatile uint32_t abort;
@@ -147,7 +157,7 @@ void fw_store_u64(volatile uint64_t *p, uint64_t v);
 /* scheduler.c */
 void fw_run_launch(uint64_t seq);      /* hart 0; returns once every hart is done with it */
 void fw_run_share(fw_hart_t *hart);    /* one hart's part of the running launch */
-void fw_run_cmdlist(uint64_t seq);     /* hart 0: the command list of ring launch seq (cmdlist.c) */
+void fw_run_cmdlist(uint64_t seq);     /* hart 0: the command list of ring launch seq (command_list_walk.c) */
 void fw_worker_loop(fw_hart_t *hart) __attribute__((noreturn));
 
 /* ring_loop.c */
@@ -180,7 +190,7 @@ void fw_trap_handler(uintptr_t *frame);
 void fw_kernel_fail(const rvhal_call_info_t *ci, int32_t status, const char *detail, uint64_t value)
     __attribute__((noreturn));
 
-/* print.c */
+/* print_service.c */
 void fw_print_record(uint32_t hart, uint64_t item, const char *text, uint32_t len, uint32_t flags);
 
 /* start.S */

@@ -1,7 +1,9 @@
 /* The launch being run, and the one place that changes its state
- * (launch.c): hart 0 starts it, participants claim work from it, any hart
+ * (launch_owner.c): hart 0 starts it, participants claim work from it, any hart
  * may fail it (the first failure wins), each participant finishes its
- * share, and the last one completes it. Nothing else writes fw_launch. */
+ * share, and the last one completes it. Nothing else writes fw_launch but
+ * exact timing's turn-taking (turn, arrived: scheduler.c's wait_turn and
+ * pass_turn). */
 #ifndef FW_LAUNCH_H
 #define FW_LAUNCH_H
 
@@ -13,7 +15,7 @@
  * already completed with that status. */
 int32_t fw_launch_start(uint64_t seq);
 
-/* Hart 0: the same for a launch of command list `seq` (cmdlist.c): its
+/* Hart 0: the same for a launch of command list `seq` (command_list_walk.c): its
  * descriptor and arguments in the list, its end written to `st`, not to
  * the ring; `now` is its start time (the list's last clock reading: the
  * clock is MMIO, ~75 ns a read under QEMU). */
@@ -23,7 +25,7 @@ int32_t fw_launch_start_cmd(uint64_t seq, const rvhal_launch_desc_t *d, const vo
 /* Hart 0, after fw_launch_wait_retired: the end time written for the last
  * launch started by fw_launch_start_cmd (its record may since have been
  * rewritten by a privileged kernel; this copy is the firmware's). Read
- * only outside launch.c, like the two serials below. */
+ * only outside launch_owner.c, like the two serials below. */
 extern uint64_t fw_launch_cmd_end_mtime;
 
 /* Ring launch `seq` has ended (status, first faulting hart, start time):

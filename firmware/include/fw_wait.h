@@ -24,7 +24,7 @@ typedef enum fw_wake_reason {
   FW_WAKE_RETIRED,     /* (hart 0) the launch is completed */
 } fw_wake_reason_t;
 
-extern volatile uint32_t fw_wake_reasons[RVHAL_MAX_HARTS]; /* launch.c */
+extern volatile uint32_t fw_wake_reasons[RVHAL_MAX_HARTS]; /* launch_owner.c */
 
 static inline void fw_wake(uint32_t index, fw_wake_reason_t why) {
   __atomic_fetch_or(&fw_wake_reasons[index], 1u << why, __ATOMIC_RELAXED);

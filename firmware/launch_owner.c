@@ -160,11 +160,16 @@ int32_t fw_launch_start_cmd(uint64_t seq, const rvhal_launch_desc_t *d, const vo
   return start(seq, d, args, st, now);
 }
 
-void fw_launch_fail(const fw_hart_t *hart, int32_t status) {
-  fw_launch_t *L = &fw_launch;
+/* The first failure wins: its status and hart are the launch's. */
+static void first_failure(fw_launch_t *L, int32_t status, uint32_t hart) {
   int32_t expected = RVHAL_OK;
   if (__atomic_compare_exchange_n(&L->status, &expected, status, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-    L->fault_hart = hart->index;
+    L->fault_hart = hart;
+}
+
+void fw_launch_fail(const fw_hart_t *hart, int32_t status) {
+  fw_launch_t *L = &fw_launch;
+  first_failure(L, status, hart->index);
   __atomic_store_n(&L->abort, 1, __ATOMIC_RELEASE);
   fw_user_shared.abort = 1;
   fw_fence();
@@ -200,14 +205,8 @@ void fw_launch_finish(fw_hart_t *hart) {
    * broken by this launch, on whichever hart (a kernel may store into
    * another hart's stack after that hart checked its own): it fails this
    * launch, not the next one there. */
-  for (uint32_t h = 0; h < fw_num_harts; h++) {
-    volatile uint64_t *canary = fw_stack_canary(h);
-    if (*canary == FW_STACK_CANARY) continue;
-    *canary = FW_STACK_CANARY;
-    int32_t expected = RVHAL_OK;
-    if (__atomic_compare_exchange_n(&L->status, &expected, RVHAL_STACK_OVERFLOW, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-      L->fault_hart = h;
-  }
+  for (uint32_t h = 0; h < fw_num_harts; h++)
+    if (fw_stack_canary_broken(h)) first_failure(L, RVHAL_STACK_OVERFLOW, h);
   if (L->desc->flags & RVHAL_LAUNCH_COUNTERS) account_idle();
   complete(seq, L->status, L->fault_hart, start);
   __atomic_store_n(&fw_retired, fw_started, __ATOMIC_RELEASE);

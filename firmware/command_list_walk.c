@@ -1,5 +1,5 @@
 /* Hart 0 runs a command list (rvhal_cmdlist.h) from one ring entry: each
- * launch in turn through the launch owner (launch.c), copies and fills with
+ * launch in turn through the launch owner (launch_owner.c), copies and fills with
  * its own memmove/memset, each command's end in its status record, and it
  * stops at the first failure. Everything read from the list is checked
  * first: a privileged kernel of an earlier command may have rewritten it. */
