@@ -99,6 +99,13 @@ static void check_boot_config(const rvhal_boot_config_t *b) {
             b->fiber_pool_size);
   if (!region_ok(b, b->staging_base, b->staging_size))
     fw_fail(RVHAL_FIRMWARE, "boot config: staging area outside RAM", b->staging_base);
+  /* Global memory: what kernels may use besides their program and stacks
+   * (isolation), what command lists copy within; between the traces and
+   * the staging area. */
+  if (!region_ok(b, b->heap_base, b->heap_size) || b->heap_size == 0 ||
+      b->heap_base < b->trace_base + b->trace_size * b->num_harts || b->heap_base + b->heap_size > b->staging_base)
+    fw_fail(RVHAL_FIRMWARE, "boot config: global memory (heap) outside its place between traces and staging",
+            b->heap_base);
 }
 
 static void hart_init(fw_hart_t *hart, uint32_t index) {

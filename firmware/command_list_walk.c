@@ -17,10 +17,10 @@ static uint8_t *area(void) {
   return (uint8_t *)a;
 }
 
-/* [addr, addr + n) inside global memory (the dynamic region to RAM's end). */
+/* [addr, addr + n) inside global memory (the boot configuration's heap). */
 static int in_global(uint64_t addr, uint64_t n) {
   const rvhal_boot_config_t *b = &FW_CTRL->boot;
-  uint64_t lo = b->ram_base + RVHAL_DYNAMIC_OFFSET, hi = b->ram_base + b->ram_size;
+  uint64_t lo = b->heap_base, hi = b->heap_base + b->heap_size;
   return addr >= lo && addr <= hi && n <= hi - addr && (uintptr_t)addr == addr && (uintptr_t)n == n;
 }
 

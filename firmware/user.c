@@ -163,8 +163,7 @@ void fw_user_setup(fw_hart_t *hart) {
   if (leader + members > L->participants) members = L->participants - leader;
   const uintptr_t stacks_end = stacks + members * S;
   const uintptr_t pool = (uintptr_t)b->fibers_base + hart->index * P;
-  const uintptr_t heap = (uintptr_t)(b->trace_base + b->trace_size * b->num_harts);
-  const uintptr_t heap_end = (uintptr_t)b->staging_base;
+  const uintptr_t heap = (uintptr_t)b->heap_base, heap_end = (uintptr_t)(b->heap_base + b->heap_size);
   const uintptr_t lo[FW_USER_RANGES] = {prog, stacks, pool, heap};
   const uintptr_t top = program_top ? program_top : prog_end; /* before the first program: the area */
   const uintptr_t hi[FW_USER_RANGES] = {top, stacks_end, pool + P, heap_end};

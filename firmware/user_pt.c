@@ -89,8 +89,7 @@ static pte_t perm_common(uintptr_t a) {
   if (in(a, fw, fw + RVHAL_FW_REGION_SIZE)) return S_RWX;
   const uintptr_t prog = (uintptr_t)b->program_base, prog_end = prog + (uintptr_t)b->program_size;
   if (in(a, prog, prog_end)) return a < prog_data ? U_RX : a < prog_top ? U_RW : S_RW;
-  const uintptr_t heap = (uintptr_t)(b->trace_base + b->trace_size * b->num_harts);
-  if (in(a, heap, (uintptr_t)b->staging_base)) return U_RW;
+  if (in(a, (uintptr_t)b->heap_base, (uintptr_t)(b->heap_base + b->heap_size))) return U_RW;
   return S_RW;
 }
 
@@ -117,7 +116,7 @@ static int bounds(uint32_t h, uintptr_t *out) {
   int n = 0;
   const uintptr_t fixed[] = {fw, (uintptr_t)__fw_user_start, (uintptr_t)__fw_user_shared, (uintptr_t)__fw_user_end,
                              fw + RVHAL_FW_REGION_SIZE, prog, prog + (uintptr_t)b->program_size, zlo, zhi,
-                             (uintptr_t)(b->trace_base + b->trace_size * b->num_harts), (uintptr_t)b->staging_base,
+                             (uintptr_t)b->heap_base, (uintptr_t)(b->heap_base + b->heap_size),
                              (uintptr_t)(b->ram_base + b->ram_size)};
   for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) out[n++] = fixed[i];
   const uintptr_t pool = (uintptr_t)b->fibers_base + h * P;
