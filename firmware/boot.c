@@ -11,6 +11,7 @@
 
 #include "fw.h"
 #include "fw_board.h"
+#include "fw_isolation.h"
 #include "fw_mmio.h"
 #include "fw_wait.h"
 
@@ -126,24 +127,10 @@ static void hart_init(fw_hart_t *hart, uint32_t index) {
   hart->call.fiber_pool = pool + RVHAL_STACK_GUARD;
   hart->call.fiber_pool_size = (uintptr_t)b->fiber_pool_size - RVHAL_STACK_GUARD;
   hart->call.fiber_stack_size = (uintptr_t)b->fiber_stack_size;
-  /* Below the stack, a guard this hart's PMP forbids even to M-mode (a
-   * locked entry: it stays until the device restarts). S-mode has no PMP:
-   * there the page tables leave every guard out of a kernel's reach
-   * (user_pt.c); a privileged kernel has only the canary above it. */
-#ifndef FW_PRIV_S
-  uintptr_t guard = (uintptr_t)(b->stacks_base + (uint64_t)index * b->hart_stack_size);
-  uintptr_t pool_guard = pool; /* the guard at the start of the work-item stack pool */
-  __asm__ volatile("csrw pmpaddr0, %0" ::"r"((guard >> 2) | ((RVHAL_STACK_GUARD >> 3) - 1)));
-  __asm__ volatile("csrw pmpaddr1, %0" ::"r"((pool_guard >> 2) | ((RVHAL_STACK_GUARD >> 3) - 1)));
-  __asm__ volatile("csrs pmpcfg0, %0" ::"r"(0x9898)); /* entries 0 and 1: locked, NAPOT, no access */
-  fw_user_pmp_init(); /* entries 2..10: what a U-mode kernel may touch (user.c) */
-  __asm__ volatile("csrw mcounteren, %0" ::"r"(7)); /* U-mode kernels may read cycle, time, instret */
-  if (xcsr_read(misa) & (1ul << ('S' - 'A')))     /* with S-mode there, U-mode needs scounteren too */
-    __asm__ volatile("csrw scounteren, %0" ::"r"(7));
-#else
-  __asm__ volatile("csrw scounteren, %0" ::"r"(7)); /* U-mode kernels may read cycle, time, instret */
-  fw_user_pt_hart(index); /* this hart's page tables, translation on (user_pt.c) */
-#endif
+  /* Below the stack and the pool, guards no kernel reaches; and what a
+   * U-mode kernel may reach at all (fw_isolation.h). A privileged kernel
+   * has only the canary above the stack's guard. */
+  fw_isolation_hart(index);
   /* The kernel's block at the top of the hart's stack (user.c). */
   uintptr_t top = (uintptr_t)(b->stacks_base + (uint64_t)(index + 1) * b->hart_stack_size);
   hart->user = (fw_user_t *)((top - sizeof(fw_user_t)) & ~(uintptr_t)15);
@@ -168,9 +155,7 @@ static void cold_boot(uint32_t index) {
   if (fw_board.version != FW_BOARD_VERSION) fw_fail(RVHAL_FIRMWARE, "board struct version", fw_board.version);
   check_boot_config(&ctrl->boot);
   fw_num_harts = ctrl->boot.num_harts;
-#ifdef FW_PRIV_S
-  fw_user_pt_boot(); /* U-mode kernels' page tables: the shared part (user_pt.c) */
-#endif
+  fw_isolation_boot();
   int rc = fw_board_init();
   if (rc) fw_fail(rc, "board init failed", (uint64_t)(int64_t)rc);
   fw_fence();

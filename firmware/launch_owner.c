@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fw_board.h"
+#include "fw_isolation.h"
 #include "fw_launch.h"
 #include "fw_mmio.h"
 #include "fw_wait.h"
@@ -133,11 +134,9 @@ static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const r
     fw_harts[i].arrived = 0;
     fw_harts[i].sense = 0;
   }
-#ifdef FW_PRIV_S
-  if (d->num_installs) fw_user_pt_off(0); /* program pages are RX for S-mode too (user_pt.c) */
-#endif
   if (d->num_installs) { /* most launches run the program already there: no call, no fence.i (each ends
                            QEMU's translation block) */
+    fw_isolation_install_begin(); /* page tables: program pages are RX for S-mode too */
     install_program(d);
     fw_user_program_installed(d);
     __asm__ volatile("fence.i" ::: "memory");

@@ -1,41 +1,27 @@
-/* What a kernel may reach. On an M-mode board kernels run in U-mode and
- * PMP entries 2..10 of each hart give them, per launch:
- *   the installed program: code and read-only data (RX), its data segment
- *     (RW), nothing of the area above its end;
- *   the stacks of the hart's team (RW: the leader's holds the group's
- *     local memory), with at the top of each the hart's block (fw_user_t:
- *     call info, copies of the launch descriptor and packed arguments);
- *   the hart's own work-item stack pool (RW);
- *   the global-memory heap (RW).
- * Nothing else: not the firmware, the control block (the launch ring
- * included: the kernel gets copies), the print rings, other teams' stacks
- * or pools, traces or staged program copies. Every boundary is a page
- * boundary (a PMP rule inside a page makes QEMU check each access to that
- * page apart). Entries 11..13 (constant) give the firmware's U-mode claim
- * loop (RX) and its shared claim page (RW), user_loop.c. Entries 0 and 1 (locked guards below the hart's stack and
- * its pool, boot.c) come first and so win. The ranges are kept in
- * fw_hart_t too: pointers a kernel passes to an ecall are checked against
- * them. Under an S-mode firmware (no PMP) page tables do the same
- * (user_pt.c). For RVHAL_LAUNCH_PRIVILEGED, kernels run in the firmware's
- * mode, on the same stack, with the launch's own descriptor and arguments. */
+/* The kernel's side of a share: its block at the top of the hart's stack
+ * (fw_user_t: call info, copies of the launch descriptor and packed
+ * arguments), what it may reach (fw_reach_t: the installed program, the
+ * stacks of the hart's team, the hart's own work-item stack pool, global
+ * memory; enforced by the board's isolation scheme, fw_isolation.h), and
+ * the same ranges kept in fw_hart_t: pointers a kernel passes to an ecall
+ * are checked against them. When the program changes, what the previous
+ * one left within a kernel's reach is cleared. For RVHAL_LAUNCH_PRIVILEGED,
+ * kernels run in the firmware's mode, on the same stack, with the launch's
+ * own descriptor and arguments. */
 #include <stddef.h>
 #include <string.h>
 
 #include "fw.h"
 #include "fw_csr.h"
+#include "fw_isolation.h"
 #include "fw_launch.h"
 
-/* Word copies and compares written out: a call to memcpy and its return,
+/* Word copies written out: a call to memcpy and its return,
  * on another page of firmware code, each end QEMU's translation block
  * (~40 ns each; docs/architecture.md, "The launch path's cost"). */
 typedef uintptr_t __attribute__((may_alias)) fw_word_t; /* copies any type's words */
 static inline __attribute__((always_inline)) void copy_words(fw_word_t *d, const fw_word_t *s, size_t n) {
   for (size_t i = 0; i < n; i++) d[i] = s[i];
-}
-static inline __attribute__((always_inline)) int same_words(const fw_word_t *a, const fw_word_t *b, size_t n) {
-  uintptr_t diff = 0;
-  for (size_t i = 0; i < n; i++) diff |= a[i] ^ b[i];
-  return diff == 0;
 }
 
 /* The installed program: its code/data boundary (the lowest install above
@@ -88,9 +74,7 @@ void fw_user_program_installed(const rvhal_launch_desc_t *d) {
   program_top = top;
   program_data = data ? data & ~(uintptr_t)3 : top;
   __atomic_store_n(&program_gen, program_gen + 1, __ATOMIC_RELEASE);
-#ifdef FW_PRIV_S
-  fw_user_pt_program(program_data, program_top);
-#endif
+  fw_isolation_program(program_data, program_top);
 }
 
 /* Once per program change, each hart: zero what a kernel may read of its
@@ -104,53 +88,6 @@ static void clear_stacks(fw_hart_t *hart, uintptr_t stack, uintptr_t pool, uintp
   memset((void *)lo, 0, (uintptr_t)hart->user - lo);
   memset((void *)(pool + RVHAL_STACK_GUARD), 0, pool_size - RVHAL_STACK_GUARD);
 }
-
-#ifndef FW_PRIV_S
-/* cfg bytes: TOR (0x08) with R 1, W 2, X 4; 0 = off (the bottom of a TOR). */
-#define RX 0x0d
-#define RW 0x0b
-#define PMPADDR(n, a) __asm__ volatile("csrw pmpaddr" #n ", %0" ::"r"((uintptr_t)(a) >> 2))
-/* After PMP entries change, translations cached under the old ones must go
- * (privileged spec, "PMP and Paging": an sfence.vma after the writes).
- * QEMU 7.2 flushes its TLB on a pmpcfg write but not on a pmpaddr write:
- * without this, a page the previous program's kernel wrote (its data) stayed
- * writable to the next program's kernel, whose code lies there (issue 16,
- * item 1). A hart without S-mode has no sfence.vma (and no translation
- * cache in hardware): there rewriting pmpcfg2 makes QEMU flush. */
-static int has_s_mode;
-static inline __attribute__((always_inline)) void pmp_sync(void) {
-  if (has_s_mode) {
-    __asm__ volatile("sfence.vma" ::: "memory");
-  } else {
-    uintptr_t cfg;
-    __asm__ volatile("csrr %0, pmpcfg2\n\tcsrw pmpcfg2, %0" : "=r"(cfg)::"memory");
-  }
-}
-
-/* Entries 11..13, constant: the firmware's U-mode claim loop (RX) and its
- * shared claim page (RW), user_loop.c. */
-#if __riscv_xlen == 64
-void fw_user_pmp_init(void) {
-  has_s_mode = (xcsr_read(misa) & (1ul << ('S' - 'A'))) != 0;
-  PMPADDR(11, __fw_user_start);
-  PMPADDR(12, __fw_user_shared);
-  PMPADDR(13, __fw_user_end);
-  __asm__ volatile("csrw pmpcfg0, %0" ::"r"(0x9898ull | (uint64_t)RX << 24 | (uint64_t)RW << 32 | (uint64_t)RW << 48));
-  __asm__ volatile("csrw pmpcfg2, %0" ::"r"((uint64_t)RW | (uint64_t)RW << 16 | (uint64_t)RX << 32 | (uint64_t)RW << 40));
-}
-#else
-void fw_user_pmp_init(void) {
-  has_s_mode = (xcsr_read(misa) & (1ul << ('S' - 'A'))) != 0;
-  PMPADDR(11, __fw_user_start);
-  PMPADDR(12, __fw_user_shared);
-  PMPADDR(13, __fw_user_end);
-  __asm__ volatile("csrw pmpcfg0, %0" ::"r"(0x9898u | (uint32_t)RX << 24));
-  __asm__ volatile("csrw pmpcfg1, %0" ::"r"((uint32_t)RW | (uint32_t)RW << 16));
-  __asm__ volatile("csrw pmpcfg2, %0" ::"r"((uint32_t)RW | (uint32_t)RW << 16));
-  __asm__ volatile("csrw pmpcfg3, %0" ::"r"((uint32_t)RX | (uint32_t)RW << 8));
-}
-#endif
-#endif
 
 void fw_user_setup(fw_hart_t *hart) {
   const fw_launch_t *L = &fw_launch;
@@ -170,28 +107,9 @@ void fw_user_setup(fw_hart_t *hart) {
   clear_stacks(hart, (uintptr_t)b->stacks_base + hart->index * S, pool, P);
   copy_words(hart->user_lo, lo, FW_USER_RANGES);
   copy_words(hart->user_hi, hi, FW_USER_RANGES);
-#ifndef FW_PRIV_S
-  /* Written only when they change: QEMU flushes the hart's TLB on every
-   * PMP write (measured: the empty launch 1.4 -> 4.2 us when written each
-   * time). */
   const uintptr_t data = program_data ? program_data : top;
-  const uintptr_t pmp[FW_USER_PMP] = {prog, data, top, stacks, stacks_end, pool, pool + P, heap, heap_end};
-  if (!same_words(pmp, hart->pmp, FW_USER_PMP)) {
-    copy_words(hart->pmp, pmp, FW_USER_PMP);
-    PMPADDR(2, prog);
-    PMPADDR(3, data);
-    PMPADDR(4, top);
-    PMPADDR(5, stacks);
-    PMPADDR(6, stacks_end);
-    PMPADDR(7, pool);
-    PMPADDR(8, pool + P);
-    PMPADDR(9, heap);
-    PMPADDR(10, heap_end);
-    pmp_sync();
-  }
-#else
-  fw_user_pt_share(hart->index, stacks, stacks_end, L->privileged);
-#endif
+  const fw_reach_t reach = {prog, data, top, stacks, stacks_end, pool, pool + P, heap, heap_end};
+  fw_isolation_share(hart->index, &reach, L->privileged);
 
   /* The kernel's view of this call: at the top of this hart's stack. */
   fw_user_t *u = hart->user;

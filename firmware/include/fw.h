@@ -92,7 +92,6 @@ typedef struct fw_user {
 /* The memory a U-mode kernel may read on one hart, as [lo, hi) ranges
  * (pointers it hands to an ecall are checked against them). */
 #define FW_USER_RANGES 4
-#define FW_USER_PMP 9 /* pmpaddr2..10 as last written */
 
 typedef struct fw_hart {
   uint32_t index;
@@ -112,7 +111,6 @@ typedef struct fw_hart {
   void *kernel_args;               /* per launch: the packed arguments the kernel gets */
   uintptr_t kernel_sp;             /* and its stack pointer */
   uintptr_t user_lo[FW_USER_RANGES], user_hi[FW_USER_RANGES];
-  uintptr_t pmp[FW_USER_PMP];
 } fw_hart_t;
 
 /* Per-hart scratch: the top FW_SCRATCH_SIZE bytes of each hart's boot
@@ -171,14 +169,6 @@ int fw_team_wait(const rvhal_call_info_t *ci); /* nonzero: the launch failed mea
 void fw_user_setup(fw_hart_t *hart);        /* per launch: the kernel's block and its memory map */
 int fw_user_readable(const fw_hart_t *hart, uintptr_t p, uintptr_t n);
 void fw_user_program_installed(const rvhal_launch_desc_t *d);
-void fw_user_pmp_init(void);                /* M-mode: the constant PMP configuration */
-
-/* user_pt.c (S-mode firmware: Sv39 page tables instead of PMP) */
-void fw_user_pt_boot(void);                 /* cold boot: the tables every hart shares */
-void fw_user_pt_hart(uint32_t h);           /* each hart: its own tree, translation on */
-void fw_user_pt_program(uintptr_t data, uintptr_t top); /* a program installed: code/data boundary, end */
-void fw_user_pt_off(uint32_t h);            /* translation off until the hart's next share */
-void fw_user_pt_share(uint32_t h, uintptr_t stacks, uintptr_t stacks_end, int privileged);
 
 /* user_loop.c: U-mode code and its shared page (linker/firmware.ld.S) */
 void fw_user_loop(fw_uloop_t *u);

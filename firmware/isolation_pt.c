@@ -1,5 +1,5 @@
-/* What a U-mode kernel may reach under an S-mode firmware (no PMP): Sv39
- * page tables, an identity map, one tree per hart. U pages: the program
+/* Isolation by page tables (fw_isolation.h), for an S-mode firmware (no
+ * PMP): Sv39 page tables, an identity map, one tree per hart. U pages: the program
  * area (code RX, data RW), the firmware's U-mode claim loop (RX) and its
  * shared page (RW, user_loop.c), the stacks of the hart's team above their
  * guards (RW: call info, argument copies, local memory), the hart's own
@@ -22,8 +22,8 @@
 
 #include "fw.h"
 #include "fw_csr.h"
+#include "fw_isolation.h"
 
-#ifdef FW_PRIV_S
 #if __riscv_xlen != 64
 #error "S-mode isolation is Sv39: RV64 only"
 #endif
@@ -147,7 +147,7 @@ static pte_t *shared_table(uintptr_t mp) {
 /* Boot, on the cold-boot hart before the others start: the shared tables
  * (every 2 MiB outside the per-hart zone that is not uniform, and all of
  * the program area). */
-void fw_user_pt_boot(void) {
+void fw_isolation_boot(void) {
   const rvhal_boot_config_t *b = &FW_CTRL->boot;
   tables = (pte_t(*)[512])(fw_region() + RVHAL_PT_OFFSET);
   const uintptr_t prog = (uintptr_t)b->program_base, prog_end = prog + (uintptr_t)b->program_size;
@@ -209,12 +209,13 @@ static void use_satp(uint32_t h, uint64_t satp) {
   __asm__ volatile("csrw satp, %0\n\tsfence.vma" ::"r"(satp) : "memory");
 }
 
-/* Translation off until the hart's next share (hart 0, to install a
- * program into pages its tables make RX). */
-void fw_user_pt_off(uint32_t h) { use_satp(h, 0); }
+/* Hart 0: translation off until its next share, to install a program
+ * into pages its tables make RX. */
+void fw_isolation_install_begin(void) { use_satp(0, 0); }
 
 /* Each hart, at boot: its tree for a team of one, translation on. */
-void fw_user_pt_hart(uint32_t h) {
+void fw_isolation_hart(uint32_t h) {
+  __asm__ volatile("csrw scounteren, %0" ::"r"(7)); /* U-mode kernels may read cycle, time, instret */
   const rvhal_boot_config_t *b = &FW_CTRL->boot;
   pt_hart[h].stacks = (uintptr_t)b->stacks_base + h * (uintptr_t)b->hart_stack_size;
   pt_hart[h].stacks_end = pt_hart[h].stacks + (uintptr_t)b->hart_stack_size;
@@ -227,7 +228,7 @@ void fw_user_pt_hart(uint32_t h) {
 /* Hart 0, when a launch installed a program: its code/data boundary and
  * its end (page-aligned, user.c); the program's pages up to the higher of
  * the old and new ends are rewritten. */
-void fw_user_pt_program(uintptr_t data, uintptr_t top) {
+void fw_isolation_program(uintptr_t data, uintptr_t top) {
   const rvhal_boot_config_t *b = &FW_CTRL->boot;
   const uintptr_t prog = (uintptr_t)b->program_base, prog_end = prog + (uintptr_t)b->program_size;
   if (top < prog || top > prog_end) top = prog_end;
@@ -243,7 +244,8 @@ void fw_user_pt_program(uintptr_t data, uintptr_t top) {
 
 /* Each hart, per share: its team's stacks; translation off for a
  * privileged launch; a fence if the program's tables changed. */
-void fw_user_pt_share(uint32_t h, uintptr_t stacks, uintptr_t stacks_end, int privileged) {
+void fw_isolation_share(uint32_t h, const fw_reach_t *r, int privileged) {
+  const uintptr_t stacks = r->stacks, stacks_end = r->stacks_end;
   if (privileged) {
     use_satp(h, 0);
     return;
@@ -263,4 +265,3 @@ void fw_user_pt_share(uint32_t h, uintptr_t stacks, uintptr_t stacks_end, int pr
   use_satp(h, pt_hart[h].satp);
   if (fence) __asm__ volatile("sfence.vma" ::: "memory");
 }
-#endif
