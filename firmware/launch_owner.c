@@ -130,10 +130,7 @@ static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const r
   L->status = RVHAL_OK;
   L->abort = 0;
   L->fault_hart = 0;
-  for (uint32_t i = 0; i < L->participants; i += L->team_size) {
-    fw_harts[i].arrived = 0;
-    fw_harts[i].sense = 0;
-  }
+  fw_teams_reset(L->participants / L->team_size, L->team_size);
   if (d->num_installs) { /* most launches run the program already there: no call, no fence.i (each ends
                            QEMU's translation block) */
     fw_isolation_install_begin(); /* page tables: program pages are RX for S-mode too */
@@ -210,6 +207,32 @@ void fw_launch_finish(fw_hart_t *hart) {
   complete(seq, L->status, L->fault_hart, start);
   __atomic_store_n(&fw_retired, fw_started, __ATOMIC_RELEASE);
   if (hart->index != 0) fw_wake(0, FW_WAKE_RETIRED); /* hart 0 may wait to reuse fw_launch */
+}
+
+/* Exact timing: the teams run one after another. QEMU runs every hart on
+ * one thread under -icount anyway, in turns whose length depends on timers
+ * and real time; taking turns explicitly makes each hart's span (and so its
+ * cycles) its own work only, the same on every run. A team waits, asleep,
+ * for its turn; the one before it hands over with an IPI. */
+void fw_launch_wait_turn(const fw_hart_t *hart, uint32_t team) {
+  fw_launch_t *L = &fw_launch;
+  /* Everyone must be asleep before the first team starts, or QEMU could run
+   * a hart just woken for the launch inside hart 0's span. */
+  if (hart->index != 0) {
+    if (__atomic_add_fetch(&L->arrived, 1, __ATOMIC_ACQ_REL) == L->participants - 1) fw_wake(0, FW_WAKE_TURN);
+  } else {
+    FW_WAIT_UNTIL(0, __atomic_load_n(&L->arrived, __ATOMIC_ACQUIRE) == L->participants - 1);
+  }
+  FW_WAIT_UNTIL(hart->index, __atomic_load_n(&L->turn, __ATOMIC_ACQUIRE) == team ||
+                                 __atomic_load_n(&L->abort, __ATOMIC_ACQUIRE));
+}
+
+void fw_launch_pass_turn(uint32_t next_team) {
+  fw_launch_t *L = &fw_launch;
+  __atomic_store_n(&L->turn, next_team, __ATOMIC_RELEASE);
+  fw_fence();
+  for (uint32_t i = next_team * L->team_size; i < (next_team + 1) * L->team_size && i < L->participants; i++)
+    fw_wake(i, FW_WAKE_TURN);
 }
 
 /* Lingering instead would take the host core, or under -icount the one

@@ -118,7 +118,7 @@ void fw_user_setup(fw_hart_t *hart) {
   /* xie, what a trap's unwinding restores (trap.c): a U-mode share swaps
    * it for 0 as it enters (run_protected: one CSR access less) */
   if (L->privileged) fw_scratch_of(hart->index)->ie = xcsr_read(CSR_XIE);
-  u->call.team = &fw_harts[leader].user->team;
+  u->call.team = &fw_harts[leader].user->team; /* the copy in its first hart's block */
   u->call.counters = u->counters;
   u->call.fp_live = 0;
   u->sched.hal_extra = (uintptr_t)&u->call;

@@ -7,6 +7,7 @@
 
 #include "fw_asm.h"
 #include "fw_format.h"
+#include "fw_team.h"
 #include "rvhal/hal_sched_info.h"
 #include "rvhal/rvhal_kernel_abi.h"
 #include "rvhal/rvhal_protocol.h"
@@ -102,11 +103,7 @@ typedef struct fw_hart {
   jmp_buf recover;    /* where a trapping kernel call unwinds to */
   uint32_t barrier_sense; /* this hart's sense for team barriers */
   rvhal_call_info_t call;
-  /* Used when this hart leads a team: */
-  rvhal_team_t team;               /* what the team's kernel calls share */
-  volatile uintptr_t chunk[2];     /* the leader's claims, alternately (scheduler.c) */
-  volatile uint32_t arrived;       /* team barrier: harts arrived */
-  volatile uint32_t sense;         /* team barrier: flips when all arrived */
+  fw_team_t *team;                 /* this share's team (fw_team.h) */
   fw_user_t *user;                 /* top of this hart's stack */
   void *kernel_args;               /* per launch: the packed arguments the kernel gets */
   uintptr_t kernel_sp;             /* and its stack pointer */

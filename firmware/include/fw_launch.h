@@ -1,9 +1,8 @@
 /* The launch being run, and the one place that changes its state
  * (launch_owner.c): hart 0 starts it, participants claim work from it, any hart
  * may fail it (the first failure wins), each participant finishes its
- * share, and the last one completes it. Nothing else writes fw_launch but
- * exact timing's turn-taking (turn, arrived: scheduler.c's wait_turn and
- * pass_turn). */
+ * share, and the last one completes it; in exact timing the teams take
+ * turns through it. Nothing else writes fw_launch. */
 #ifndef FW_LAUNCH_H
 #define FW_LAUNCH_H
 
@@ -52,6 +51,11 @@ static inline uintptr_t fw_launch_claim(uintptr_t team, uintptr_t k, uintptr_t t
  * sets the status and the faulting hart, every failure stops further
  * claims and wakes the participants (asleep in a barrier, they leave). */
 void fw_launch_fail(const fw_hart_t *hart, int32_t status);
+
+/* Exact timing: wait, asleep, until every participant is asleep and it is
+ * team `team`'s turn (or the launch failed); hand the turn to `next_team`. */
+void fw_launch_wait_turn(const fw_hart_t *hart, uint32_t team);
+void fw_launch_pass_turn(uint32_t next_team);
 
 /* `hart` has done its share; the last participant completes the launch. */
 void fw_launch_finish(fw_hart_t *hart);

@@ -42,4 +42,15 @@ static inline void fw_wake(uint32_t index, fw_wake_reason_t why) {
     }                              \
   } while (0)
 
+/* The one timed sleep: until the timer reaches `until` (hart `index` is the
+ * calling hart), or any interrupt wakes it first; one wfi, the timer off
+ * again after. */
+static inline void fw_sleep_until(uint32_t index, uint64_t until) {
+  fw_timer_set(index, until);
+  xcsr_set(CSR_XIE, XIP_TIMER);
+  fw_wfi();
+  xcsr_clear(CSR_XIE, XIP_TIMER);
+  fw_timer_set(index, FW_TIMER_OFF);
+}
+
 #endif /* FW_WAIT_H */
