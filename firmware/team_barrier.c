@@ -8,6 +8,7 @@
 #include "fw.h"
 #include "fw_board.h"
 #include "fw_counters.h"
+#include "fw_launch.h"
 #include "fw_mmio.h"
 #include "fw_wait.h"
 

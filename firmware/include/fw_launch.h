@@ -9,6 +9,30 @@
 #include "fw.h"
 #include "rvhal/rvhal_cmdlist.h"
 
+/* The launch being run; shared by its harts. */
+typedef struct fw_launch {
+  uint64_t seq;
+  const rvhal_launch_desc_t *desc;
+  hal_kernel_entry_t entry;
+  void *args;
+  uint64_t chunks_per_row; /* claims per row of groups along dimension 0 */
+  uint64_t total_chunks;
+  uint32_t participants;   /* harts taking part */
+  uint32_t team_size;
+  uint64_t start_mtime;
+  volatile uintptr_t next_chunk; /* claimed with an atomic add */
+  volatile uint32_t finished;   /* participants done */
+  volatile int32_t status;      /* first error wins */
+  volatile uint32_t abort;      /* set on error: take no more groups */
+  volatile uint32_t fault_hart;
+  volatile uint32_t turn;       /* exact timing: the team whose turn it is */
+  volatile uint32_t arrived;    /* exact timing: harts asleep, waiting for their turn */
+  uint32_t privileged; /* RVHAL_LAUNCH_PRIVILEGED: the kernel runs in our mode, not isolated */
+} fw_launch_t;
+
+extern fw_launch_t fw_launch;
+extern volatile uintptr_t fw_launch_gen; /* bumped at each launch's start: the workers' wake-up */
+
 /* Hart 0: check and set up launch `seq` from the ring, install its program
  * and wake its participants. RVHAL_OK, or the launch was refused and is
  * already completed with that status. */
