@@ -11,8 +11,11 @@
  * RVHAL_MISSING_TOOL (no such QEMU) and RVHAL_BAD_LAUNCH.
  *
  * With the argument "stack": frames of several sizes, up to past the whole
- * stack region, touched only at their lowest byte. Arguments name the parts
- * to run (forged print wiped traps wild isolated lost busy missing stack).
+ * stack region, touched only at their lowest byte. With "probe": every page
+ * of the firmware image and pages of every region of the layout a kernel
+ * must not reach, stored to and loaded from. Arguments name the parts to
+ * run (forged print wiped traps wild isolated lost busy missing stack
+ * probe).
  * Kernels run isolated (U-mode on M-mode boards); those that play a lying
  * device (forged records, print heads, staging and boot configuration
  * overwritten) run privileged (rvhal_launch_options_t.privileged). */
@@ -20,6 +23,7 @@
 #include <signal.h>
 
 #include "dev_util.h"
+#include "rvhal/rvhal_cmdlist.h"  /* RVHAL_CMDLIST_OFFSET */
 #include "rvhal/rvhal_protocol.h" /* RVHAL_PRINT_RING_SIZE */
 #include "dt_shared.h"
 
@@ -270,6 +274,115 @@ static void residue(uint64_t stacks, uint64_t stack_size) {
   CHECK_MSG(total == 0, "the next program read %llu marker words the previous one left on the stacks",
             (unsigned long long)total);
   CHECK_OK(rvhal_mem_free(c.d, out));
+  HEALTHY();
+}
+
+/* One probe: an isolated kernel on hart 0 stores to (store) or loads from
+ * `addr`; it must fault naming the address, or (allowed) succeed. */
+static unsigned probe_at(uint64_t addr, int store, int allowed, const char *what) {
+  rvhal_launch_options_t one = {.harts = 1};
+  int rc = act_opts(store ? HOSTILE_STORE_AT : HOSTILE_LOAD_AT, addr, 1, 1, &one);
+  const char *msg = rvhal_last_error();
+  char want[64];
+  snprintf(want, sizeof want, "address 0x%llx", (unsigned long long)addr);
+  if (allowed) {
+    CHECK_MSG(rc == RVHAL_OK, "%s of %s at 0x%llx (a kernel's own memory): %s: %s", store ? "store" : "load", what,
+              (unsigned long long)addr, rvhal_status_name(rc), msg);
+    return rc != RVHAL_OK;
+  }
+  const int ok = rc == RVHAL_KERNEL_TRAP && strstr(msg, want) && strstr(msg, store ? "store" : "load");
+  CHECK_MSG(ok, "%s of %s at 0x%llx did not fault: %s: %s", store ? "store" : "load", what, (unsigned long long)addr,
+            rvhal_status_name(rc), msg);
+  return !ok;
+}
+
+/* Issue 16, item 13: every page of the firmware image, and the first,
+ * middle and last page of every other region of the device's layout a
+ * kernel is not meant to reach, faults for an isolated kernel's stores and
+ * loads (PMP on M-mode boards, page tables under SBI); a few pages it is
+ * meant to reach do not (so the probe can tell). Run on hart 0: the other
+ * harts' stacks and pools are not its own. Then the device is healthy. */
+static void probe_layout(void) {
+  EXPECT(act_priv(HOSTILE_LAYOUT, 0, 1, 1), RVHAL_OK, NULL, NULL);
+  uint32_t m[2 * HOSTILE_LAYOUT_VALUES];
+  CHECK_OK(rvhal_mem_read(c.d, m, c.marks, sizeof m));
+  uint64_t v[HOSTILE_LAYOUT_VALUES];
+  for (int i = 0; i < HOSTILE_LAYOUT_VALUES; i++) v[i] = m[2 * i] | (uint64_t)m[2 * i + 1] << 32;
+  const uint64_t fw = v[0], ctrl = v[1], staging = v[2], stacks = v[3], S = v[4], harts = v[5], pools = v[6], P = v[7];
+  const uint64_t traces = v[8], T = v[9], heap = v[10], heap_size = v[11], staging_size = v[12], prog = v[13];
+  const uint64_t prog_size = v[14], ram = v[15], ram_size = v[16];
+  const uint64_t pg = 4096;
+  CHECK_MSG(harts >= 1 && harts <= RVHAL_MAX_HARTS && S % pg == 0 && P % pg == 0 && fw % pg == 0,
+            "layout: %llu harts, stacks of %llu, pools of %llu, firmware at 0x%llx", (unsigned long long)harts,
+            (unsigned long long)S, (unsigned long long)P, (unsigned long long)fw);
+  if (harts < 1 || harts > RVHAL_MAX_HARTS || S % pg || P % pg || fw % pg) return;
+  /* The firmware's pages a kernel is meant to reach: its U-mode claim loop
+   * (executable and readable: where a kernel alone in its team returns to,
+   * hostile_claims) and the claim page after it (read and write). */
+  const uint8_t z = 0;
+  CHECK_OK(rvhal_mem_fill(c.d, c.marks, &z, 1, N * 4));
+  uint64_t what = 0;
+  hal_arg_t cargs[2] = {rvhal_arg_global(c.marks), rvhal_arg_value(&what, 8)};
+  hal_ndrange_t cnd = {.global = {N - 2}, .local = {1}};
+  rvhal_launch_options_t alone = {.harts = 1, .chunk_groups = 1};
+  CHECK_OK(rvhal_kernel_exec_ex(c.d, c.hostile, fixture_kernel(c.d, c.hostile, "hostile_claims"), &cnd, cargs, 2, 1,
+                                &alone));
+  uint32_t ra[2];
+  CHECK_OK(rvhal_mem_read(c.d, ra, c.marks, sizeof ra));
+  const uint64_t loop_page = (ra[0] | (uint64_t)ra[1] << 32) & ~(pg - 1), shared_page = loop_page + pg;
+  CHECK_MSG(loop_page >= fw && loop_page < fw + RVHAL_CMDLIST_OFFSET, "the U-mode claim loop at 0x%llx",
+            (unsigned long long)loop_page);
+  unsigned probes = 0, missed = 0;
+  /* every page of the firmware image (RVHAL_CMDLIST_OFFSET: where the image's room ends) */
+  for (uint64_t a = fw; a < fw + RVHAL_CMDLIST_OFFSET; a += pg, probes += 2) {
+    missed += probe_at(a + 8, 1, a == shared_page, "the firmware image");
+    missed += probe_at(a + 8, 0, a == shared_page || a == loop_page, "the firmware image");
+  }
+  struct {
+    const char *what;
+    uint64_t lo, hi;
+  } r[4 * RVHAL_MAX_HARTS + 16];
+  size_t n = 0;
+#define REGION(w, l, h) \
+  do {                    \
+    r[n].what = (w);      \
+    r[n].lo = (l);        \
+    r[n].hi = (h);        \
+    n++;                  \
+  } while (0)
+  REGION("the command-list area", fw + RVHAL_CMDLIST_OFFSET, fw + RVHAL_CTRL_OFFSET);
+  REGION("the control block", ctrl, ctrl + sizeof(rvhal_ctrl_t));
+  REGION("the print rings", fw + RVHAL_PRINT_OFFSET, fw + RVHAL_PRINT_OFFSET + harts * RVHAL_PRINT_RING_SIZE);
+  REGION("the rest of the firmware region", fw + RVHAL_PT_OFFSET, fw + RVHAL_FW_REGION_SIZE);
+  if (fw > ram) REGION("RAM below the firmware", ram, fw);
+  REGION("the program area between firmware and programs", fw + RVHAL_FW_REGION_SIZE, prog);
+  REGION("the program area above the program", prog + prog_size - 64 * pg, prog + prog_size);
+  for (uint64_t h = 0; h < harts; h++) {
+    REGION("a stack guard", stacks + h * S, stacks + h * S + RVHAL_STACK_GUARD);
+    REGION("a work-item stack pool's guard", pools + h * P, pools + h * P + RVHAL_STACK_GUARD);
+    if (h == 0) continue;
+    REGION("another hart's stack", stacks + h * S + RVHAL_STACK_GUARD, stacks + (h + 1) * S);
+    REGION("another hart's work-item stacks", pools + h * P + RVHAL_STACK_GUARD, pools + (h + 1) * P);
+  }
+  REGION("the timeline buffers", traces, traces + harts * T);
+  if (heap > traces + harts * T) REGION("between the timelines and global memory", traces + harts * T, heap);
+  REGION("the staged program copies", staging, staging + staging_size);
+  if (ram + ram_size > staging + staging_size) REGION("RAM above the staging area", staging + staging_size, ram + ram_size);
+#undef REGION
+  for (size_t i = 0; i < n; i++) {
+    const uint64_t lo = r[i].lo & ~(pg - 1), hi = (r[i].hi + pg - 1) & ~(pg - 1);
+    if (hi <= lo) continue;
+    const uint64_t at[3] = {lo, lo + (hi - lo) / 2 / pg * pg, hi - pg};
+    for (int k = 0; k < 3; k++, probes += 2) {
+      missed += probe_at(at[k] + 16, 1, 0, r[i].what);
+      missed += probe_at(at[k] + 16, 0, 0, r[i].what);
+    }
+  }
+  /* what a kernel is meant to reach: global memory, its own stack */
+  missed += probe_at(c.marks + 64, 1, 1, "global memory");
+  missed += probe_at(heap + heap_size - 64, 0, 1, "global memory");
+  missed += probe_at(stacks + RVHAL_STACK_GUARD + 64, 0, 1, "its own stack");
+  if (getenv("RVHAL_TEST_VERBOSE")) printf("  probed %u pages of %zu regions and the firmware image: %u wrong\n", probes, n, missed);
   HEALTHY();
 }
 
@@ -526,9 +639,9 @@ int main(int argc, char **argv) {
     const char *name;
     void (*fn)(void);
   } parts[] = {{"forged", forged_records}, {"print", print_bombs}, {"wiped", wiped_programs}, {"traps", traps}, {"wild", wild_stores}, {"isolated", isolated_stores}, {"teams", big_teams},
-               {"lost", device_lost},      {"busy", busy},         {"missing", missing_tool}, {"stack", stack_frames}};
+               {"lost", device_lost},      {"busy", busy},         {"missing", missing_tool}, {"stack", stack_frames}, {"probe", probe_layout}};
   for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
-    int run = argc == 1 && strcmp(parts[i].name, "stack") != 0;
+    int run = argc == 1 && strcmp(parts[i].name, "stack") != 0 && strcmp(parts[i].name, "probe") != 0;
     for (int a = 1; a < argc; a++) run |= !strcmp(argv[a], parts[i].name);
     if (run) parts[i].fn();
   }

@@ -132,9 +132,12 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
     return;
   }
   case HOSTILE_LAYOUT: {
-    const uint64_t v[6] = {(uintptr_t)ctrl - RVHAL_CTRL_OFFSET, (uintptr_t)ctrl, ctrl->boot.staging_base,
-                           ctrl->boot.stacks_base, ctrl->boot.hart_stack_size, ctrl->boot.num_harts};
-    for (int i = 0; i < 6; i++) {
+    const rvhal_boot_config_t *b = &ctrl->boot;
+    const uint64_t v[HOSTILE_LAYOUT_VALUES] = {
+        (uintptr_t)ctrl - RVHAL_CTRL_OFFSET, (uintptr_t)ctrl, b->staging_base, b->stacks_base, b->hart_stack_size,
+        b->num_harts, b->fibers_base, b->fiber_pool_size, b->trace_base, b->trace_size, b->heap_base, b->heap_size,
+        b->staging_size, b->program_base, b->program_size, b->ram_base, b->ram_size, 0};
+    for (int i = 0; i < HOSTILE_LAYOUT_VALUES; i++) {
       a->marks[2 * i] = (uint)v[i];
       a->marks[2 * i + 1] = (uint)(v[i] >> 32);
     }
@@ -154,6 +157,9 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
   }
   case HOSTILE_STORE_AT:
     *(volatile uint32_t *)(uintptr_t)a->value = 0xdead;
+    return;
+  case HOSTILE_LOAD_AT:
+    a->marks[0] = *(volatile uint32_t *)(uintptr_t)a->value;
     return;
   case HOSTILE_STACK_BOTTOM:
     stack_bottom(a->value, a->marks);

@@ -68,8 +68,11 @@ static inline uint32_t want_b(uint32_t in, uint32_t k, uint32_t i) {
 #define HOSTILE_WIPE_CTRL 15       /* the control block after the boot configuration zeroed */
 #define HOSTILE_WIPE_STACKS 16     /* every other hart's stack zeroed */
 #define HOSTILE_FIBER_STACK 17     /* after a barrier, local id 1 (on a work-item stack) does HOSTILE_STACK_BOTTOM */
-#define HOSTILE_LAYOUT 18          /* (privileged) marks[0..11] = firmware, control block, staging, stacks base,
-                                      hart stack size, harts: 64-bit values as two words, low first */
+#define HOSTILE_LAYOUT 18          /* (privileged) marks[0..35] = firmware, control block, staging, stacks base,
+                                      hart stack size, harts, then the rest of the boot configuration's
+                                      layout (HOSTILE_LAYOUT_*): 64-bit values as two words, low first */
+#define HOSTILE_LAYOUT_VALUES 18
+#define HOSTILE_LOAD_AT 24         /* item 0 loads one word at address `value` (into marks[0]) */
 #define HOSTILE_STORE_AT 19        /* item 0 stores one word at address `value` */
 #define HOSTILE_ECALL_PRINT_AT 20  /* (U-mode) the print ecall with 16 bytes of text at address `value` */
 #define HOSTILE_READ_STATUS 21     /* reads sstatus (privileged state: illegal instruction in U-mode, 2) */
