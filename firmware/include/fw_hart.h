@@ -43,6 +43,7 @@ typedef struct fw_hart {
   uint32_t in_kernel; /* a trap now is the kernel's, not the firmware's */
   uintptr_t seen_gen; /* last launch generation this hart saw */
   uint32_t program_gen; /* the last program change whose residue this hart cleared from its stacks (user.c) */
+  uintptr_t pool_dirty; /* bytes of its work-item stack pool used since (user.c) */
   rvhal_hart_block_t *block;
   jmp_buf recover;    /* where a trapping kernel call unwinds to */
   uint32_t barrier_sense; /* this hart's sense for team barriers */

@@ -252,8 +252,9 @@ static void code_after_program_change(uint32_t data) {
 }
 
 /* Nothing of one program is left for the next (issue 16, item 3): dt_hostile
- * fills every hart's stack below its frame with RESIDUE_MARK, then
- * dt_trap's kernel on each hart counts the marks it can read there: none.
+ * fills every hart's stack below its frame, and the work-item stacks its
+ * groups may use, with RESIDUE_MARK; then dt_trap's kernel on each hart
+ * counts the marks it can read there: none.
  * `stacks` and `stack_size` come from HOSTILE_LAYOUT. */
 static void residue(uint64_t stacks, uint64_t stack_size) {
   const uint32_t harts = rvhal_device_get_info(c.d)->num_harts;
@@ -261,7 +262,7 @@ static void residue(uint64_t stacks, uint64_t stack_size) {
             "stacks at 0x%llx, %llu bytes each: not in 64 KiB units", (unsigned long long)stacks,
             (unsigned long long)stack_size);
   uint64_t value = stacks | stack_size >> 16;
-  EXPECT(act(HOSTILE_MARK_STACK, value, harts, 1), RVHAL_OK, NULL, NULL);
+  EXPECT(act(HOSTILE_MARK_STACK, value, harts * 4, 4), RVHAL_OK, NULL, NULL); /* groups of 4: 3 work-item stacks */
   hal_addr_t out = dt_buffer(c.d, harts * 4, NULL);
   hal_arg_t args[2] = {rvhal_arg_global(out), rvhal_arg_value(&value, 8)};
   hal_ndrange_t nd = {.global = {harts}, .local = {1}};

@@ -61,6 +61,12 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
     __asm__ volatile("mv %0, sp" : "=r"(sp));
     volatile uint32_t *p = (volatile uint32_t *)(uintptr_t)(base + e->group->ci->hart_index * size + RVHAL_STACK_GUARD + 16); /* above the canary */
     while ((uintptr_t)p < sp - 512) *p++ = RESIDUE_MARK;
+    if (get_local_id(0, e) == 0) { /* and the work-item stacks its group's other items may use */
+      const rvhal_call_info_t *ci = e->group->ci;
+      const size_t items = get_local_size(0, e) * get_local_size(1, e) * get_local_size(2, e);
+      volatile uint32_t *q = (volatile uint32_t *)ci->fiber_pool;
+      while ((uintptr_t)q < ci->fiber_pool + (items - 1) * ci->fiber_stack_size) *q++ = RESIDUE_MARK;
+    }
     return;
   }
   if (g != 0) return;

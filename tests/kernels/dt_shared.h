@@ -77,7 +77,8 @@ static inline uint32_t want_b(uint32_t in, uint32_t k, uint32_t i) {
 #define HOSTILE_ECALL_PRINT_AT 20  /* (U-mode) the print ecall with 16 bytes of text at address `value` */
 #define HOSTILE_READ_STATUS 21     /* reads sstatus (privileged state: illegal instruction in U-mode, 2) */
 #define HOSTILE_MARK_STACK 23      /* each group's hart fills its stack below its sp with RESIDUE_MARK
-                                      (value: stacks base | hart stack size / 64 KiB) */
+                                      (value: stacks base | hart stack size / 64 KiB), and the work-item
+                                      stacks of its pool the group's items may use */
 #define RESIDUE_MARK 0x52455349u   /* "RESI": a word a later program must not find */
 #define HOSTILE_SP_BELOW 22        /* item 0 stores one word `value` bytes below its sp: a frame not probed
                                       (built without -fstack-clash-protection), written only at its bottom */
