@@ -63,9 +63,9 @@ static void install_program(const rvhal_launch_desc_t *d) {
   }
 }
 
-/* Write the completion record, publish it, wake the host if it sleeps. */
 static int32_t last_status; /* of the last launch completed (RVHAL_LAUNCH_AFTER_OK) */
 
+/* Write the completion record, publish it, wake the host if it sleeps. */
 void fw_launch_complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t start) {
   rvhal_ctrl_t *ctrl = FW_CTRL;
   last_status = status;
