@@ -96,7 +96,7 @@ static void clear_stacks(fw_hart_t *hart, uintptr_t stack, uintptr_t pool, uintp
     return;
   }
   hart->program_gen = gen;
-  const uintptr_t lo = stack + RVHAL_STACK_GUARD + 16; /* above the canary (fw.h) */
+  const uintptr_t lo = stack + RVHAL_STACK_GUARD + 16; /* above the canary (fw_hart.h) */
   memset((void *)lo, 0, (uintptr_t)hart->user - lo);
   memset((void *)(pool + RVHAL_STACK_GUARD), 0, hart->pool_dirty);
   hart->pool_dirty = used;
