@@ -83,7 +83,10 @@ void fw_user_program_installed(const rvhal_launch_desc_t *d) {
  * one's. The pool's used part: the SDK takes work-item stacks from its
  * start, at most items-per-group - 1 of them (sdk/src/barrier.c); the most
  * since the last clear is kept (pools are megabytes: clearing all of each
- * cost ~1.3 ms a program change on 4 harts). */
+ * cost ~1.3 ms a program change on 4 harts). A team's kernels reach each
+ * other's stacks, but none runs before the whole team passed the barrier
+ * that publishes its first claim (scheduler.c), after every member's
+ * clear. */
 static void clear_stacks(fw_hart_t *hart, uintptr_t stack, uintptr_t pool, uintptr_t pool_size) {
   const rvhal_launch_desc_t *d = fw_launch.desc;
   const uint64_t items = (uint64_t)d->local_size[0] * d->local_size[1] * d->local_size[2]; /* checked: >= 1 */
