@@ -274,6 +274,19 @@ static void residue(uint64_t stacks, uint64_t stack_size) {
   for (uint32_t h = 0; h < harts; h++) total += n[h];
   CHECK_MSG(total == 0, "the next program read %llu marker words the previous one left on the stacks",
             (unsigned long long)total);
+  /* The program area: dt_mem, shorter than dt_hostile and without a data
+   * segment, finds nothing of dt_hostile's code after its own on its last
+   * code page (and cannot reach dt_hostile's data page above it). */
+  EXPECT(act(HOSTILE_PRINT_ONCE, 0, 1, 1), RVHAL_OK, NULL, NULL); /* dt_hostile installed */
+  hal_program_t mem = fixture_program(c.d, "dt_mem");
+  hal_arg_t targ = rvhal_arg_global(out);
+  hal_ndrange_t one = {.global = {1}, .local = {1}};
+  CHECK_OK(rvhal_kernel_exec(c.d, mem, fixture_kernel(c.d, mem, "mem_code_tail"), &one, &targ, 1, 1));
+  CHECK_OK(rvhal_mem_read(c.d, n, out, 8));
+  CHECK_MSG(n[1] > 0, "dt_mem's code ends on a page boundary: no tail to check");
+  CHECK_MSG(n[0] == 0, "the next program read %u nonzero words of the previous one's code after its own (of %u)",
+            n[0], n[1]);
+  CHECK_OK(rvhal_program_free(c.d, mem));
   CHECK_OK(rvhal_mem_free(c.d, out));
   HEALTHY();
 }
