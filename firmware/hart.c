@@ -28,8 +28,6 @@ void fw_hart_init(uint32_t index) {
   hart->call.fiber_pool = pool + RVHAL_STACK_GUARD;
   hart->call.fiber_pool_size = (uintptr_t)b->fiber_pool_size - RVHAL_STACK_GUARD;
   hart->call.fiber_stack_size = (uintptr_t)b->fiber_stack_size;
-  /* RAM survives a device restart: the first program clears the whole pool */
-  hart->pool_dirty = hart->call.fiber_pool_size;
   /* Below the stack and the pool, guards no kernel reaches; and what a
    * U-mode kernel may reach at all (fw_isolation.h). A privileged kernel
    * has only the canary above the stack's guard. */

@@ -32,6 +32,17 @@ static inline __attribute__((always_inline)) void copy_words(fw_word_t *d, const
 static uintptr_t program_data, program_top, program_dirty;
 static volatile uint32_t program_gen; /* each change: harts clear their stacks (fw_user_setup) */
 
+/* Per hart, this module's: the memory a U-mode kernel may read in the
+ * current share as [lo, hi) ranges (pointers it hands to an ecall are
+ * checked against them), and the residue bookkeeping (clear_stacks). */
+#define FW_USER_RANGES 4
+typedef struct user_hart {
+  uintptr_t lo[FW_USER_RANGES], hi[FW_USER_RANGES];
+  uint32_t program_gen; /* the last program change whose residue this hart cleared */
+  uintptr_t pool_dirty; /* bytes of its work-item stack pool used since */
+} user_hart_t;
+static user_hart_t per_hart[RVHAL_MAX_HARTS];
+
 /* Zero [lo, hi) but the installs' ranges: what the previous programs left
  * (code, data, what their kernels wrote) that the new one does not
  * overwrite. Installs are few (RVHAL_MAX_INSTALLS): taken in address order
@@ -94,15 +105,17 @@ static void clear_stacks(fw_hart_t *hart, uintptr_t stack, uintptr_t pool, uintp
   const uint64_t want = (items - 1) * FW_CTRL->boot.fiber_stack_size; /* < 2^32 * 2^32: no wrap */
   const uintptr_t used = want < room ? (uintptr_t)want : room;
   const uint32_t gen = __atomic_load_n(&program_gen, __ATOMIC_ACQUIRE);
-  if (hart->program_gen == gen) {
-    if (used > hart->pool_dirty) hart->pool_dirty = used;
+  user_hart_t *me = &per_hart[hart->index];
+  if (me->program_gen == gen) {
+    if (used > me->pool_dirty) me->pool_dirty = used;
     return;
   }
-  hart->program_gen = gen;
+  if (me->program_gen == 0) me->pool_dirty = room; /* the first clear since boot: RAM survives a device restart */
+  me->program_gen = gen;
   const uintptr_t lo = stack + RVHAL_STACK_GUARD + 16; /* above the canary (fw_hart.h) */
   memset((void *)lo, 0, (uintptr_t)hart->user - lo);
-  memset((void *)(pool + RVHAL_STACK_GUARD), 0, hart->pool_dirty);
-  hart->pool_dirty = used;
+  memset((void *)(pool + RVHAL_STACK_GUARD), 0, me->pool_dirty);
+  me->pool_dirty = used;
 }
 
 void fw_user_setup(fw_hart_t *hart) {
@@ -121,8 +134,8 @@ void fw_user_setup(fw_hart_t *hart) {
   const uintptr_t top = program_top ? program_top : prog_end; /* before the first program: the area */
   const uintptr_t hi[FW_USER_RANGES] = {top, stacks_end, pool + P, heap_end};
   clear_stacks(hart, (uintptr_t)b->stacks_base + hart->index * S, pool, P);
-  copy_words(hart->user_lo, lo, FW_USER_RANGES);
-  copy_words(hart->user_hi, hi, FW_USER_RANGES);
+  copy_words(per_hart[hart->index].lo, lo, FW_USER_RANGES);
+  copy_words(per_hart[hart->index].hi, hi, FW_USER_RANGES);
   const uintptr_t data = program_data ? program_data : top;
   const fw_reach_t reach = {prog, data, top, stacks, stacks_end, pool, pool + P, heap, heap_end};
   fw_isolation_share(hart->index, &reach, L->privileged);
@@ -160,7 +173,8 @@ void fw_user_setup(fw_hart_t *hart) {
 }
 
 int fw_user_readable(const fw_hart_t *hart, uintptr_t p, uintptr_t n) {
+  const uintptr_t *lo = per_hart[hart->index].lo, *hi = per_hart[hart->index].hi;
   for (int i = 0; i < FW_USER_RANGES; i++)
-    if (p >= hart->user_lo[i] && p <= hart->user_hi[i] && n <= hart->user_hi[i] - p) return 1;
+    if (p >= lo[i] && p <= hi[i] && n <= hi[i] - p) return 1;
   return 0;
 }

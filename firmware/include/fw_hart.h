@@ -34,16 +34,10 @@ static inline int fw_stack_canary_broken(uint32_t index) {
   return 1;
 }
 
-/* The memory a U-mode kernel may read on one hart, as [lo, hi) ranges
- * (pointers it hands to an ecall are checked against them). */
-#define FW_USER_RANGES 4
-
 typedef struct fw_hart {
   uint32_t index;
   uint32_t in_kernel; /* a trap now is the kernel's, not the firmware's */
   uintptr_t seen_gen; /* last launch generation this hart saw */
-  uint32_t program_gen; /* the last program change whose residue this hart cleared from its stacks (user.c) */
-  uintptr_t pool_dirty; /* bytes of its work-item stack pool used since (user.c) */
   rvhal_hart_block_t *block;
   jmp_buf recover;    /* where a trapping kernel call unwinds to */
   uint32_t barrier_sense; /* this hart's sense for team barriers */
@@ -52,7 +46,6 @@ typedef struct fw_hart {
   struct fw_user *user;            /* top of this hart's stack (fw_user.h) */
   void *kernel_args;               /* per launch: the packed arguments the kernel gets */
   uintptr_t kernel_sp;             /* and its stack pointer */
-  uintptr_t user_lo[FW_USER_RANGES], user_hi[FW_USER_RANGES];
 } fw_hart_t;
 
 /* Per-hart scratch: the top FW_SCRATCH_SIZE bytes of each hart's boot
