@@ -7,10 +7,12 @@
 # mirror of github:sgrauerg/polybenchGpu); its OpenCL/<BENCH>/*.cl files are
 # copied byte for byte into WORK_DIR (default: a new directory under
 # $TMPDIR, never inside this repository) and checked with cmp. Each is
-# compiled by the build's `rvhal cc` (RV64; ADI's size with -DN=64, as a
+# compiled by the build's `rvhal cc` (ADI's size with -DN=64, as a
 # clBuildProgram option) and run by scripts/polybench/runner.c, which runs
 # the same file compiled as C on the host as the reference (see there).
 # Prints a Markdown table: benchmark, kernel, compiled, ran, matched.
+# PB_DEVICE=N runs on device N of `rvhal info` (default 0, qemu-virt RV64;
+# the kernels are compiled for that device's XLEN).
 # Exit status: 0 if every kernel compiled, ran and matched.
 set -eu
 FETCHED=${1:?usage: polybench.sh FETCHED [BUILD_DIR] [WORK_DIR]}
@@ -39,6 +41,9 @@ for f in $LIST; do
   get "$f" | cmp -s - "$WORK/$f" || { echo "polybench: $f changed in the copy" >&2; exit 1; }
 done
 
+DEVICE=${PB_DEVICE:-0}
+XLEN=$("$RVHAL" info | sed -n "s/^device $DEVICE: .*-rv\([0-9]*\)\$/\1/p")
+[ -n "$XLEN" ] || { echo "polybench: no device $DEVICE (rvhal info)" >&2; exit 1; }
 echo "| benchmark | kernel | compiled | ran | matched |"
 echo "|---|---|---|---|---|"
 status=0
@@ -48,7 +53,7 @@ for f in $LIST; do
   elf=$WORK/${f%.cl}.elf
   opts=""
   [ "$bench" = ADI ] && opts="-DN=64"
-  if ! "$RVHAL" cc $opts "$cl" -o "$elf" 2> "$WORK/${f%.cl}.log"; then
+  if ! "$RVHAL" cc --xlen "$XLEN" $opts "$cl" -o "$elf" 2> "$WORK/${f%.cl}.log"; then
     why=$(grep -m1 -E "error|undefined" "$WORK/${f%.cl}.log" | sed 's/.*: \(undefined reference to\)/\1/' | tr '|' '/')
     for k in $(sed -n 's/^__kernel void \([A-Za-z0-9_]*\).*/\1/p' "$cl"); do
       echo "| $bench | $k | no: $why | no | no |"
@@ -60,7 +65,7 @@ for f in $LIST; do
   cc -O1 -std=gnu11 -Wno-unknown-pragmas -I"$HERE/polybench" -I"$BUILD/../host/include" -I"$HERE/../host/include" \
      -I"$HERE/../abi" -DPB_BENCH_$(echo "$bench" | tr '-' '_') -DPB_CL_FILE="\"$cl\"" $opts \
      "$HERE/polybench/runner.c" -o "$runner" -L"$BUILD/host" -Wl,-rpath,"$BUILD/host" -lrvhal -lm
-  "$runner" "$bench" "$elf" 2>> "$WORK/${f%.cl}.log" || status=1
+  "$runner" "$bench" "$elf" "$DEVICE" 2>> "$WORK/${f%.cl}.log" || status=1
 done
 echo
 echo "(files and logs in $WORK)"

@@ -20,7 +20,8 @@
 # `rvhal cc` (clang 16, the OpenCL C built-in library, the SDK): each
 # __kernel is a kernel of its own name. COMPILE_OPTIONS are its build
 # options (-DNAME=1, -cl-std=CL3.0, -cl-fast-relaxed-math, ...),
-# INCLUDE_DIRECTORIES its -I; XLEN and EMBED as for C.
+# INCLUDE_DIRECTORIES its -I; XLEN and EMBED as for C. It is rebuilt when
+# the .cl file or rvhal changes, not when only a header it includes does.
 cmake_minimum_required(VERSION 3.20)
 set(_RVHAL_ADD_KERNEL_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL "where RvhalAddKernel.cmake is")
 
@@ -76,9 +77,17 @@ function(rvhal_add_kernel name)
       get_filename_component(dir ${dir} ABSOLUTE)
       list(APPEND clflags -I${dir})
     endforeach()
+    # Relinked when the SDK or the built-in library changes (the latter beside
+    # the SDK in an install, in its opencl/ folder in a build tree).
+    get_filename_component(libdir ${lib} DIRECTORY)
+    if(built_by)
+      set(cl_lib ${libdir}/opencl/librvhal_opencl.a)
+    else()
+      set(cl_lib ${libdir}/librvhal_opencl.a)
+    endif()
     add_custom_command(OUTPUT ${elf}
       COMMAND rvhal::cli cc --xlen ${K_XLEN} ${clflags} ${K_COMPILE_OPTIONS} ${abs} -o ${elf}
-      DEPENDS ${abs} rvhal::cli
+      DEPENDS ${abs} rvhal::cli ${lib} ${ld} ${cl_lib}
       COMMENT "Compiling OpenCL C kernel ${name}.elf (RV${K_XLEN})" VERBATIM COMMAND_EXPAND_LISTS)
   endif()
   foreach(src ${sources})

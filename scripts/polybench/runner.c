@@ -9,7 +9,7 @@
  * small sizes. Built and run by scripts/polybench.sh:
  *
  *   cc -DPB_BENCH_<NAME> -DPB_CL_FILE='"x.cl"' runner.c -lrvhal -lm
- *   runner KERNEL.elf        prints "| bench | kernel | yes | yes | yes |" rows
+ *   runner BENCH KERNEL.elf [DEVICE]   prints "| bench | kernel | yes | yes | yes |" rows
  */
 #include "shim.h"
 /* The benchmark's kernels, as host functions. */
@@ -308,13 +308,13 @@ static void plan(pb_t *pb) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s BENCH KERNEL.elf\n", argv[0]);
+  if (argc != 3 && argc != 4) {
+    fprintf(stderr, "usage: %s BENCH KERNEL.elf [DEVICE]\n", argv[0]);
     return 2;
   }
   pb_t pb = {0};
   rvhal_device_options_t o = {.num_harts = 4};
-  if (rvhal_device_create(0, &o, &pb.d) || rvhal_program_load_file(pb.d, argv[2], &pb.p)) {
+  if (rvhal_device_create(argc > 3 ? (uint32_t)atoi(argv[3]) : 0, &o, &pb.d) || rvhal_program_load_file(pb.d, argv[2], &pb.p)) {
     fprintf(stderr, "polybench: %s: %s\n", argv[2], rvhal_last_error());
     return 1;
   }

@@ -126,12 +126,52 @@ RVHAL_CL_ void __rvhal_cl_prefetch(const void *p, size_t n) {
 /* printf (6.15.14), sdk/opencl/runtime/printf.c. */
 int __rvhal_cl_printf(exec_state_t *e, const char *fmt, ...);
 
+/* rvhal_rows (rvhal_kernel.h) as LLVM compiles it best: the same walk over
+ * this hart's items after the first, row by row, each row a counted loop of
+ * its own, and in the first copy (no global id reaches 2^32) that fact
+ * stated, so that a kernel's (uint)get_global_id(0) costs no zero-extension
+ * and its addresses step by a constant. */
+static inline __attribute__((always_inline)) void rvhal_cl_rows(const void *args, const exec_state_t *e0,
+                                                                rvhal_item_fn_t fn) {
+  exec_state_t e = *e0;
+  const hal_sched_info_t *s = e.group->s;
+  const size_t lx = s->local_size[0], ly = s->local_size[1], bx = e.global_base[0];
+  size_t x = e.local_id[0] + 1, y = e.local_id[1], z = e.local_id[2], left = e.group->num_items - 1;
+  while (left) {
+    if (x == lx) {
+      x = 0;
+      if (++y == ly) {
+        y = 0;
+        ++z;
+      }
+      e.local_id[1] = y;
+      e.local_id[2] = z;
+    }
+    const size_t n = lx - x < left ? lx - x : left, xend = x + n;
+    left -= n;
+    if (__builtin_expect(bx <= RVHAL_ID_NO_WRAP_ && xend <= RVHAL_ID_NO_WRAP_, 1)) {
+      for (size_t xi = x; xi != xend; xi++) {
+        if (bx + xi > 0xffffffffu) __builtin_unreachable();
+        e.local_id[0] = xi;
+        fn(args, &e);
+      }
+    } else {
+      for (size_t xi = x; xi != xend; xi++) {
+        e.local_id[0] = xi;
+        fn(args, &e);
+      }
+    }
+    x = xend;
+    e.local_id[0] = xend; /* not the loop's last value: LLVM kept an induction variable for it */
+  }
+}
+
 /* The ABI entry NAME for the item function NAME__rvhal_item the compiler
  * wrote in IR: the SDK's per-group loop, as RVHAL_KERNEL_ENTRY makes it. */
 #define RVHAL_CL_ENTRY(name)                                                                        \
   void name##__rvhal_item(const void *args, exec_state_t *e);                                       \
   static inline __attribute__((always_inline)) void name##__rvhal_rows(const void *a, const exec_state_t *e) { \
-    rvhal_rows(a, e, name##__rvhal_item);                                                           \
+    rvhal_cl_rows(a, e, name##__rvhal_item);                                                        \
   }                                                                                                 \
   void name(void *args, const hal_sched_info_t *sched);                                             \
   void name(void *args, const hal_sched_info_t *sched) {                                            \

@@ -3,6 +3,7 @@
  * this program (EMBED), each run against the host's sums. argv[1]: the
  * kernel file for the device under test's XLEN. */
 #include "dev_util.h"
+#include "opencl_options_kernel.h"
 #include "opencl_vadd_embed_kernel.h"
 
 static void run(rvhal_device_t *d, hal_program_t p, const char *what) {
@@ -42,6 +43,24 @@ int main(int argc, char **argv) {
     hal_program_t e;
     CHECK_OK(rvhal_program_load(d, opencl_vadd_embed_elf, opencl_vadd_embed_elf_size, &e));
     run(d, e, "vadd.cl embedded (EMBED)");
+    /* options.cl: INCLUDE_DIRECTORIES and COMPILE_OPTIONS reached rvhal cc */
+    hal_program_t o;
+    CHECK_OK(rvhal_program_load(d, opencl_options_elf, opencl_options_elf_size, &o));
+    hal_kernel_t k = fixture_kernel(d, o, "scale");
+    enum { N = 64 };
+    float in[N], out[N];
+    for (int i = 0; i < N; i++) in[i] = (float)i;
+    hal_addr_t di = dt_buffer(d, sizeof in, in), dout = dt_buffer(d, sizeof out, NULL);
+    hal_arg_t args[2] = {rvhal_arg_global(di), rvhal_arg_global(dout)};
+    hal_ndrange_t nd = {{0, 0, 0}, {N, 1, 1}, {8, 1, 1}};
+    CHECK_OK(rvhal_kernel_exec(d, o, k, &nd, args, 2, 1));
+    CHECK_OK(rvhal_mem_read(d, out, dout, sizeof out));
+    int bad = 0;
+    for (int i = 0; i < N; i++) bad += out[i] != in[i] * 3 + 4;
+    CHECK_MSG(bad == 0, "options.cl: %d wrong", bad);
+    printf("options.cl (INCLUDE_DIRECTORIES, COMPILE_OPTIONS): %d values ok\n", N);
+    CHECK_OK(rvhal_mem_free(d, di));
+    CHECK_OK(rvhal_mem_free(d, dout));
   }
   rvhal_device_delete(d);
   return check_result("opencl.cmake_kernel");

@@ -174,6 +174,29 @@ static void test_barrier(rvhal_device_t *d, hal_program_t p) {
   }
 }
 
+/* Helpers with barriers, a kernel calling a kernel, two __local arguments. */
+static void test_plumbing(rvhal_device_t *d, hal_program_t p) {
+  const uint64_t n = 16, groups = 5, items = n * groups;
+  hal_addr_t out = dt_buffer(d, items * 4, NULL);
+  hal_arg_t a[3] = {rvhal_arg_global(out), rvhal_arg_local(n * 4), rvhal_arg_local(n * 4)};
+  static const char *const kernels[] = {"plumbing", "plumbing_inner"};
+  for (int k = 0; k < 2; k++) {
+    char what[128];
+    ex_fmt(what, sizeof what, "%s: helpers with barriers, two __local arguments", kernels[k]);
+    if (launch(d, p, kernels[k], 1, NULL, (uint64_t[3]){items, 1, 1}, (uint64_t[3]){n, 1, 1}, a, 3, 0, what)) continue;
+    int32_t got[80];
+    CHECK_OK(rvhal_mem_read(d, got, out, items * 4));
+    int bad = 0;
+    for (uint64_t i = 0; i < items; i++) {
+      uint64_t l = i % n;
+      bad += got[i] != (int32_t)(1000 * (l % 4 + 1) + 10 * ((l + 1) % n));
+    }
+    CHECK_MSG(bad == 0, "%s: %d wrong", what, bad);
+    printf("  %-60s ok\n", what);
+  }
+  CHECK_OK(rvhal_mem_free(d, out));
+}
+
 /* ---- atomics ---- */
 static void test_atomics(rvhal_device_t *d, hal_program_t p) {
   const int rv64 = rvhal_device_get_info(d)->word_size == 8;
@@ -374,7 +397,10 @@ int main(int argc, char **argv) {
   hal_program_t p = compile_and_load(d, "kernels/execution.cl");
   printf("%s on %s, %u harts:\n", family, rvhal_device_get_info(d)->name, rvhal_device_get_info(d)->num_harts);
   if (!strcmp(family, "workitems")) test_workitems(d, p);
-  else if (!strcmp(family, "barrier")) test_barrier(d, p);
+  else if (!strcmp(family, "barrier")) {
+    test_barrier(d, p);
+    test_plumbing(d, p);
+  }
   else if (!strcmp(family, "atomics")) {
     test_atomics(d, p);
     test_c11_atomics(d, p);

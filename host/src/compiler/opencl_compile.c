@@ -35,6 +35,13 @@ extern char **environ;
 
 #define MAX_ARGV 192
 
+/* As the C SDK's kernels (cmake/RvhalDevice.cmake): no fixed frame may jump
+ * the 64 KiB guard below a hart's stack, so frames are limited to half of
+ * it. clang marks the functions; llc warns ("stack frame size ... exceeds
+ * limit"), and that warning fails the build. OpenCL C has no VLAs. */
+#define FRAME_LIMIT 32768
+#define FRAME_LIMIT_FLAG "-Wframe-larger-than=32768"
+
 typedef struct argv_buf {
   const char *v[MAX_ARGV + 1];
   int n;
@@ -113,15 +120,43 @@ static int write_file(const char *path, const char *a, size_t na, const char *b,
   return fclose(f) || bad ? -1 : 0;
 }
 
+/* The files a build writes in its directory, by role. */
+enum { SRC, PROG_LL, KERN_LL, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ, ELF, LOG, NUM_FILES };
+static const char *const build_files[NUM_FILES] = {"src.cl",    "prog.ll", "kern.ll", "entry.c",  "entry.ll",
+                                                   "linked.bc", "opt.ll",  "prog.o",  "prog.elf", "log"};
+
 static void remove_tree(const char *dir) {
-  static const char *const files[] = {"src.cl", "prog.ll", "kern.ll", "entry.c", "entry.ll", "linked.bc",
-                                      "opt.bc", "prog.o",  "prog.elf", "log"};
-  char p[PATH_MAX];
-  for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-    snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+  char p[PATH_MAX + 16];
+  for (size_t i = 0; i < NUM_FILES; i++) {
+    snprintf(p, sizeof p, "%s/%s", dir, build_files[i]);
     unlink(p);
   }
   rmdir(dir);
+}
+
+/* Removes the llvm.assume calls from the optimized module at path. They
+ * did their work in opt (rvhal_cl_rows states that no global id reaches
+ * 2^32, which removes a uint id's zero-extension); left in, their operands
+ * (and the conditions they test, which dce then removes) stay live into
+ * loop strength reduction, which then keeps one more induction variable:
+ * one instruction per work-item of a vector add. */
+static int drop_assumes(const char *path) {
+  size_t n = 0;
+  char *ir = read_file(path, &n);
+  if (!ir) return rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read %s", path);
+  size_t w = 0;
+  for (size_t r = 0; r < n;) {
+    const char *nl = memchr(ir + r, '\n', n - r);
+    size_t len = nl ? (size_t)(nl - (ir + r)) + 1 : n - r;
+    const char *call = memmem(ir + r, len, "call void @llvm.assume(", 23);
+    int drop = call && (size_t)(call - (ir + r)) < len;
+    for (const char *c = ir + r; drop && c < call; c++) drop = *c == ' ' || *c == '\t';
+    if (!drop) memmove(ir + w, ir + r, len), w += len;
+    r += len;
+  }
+  int rc = write_file(path, ir, w, NULL, 0) ? rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot write %s", path) : 0;
+  free(ir);
+  return rc;
 }
 
 /* clBuildProgram options (and rvhal cc's) into clang arguments. */
@@ -130,6 +165,19 @@ static const char *const passed_cl_options[] = {
     "-cl-opt-disable", "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
     "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
     "-cl-strict-aliasing"};
+
+/* clang for the device: the language, the target and its ISA; no linker
+ * relaxation (the firmware owns gp). */
+static void clang_args(argv_buf_t *a, const char *clang, const char *lang, uint32_t xlen, const char *isa,
+                       const char *abi) {
+  av_add(a, clang);
+  av_add(a, "-x");
+  av_add(a, lang);
+  av_addf(a, "--target=riscv%u-unknown-elf", xlen);
+  av_addf(a, "-march=%s", isa);
+  av_addf(a, "-mabi=%s", abi);
+  av_add(a, "-mno-relax");
+}
 
 static int too_many(void) { return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: too many build options"); }
 
@@ -151,6 +199,8 @@ static int options_to_argv(const char *options, argv_buf_t *a, int *have_std) {
       if (av_addf(a, "%s", t)) rc = too_many();
       continue;
     }
+    if (t[0] == '-' && t[1] == 'O' && (t[2] == '\0' || (strchr("0123s", t[2]) && t[3] == '\0')))
+      continue; /* not an OpenCL option, but programs pass it: kernels are always optimized (-cl-opt-disable is not) */
     if (!strncmp(t, "-cl-std=", 8)) {
       const char *v = t + 8;
       if (strcmp(v, "CL1.0") && strcmp(v, "CL1.1") && strcmp(v, "CL1.2") && strcmp(v, "CL2.0") && strcmp(v, "CL3.0"))
@@ -175,15 +225,24 @@ static int options_to_argv(const char *options, argv_buf_t *a, int *have_std) {
   return rc;
 }
 
-/* A step failed: its log (clang's diagnostics) goes to the caller. */
-static int step_failed(int code, const char *what, const char *log_path, char **out_log) {
+/* Runs one step (a->v[0]) and empties a. On failure the step's log
+ * (clang's diagnostics, the linker's undefined symbols) goes to *out_log,
+ * and the error says `failure` about the source `name`. */
+static int step(argv_buf_t *a, const char *log_path, char **out_log, const char *failure, const char *name) {
+  int code = run(a, log_path);
+  const char *tool = a->v[0];
+  if (!code) {
+    av_free(a);
+    return RVHAL_OK;
+  }
   char *log = read_file(log_path, NULL);
   if (out_log) *out_log = log;
   else free(log);
-  if (code < 0)
-    return rvhal_error(RVHAL_MISSING_TOOL, "opencl_compile: cannot run %s: %s (install it: scripts/setup.sh)", what,
-                       strerror(errno));
-  return code;
+  int rc = code < 0 ? rvhal_error(RVHAL_MISSING_TOOL, "opencl_compile: cannot run %s: %s (install it: scripts/setup.sh)",
+                                  tool, strerror(errno))
+                    : rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: %s", name, failure);
+  av_free(a);
+  return rc;
 }
 
 int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf, size_t *out_elf_size,
@@ -216,16 +275,15 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   if (strchr(name, '"') || strchr(name, '\n'))
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: source name '%s' has a quote or newline", name);
 
-  char dir[] = "/tmp/rvhal-cl-XXXXXX";
-  if (!mkdtemp(dir)) return rvhal_error(RVHAL_HOST_IO, "opencl_compile: mkdtemp: %s", strerror(errno));
-  char path[8][PATH_MAX + 32];
-  enum { SRC, PROG_LL, KERN_LL, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ };
-  static const char *const leaf[] = {"src.cl", "prog.ll", "kern.ll", "entry.c", "entry.ll", "linked.bc", "opt.bc",
-                                     "prog.o"};
-  for (int i = 0; i < 8; i++) snprintf(path[i], sizeof path[i], "%s/%s", dir, leaf[i]);
-  char elf_path[PATH_MAX + 32], log_path[PATH_MAX + 32];
-  snprintf(elf_path, sizeof elf_path, "%s/prog.elf", dir);
-  snprintf(log_path, sizeof log_path, "%s/log", dir);
+  /* A private directory (mkdtemp: mode 0700) in $TMPDIR or /tmp. */
+  const char *tmp = getenv("TMPDIR");
+  char dir[PATH_MAX];
+  if (snprintf(dir, sizeof dir, "%s/rvhal-cl-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= (int)sizeof dir - 16)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: TMPDIR=%s is too long", tmp);
+  if (!mkdtemp(dir)) return rvhal_error(RVHAL_HOST_IO, "opencl_compile: mkdtemp in %s: %s", dir, strerror(errno));
+  char path[NUM_FILES][PATH_MAX + 32];
+  for (int i = 0; i < NUM_FILES; i++) snprintf(path[i], sizeof path[i], "%s/%s", dir, build_files[i]);
+  const char *elf_path = path[ELF], *log_path = path[LOG];
 
   argv_buf_t a = {0};
   cl_program_ir_t prog = {0};
@@ -242,13 +300,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
 
   /* 1. OpenCL C to IR (unoptimized: opt runs once on the whole module). */
   int have_std = 0;
-  av_add(&a, sdk.clang);
-  av_add(&a, "-x");
-  av_add(&a, "cl");
-  av_addf(&a, "--target=riscv%u-unknown-elf", desc->xlen);
-  av_addf(&a, "-march=%s", isa);
-  av_addf(&a, "-mabi=%s", abi);
-  av_add(&a, "-mno-relax");
+  clang_args(&a, sdk.clang, "cl", desc->xlen, isa, abi);
   av_add(&a, "-Xclang");
   av_add(&a, "-finclude-default-header");
   av_add(&a, "-Xclang");
@@ -258,6 +310,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   static const char *const features[] = {RVHAL_OPENCL_HEADER_FEATURES};
   for (size_t i = 0; i < sizeof features / sizeof *features; i++) av_add(&a, features[i]);
   av_add(&a, "-cl-kernel-arg-info");
+  av_add(&a, FRAME_LIMIT_FLAG);
   av_add(&a, "-O2");
   av_add(&a, "-Xclang");
   av_add(&a, "-disable-llvm-passes");
@@ -271,15 +324,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
     rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: too many build options");
     goto done;
   }
-  int code = run(&a, log_path);
-  if (code) {
-    rc = step_failed(code, sdk.clang, log_path, out_log);
-    if (rc > 0)
-      rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s failed to compile (clang's diagnostics are in the log)",
-                       name);
-    goto done;
-  }
-  av_free(&a);
+  if ((rc = step(&a, log_path, out_log, "failed to compile (clang's diagnostics are in the log)", name))) goto done;
 
   /* 2. The rewrite and the entries. */
   if (!(ir = read_file(path[PROG_LL], NULL))) {
@@ -308,18 +353,13 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   }
 
   /* 3. The entries to IR, with the SDK headers. */
-  av_add(&a, sdk.clang);
-  av_add(&a, "-x");
-  av_add(&a, "c");
+  clang_args(&a, sdk.clang, "c", desc->xlen, isa, abi);
   av_add(&a, "-std=gnu11");
-  av_addf(&a, "--target=riscv%u-unknown-elf", desc->xlen);
-  av_addf(&a, "-march=%s", isa);
-  av_addf(&a, "-mabi=%s", abi);
-  av_add(&a, "-mno-relax");
   av_add(&a, "-mcmodel=medany");
   av_add(&a, "-ftls-model=local-exec");
   av_add(&a, "-fno-common");
   av_add(&a, "-ffreestanding");
+  av_add(&a, FRAME_LIMIT_FLAG);
   av_add(&a, "-O2");
   av_add(&a, "-Xclang");
   av_add(&a, "-disable-llvm-passes");
@@ -330,12 +370,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, path[ENTRY_C]);
   av_add(&a, "-o");
   av_add(&a, path[ENTRY_LL]);
-  if ((code = run(&a, log_path))) {
-    rc = step_failed(code, sdk.clang, log_path, out_log);
-    if (rc > 0) rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: the generated entries of %s did not compile", name);
-    goto done;
-  }
-  av_free(&a);
+  if ((rc = step(&a, log_path, out_log, "its generated entries did not compile (see the log)", name))) goto done;
 
   /* 4. One module; everything but the entries internal, then -O2. */
   av_add(&a, sdk.llvm_link);
@@ -343,12 +378,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, path[ENTRY_LL]);
   av_add(&a, "-o");
   av_add(&a, path[LINKED]);
-  if ((code = run(&a, log_path))) {
-    rc = step_failed(code, sdk.llvm_link, log_path, out_log);
-    if (rc > 0) rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: linking the IR of %s failed (see the log)", name);
-    goto done;
-  }
-  av_free(&a);
+  if ((rc = step(&a, log_path, out_log, "linking its IR failed (see the log)", name))) goto done;
   text_buf_t keep = {0};
   for (uint32_t i = 0; i < prog.num_kernels; i++) {
     const char *k = prog.kernels[i].name;
@@ -364,15 +394,19 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_addf(&a, "-mattr=%s", mattr);
   av_addf(&a, "-internalize-public-api-list=%s", keep.data);
   free(keep.data);
+  av_add(&a, "-S");
   av_add(&a, path[LINKED]);
   av_add(&a, "-o");
   av_add(&a, path[OPT]);
-  if ((code = run(&a, log_path))) {
-    rc = step_failed(code, sdk.opt, log_path, out_log);
-    if (rc > 0) rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: optimizing %s failed (see the log)", name);
-    goto done;
-  }
-  av_free(&a);
+  if ((rc = step(&a, log_path, out_log, "optimizing it failed (see the log)", name))) goto done;
+  if ((rc = drop_assumes(path[OPT]))) goto done;
+  av_add(&a, sdk.opt); /* the conditions the assumes tested, now dead */
+  av_add(&a, "-passes=dce");
+  av_add(&a, "-S");
+  av_add(&a, path[OPT]);
+  av_add(&a, "-o");
+  av_add(&a, path[OPT]);
+  if ((rc = step(&a, log_path, out_log, "optimizing it failed (see the log)", name))) goto done;
 
   /* 5. Code generation. */
   av_add(&a, sdk.llc);
@@ -385,12 +419,18 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, path[OPT]);
   av_add(&a, "-o");
   av_add(&a, path[OBJ]);
-  if ((code = run(&a, log_path))) {
-    rc = step_failed(code, sdk.llc, log_path, out_log);
-    if (rc > 0) rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: code generation for %s failed (see the log)", name);
-    goto done;
+  if ((rc = step(&a, log_path, out_log, "code generation failed (see the log)", name))) goto done;
+  {
+    char *log = read_file(log_path, NULL);
+    int too_big = log && strstr(log, "stack frame size") && strstr(log, "exceeds limit");
+    free(log);
+    if (too_big) {
+      if (out_log) *out_log = read_file(log_path, NULL);
+      rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: a kernel's stack frame exceeds %u bytes (private arrays "
+                       "that large belong in local or global memory)", name, FRAME_LIMIT);
+      goto done;
+    }
   }
-  av_free(&a);
 
   /* 6. Link as the SDK links its kernels (RvhalKernelSdk.cmake). */
   av_add(&a, sdk.gcc);
@@ -409,13 +449,9 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, "-lm");
   av_add(&a, "-o");
   av_add(&a, elf_path);
-  if ((code = run(&a, log_path))) {
-    rc = step_failed(code, sdk.gcc, log_path, out_log);
-    if (rc > 0)
-      rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: linking %s failed (see the log: an undefined symbol is a "
-                       "built-in rvhal does not have)", name);
+  if ((rc = step(&a, log_path, out_log,
+                 "linking failed (see the log: an undefined symbol is a built-in rvhal does not have)", name)))
     goto done;
-  }
   void *elf = read_file(elf_path, out_elf_size);
   if (!elf) {
     rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read %s", elf_path);

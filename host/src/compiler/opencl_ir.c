@@ -64,7 +64,11 @@ static const struct {
                {"enqueue_kernel", "device-side enqueue"}, {"enqueue_marker", "device-side enqueue"},
                {"get_default_queue", "device-side enqueue"}, {"__get_kernel", "device-side enqueue"},
                {"get_kernel_", "device-side enqueue"}, {"create_user_event", "device-side enqueue"},
-               {"ndrange_", "device-side enqueue"}};
+               {"ndrange_", "device-side enqueue"},   {"__read_pipe", "pipes"},
+               {"__write_pipe", "pipes"},        {"__reserve_", "pipes"},
+               {"__commit_", "pipes"},           {"__work_group_reserve", "pipes"},
+               {"__work_group_commit", "pipes"}, {"__sub_group_reserve", "pipes"},
+               {"__sub_group_commit", "pipes"},  {"__get_pipe", "pipes"}};
 
 static const char *refused_builtin(const char *base) {
   for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
@@ -412,6 +416,9 @@ static int kernel_signature(const module_t *m, const char *l, uint32_t word, cl_
   size_t n = line_len(l), len;
   const char *name = decl_name(l, n, &len);
   snprintf(k->name, sizeof k->name, "%.*s", (int)len, name);
+  if (strstr(k->name, "_block_invoke")) /* clang's kernel for a block passed to enqueue_kernel */
+    return snprintf(err, cap, "error: device-side enqueue (enqueue_kernel) is not supported by rvhal "
+                    "(docs/kernels.md)"), -1;
   int reserved = !strncmp(k->name, "rvhal_", 6) || !strncmp(k->name, "__rvhal", 7) || len >= sizeof k->name - 32;
   for (size_t i = 0; i < sizeof reserved_names / sizeof *reserved_names; i++)
     reserved |= !strcmp(k->name, reserved_names[i]);
@@ -470,6 +477,9 @@ static int kernel_signature(const module_t *m, const char *l, uint32_t word, cl_
     char base[128] = "";
     md_item(m, l, n, "!kernel_arg_base_type", i, base, sizeof base);
     if (!md_item(m, l, n, "!kernel_arg_type_qual", i, s, sizeof s)) {
+      if (strstr(s, "pipe"))
+        return snprintf(err, cap, "error: kernel %s: parameter %u '%s' is a pipe: pipes are not supported by rvhal "
+                        "(docs/kernels.md)", k->name, i, q->name), -1;
       if (strstr(s, "const")) q->type_qual |= RVHAL_TYPE_QUAL_CONST;
       if (strstr(s, "restrict")) q->type_qual |= RVHAL_TYPE_QUAL_RESTRICT;
       if (strstr(s, "volatile")) q->type_qual |= RVHAL_TYPE_QUAL_VOLATILE;
@@ -511,8 +521,29 @@ static int kernel_signature(const module_t *m, const char *l, uint32_t word, cl_
 
 /* Appends line [l, l+n) with address spaces and SPIR calling conventions
  * removed, addrspacecast turned into bitcast. */
+/* The end of a c"..." string constant starting at l[i], or i if there is none:
+ * its bytes are data, left as they are. */
+static size_t string_end(const char *l, size_t n, size_t i) {
+  if (i + 1 >= n || l[i] != 'c' || l[i + 1] != '"' || (i > 0 && is_ident((unsigned char)l[i - 1]))) return i;
+  const char *q = memchr(l + i + 2, '"', n - i - 2);
+  return q ? (size_t)(q - l) + 1 : i;
+}
+
+/* Copies a string constant at l[*i] to o as it is: 1 if there was one
+ * (*i past it), 0 if not, -1 out of memory. */
+static int copy_string(text_buf_t *o, const char *l, size_t n, size_t *i) {
+  size_t se = string_end(l, n, *i);
+  if (se == *i) return 0;
+  if (tb_add(o, l + *i, se - *i)) return -1;
+  *i = se;
+  return 1;
+}
+
 static int clean_line(text_buf_t *o, const char *l, size_t n) {
   for (size_t i = 0; i < n;) {
+    int str = copy_string(o, l, n, &i);
+    if (str < 0) return -1;
+    if (str) continue;
     if (n - i >= 11 && !memcmp(l + i, " addrspace(", 11)) {
       size_t j = i + 11;
       while (j < n && isdigit((unsigned char)l[j])) j++;
@@ -545,6 +576,9 @@ static int rename_line(module_t *m, text_buf_t *o, const char *l, size_t n) {
   int is_def = starts(l, "define "), is_decl = starts(l, "declare ");
   int is_call = memmem(l, n, "call ", 5) || memmem(l, n, "invoke ", 7);
   for (size_t i = 0; i < n;) {
+    int str = copy_string(o, l, n, &i);
+    if (str < 0) return -1;
+    if (str) continue;
     if (l[i] != '@') {
       if (tb_add(o, l + i, 1)) return -1;
       i++;

@@ -53,6 +53,29 @@ __kernel void reduce(__global const int *in, __global int *out, __global int *se
   seen[get_global_id(0)] = first[0];
 }
 
+// The compiler's plumbing: helpers that read the work-item (through another
+// helper) and wait at a barrier, a kernel calling a kernel, a program-scope
+// __constant table, two __local arguments. out[gid] = table[lid % 4] +
+// 10 * (the neighbour's lid, through both local buffers).
+__constant int table[4] = {1000, 2000, 3000, 4000};
+
+static size_t my_lid(void) { return get_local_id(0); }
+static void sync_group(void) { barrier(CLK_LOCAL_MEM_FENCE); }
+static int neighbour(__local int *a, __local int *b) {
+  size_t n = get_local_size(0), l = my_lid();
+  a[l] = (int)l;
+  sync_group();
+  b[l] = a[(l + 1) % n];
+  sync_group();
+  return b[l];
+}
+
+__kernel void plumbing_inner(__global int *out, __local int *a, __local int *b) {
+  out[get_global_id(0)] = table[my_lid() % 4] + 10 * neighbour(a, b);
+}
+
+__kernel void plumbing(__global int *out, __local int *a, __local int *b) { plumbing_inner(out, a, b); }
+
 // Atomics under contention: every work-item of every group, on every hart,
 // hits the same global words; each group also counts on a __local word.
 __kernel void atomics(__global int *gi, __global uint *gu, __global float *gf, __global int *per_group,
