@@ -166,6 +166,41 @@ static const char *const passed_cl_options[] = {
     "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
     "-cl-strict-aliasing"};
 
+/* A kernel's entry is its own name, so a kernel named like a function of
+ * picolibc, the SDK or the built-in library (expf, print, ...) would take
+ * that function's calls. The link traced each name (ld -y): any file but
+ * the program's object referring to one is refused. */
+static int shared_name(const char *log_path, const char *obj, const cl_program_ir_t *prog, const char *name) {
+  size_t n = 0;
+  char *log = read_file(log_path, &n);
+  if (!log) return RVHAL_OK;
+  int rc = RVHAL_OK;
+  size_t w = 0; /* the log without the trace's lines */
+  for (size_t r = 0; r < n;) {
+    char *l = log + r, *nl = memchr(l, '\n', n - r);
+    size_t len = nl ? (size_t)(nl - l) + 1 : n - r;
+    r += len;
+    if (nl) *nl = '\0';
+    char *ref = strstr(l, ": reference to "), *def = strstr(l, ": definition of ");
+    if (ref && !strstr(l, obj) && !rc)
+      for (uint32_t i = 0; i < prog->num_kernels; i++)
+        if (!strcmp(ref + 15, prog->kernels[i].name)) {
+          *ref = '\0';
+          const char *file = strstr(l, "ld: ") ? strstr(l, "ld: ") + 4 : l;
+          rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: kernel name '%s' is a function %s calls: rename "
+                           "the kernel", name, prog->kernels[i].name, file);
+          break;
+        }
+    if (ref || def) continue;
+    if (nl) *nl = '\n';
+    memmove(log + w, l, len);
+    w += len;
+  }
+  if (write_file(log_path, log, w, NULL, 0) && !rc) rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot write %s", log_path);
+  free(log);
+  return rc;
+}
+
 /* clang for the device: the language, the target and its ISA; no linker
  * relaxation (the firmware owns gp). */
 static void clang_args(argv_buf_t *a, const char *clang, const char *lang, uint32_t xlen, const char *isa,
@@ -443,6 +478,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, "-Wl,--no-relax");
   av_add(&a, "-nostartfiles");
   av_add(&a, "-Wl,--no-gc-sections");
+  for (uint32_t i = 0; i < prog.num_kernels; i++) av_addf(&a, "-Wl,-y,%s", prog.kernels[i].name); /* shared_name() */
   av_add(&a, path[OBJ]);
   av_add(&a, sdk.opencl_lib);
   av_add(&a, sdk.kernel_lib);
@@ -452,6 +488,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   if ((rc = step(&a, log_path, out_log,
                  "linking failed (see the log: an undefined symbol is a built-in rvhal does not have)", name)))
     goto done;
+  if ((rc = shared_name(log_path, path[OBJ], &prog, name))) goto done;
   void *elf = read_file(elf_path, out_elf_size);
   if (!elf) {
     rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read %s", elf_path);
