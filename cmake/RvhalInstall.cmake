@@ -62,7 +62,10 @@ set(CPACK_GENERATOR DEB TGZ)
 set(CPACK_PACKAGE_CONTACT "rvhal maintainers <rvhal@localhost>")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qemu-system-misc")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gcc-riscv64-unknown-elf, picolibc-riscv64-unknown-elf, pkg-config")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gcc-riscv64-unknown-elf, picolibc-riscv64-unknown-elf, pkg-config, ocl-icd-libopencl1")
+# The OpenCL platform registers itself in /etc/OpenCL/vendors (host/opencl).
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${RVHAL_SOURCE_DIR}/cmake/package/deb/postinst
+                                       ${RVHAL_SOURCE_DIR}/cmake/package/deb/postrm)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_PACKAGE_FILE_NAME rvhal-${PROJECT_VERSION}-${CMAKE_SYSTEM_PROCESSOR})
 include(CPack)
