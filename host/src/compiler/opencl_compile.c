@@ -216,15 +216,31 @@ static void clang_args(argv_buf_t *a, const char *clang, const char *lang, uint3
 
 static int too_many(void) { return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: too many build options"); }
 
+/* The next word of an option string at *p, in place: words are separated
+ * by blanks; double quotes group (-I "a dir", -DS="a b") and are removed. */
+static char *next_word(char **p) {
+  char *s = *p;
+  while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+  if (!*s) return NULL;
+  char *w = s, *o = s;
+  for (int quoted = 0; *s && (quoted || (*s != ' ' && *s != '\t' && *s != '\n')); s++) {
+    if (*s == '"') quoted = !quoted;
+    else *o++ = *s;
+  }
+  *p = *s ? s + 1 : s;
+  *o = '\0';
+  return w;
+}
+
 static int options_to_argv(const char *options, argv_buf_t *a, int *have_std) {
   if (!options) return RVHAL_OK;
   char *copy = strdup(options);
   if (!copy) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
   int rc = RVHAL_OK;
-  char *save = NULL;
-  for (char *t = strtok_r(copy, " \t\n", &save); t && !rc; t = strtok_r(NULL, " \t\n", &save)) {
+  char *save = copy;
+  for (char *t = next_word(&save); t && !rc; t = next_word(&save)) {
     if (!strcmp(t, "-D") || !strcmp(t, "-I")) {
-      char *v = strtok_r(NULL, " \t\n", &save);
+      char *v = next_word(&save);
       if (!v) rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: option %s needs a value", t);
       else if (av_addf(a, "%s%s", t, v)) rc = too_many();
       continue;
