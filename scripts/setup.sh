@@ -24,6 +24,9 @@ PACKAGES=(
   "make:make"
   "pkg-config:pkg-config"
   "clang:clang"
+  "clang-16:clang-16" # OpenCL C: kernels and the built-in library (sdk/opencl/builtins)
+  "llvm-16:/usr/lib/llvm-16/bin/llvm-nm" # the built-in coverage check reads symbols with it
+  "python3-clang-16:/usr/lib/python3/dist-packages/clang/cindex.py" # the coverage check lists opencl-c.h overloads with libclang
   "libc6-dev:/usr/include/stdio.h"
 )
 
