@@ -606,8 +606,9 @@ static void check_convert(checker_t *c) {
               uint64_t want_b;
               if (!convert_ref(dst, src, mode, sat, in, i, &want_b)) continue; /* undefined: may differ */
               if (!same_result(dst, get_bits(dst, out_w, i), get_bits(dst, out, i)) && bad++ < 2)
-                fprintf(stderr, "FAIL: convert_%s%d%s%s(%s) element %u differs from the scalar\n", types[dst].name,
-                        ws[wj], sat ? "_sat" : "", mode_name[mode], types[src].name, i);
+                fprintf(stderr, "FAIL: convert_%s%d%s%s(%s %.21Lg) element %u: 0x%" PRIx64 ", the scalar gave 0x%" PRIx64 "\n",
+                        types[dst].name, ws[wj], sat ? "_sat" : "", mode_name[mode], types[src].name,
+                        get_elem(src, in, i), i, get_bits(dst, out_w, i), get_bits(dst, out, i));
             }
           }
           if (bad) c->failures++, bad_combos++;
@@ -1183,8 +1184,16 @@ static void check_other(checker_t *c) {
       c->cases++;
       memset(r, 0x77, (size_t)n * 8);
       if (run(c, CLTO_VLOADSTORE, t, widths_all[wj], 0, 0, x, 0, 0, 0, r, 0, 0, n)) continue;
-      if (memcmp(r, x, (size_t)n * types[t].size)) {
-        fprintf(stderr, "FAIL: vload%d/vstore%d(%s) did not copy\n", widths_all[wj], widths_all[wj], types[t].name);
+      /* x86-64 returns double3 partly through x87, which quiets signalling
+       * NaNs: the host allows that (the quiet bit), the device does not need to */
+      const uint64_t quiet = t == CLTT_double ? 1ull << 51 : t == CLTT_float ? 1ull << 22 : 0;
+      uint32_t at = 0;
+      while (at < n && (get_bits(t, r, at) == get_bits(t, x, at) ||
+                        (quiet && isnan(get_elem(t, x, at)) && (get_bits(t, r, at) | quiet) == (get_bits(t, x, at) | quiet))))
+        at++;
+      if (at < n) {
+        fprintf(stderr, "FAIL: vload%d/vstore%d(%s) did not copy: element %u is 0x%" PRIx64 ", not 0x%" PRIx64 "\n",
+                widths_all[wj], widths_all[wj], types[t].name, at, get_bits(t, r, at), get_bits(t, x, at));
         c->failures++, bad_total++;
       }
     }

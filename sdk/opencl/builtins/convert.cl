@@ -51,16 +51,21 @@ CVT_CMP_SRCS(double)
   CVT_II_MODE(D, DMIN, DMAX, S, _rtn)                                                         \
   CVT_VEC_SAT(D, S)
 
-/* integer <- floating: ROUND is the mode's rounding to an integral value. */
+/* integer <- floating: ROUND is the mode's rounding to an integral value.
+ * Without _sat an out-of-range value's result is implementation-defined:
+ * here the saturated one, because a plain C cast would be poison in LLVM,
+ * and poison let the RISC-V back end merge a 3-wide uchar result without
+ * masking, so one out-of-range lane overwrote its neighbours (measured on
+ * RV64: convert_uchar3(float3)). */
 #define CVT_IF_MODE(D, DMIN, DMAX, FMIN, FMAXP1, S, R, ROUND)                                 \
-  _CLC_DEF D convert_##D##R(S x) { return (D)ROUND(x); }                                      \
   _CLC_DEF D convert_##D##_sat##R(S x) {                                                      \
     if (x != x) return (D)0;                                                                  \
     S r = ROUND(x);                                                                           \
     if (r >= (S)(FMAXP1)) return (D)(DMAX);                                                   \
     if (r < (S)(FMIN)) return (D)(DMIN);                                                      \
     return (D)r;                                                                              \
-  }
+  }                                                                                           \
+  _CLC_DEF D convert_##D##R(S x) { return convert_##D##_sat##R(x); }
 #define CVT_IF(D, DMIN, DMAX, FMIN, FMAXP1, S)                                                \
   CVT_IF_MODE(D, DMIN, DMAX, FMIN, FMAXP1, S, , trunc)                                        \
   CVT_IF_MODE(D, DMIN, DMAX, FMIN, FMAXP1, S, _rte, rint)                                     \

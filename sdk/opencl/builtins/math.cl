@@ -20,7 +20,7 @@ _CLC_INL double __clc_sinpi_k(double r) { return __clc_libm_sin(CLC_PI * r); }
 _CLC_INL double __clc_cospi_k(double r) { return __clc_libm_cos(CLC_PI * r); }
 
 /* x - 2*rint(x/2): exact, in [-1, 1]. */
-_CLC_INL double __clc_mod2(double x) { return x - 2.0 * __builtin_rint(x * 0.5); }
+_CLC_INL double __clc_mod2(double x) { return x - 2.0 * __clc_rint(x * 0.5); }
 
 _CLC_INL double __clc_sinpi(double x) {
   if (__builtin_isinf(x) || __builtin_isnan(x)) return __builtin_nan("");
@@ -49,14 +49,14 @@ _CLC_INL double __clc_cospi(double x) {
 
 _CLC_INL double __clc_tanpi(double x) {
   if (__builtin_isinf(x) || __builtin_isnan(x)) return __builtin_nan("");
-  double r = x - __builtin_rint(x); /* period 1: [-0.5, 0.5], exact */
+  double r = x - __clc_rint(x); /* period 1: [-0.5, 0.5], exact */
   double a = __builtin_fabs(r);
   double t;
   if (a <= 0.25) {
     t = __builtin_copysign(__clc_libm_tan(CLC_PI * a), r);
     if (a == 0.0) {
       /* tanpi(n) = +-0: sign of x for even n, its opposite for odd n */
-      double n = __builtin_rint(x);
+      double n = __clc_rint(x);
       int odd = __builtin_fabs(__clc_mod2(n)) == 1.0;
       return __builtin_copysign(0.0, odd ? -x : x);
     }
@@ -64,7 +64,7 @@ _CLC_INL double __clc_tanpi(double x) {
     /* tan(pi a) = 1 / tan(pi (1/2 - a)); a = 1/2 is the pole */
     double b = 0.5 - a;
     if (b == 0.0) {
-      double n = __builtin_rint(x - 0.5); /* x = n + 1/2 */
+      double n = __clc_rint(x - 0.5); /* x = n + 1/2 */
       int odd = __builtin_fabs(__clc_mod2(n)) == 1.0;
       return odd ? -__builtin_inf() : __builtin_inf();
     }
@@ -89,6 +89,60 @@ _CLC_INL double __clc_cbrt(double x) {
   double y2 = y * y, y2lo = __builtin_fma(y, y, -y2);
   double r = __builtin_fma(y2, y, -a) + y2lo * y; /* y^3 - a */
   return (y - r / (3.0 * y2)) * s;
+}
+
+/* tgamma. picolibc's measured 362 ulp (limit 16), so: Gamma(x) =
+ * Gamma(r) * prod (x + j) or Gamma(r) / prod (x + j), r = x - n in [1, 2],
+ * with r and every factor carried as an exact double-double (two-sum), the
+ * product as a double-double with its exponent kept apart (no overflow on
+ * the way), and Gamma(r) = exp(lgamma(r)) (lgamma is near 0 on [1, 2], so
+ * its absolute error is the result's relative one), corrected for r's low
+ * part by psi(r) ~ r - 1.5772 (|psi(r) - that| < 0.08, times < 2^-52). */
+_CLC_INL void __clc_two_sum(double a, double b, double *s, double *e) {
+  double t = a + b, bb = t - a;
+  *s = t;
+  *e = (a - (t - bb)) + (b - bb);
+}
+_CLC_INL double __clc_tgamma(double x) {
+  if (__builtin_isnan(x)) return x;
+  if (x == 0.0) return __builtin_copysign(__builtin_inf(), x);
+  if (__builtin_isinf(x)) return x > 0.0 ? x : __builtin_nan("");
+  if (x < 0.0 && x == __clc_rint(x)) return __builtin_nan("");
+  if (x > 171.7) return __builtin_inf();
+  double n = __clc_floor(x) - 1.0; /* x = r + n, r in [1, 2] */
+  if (x < -200.0) { /* |Gamma(x)| < 2^-1200: +-0, the sign of (-1)^ceil(-x) */
+    return __builtin_fabs(__clc_mod2(n)) == 1.0 ? 0.0 : -0.0;
+  }
+  double rh, rl;
+  __clc_two_sum(x, -n, &rh, &rl);
+  int s;
+  double g = __clc_libm_exp(__clc_libm_lgamma_r(rh, &s));
+  g = __builtin_fma(g, (rh - 1.5772156649015329) * rl, g);
+  /* the product of (x + j), j over the integers between x and r */
+  double ph = 1.0, pl = 0.0;
+  int e = 0;
+  double j0 = n > 0.0 ? 0.0 : n, j1 = n > 0.0 ? n : 0.0; /* j in [j0, j1) gives the factors x - ... */
+  for (double j = j0; j < j1; j += 1.0) {
+    double mh, ml;
+    /* factors: r + j for n > 0 (r, r+1, ..., x-1); x + (j - n) for n < 0 */
+    if (n > 0.0) __clc_two_sum(rh, j, &mh, &ml), ml += rl;
+    else __clc_two_sum(x, j - n, &mh, &ml);
+    double hi = ph * mh, lo = __builtin_fma(ph, mh, -hi) + (ph * ml + pl * mh);
+    double t = hi + lo;
+    pl = lo - (t - hi);
+    ph = t;
+    if (__builtin_fabs(ph) > 0x1p500) { ph *= 0x1p-500; pl *= 0x1p-500; e += 500; }
+  }
+  double res;
+  if (n > 0.0) {
+    double hi = g * ph;
+    res = hi + (__builtin_fma(g, ph, -hi) + g * pl);
+    return __clc_libm_ldexp(res, e);
+  }
+  double q = g / ph;
+  double rem = __builtin_fma(-q, ph, g);
+  res = q + (rem - q * pl) / ph;
+  return __clc_libm_ldexp(res, -e);
 }
 
 _CLC_INL double __clc_asinpi(double x) { return __clc_libm_asin(x) * CLC_1_PI; }
@@ -134,7 +188,7 @@ _CLC_INL double __clc_remquo(double x, double y, int *quo) {
   if (__builtin_isnan(r) || __builtin_isinf(x) || y == 0.0) { *quo = 0; return r; }
   double ay = __builtin_fabs(y);
   double a = __clc_libm_fmod(__builtin_fabs(x), 128.0 * ay); /* 128|y| may be inf: fmod = |x| */
-  double k = __builtin_rint((a - __clc_libm_remainder(a, ay)) / ay);
+  double k = __clc_rint((a - __clc_libm_remainder(a, ay)) / ay);
   int q = (int)k & 127;
   *quo = ((x < 0.0) != (y < 0.0)) ? -q : q;
   return r;
@@ -232,15 +286,15 @@ MATH_D1(sinpi, __clc_sinpi)
 MATH_D1(tan, __clc_libm_tan)
 MATH_D1(tanh, __clc_libm_tanh)
 MATH_D1(tanpi, __clc_tanpi)
-MATH_D1(tgamma, __clc_libm_tgamma)
+MATH_D1(tgamma, __clc_tgamma)
 
-MATH_EXACT1(ceil, __builtin_ceilf, __builtin_ceil)
+MATH_EXACT1(ceil, __clc_ceil, __clc_ceil)
 MATH_EXACT1(fabs, __builtin_fabsf, __builtin_fabs)
-MATH_EXACT1(floor, __builtin_floorf, __builtin_floor)
-MATH_EXACT1(rint, __builtin_rintf, __builtin_rint)
-MATH_EXACT1(round, __builtin_roundf, __builtin_round)
+MATH_EXACT1(floor, __clc_floor, __clc_floor)
+MATH_EXACT1(rint, __clc_rint, __clc_rint)
+MATH_EXACT1(round, __clc_round, __clc_round)
 MATH_EXACT1(sqrt, __builtin_sqrtf, __builtin_sqrt) /* correctly rounded in both */
-MATH_EXACT1(trunc, __builtin_truncf, __builtin_trunc)
+MATH_EXACT1(trunc, __clc_trunc, __clc_trunc)
 
 /* ---- two arguments -------------------------------------------------------- */
 MATH_D2(atan2, __clc_libm_atan2)
@@ -324,14 +378,14 @@ CLC_VP2(float, remquo, float, int) CLC_VP2(double, remquo, double, int)
 /* fract: x - floor(x), below 1 (the largest value under 1 of the type). */
 #define FRACT_MODF_SINCOS(T, ONE_MINUS)                                                       \
   _CLC_DEF T fract(T x, T *ip) {                                                              \
-    T f = __builtin_floor(x);                                                                 \
+    T f = __clc_floor(x);                                                                 \
     *ip = f;                                                                                  \
     if (__builtin_isnan(x)) return x;                                                         \
     if (__builtin_isinf(x)) return __builtin_copysign((T)0, x);                               \
     return __builtin_fmin(x - f, ONE_MINUS);                                                  \
   }                                                                                           \
   _CLC_DEF T modf(T x, T *ip) {                                                               \
-    T i = __builtin_trunc(x);                                                                 \
+    T i = __clc_trunc(x);                                                                 \
     *ip = i;                                                                                  \
     if (__builtin_isnan(x)) return x;                                                         \
     return __builtin_copysign(__builtin_isinf(x) ? (T)0 : x - i, x);                         \
