@@ -109,6 +109,7 @@ _CLC_INL double __clc_tgamma(double x) {
   if (__builtin_isinf(x)) return x > 0.0 ? x : __builtin_nan("");
   if (x < 0.0 && x == __clc_rint(x)) return __builtin_nan("");
   if (x > 171.7) return __builtin_inf();
+  if (__builtin_fabs(x) < 0x1p-54) return 1.0 / x; /* Gamma(x) = 1/x - 0.577.. + O(x) */
   double n = __clc_floor(x) - 1.0; /* x = r + n, r in [1, 2] */
   if (x < -200.0) { /* |Gamma(x)| < 2^-1200: +-0, the sign of (-1)^ceil(-x) */
     return __builtin_fabs(__clc_mod2(n)) == 1.0 ? 0.0 : -0.0;
