@@ -2,7 +2,11 @@
 """Which of clang's OpenCL C built-ins (opencl-c.h, OpenCL C 1.2 with
 cl_khr_fp64) a set of compiled built-in objects defines.
 
-  opencl_builtin_coverage.py [--xlen 32|64] [--list-missing] OBJ...
+  opencl_builtin_coverage.py [--xlen 32|64] [--cl3] [--list-missing] OBJ...
+
+--cl3: the overloads declared for OpenCL C 3.0 with the generic address
+space and the named-address-space built-ins (how sdk/opencl/CMakeLists.txt
+builds the library for kernels), instead of OpenCL C 1.2.
 
 Lists the pure families (math, common, geometric, integer, relational,
 conversions, vector loads/stores, shuffles): declared overloads, defined,
@@ -30,11 +34,17 @@ FAMILIES = [
 ]
 
 
-def declared(xlen):
+CL3_EXT = ('-cl-ext=-all,+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_byte_addressable_store,'
+           '+__opencl_c_program_scope_global_variables,+__opencl_c_named_address_space_builtins,'
+           '+__opencl_c_generic_address_space,+__opencl_c_int64')
+
+
+def declared(xlen, cl3):
+    std = ['-cl-std=CL3.0', '-Xclang', CL3_EXT] if cl3 else ['-cl-std=CL1.2', '-Xclang', '-cl-ext=+cl_khr_fp64']
     tu = ci.Index.create().parse(
         'empty.cl', unsaved_files=[('empty.cl', '')],
-        args=['-resource-dir', '/usr/lib/llvm-16/lib/clang/16', '-x', 'cl', '-cl-std=CL1.2', '-include', 'opencl-c.h',
-              '-Xclang', '-cl-ext=+cl_khr_fp64', f'--target=riscv{xlen}-unknown-elf'])
+        args=['-resource-dir', '/usr/lib/llvm-16/lib/clang/16', '-x', 'cl', '-include', 'opencl-c.h'] + std +
+             [f'--target=riscv{xlen}-unknown-elf'])
     out = {}
     for c in tu.cursor.get_children():
         if c.kind == ci.CursorKind.FUNCTION_DECL and c.mangled_name.startswith('_Z'):
@@ -53,9 +63,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--xlen', type=int, default=64)
     ap.add_argument('--list-missing', action='store_true')
+    ap.add_argument('--cl3', action='store_true')
     ap.add_argument('objs', nargs='+')
     a = ap.parse_args()
-    decl = declared(a.xlen)
+    decl = declared(a.xlen, a.cl3)
     nm = subprocess.run(['/usr/lib/llvm-16/bin/llvm-nm', '--defined-only', '-j'] + a.objs,
                         check=True, capture_output=True, text=True).stdout.split()
     defined = set(nm)

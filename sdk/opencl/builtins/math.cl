@@ -403,6 +403,22 @@ FRACT_MODF_SINCOS(double, 0x1.fffffffffffffp-1)
 MATH_PTR_SPACES(float, int)
 MATH_PTR_SPACES(double, int)
 
+/* Built with the generic address space (OpenCL C 2.0/3.0, as
+ * sdk/opencl/CMakeLists.txt builds the library), the unqualified pointers
+ * above are generic: OpenCL C 1.x kernels also need the __private forms
+ * (which reach the generic ones through a (P *) cast: &t alone would pick
+ * the __private overload itself). */
+#ifdef __opencl_c_generic_address_space
+#define CLC_ASP1(R, F, A, P) _CLC_DEF R F(A x, __private P *p) { P t; R r = F(x, (P *)&t); *p = t; return r; }
+#define CLC_ASP2(R, F, A, P) _CLC_DEF R F(A x, A y, __private P *p) { P t; R r = F(x, y, (P *)&t); *p = t; return r; }
+#define MATH_PTR_PRIVATE(T, I)                                                                \
+  CLC_ALLW(CLC_ASP1, T, fract, T, T) CLC_ALLW(CLC_ASP1, T, modf, T, T)                        \
+  CLC_ALLW(CLC_ASP1, T, sincos, T, T) CLC_ALLW(CLC_ASP1, T, frexp, T, I)                      \
+  CLC_ALLW(CLC_ASP1, T, lgamma_r, T, I) CLC_ALLW(CLC_ASP2, T, remquo, T, I)
+MATH_PTR_PRIVATE(float, int)
+MATH_PTR_PRIVATE(double, int)
+#endif
+
 /* ---- half_* and native_* (float): the full-precision functions ------------ */
 _CLC_INL float __clc_divide(float x, float y) { return x / y; }
 _CLC_INL float __clc_recip(float x) { return 1.0f / x; }

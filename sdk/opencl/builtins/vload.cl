@@ -135,3 +135,16 @@ VSTORE_HALF_AS(float, __private)
 VSTORE_HALF_AS(double, __global)
 VSTORE_HALF_AS(double, __local)
 VSTORE_HALF_AS(double, __private)
+
+/* ---- OpenCL C 2.0 / 3.0: the generic address space ---------------------------
+ * Where the library is built with the generic address space (as
+ * sdk/opencl/CMakeLists.txt builds it, so one archive serves 1.x and 3.0
+ * kernels), an unqualified pointer is generic: the same definitions once
+ * more with no address-space word give the PU9CLgeneric overloads. */
+#ifdef __opencl_c_generic_address_space
+#define VLOADSTORE_GENERIC(T) VLOAD_AS(T, ) VSTORE_AS(T, )
+CLC_ALL_TYPES(VLOADSTORE_GENERIC)
+VLOAD_HALF_AS()
+VSTORE_HALF_AS(float, )
+VSTORE_HALF_AS(double, )
+#endif
