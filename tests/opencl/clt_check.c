@@ -472,9 +472,11 @@ static void gen_convert_src(int t, void *p, uint32_t n) {
         if (t == CLTT_float) ((float *)p)[i] = (float)x;
         else ((double *)p)[i] = x;
       } else {
-        i128 lo, hi, q = (i128)v + d;
+        i128 lo, hi, q;
         int_range(t, &lo, &hi);
-        if (v >= 1.8e19L || v <= -9.3e18L) q = d >= 0 ? hi : lo;
+        if (v >= 1.8e19L) q = hi; /* beyond every type: converting would overflow */
+        else if (v <= -9.3e18L) q = lo;
+        else q = (i128)v + d;
         if (q < lo) q = lo;
         if (q > hi) q = hi;
         put_bits(t, p, i, (uint64_t)q);
@@ -758,6 +760,12 @@ static i128 sat_to(int t, i128 v) {
 }
 static i128 floor_shift(i128 v, int s) { return v >> s; } /* arithmetic: floor */
 
+/* The high half of x*y in t (ulong's product needs the unsigned 128 bits). */
+static i128 mul_hi_ref(int t, i128 x, i128 y) {
+  if (types[t].size == 8 && !types[t].sgn) return (i128)(((u128)x * (u128)y) >> 64);
+  return floor_shift(x * y, types[t].size * 8);
+}
+
 static uint64_t int_ref(int t, int fn, uint64_t xb, uint64_t yb, uint64_t zb) {
   const int bits = types[t].size * 8;
   i128 x = as_val(t, xb), y = as_val(t, yb), z = as_val(t, zb);
@@ -776,8 +784,8 @@ static uint64_t int_ref(int t, int fn, uint64_t xb, uint64_t yb, uint64_t zb) {
     return to_bits(t, n);
   }
   case CLTI_popcount: return to_bits(t, __builtin_popcountll(to_bits(t, x)));
-  case CLTI_mul_hi: return to_bits(t, floor_shift(x * y, bits));
-  case CLTI_mad_hi: return to_bits(t, floor_shift(x * y, bits) + z);
+  case CLTI_mul_hi: return to_bits(t, mul_hi_ref(t, x, y));
+  case CLTI_mad_hi: return to_bits(t, mul_hi_ref(t, x, y) + z);
   case CLTI_mad_sat: {
     if (bits == 64 && !types[t].sgn) {
       u128 p = (u128)(uint64_t)x * (uint64_t)y + (uint64_t)z;
