@@ -57,3 +57,19 @@ target_sources(opencl_test_builtins_device PRIVATE ${RVHAL_SOURCE_DIR}/tests/ope
                                                    ${RVHAL_SOURCE_DIR}/tests/opencl/clt_shapes.c)
 set_source_files_properties(${RVHAL_SOURCE_DIR}/tests/opencl/clt_check.c PROPERTIES COMPILE_OPTIONS -frounding-math)
 target_link_libraries(opencl_test_builtins_device PRIVATE m)
+
+# Every pure built-in overload opencl-c.h declares is in librvhal_opencl.a:
+# the OpenCL C 1.2 set (global/local/private pointers) and the 3.0 set
+# (generic pointers), RV64 and RV32 (scripts/opencl_builtin_coverage.py).
+foreach(xlen ${RVHAL_DEVICE_XLENS})
+  foreach(std cl12 cl3)
+    set(_std_arg)
+    if(std STREQUAL cl3)
+      set(_std_arg --cl3)
+    endif()
+    add_test(NAME unit.opencl_builtin_coverage.rv${xlen}.${std}
+             COMMAND /usr/bin/python3 ${RVHAL_SOURCE_DIR}/scripts/opencl_builtin_coverage.py --xlen ${xlen} ${_std_arg}
+                     --list-missing ${CMAKE_BINARY_DIR}/device-rv${xlen}/sdk/opencl/librvhal_opencl.a)
+    set_tests_properties(unit.opencl_builtin_coverage.rv${xlen}.${std} PROPERTIES LABELS unit TIMEOUT 120)
+  endforeach()
+endforeach()
