@@ -21,7 +21,7 @@
 # __kernel is a kernel of its own name. COMPILE_OPTIONS are its build
 # options (-DNAME=1, -cl-std=CL3.0, -cl-fast-relaxed-math, ...),
 # INCLUDE_DIRECTORIES its -I; XLEN and EMBED as for C. It is rebuilt when
-# the .cl file or rvhal changes, not when only a header it includes does.
+# the .cl file, a header it includes or rvhal changes.
 cmake_minimum_required(VERSION 3.20)
 set(_RVHAL_ADD_KERNEL_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL "where RvhalAddKernel.cmake is")
 
@@ -86,8 +86,9 @@ function(rvhal_add_kernel name)
       set(cl_lib ${libdir}/librvhal_opencl.a)
     endif()
     add_custom_command(OUTPUT ${elf}
-      COMMAND rvhal::cli cc --xlen ${K_XLEN} ${clflags} ${K_COMPILE_OPTIONS} ${abs} -o ${elf}
-      DEPENDS ${abs} rvhal::cli ${lib} ${ld} ${cl_lib}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${work}
+      COMMAND rvhal::cli cc --xlen ${K_XLEN} ${clflags} ${K_COMPILE_OPTIONS} ${abs} -o ${elf} --depfile ${work}/${name}.d
+      DEPENDS ${abs} rvhal::cli ${lib} ${ld} ${cl_lib} DEPFILE ${work}/${name}.d
       COMMENT "Compiling OpenCL C kernel ${name}.elf (RV${K_XLEN})" VERBATIM COMMAND_EXPAND_LISTS)
   endif()
   foreach(src ${sources})

@@ -1,9 +1,12 @@
 /* rvhal cc FILE.cl -o FILE.elf: OpenCL C to a kernel ELF
  * (rvhal_opencl_compile), with the options clBuildProgram takes. */
 #define _GNU_SOURCE
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sys/wait.h>
 
 #include "cli.h"
 #include "rvhal/rvhal.h"
@@ -23,6 +26,8 @@ void cmd_cc_usage(FILE *f) {
           "  -cl-...            clBuildProgram's options (-cl-fast-relaxed-math, -cl-mad-enable,\n"
           "                     -cl-opt-disable, ...), passed on to clang\n"
           "  -w, -Werror, -g    as for clang\n"
+          "  --depfile FILE     also write the headers FILE.cl includes, as a make rule for the ELF\n"
+          "                     (what rvhal_add_kernel uses to rebuild when a header changes)\n"
           "  -h, --help         this help\n\n"
           "A compile error prints clang's diagnostic (file:line:column) and exits with status 1.\n"
           "Images, samplers, pipes and device-side enqueue are refused at compile time.\n\n"
@@ -57,6 +62,40 @@ static char *read_all(const char *path, size_t *size) {
   return buf;
 }
 
+/* The source's own headers as a make rule for `out` (clang -MM, with the
+ * -D, -I and -cl-std= options given), for build systems. */
+static int write_depfile(const char *depfile, const char *in, const char *out, int argc, char **argv) {
+  const char *clang = getenv("RVHAL_CLANG");
+  const char *v[64 + 16];
+  int n = 0;
+  v[n++] = clang && *clang ? clang : "clang-16";
+  v[n++] = "-x";
+  v[n++] = "cl";
+  v[n++] = "-Xclang";
+  v[n++] = "-finclude-default-header";
+  v[n++] = "-MM";
+  v[n++] = "-MT";
+  v[n++] = out;
+  v[n++] = "-MF";
+  v[n++] = depfile;
+  for (int i = 1; i < argc && n < 64 + 12; i++) {
+    const char *a = argv[i];
+    if ((!strcmp(a, "-D") || !strcmp(a, "-I")) && i + 1 < argc) v[n++] = a, v[n++] = argv[++i];
+    else if (!strncmp(a, "-D", 2) || !strncmp(a, "-I", 2) || !strncmp(a, "-cl-std=", 8)) v[n++] = a;
+  }
+  v[n++] = in;
+  v[n] = NULL;
+  pid_t pid;
+  int st = 0;
+  extern char **environ;
+  if (posix_spawnp(&pid, v[0], NULL, NULL, (char *const *)v, environ) || waitpid(pid, &st, 0) < 0 ||
+      !WIFEXITED(st) || WEXITSTATUS(st)) {
+    fprintf(stderr, "rvhal cc: cannot write the dependencies of %s to %s (%s -MM failed)\n", in, depfile, v[0]);
+    return -1;
+  }
+  return 0;
+}
+
 /* Appends " word" to *opts (growing). */
 static int add_opt(char **opts, size_t *len, const char *a, const char *b) {
   size_t need = *len + strlen(a) + (b ? strlen(b) : 0) + 3;
@@ -68,7 +107,7 @@ static int add_opt(char **opts, size_t *len, const char *a, const char *b) {
 }
 
 int cmd_cc(int argc, char **argv) {
-  const char *out = NULL, *in = NULL;
+  const char *out = NULL, *in = NULL, *depfile = NULL;
   uint32_t xlen = 64;
   char *opts = calloc(1, 1);
   size_t olen = 0;
@@ -81,13 +120,14 @@ int cmd_cc(int argc, char **argv) {
       free(opts);
       return CLI_OK;
     }
-    if (!strcmp(a, "-o") || !strcmp(a, "--xlen") || !strcmp(a, "-D") || !strcmp(a, "-I")) {
+    if (!strcmp(a, "-o") || !strcmp(a, "--xlen") || !strcmp(a, "-D") || !strcmp(a, "-I") || !strcmp(a, "--depfile")) {
       if (i + 1 >= argc) {
         rc = cli_usage_error("cc", NULL, "option '%s' needs a value", a);
         goto done;
       }
       const char *v = argv[++i];
       if (!strcmp(a, "-o")) out = v;
+      else if (!strcmp(a, "--depfile")) depfile = v;
       else if (!strcmp(a, "--xlen")) {
         if (strcmp(v, "32") && strcmp(v, "64")) {
           rc = cli_usage_error("cc", NULL, "--xlen '%s': expected 32 or 64", v);
@@ -172,7 +212,7 @@ int cmd_cc(int argc, char **argv) {
     goto done;
   }
   free(elf);
-  rc = CLI_OK;
+  rc = depfile && write_depfile(depfile, in, out, argc, argv) ? CLI_FAIL : CLI_OK;
   goto done;
 oom:
   fprintf(stderr, "rvhal cc: out of memory\n");

@@ -381,8 +381,10 @@ static void test_printf(rvhal_device_t *d, hal_program_t p) {
                   (double)v[1], (double)v[2], (double)v[3], (unsigned)i, (long long)big, "str", 'Q');
     n += snprintf(want + n, sizeof want - (size_t)n, "ints %hhd,%hhd|%hd,%hd,%hd|%x,%x,%x,%x|%lu,%llu\n", (char)-1,
                   (char)2, (short)-300, (short)0, (short)300, 10, 11, 12, 255, 1ul, 18446744073709551615ull);
-    snprintf(want + n, sizeof want - (size_t)n, "%5.1f|%-4d|%e\n", 2.25, 7, 1024.0);
-    CHECK_MSG(got.count == 4, "printf: %d lines, expected 4", got.count);
+    n += snprintf(want + n, sizeof want - (size_t)n, "%5.1f|%-4d|%e\n", 2.25, 7, 1024.0);
+    snprintf(want + n, sizeof want - (size_t)n, "%f,%f,%f,%f|%d,%d\n", (double)v[0], (double)v[1], (double)v[2],
+             (double)v[3], -3, 4);
+    CHECK_MSG(got.count == 5, "printf: %d lines, expected 5", got.count);
     CHECK_MSG(!strcmp(got.text, want), "printf:\n--- got\n%s--- expected\n%s", got.text, want);
     printf("%s  printf ok (%d lines)\n", got.text, got.count);
   }

@@ -138,6 +138,15 @@ int main(void) {
   CHECK(elf == NULL && size == 0);
   free(log);
   log = NULL;
+  /* Quoted option values: a macro with a space, a directory with one. */
+  rvhal_opencl_compile_desc_t quoted = {"__kernel void k(__global int *p) { p[0] = VALUE; }\n", 0, NULL,
+                                        "-DVALUE=\"1 + 2\" -I \"/no such dir\"", 64, NULL};
+  CHECK_MSG(rvhal_opencl_compile(&quoted, &elf, &size, &log) == RVHAL_OK, "quoted options: %s\n%s",
+            rvhal_last_error(), log ? log : "");
+  free(elf);
+  elf = NULL;
+  free(log);
+  log = NULL;
   /* No __kernel at all. */
   rvhal_opencl_compile_desc_t none = {"int f(int x) { return x; }\n", 0, NULL, NULL, 64, NULL};
   CHECK_EQ_U64(rvhal_opencl_compile(&none, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_BUILD_FAILED);

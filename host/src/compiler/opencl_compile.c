@@ -166,6 +166,41 @@ static const char *const passed_cl_options[] = {
     "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
     "-cl-strict-aliasing"};
 
+/* A kernel's entry is its own name, so a kernel named like a function of
+ * picolibc, the SDK or the built-in library (expf, print, ...) would take
+ * that function's calls. The link traced each name (ld -y): any file but
+ * the program's object referring to one is refused. */
+static int shared_name(const char *log_path, const char *obj, const cl_program_ir_t *prog, const char *name) {
+  size_t n = 0;
+  char *log = read_file(log_path, &n);
+  if (!log) return RVHAL_OK;
+  int rc = RVHAL_OK;
+  size_t w = 0; /* the log without the trace's lines */
+  for (size_t r = 0; r < n;) {
+    char *l = log + r, *nl = memchr(l, '\n', n - r);
+    size_t len = nl ? (size_t)(nl - l) + 1 : n - r;
+    r += len;
+    if (nl) *nl = '\0';
+    char *ref = strstr(l, ": reference to "), *def = strstr(l, ": definition of ");
+    if (ref && !strstr(l, obj) && !rc)
+      for (uint32_t i = 0; i < prog->num_kernels; i++)
+        if (!strcmp(ref + 15, prog->kernels[i].name)) {
+          *ref = '\0';
+          const char *file = strstr(l, "ld: ") ? strstr(l, "ld: ") + 4 : l;
+          rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: kernel name '%s' is a function %s calls: rename "
+                           "the kernel", name, prog->kernels[i].name, file);
+          break;
+        }
+    if (ref || def) continue;
+    if (nl) *nl = '\n';
+    memmove(log + w, l, len);
+    w += len;
+  }
+  if (write_file(log_path, log, w, NULL, 0) && !rc) rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot write %s", log_path);
+  free(log);
+  return rc;
+}
+
 /* clang for the device: the language, the target and its ISA; no linker
  * relaxation (the firmware owns gp). */
 static void clang_args(argv_buf_t *a, const char *clang, const char *lang, uint32_t xlen, const char *isa,
@@ -181,15 +216,31 @@ static void clang_args(argv_buf_t *a, const char *clang, const char *lang, uint3
 
 static int too_many(void) { return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: too many build options"); }
 
+/* The next word of an option string at *p, in place: words are separated
+ * by blanks; double quotes group (-I "a dir", -DS="a b") and are removed. */
+static char *next_word(char **p) {
+  char *s = *p;
+  while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+  if (!*s) return NULL;
+  char *w = s, *o = s;
+  for (int quoted = 0; *s && (quoted || (*s != ' ' && *s != '\t' && *s != '\n')); s++) {
+    if (*s == '"') quoted = !quoted;
+    else *o++ = *s;
+  }
+  *p = *s ? s + 1 : s;
+  *o = '\0';
+  return w;
+}
+
 static int options_to_argv(const char *options, argv_buf_t *a, int *have_std) {
   if (!options) return RVHAL_OK;
   char *copy = strdup(options);
   if (!copy) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
   int rc = RVHAL_OK;
-  char *save = NULL;
-  for (char *t = strtok_r(copy, " \t\n", &save); t && !rc; t = strtok_r(NULL, " \t\n", &save)) {
+  char *save = copy;
+  for (char *t = next_word(&save); t && !rc; t = next_word(&save)) {
     if (!strcmp(t, "-D") || !strcmp(t, "-I")) {
-      char *v = strtok_r(NULL, " \t\n", &save);
+      char *v = next_word(&save);
       if (!v) rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: option %s needs a value", t);
       else if (av_addf(a, "%s%s", t, v)) rc = too_many();
       continue;
@@ -443,6 +494,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, "-Wl,--no-relax");
   av_add(&a, "-nostartfiles");
   av_add(&a, "-Wl,--no-gc-sections");
+  for (uint32_t i = 0; i < prog.num_kernels; i++) av_addf(&a, "-Wl,-y,%s", prog.kernels[i].name); /* shared_name() */
   av_add(&a, path[OBJ]);
   av_add(&a, sdk.opencl_lib);
   av_add(&a, sdk.kernel_lib);
@@ -452,6 +504,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   if ((rc = step(&a, log_path, out_log,
                  "linking failed (see the log: an undefined symbol is a built-in rvhal does not have)", name)))
     goto done;
+  if ((rc = shared_name(log_path, path[OBJ], &prog, name))) goto done;
   void *elf = read_file(elf_path, out_elf_size);
   if (!elf) {
     rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read %s", elf_path);

@@ -3,7 +3,8 @@
  * formatter (rvhal_svc_vformat), and the whole line sent as one print()
  * record. OpenCL's rules: `l` is 64-bit on RV32 too; vectors are written
  * %v<N><length><conv> (length hh, h, hl or l: char, short, int/float,
- * long/double) and print their elements separated by commas; a float
+ * long/double; none: float or int) and print their elements separated
+ * by commas; a float
  * argument arrives as double (C's promotion, OpenCL with doubles), a vector
  * as itself. Compiled by clang (sdk/opencl/CMakeLists.txt): the vector
  * arguments are read with va_arg of the same vector types the kernel
@@ -153,8 +154,11 @@ int __rvhal_cl_printf(exec_state_t *e, const char *fmt, ...) {
     spec[sl++] = conv;
     spec[sl] = '\0';
     if (vec) {
-      int kind = is_float ? (len == 3 ? K_FLOAT : len == 4 ? K_DOUBLE : K_BAD)
-                          : (len == 1 ? K_CHAR : len == 2 ? K_SHORT : len == 3 ? K_INT : len == 4 ? K_LONG : K_BAD);
+      /* Without a length modifier (undefined in OpenCL) a vector is taken
+       * as float or int elements: %v4f prints a float4, as people write it. */
+      int kind = is_float ? (len == 3 || len == 0 ? K_FLOAT : len == 4 ? K_DOUBLE : K_BAD)
+                          : (len == 1 ? K_CHAR : len == 2 ? K_SHORT : len == 3 || len == 0 ? K_INT
+                             : len == 4 ? K_LONG : K_BAD);
       long long iv[16];
       double fv[16];
       int bad = kind == K_BAD;

@@ -173,5 +173,9 @@ __kernel void print_formats(int i, float f, float4 v, long big, __constant char 
     printf("ints %v2hhd|%v3hd|%v4hlx|%v2lu\n", (char2)(-1, 2), (short3)(-300, 0, 300), (uint4)(10, 11, 12, 255),
            (ulong2)(1, 18446744073709551615UL));
     printf("%5.1f|%-4d|%e\n", 2.25f, 7, 1024.0);
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wformat"
+    printf("%v4f|%v2d\n", v, (int2)(-3, 4)); // no length modifier: float and int elements
+#pragma clang diagnostic pop
   }
 }
