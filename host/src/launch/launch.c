@@ -537,7 +537,8 @@ int rvhal_launch_describe(rvhal_device_t *d, hal_program_t program, hal_kernel_t
   desc->flags = 0;
   const int counting = d->options.counters && !(opts && opts->counters_off);
   if (counting) desc->flags |= RVHAL_LAUNCH_COUNTERS;
-  if (counting && rvhal_profile_wants_events(d->profile)) desc->flags |= RVHAL_LAUNCH_TRACE;
+  /* the timeline: for a profile, and for progress_fn's fraction of groups done */
+  if (counting && (rvhal_profile_wants_events(d->profile) || d->options.progress_fn)) desc->flags |= RVHAL_LAUNCH_TRACE;
   desc->flags |= tlb_flags(d, args, num_args);
   if (opts && opts->privileged) desc->flags |= RVHAL_LAUNCH_PRIVILEGED;
   desc->chunk_groups = chunk;
@@ -612,6 +613,7 @@ int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvh
   d->inflight.start_ns = t0;
   d->inflight.groups = out->total_groups;
   d->inflight.harts = out->harts;
+  d->inflight.team = out->team;
   d->inflight.trace = (desc->flags & RVHAL_LAUNCH_TRACE) != 0;
   __atomic_store_n(&d->inflight.seq, seq, __ATOMIC_RELEASE);
   out->t0 = t0;
