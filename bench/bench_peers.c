@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -209,6 +210,7 @@ static result_t floor_kernel(const char *kernel_dir, const peer_kernel_t *pk, ui
   if (pipe(out) != 0) return res;
   pid_t pid = fork();
   if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* dies with the bench, however that ends */
     dup2(out[1], 1);
     close(out[0]);
     close(out[1]);
