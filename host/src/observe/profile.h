@@ -57,7 +57,7 @@ rvhal_profile_call_t rvhal_profile_call_begin_(rvhal_profile_t *p, uint64_t crea
                                                uint64_t bytes);
 void rvhal_profile_call_end_(rvhal_profile_call_t *c);
 #define RVHAL_PROFILE_CALL(d, name, bytes)                                                       \
-  rvhal_profile_call_t rvhal_profile_call_ __attribute__((cleanup(rvhal_profile_call_end_))) = \
+  rvhal_profile_call_t rvhal_profile_call_ __attribute__((cleanup(rvhal_profile_call_end_), unused)) = \
       (d) && (d)->profile ? rvhal_profile_call_begin_((d)->profile, (d)->created_ns, name, bytes)   \
                           : (rvhal_profile_call_t){0}
 
