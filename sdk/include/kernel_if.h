@@ -101,29 +101,23 @@ void wait_dma(uintptr_t xfer_id, exec_state_t *e);
     __asm__(insn " %0, %2, %1" : "=r"(old), "+A"(*(type *)p) : "r"(v));       \
     return old;                                                               \
   }
-#define RVHAL_AMO_W_(op, insn)                                                \
-  RVHAL_AMO_(op##_i32, insn ".w", int32_t)                                    \
-  RVHAL_AMO_(op##_u32, insn ".w", uint32_t)
-#define RVHAL_AMO_D_(op, insn)                                                \
-  RVHAL_AMO_(op##_i64, insn ".d", int64_t)                                    \
-  RVHAL_AMO_(op##_u64, insn ".d", uint64_t)
-RVHAL_AMO_W_(amoadd, "amoadd")
-RVHAL_AMO_W_(amoand, "amoand")
-RVHAL_AMO_W_(amoor, "amoor")
-RVHAL_AMO_W_(amoxor, "amoxor")
-RVHAL_AMO_(amomin_i32, "amomin.w", int32_t)
-RVHAL_AMO_(amomin_u32, "amominu.w", uint32_t)
-RVHAL_AMO_(amomax_i32, "amomax.w", int32_t)
-RVHAL_AMO_(amomax_u32, "amomaxu.w", uint32_t)
+/* Each operation, signed and unsigned, for one access width. */
+#define RVHAL_AMO_ALL_(w, bits)                                               \
+  RVHAL_AMO_(amoadd_i##bits, "amoadd" w, int##bits##_t)                       \
+  RVHAL_AMO_(amoadd_u##bits, "amoadd" w, uint##bits##_t)                      \
+  RVHAL_AMO_(amoand_i##bits, "amoand" w, int##bits##_t)                       \
+  RVHAL_AMO_(amoand_u##bits, "amoand" w, uint##bits##_t)                      \
+  RVHAL_AMO_(amoor_i##bits, "amoor" w, int##bits##_t)                         \
+  RVHAL_AMO_(amoor_u##bits, "amoor" w, uint##bits##_t)                        \
+  RVHAL_AMO_(amoxor_i##bits, "amoxor" w, int##bits##_t)                       \
+  RVHAL_AMO_(amoxor_u##bits, "amoxor" w, uint##bits##_t)                      \
+  RVHAL_AMO_(amomin_i##bits, "amomin" w, int##bits##_t)                       \
+  RVHAL_AMO_(amomin_u##bits, "amominu" w, uint##bits##_t)                     \
+  RVHAL_AMO_(amomax_i##bits, "amomax" w, int##bits##_t)                       \
+  RVHAL_AMO_(amomax_u##bits, "amomaxu" w, uint##bits##_t)
+RVHAL_AMO_ALL_(".w", 32)
 #if __riscv_xlen == 64
-RVHAL_AMO_D_(amoadd, "amoadd")
-RVHAL_AMO_D_(amoand, "amoand")
-RVHAL_AMO_D_(amoor, "amoor")
-RVHAL_AMO_D_(amoxor, "amoxor")
-RVHAL_AMO_(amomin_i64, "amomin.d", int64_t)
-RVHAL_AMO_(amomin_u64, "amominu.d", uint64_t)
-RVHAL_AMO_(amomax_i64, "amomax.d", int64_t)
-RVHAL_AMO_(amomax_u64, "amomaxu.d", uint64_t)
+RVHAL_AMO_ALL_(".d", 64)
 #define RVHAL_AMO64_(op, p, v)                                                    \
   , volatile long long *: rvhal_##op##_i64((volatile int64_t *)(p), (int64_t)(v)), \
     volatile unsigned long long *: rvhal_##op##_u64((volatile uint64_t *)(p), (uint64_t)(v)), \
@@ -133,8 +127,7 @@ RVHAL_AMO_(amomax_u64, "amomaxu.d", uint64_t)
 #define RVHAL_AMO64_(op, p, v)
 #endif
 #undef RVHAL_AMO_
-#undef RVHAL_AMO_W_
-#undef RVHAL_AMO_D_
+#undef RVHAL_AMO_ALL_
 
 /* _Generic on the pointer with volatile added, so plain and volatile
  * pointers both work. */

@@ -30,7 +30,6 @@
 #include <sys/stat.h>
 
 #include "exec_util.h"
-#include "mini_json.h"
 
 #define HARTS 4
 #define LAUNCHES 3
@@ -169,17 +168,10 @@ static int span_cmp(const void *a, const void *b) {
 }
 
 static void check_trace(const char *path, const launch_info_t *L) {
-  size_t len;
-  char *text = dt_read_file(path, &len);
-  CHECK_MSG(text != NULL, "trace %s was not written", path);
-  if (!text) return;
-  char err[160];
-  json_t *root = json_parse(text, len, err, sizeof err);
-  CHECK_MSG(root != NULL, "trace %s is not valid JSON: %s", path, err);
-  if (!root) {
-    free(text);
-    return;
-  }
+  json_t *root;
+  char *text;
+  const json_t *events = ex_load_trace(path, &root, &text);
+  if (!events) goto out;
   /* An independent opinion, where available. */
   if (system("command -v python3 >/dev/null 2>&1") == 0) {
     char cmd[1200];
@@ -188,9 +180,6 @@ static void check_trace(const char *path, const launch_info_t *L) {
   } else {
     printf("  (python3 not found: skipping its check of the trace JSON; the built-in parser accepted it)\n");
   }
-  const json_t *events = json_get(root, "traceEvents");
-  CHECK_MSG(events && events->type == JSON_ARRAY, "trace: no traceEvents array");
-  if (!events || events->type != JSON_ARRAY) goto out;
   int named[HARTS] = {0};
   uint64_t calls[LAUNCHES][HARTS] = {{0}}, groups[LAUNCHES][HARTS] = {{0}};
   static call_span_t spans[LAUNCHES][HARTS][512];

@@ -18,7 +18,6 @@
 #include <time.h>
 
 #include "exec_util.h"
-#include "mini_json.h"
 
 #define GAP_MS 200
 
@@ -84,16 +83,10 @@ static void check_svg(const char *path, const uint64_t seq[2], const char *const
 /* ---- trace -------------------------------------------------------------------- */
 
 static void check_trace(const char *path, const uint64_t seq[2], uint32_t harts) {
-  size_t len;
-  char *text = dt_read_file(path, &len);
-  CHECK_MSG(text != NULL, "trace %s was not written", path);
-  if (!text) return;
-  char err[160];
-  json_t *root = json_parse(text, len, err, sizeof err);
-  CHECK_MSG(root != NULL, "trace %s is not valid JSON: %s", path, err);
-  const json_t *events = root ? json_get(root, "traceEvents") : NULL;
-  CHECK_MSG(events && events->type == JSON_ARRAY, "trace: no traceEvents array");
-  if (!events || events->type != JSON_ARRAY) goto out;
+  json_t *root;
+  char *text;
+  const json_t *events = ex_load_trace(path, &root, &text);
+  if (!events) goto out;
   static const char *const tracks[3] = {"host: API calls", "host: launches (submit to completion)", "host: waits"};
   int process_named = 0, track_named[3] = {0}, writes = 0, submits = 0, finishes = 0;
   double track_tid[3] = {-1, -1, -1};
