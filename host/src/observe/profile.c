@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "device/device_internal.h"
 
@@ -369,19 +368,14 @@ void rvhal_profile_host_call(rvhal_profile_t *p, uint64_t created_ns, rvhal_prof
 rvhal_profile_call_t rvhal_profile_call_begin_(rvhal_profile_t *p, uint64_t created_ns, const char *name,
                                                uint64_t bytes) {
   rvhal_profile_call_t c = {0};
-  if (!p || !p->trace) return c;
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  c = (rvhal_profile_call_t){p, created_ns, name, bytes, (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec};
+  if (p && p->trace) c = (rvhal_profile_call_t){p, created_ns, name, bytes, rvhal_now_ns()};
   return c;
 }
 
 void rvhal_profile_call_end_(rvhal_profile_call_t *c) {
-  if (!c->p) return;
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  rvhal_profile_host_call(c->p, c->created_ns, RVHAL_PROFILE_TRACK_CALLS, c->name, c->bytes, c->start_ns,
-                          (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
+  if (c->p)
+    rvhal_profile_host_call(c->p, c->created_ns, RVHAL_PROFILE_TRACK_CALLS, c->name, c->bytes, c->start_ns,
+                            rvhal_now_ns());
 }
 
 /* Queue tracks sit below the harts' (tid 1000 + queue id): what the host
