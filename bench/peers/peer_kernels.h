@@ -111,16 +111,17 @@ static inline void peer_run_groups(const peer_kernel_t *k, const peer_bufs_t *bu
       break;
     case PEER_HIST: {
       /* The group's local histogram, updated atomically as the kernel does
-       * (its work-items share it), then merged with atomic adds. */
+       * (its work-items share it), then merged with atomic adds; relaxed, as
+       * the SDK's atomics are (OpenCL 1.2 atomics order nothing else). */
       uint32_t local[PEER_HIST_BINS];
       for (uint32_t b = 0; b < PEER_HIST_BINS; b++)
         local[b] = 0;
       for (uint32_t item = x0; item < x0 + lx; item++)
         for (uint32_t i = item; i < PEER_HIST_BYTES; i += PEER_HIST_ITEMS)
-          __atomic_fetch_add(&local[buf->data[i]], 1, __ATOMIC_SEQ_CST);
+          __atomic_fetch_add(&local[buf->data[i]], 1, __ATOMIC_RELAXED);
       for (uint32_t b = 0; b < PEER_HIST_BINS; b++)
         if (local[b])
-          __atomic_fetch_add(&buf->hist[b], local[b], __ATOMIC_SEQ_CST);
+          __atomic_fetch_add(&buf->hist[b], local[b], __ATOMIC_RELAXED);
       break;
     }
     }
