@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # rvhal against its peers: the four kernels of bench/peers/peer_kernels.h on
 # rvhal (1, 2 and 4 harts), natively, under QEMU user mode and as a
-# bare-metal floor on rvhal's QEMU machine, with the ratios (bench/bench_peers.c). Installs the two Debian packages
-# the QEMU user-mode column needs (qemu-user, gcc-riscv64-linux-gnu,
-# libc6-dev-riscv64-cross) when run
-# as root or with passwordless sudo; otherwise says what to install and runs
-# without that column. Extra arguments go to rvhal-bench (e.g. -r 5).
+# bare-metal floor on rvhal's QEMU machine, with the ratios
+# (bench/bench_peers.c). Installs the Debian packages the QEMU user-mode
+# column needs (qemu-user, gcc-riscv64-linux-gnu, libc6-dev-riscv64-cross)
+# when run as root or with passwordless sudo; otherwise says what to
+# install and runs without that column. Extra arguments go to rvhal-bench
+# (e.g. -r 5).
 #
 #   bench/peers/run.sh [-r N]
 set -euo pipefail
