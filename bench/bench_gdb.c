@@ -20,8 +20,8 @@ static void one_backend(const char *kernel_dir, int runs, const char *backend, c
   hal_kernel_t k = bench_kernel(&b, "empty");
   double *t = bench_time_launches(&b, k, n);
   bench_stats_t s = bench_stats(t, (size_t)n);
-  printf("gdb     %-24s empty launch round trip  p50 %8.1f us  p90 %8.1f  (%d launches%s)\n", label, s.median, s.p90, n,
-         ring ? ", each rings" : "");
+  printf("gdb     %-24s empty launch round trip  p50 %8.1f us  p99 %8.1f  max %8.1f  (%d launches%s)\n", label,
+         s.median, s.p99, s.max, n, ring ? ", each rings" : "");
   free(t);
   if (ring) {
     bench_close(&b);

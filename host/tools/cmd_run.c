@@ -240,7 +240,8 @@ static void print_heartbeat(const heartbeat_t *hb) {
   if (p.have_groups) {
     uint64_t sum = 0;
     for (uint32_t h = 0; h < p.harts; h++) sum += p.groups_begun[h];
-    n += snprintf(line + n, sizeof line - n, "; groups begun %" PRIu64 ", per hart:", sum);
+    n += snprintf(line + n, sizeof line - n, "; %.1f %% of groups done, begun %" PRIu64 ", per hart:",
+                  100 * p.fraction_done, sum);
     for (uint32_t h = 0; h < p.harts && n < (int)sizeof line - 24; h++)
       n += snprintf(line + n, sizeof line - n, " %" PRIu64, p.groups_begun[h]);
   } else if (p.have_instructions) {

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 
 #include "dev_util.h"
+#include "mini_json.h"
 
 #define EX_NUM_HART_COUNTERS RVHAL_NUM_HART_COUNTERS
 #define EX_MAX_HARTS RVHAL_MAX_HARTS
@@ -101,6 +102,23 @@ static inline int ex_launch(rvhal_device_t *d, hal_program_t p, hal_kernel_t k, 
   int rc = rvhal_kernel_exec_ex(d, p, k, &nd, args, nargs, dim, opt);
   CHECK_MSG(rc == RVHAL_OK, "%s: kernel_exec: %s: %s", what, rvhal_status_name(rc), rvhal_last_error());
   return rc;
+}
+
+/* A profile's Chrome trace (trace=FILE): its traceEvents array, or NULL
+ * after a failed check saying why (not written, not JSON, no array).
+ * *out_root and *out_text (NULL on failure) are the caller's to free. */
+static inline const json_t *ex_load_trace(const char *path, json_t **out_root, char **out_text) {
+  size_t len;
+  *out_root = NULL;
+  *out_text = dt_read_file(path, &len);
+  CHECK_MSG(*out_text != NULL, "trace %s was not written", path);
+  if (!*out_text) return NULL;
+  char err[160];
+  *out_root = json_parse(*out_text, len, err, sizeof err);
+  CHECK_MSG(*out_root != NULL, "trace %s is not valid JSON: %s", path, err);
+  const json_t *events = *out_root ? json_get(*out_root, "traceEvents") : NULL;
+  CHECK_MSG(!*out_root || (events && events->type == JSON_ARRAY), "trace %s: no traceEvents array", path);
+  return events && events->type == JSON_ARRAY ? events : NULL;
 }
 
 /* snprintf into a fixed buffer, for messages. */

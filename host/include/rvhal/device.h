@@ -93,6 +93,13 @@ typedef struct rvhal_device rvhal_device_t;
  * newline), in the order the print() calls were made. */
 typedef void (*rvhal_print_fn_t)(void *user, const char *line, size_t len);
 
+/* Receives a running launch's progress (see rvhal_launch_progress_t)
+ * every progress_interval_ms, from a thread of rvhal's own: a heartbeat
+ * without polling. It must return quickly and call no rvhal function on
+ * the device except rvhal_device_launch_progress. */
+struct rvhal_launch_progress;
+typedef void (*rvhal_progress_fn_t)(void *user, const struct rvhal_launch_progress *progress);
+
 typedef struct rvhal_device_options {
   uint32_t num_harts;          /* 0: $RVHAL_HARTS or 4 */
   uint64_t ram_size;           /* 0: 256 MiB */
@@ -110,6 +117,11 @@ typedef struct rvhal_device_options {
   const char *profile;         /* profile every launch: "table", "csv=FILE", "trace=FILE" (Chrome
                                   trace JSON), "svg=FILE", comma-separated; NULL: $RVHAL_PROFILE.
                                   Implies counters. docs/counters.md */
+  rvhal_progress_fn_t progress_fn; /* NULL: none. Called while a launch runs, first once it has run
+                                  progress_interval_ms, then every progress_interval_ms; turns on the
+                                  launches' timeline when counters are on (fraction_done) */
+  void *progress_user;
+  uint32_t progress_interval_ms; /* 0: 1000 */
   uint32_t tlb_care_off;       /* for measuring only: RVHAL_TLB_NO_COLOURING and/or RVHAL_TLB_NO_FLUSH turn off
                                   what keeps QEMU's software TLB effective (docs/architecture.md, "Emulation
                                   speed"); 0: $RVHAL_TLB_CARE_OFF ("colouring", "flush" or "colouring,flush") */
@@ -207,7 +219,7 @@ typedef struct rvhal_launch_report {
 int rvhal_device_last_launch(const rvhal_device_t *device, rvhal_launch_report_t *out_report);
 
 /* How far the launch now running on a device is: for a heartbeat on long
- * launches. May be called from another thread while rvhal_kernel_exec
+ * launches (or have it called: rvhal_device_options_t.progress_fn). May be called from another thread while rvhal_kernel_exec
  * waits (it only reads). Per hart: groups begun when the launch records a
  * timeline (a profile with trace= or svg=), instructions when counters are
  * on with rvhal's QEMU plugin. */
@@ -220,6 +232,8 @@ typedef struct rvhal_launch_progress {
   int have_instructions;
   uint64_t groups_begun[RVHAL_MAX_HARTS];
   uint64_t instructions[RVHAL_MAX_HARTS];
+  uint64_t groups_done;   /* work-groups finished, when have_groups */
+  double fraction_done;   /* groups_done / num_groups in [0, 1] when have_groups; else -1 */
 } rvhal_launch_progress_t;
 
 int rvhal_device_launch_progress(const rvhal_device_t *device, rvhal_launch_progress_t *out_progress);

@@ -74,6 +74,7 @@ static int resolve_options(const rvhal_board_desc_t *board, const rvhal_device_o
   if (!o->max_work_group_size) o->max_work_group_size = RVHAL_DEFAULT_MAX_WG;
   if (!o->item_stack_size) o->item_stack_size = RVHAL_DEFAULT_ITEM_STACK;
   if (!o->linger_us) o->linger_us = RVHAL_DEFAULT_LINGER_US;
+  if (o->progress_fn && !o->progress_interval_ms) o->progress_interval_ms = 1000;
   if (!o->tlb_care_off) RVHAL_RETURN_IF_ERROR(env_tlb_care_off(&o->tlb_care_off));
   o->counters = o->counters != 0;
   return RVHAL_OK;
@@ -205,6 +206,11 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
   fill_info(d);
   /* A bad profile spec fails before any QEMU starts. */
   if (d->options.profile && (rc = rvhal_profile_open(d->options.profile, &d->profile))) goto fail;
+  if (d->profile) {
+    char pname[160];
+    snprintf(pname, sizeof pname, "rvhal device %u: %s, %u harts", index, d->info.name, d->info.num_harts);
+    rvhal_profile_name_process(d->profile, pname);
+  }
 
   const char *env_qemu = getenv("RVHAL_QEMU");
   rvhal_qemu_config_t qc = {
@@ -239,6 +245,7 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
   d->host_cpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? (uint32_t)CPU_COUNT(&cpus) : 1;
   if (d->host_cpus < 1) d->host_cpus = 1;
   if ((rc = rvhal_device_boot(d))) goto fail;
+  if ((rc = rvhal_progress_thread_start(d))) goto fail;
   *out_device = d;
   return RVHAL_OK;
 fail:
@@ -248,6 +255,7 @@ fail:
 
 void rvhal_device_delete(rvhal_device_t *d) {
   if (!d) return;
+  rvhal_progress_thread_stop(d);
   rvhal_queues_device_deleted(d); /* before the lock: their threads may be waiting for it */
   rvhal_launch_release(d); /* deleted from a print callback: undefined, but not a loop here */
   while (d->programs) rvhal_program_free(d, d->programs->handle);

@@ -387,8 +387,10 @@ int rvhal_launch_prepare(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
                        "from program_find_kernel)", (unsigned long long)kernel, (unsigned long long)program);
   }
   const rvhal_launch_limits_t lim = limits_of(d);
+  /* the timeline: for a profile, and for progress_fn's fraction of groups done */
+  const int timeline = rvhal_profile_wants_events(d->profile) || d->options.progress_fn != NULL;
   RVHAL_RETURN_IF_ERROR(rvhal_launch_plan(&lim, kobj, p->elf->tls_size, nd, args, num_args, work_dim, opts,
-                                          d->options.counters, rvhal_profile_wants_events(d->profile), &out->plan));
+                                          d->options.counters, timeline, &out->plan));
   out->program = program;
   out->entry = kobj->entry; /* the device address from here on */
   /* Buffers: inside an allocation now; their bytes size the TLB (encode). */
@@ -525,6 +527,7 @@ int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvh
   d->inflight.start_ns = t0;
   d->inflight.groups = out->total_groups;
   d->inflight.harts = out->harts;
+  d->inflight.team = out->team;
   d->inflight.trace = (desc->flags & RVHAL_LAUNCH_TRACE) != 0;
   __atomic_store_n(&d->inflight.seq, seq, __ATOMIC_RELEASE);
   out->t0 = t0;
