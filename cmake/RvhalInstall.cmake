@@ -7,8 +7,7 @@ include(CMakePackageConfigHelpers)
 
 set(RVHAL_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/rvhal)
 set(RVHAL_INSTALL_SDK_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/rvhal/kernel)
-set(RVHAL_KERNEL_FLAGS_RV64 -march=rv64imafdc -mabi=lp64d) # for rvhal.pc (RvhalKernelSdk.cmake for CMake)
-set(RVHAL_KERNEL_FLAGS_RV32 -march=rv32imafdc -mabi=ilp32d)
+include(${RVHAL_SOURCE_DIR}/cmake/package/RvhalKernelFlags.cmake) # the kernel flags, for rvhal.pc too
 
 foreach(xlen ${RVHAL_DEVICE_XLENS})
   set(dev ${CMAKE_BINARY_DIR}/device-rv${xlen})
@@ -49,14 +48,17 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/package/rvhalConfigVersion.
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/package/rvhalConfig.cmake ${CMAKE_BINARY_DIR}/package/rvhalConfigVersion.cmake
               ${RVHAL_SOURCE_DIR}/cmake/package/RvhalAddKernel.cmake ${RVHAL_SOURCE_DIR}/cmake/package/RvhalKernelSdk.cmake
-              ${RVHAL_SOURCE_DIR}/cmake/package/rvhal_embed.cmake
+              ${RVHAL_SOURCE_DIR}/cmake/package/rvhal_embed.cmake ${RVHAL_SOURCE_DIR}/cmake/package/RvhalKernelFlags.cmake
         DESTINATION ${RVHAL_INSTALL_CMAKEDIR})
 
 # pkg-config: paths relative to the .pc file, so a moved install works.
 file(RELATIVE_PATH RVHAL_PC_TO_PREFIX /_p/${CMAKE_INSTALL_LIBDIR}/pkgconfig /_p)
 string(REGEX REPLACE "/$" "" RVHAL_PC_TO_PREFIX "${RVHAL_PC_TO_PREFIX}")
-list(JOIN RVHAL_KERNEL_FLAGS_RV64 " " RVHAL_PC_KFLAGS_RV64)
-list(JOIN RVHAL_KERNEL_FLAGS_RV32 " " RVHAL_PC_KFLAGS_RV32)
+foreach(xlen 64 32)
+  rvhal_kernel_compile_flags(_kflags ${xlen})
+  list(JOIN _kflags " " RVHAL_PC_KFLAGS_RV${xlen})
+endforeach()
+list(JOIN RVHAL_KERNEL_LINK_FLAGS " " RVHAL_PC_KLINK)
 configure_file(${RVHAL_SOURCE_DIR}/cmake/package/rvhal.pc.in ${CMAKE_BINARY_DIR}/package/rvhal.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/package/rvhal.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 

@@ -45,7 +45,7 @@ function(rvhal_add_kernel name)
   get_target_property(ld ${sdk} RVHAL_LINKER_SCRIPT)
   get_target_property(built_by ${sdk} RVHAL_BUILT_BY) # add_subdirectory(rvhal): the device build makes the SDK
 
-  set(cflags ${copts} -O2 -g -Wall -Wextra ${K_COMPILE_OPTIONS})
+  set(cflags ${copts} ${RVHAL_KERNEL_DEFAULT_FLAGS} ${K_COMPILE_OPTIONS}) # RvhalKernelFlags.cmake
   foreach(dir ${K_INCLUDE_DIRECTORIES} ${incs})
     get_filename_component(dir ${dir} ABSOLUTE)
     list(APPEND cflags -I${dir})
