@@ -19,6 +19,7 @@
 #include "rvhal/rvhal_limits.h" /* RVHAL_MAX_HARTS, abi/ */
 #include "rvhal/counters.h"
 #include "rvhal/status.h"
+#include "rvhal/version.h" /* RVHAL_VERSION_MAJOR/MINOR/PATCH, generated */
 
 #ifdef __cplusplus
 extern "C" {
