@@ -25,6 +25,7 @@ PACKAGES=(
   "pkg-config:pkg-config"
   "clang:clang"
   "libc6-dev:/usr/include/stdio.h"
+  "lintian:lintian" # checks the Debian packages cpack makes (test install.deb_lintian)
 )
 
 have() {
