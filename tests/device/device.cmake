@@ -143,6 +143,8 @@ rvhal_device_test(queues RV32 BOARDS GDB TIMEOUT 240)
 rvhal_device_test(command_buffers RV32 BOARDS GDB TIMEOUT 120)
 rvhal_device_test(hostile RV32 BOARDS TIMEOUT 120) # isolation: PMP (M-mode boards), page tables (qemu-virt-sbi)
 rvhal_device_test(limits RV32)
+# A launch deadline on a loaded host: QEMU's wait for a CPU does not count.
+rvhal_device_test(loaded_host TIMEOUT 120)
 rvhal_device_test(idle RV32 BOARDS)
 # Regression tests for bugs found and fixed (see each source's header): the
 # same programs in another mode.

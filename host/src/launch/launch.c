@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/cpu_wait.h"
 #include "device/device_internal.h"
 #include "observe/profile.h"
 #include "rvhal/arg_pack.h"
@@ -39,6 +40,7 @@
 #define cpu_relax() ((void)0)
 #endif
 #define DRAIN_MS 5    /* while sleeping, empty the print rings this often */
+#define CPU_WAIT_AFTER_NS (50 * 1000000ull) /* a launch this long starts watching QEMU's wait for a CPU */
 
 #define now_ns rvhal_now_ns
 
@@ -326,15 +328,33 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname) {
   }
   if (ring_completed(d) >= seq) return RVHAL_OK;
 
-  uint64_t deadline = start + (uint64_t)d->options.launch_timeout_ms * 1000000ull;
+  const uint64_t timeout_ns = (uint64_t)d->options.launch_timeout_ms * 1000000ull;
+  uint64_t deadline = start + timeout_ns;
+  /* Time the device's QEMU waited for a CPU (a loaded host) does not count:
+   * measured from CPU_WAIT_AFTER_NS on, so short launches never read /proc. */
+  rvhal_cpu_wait_t starved;
+  int watching = 0; /* 1: starved holds the start, -1: cannot be known */
   set_host_waiting(d, 1);
   __atomic_thread_fence(__ATOMIC_SEQ_CST); /* pairs with the firmware's fence after `completed` */
   int rc = RVHAL_OK;
   while (ring_completed(d) < seq) {
     uint64_t now = now_ns();
+    if (!watching && now - start >= CPU_WAIT_AFTER_NS) {
+      long pid = d->backend->vtable->process_id ? d->backend->vtable->process_id(d->backend) : 0;
+      watching = rvhal_cpu_wait_start(&starved, pid) ? -1 : 1;
+    }
+    uint64_t waited = 0;
+    if (now >= deadline && watching > 0 && (waited = rvhal_cpu_wait_since(&starved)) > 0 &&
+        start + timeout_ns + waited > now) {
+      deadline = start + timeout_ns + waited;
+      continue;
+    }
     if (now >= deadline) {
-      char what[256];
-      snprintf(what, sizeof what, "kernel %s did not finish within %u ms", kname, d->options.launch_timeout_ms);
+      char what[320];
+      int n = snprintf(what, sizeof what, "kernel %s did not finish within %u ms", kname, d->options.launch_timeout_ms);
+      if (waited >= 1000000ull && n > 0 && (size_t)n < sizeof what)
+        snprintf(what + n, sizeof what - (size_t)n, " (not counting %llu ms its QEMU waited for a CPU)",
+                 (unsigned long long)(waited / 1000000ull));
       set_host_waiting(d, 0);
       return recover(d, RVHAL_TIMEOUT, what);
     }
