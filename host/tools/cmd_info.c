@@ -138,6 +138,19 @@ static int boot_device(uint32_t index, uint32_t harts, cli_json_t *j) {
   return CLI_OK;
 }
 
+/* Device `index`, booted or from the catalogue, as text or (j set) JSON. */
+static int show_device(uint32_t index, int boot, uint32_t harts, cli_json_t *j) {
+  if (boot) return boot_device(index, harts, j);
+  const rvhal_device_info_t *di;
+  if (rvhal_platform_device_info(index, &di)) {
+    fprintf(stderr, "rvhal info: %s\n", rvhal_last_error());
+    return CLI_FAIL;
+  }
+  if (j) json_device(j, index, di, -1);
+  else print_device(index, di, -1);
+  return CLI_OK;
+}
+
 /* rvhal info --json: one object, the devices [first, end) in "devices";
  * a device that does not start is left out, with the reason on stderr and
  * exit status 1 (as without --json). */
@@ -154,19 +167,8 @@ static int info_json(const rvhal_platform_info_t *pi, uint32_t first, uint32_t e
   if (*rvhal_platform_skipped()) fprintf(stderr, "rvhal info: board descriptors left out: %s\n", rvhal_platform_skipped());
   int rc = CLI_OK;
   cli_json_begin_array(&j, "devices");
-  for (uint32_t i = first; i < end; i++) {
-    if (boot) {
-      if (boot_device(i, harts, &j)) rc = CLI_FAIL;
-      continue;
-    }
-    const rvhal_device_info_t *di;
-    if (rvhal_platform_device_info(i, &di)) {
-      fprintf(stderr, "rvhal info: %s\n", rvhal_last_error());
-      rc = CLI_FAIL;
-      continue;
-    }
-    json_device(&j, i, di, -1);
-  }
+  for (uint32_t i = first; i < end; i++)
+    if (show_device(i, boot, harts, &j)) rc = CLI_FAIL;
   cli_json_end_array(&j);
   cli_json_end_object(&j);
   cli_json_finish(&j);
@@ -209,17 +211,7 @@ int cmd_info(int argc, char **argv) {
   for (uint32_t i = one ? device : 0; i < (one ? device + 1 : pi->num_devices); i++) {
     printf("\n");
     fflush(stdout); /* keep the order with stderr */
-    if (boot) {
-      if (boot_device(i, harts, NULL)) rc = CLI_FAIL;
-      continue;
-    }
-    const rvhal_device_info_t *di;
-    if (rvhal_platform_device_info(i, &di)) {
-      fprintf(stderr, "rvhal info: %s\n", rvhal_last_error());
-      rc = CLI_FAIL;
-      continue;
-    }
-    print_device(i, di, -1);
+    if (show_device(i, boot, harts, NULL)) rc = CLI_FAIL;
   }
   return rc;
 }
