@@ -58,6 +58,7 @@ function(rvhal_device_test name)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 60)
   endif()
+  math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${RVHAL_TEST_TIMEOUT_SCALE}") # a hang guard, for a loaded host
   if(NOT T_SOURCE)
     set(T_SOURCE ${name})
   endif()

@@ -3,8 +3,9 @@
  * it runs for about CALIBRATE_MS on this host as it is; a device whose
  * launch timeout is twice that then runs it while its QEMU shares one CPU,
  * pinned, with BUSY busy threads of this test: QEMU gets a fraction of
- * that CPU, the launch takes longer than the timeout in wall-clock time,
- * and must still finish the loop. The test fails (rather than passing
+ * that CPU (not so small that the deadline's cap, 5 timeouts, is reached),
+ * the launch takes longer than the timeout in wall-clock time, and must
+ * still finish the loop. The test fails (rather than passing
  * vacuously) if the load did not push the launch past the timeout. */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -14,7 +15,7 @@
 #include "dev_util.h"
 
 #define CALIBRATE_MS 400.0
-#define BUSY 4
+#define BUSY 2 /* QEMU gets a third of the CPU, less what else runs there */
 #define MAX_ITERATIONS (1ull << 40)
 
 static volatile int stop;
@@ -105,8 +106,13 @@ int main(void) {
 
   printf("loaded: %.0f ms (QEMU waited %.0f ms for the CPU), timeout %u ms: %s\n", ms, waited_ms, timeout_ms,
          rvhal_status_name(rc));
-  CHECK_MSG(rc == RVHAL_OK, "under load: %s: %s", rvhal_status_name(rc), rvhal_last_error());
-  CHECK_MSG(rc || left == 0, "the loop stopped with %llu of %llu left", (unsigned long long)left, (unsigned long long)n);
+  if (rc == RVHAL_TIMEOUT && ms >= 5.0 * timeout_ms * 0.98 && strstr(rvhal_last_error(), "not counting")) {
+    printf("the host was so busy that QEMU's wait reached the cap of 5 timeouts: %s\n", rvhal_last_error());
+  } else {
+    CHECK_MSG(rc == RVHAL_OK, "under load, after %.0f ms: %s: %s", ms, rvhal_status_name(rc), rvhal_last_error());
+    CHECK_MSG(rc || left == 0, "the loop stopped with %llu of %llu left", (unsigned long long)left,
+              (unsigned long long)n);
+  }
   CHECK_MSG(ms > timeout_ms, "the launch took %.0f ms under load, within its %u ms timeout: the load did not test "
             "the deadline", ms, timeout_ms);
   rvhal_device_delete(d);

@@ -104,7 +104,7 @@ typedef struct rvhal_device_options {
   const char *qemu_path;       /* NULL: $RVHAL_QEMU or qemu-system-riscv64/32 on PATH */
   const char *firmware_path;   /* NULL: the image beside the device's board descriptor (rvhal_firmware_dir) */
   uint32_t launch_timeout_ms;  /* 0: $RVHAL_LAUNCH_TIMEOUT_MS or 60000; time the device's QEMU waits
-                                  for a CPU on a loaded host does not count */
+                                  for a CPU on a loaded host does not count (up to 5 timeouts in all) */
   uint32_t linger_us;          /* hart 0 watches for the next launch this long; 0: 500; RVHAL_LINGER_OFF: never */
   rvhal_print_fn_t print_fn;   /* NULL: kernel output goes to stdout */
   void *print_user;
