@@ -57,20 +57,20 @@ int rvhal_cpu_wait_start(rvhal_cpu_wait_t *w, long pid) {
 
 typedef struct {
   const rvhal_cpu_wait_t *w;
-  uint64_t longest;
+  uint64_t sum;
 } since_t;
 
-static void longest(void *ctx, long tid, uint64_t waited) {
+static void add(void *ctx, long tid, uint64_t waited) {
   since_t *s = ctx;
   uint64_t before = 0; /* a thread started since: all its wait is new */
   for (uint32_t i = 0; i < s->w->num_threads; i++)
     if (s->w->tid[i] == tid) before = s->w->waited_ns[i];
-  if (waited > before && waited - before > s->longest) s->longest = waited - before;
+  if (waited > before) s->sum += waited - before;
 }
 
 uint64_t rvhal_cpu_wait_since(const rvhal_cpu_wait_t *w) {
   since_t s = {w, 0};
   if (w->pid <= 0 || w->num_threads == 0) return 0;
-  each_thread(w, longest, &s);
-  return s.longest;
+  each_thread(w, add, &s);
+  return s.sum;
 }

@@ -20,9 +20,13 @@ typedef struct rvhal_cpu_wait {
 /* Records how long each thread of process pid has waited so far. 0, or -1
  * if the kernel does not tell (no /proc, no schedstat, pid gone). */
 int rvhal_cpu_wait_start(rvhal_cpu_wait_t *w, long pid);
-/* Since rvhal_cpu_wait_start: the longest any one thread of the process
- * waited for a CPU, in ns (0 if unknown). The longest, not the sum: harts'
- * threads wait side by side, and the launch is late by its most delayed. */
+/* Since rvhal_cpu_wait_start: the time the process's threads waited for a
+ * CPU, summed over them, in ns (0 if unknown). The sum, not the longest:
+ * QEMU's threads hand work to each other (a hart's thread sleeps on the
+ * lock its main loop holds while that thread waits for a CPU), so no one
+ * thread's wait shows the whole delay. Threads waiting at the same time
+ * count each: an upper bound, which only makes a deadline later (launch.c
+ * caps how much). */
 uint64_t rvhal_cpu_wait_since(const rvhal_cpu_wait_t *w);
 
 #endif
