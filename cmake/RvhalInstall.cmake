@@ -22,6 +22,9 @@ foreach(xlen ${RVHAL_DEVICE_XLENS})
   # The kernel SDK for this XLEN: the runtime library and the linker script.
   install(FILES ${dev}/sdk/librvhal_kernel.a ${dev}/linker/kernel.ld
           DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/rv${xlen} COMPONENT dev)
+  # The OpenCL C built-in library (sdk/opencl; built when clang-16 is there).
+  install(FILES ${dev}/sdk/opencl/librvhal_opencl.a DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/rv${xlen} COMPONENT dev
+          OPTIONAL)
 endforeach()
 install(TARGETS rvhal-qemu-insn-counter LIBRARY DESTINATION ${RVHAL_INSTALL_PLUGINDIR} COMPONENT lib)
 install(DIRECTORY ${RVHAL_SOURCE_DIR}/sdk/include/ DESTINATION ${RVHAL_INSTALL_SDK_INCLUDEDIR} COMPONENT dev
@@ -31,17 +34,8 @@ install(FILES ${RVHAL_SOURCE_DIR}/cmake/riscv64-unknown-elf.cmake ${RVHAL_SOURCE
 install(FILES ${RVHAL_SOURCE_DIR}/README.md ${RVHAL_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT tools)
 install(DIRECTORY ${RVHAL_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT tools)
 
-# add_subdirectory(rvhal): the same kernel SDK targets and rvhal_add_kernel,
-# over this build's device parts.
-include(${RVHAL_SOURCE_DIR}/cmake/package/RvhalKernelSdk.cmake)
-foreach(xlen ${RVHAL_DEVICE_XLENS})
-  _rvhal_kernel_sdk_target(${xlen} ${CMAKE_BINARY_DIR}/device-rv${xlen}/sdk/librvhal_kernel.a
-                           ${CMAKE_BINARY_DIR}/device-rv${xlen}/linker/kernel.ld
-                           "${RVHAL_SOURCE_DIR}/sdk/include;${RVHAL_SOURCE_DIR}/abi")
-  set_property(TARGET rvhal::kernel_sdk_rv${xlen} PROPERTY RVHAL_BUILT_BY rvhal-device-rv${xlen})
-endforeach()
-set(rvhal_XLENS ${RVHAL_DEVICE_XLENS} CACHE INTERNAL "")
-include(${RVHAL_SOURCE_DIR}/cmake/package/RvhalAddKernel.cmake)
+# (The kernel SDK targets and rvhal_add_kernel of this build tree:
+# cmake/RvhalKernelTargets.cmake, included before tests/ and bench/ use them.)
 
 # find_package(rvhal): targets, the kernel SDK per XLEN, rvhal_add_kernel().
 install(EXPORT rvhalTargets NAMESPACE rvhal:: DESTINATION ${RVHAL_INSTALL_CMAKEDIR} COMPONENT dev)

@@ -5,7 +5,8 @@
 #   librvhal-dev         headers, static library, kernel SDK, CMake package,
 #                        rvhal.pc                                 component dev
 #   rvhal                the rvhal tool, libhal_rvhal.so (OCK HAL adapter),
-#                        docs                                     component tools
+#                        the OpenCL ICD, docs, and whatever an install
+#                        rule puts in no component                component tools
 # Each has its copyright (Apache-2.0, LICENSE) and changelog under
 # /usr/share/doc/<package>/; Depends come from the binaries
 # (dpkg-shlibdeps) plus qemu-system-misc. install.deb_lintian builds them
@@ -106,14 +107,20 @@ picolibc-riscv64-unknown-elf.")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME ${RVHAL_DEB_TOOLS})
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "${RVHAL_DEB_LIB} ${_same}")
-set(CPACK_DEBIAN_TOOLS_PACKAGE_CONTROL_EXTRA ${_ldconfig}) # libhal_rvhal.so is in /usr/lib
+# libhal_rvhal.so and the OpenCL ICD are in /usr/lib (ldconfig trigger); the
+# maintainer scripts register the ICD with the system's loader
+# (cmake/package/deb/, host/opencl).
+set(CPACK_DEBIAN_TOOLS_PACKAGE_CONTROL_EXTRA ${RVHAL_DEB_DIR}/triggers ${RVHAL_SOURCE_DIR}/cmake/package/deb/postinst
+                                             ${RVHAL_SOURCE_DIR}/cmake/package/deb/postrm)
+set(CPACK_DEBIAN_TOOLS_PACKAGE_RECOMMENDS "ocl-icd-libopencl1")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_COMPONENT_TOOLS_DESCRIPTION "RISC-V accelerator HAL on QEMU - command-line tool
 rvhal runs GPU-style compute kernels on emulated RISC-V harts through a
 host library in the style of the oneAPI Construction Kit HAL.
 .
 This package holds the rvhal tool (run a kernel from an ELF file, list
-its kernels, show the packed argument layout, check an installation),
-libhal_rvhal.so, the oneAPI Construction Kit HAL adapter, and the
+its kernels, show the packed argument layout, compile OpenCL C, check an
+installation), libhal_rvhal.so, the oneAPI Construction Kit HAL adapter,
+the OpenCL platform (an ICD registered in /etc/OpenCL/vendors) and the
 documentation.")
 include(CPack)

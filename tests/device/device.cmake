@@ -147,6 +147,7 @@ rvhal_device_test(limits RV32)
 # A launch deadline on a loaded host: QEMU's wait for a CPU does not count.
 rvhal_device_test(loaded_host TIMEOUT 120)
 rvhal_device_test(idle RV32 BOARDS)
+rvhal_device_test(deep_path TIMEOUT 120) # every device of the build, from a deep firmware path
 # Regression tests for bugs found and fixed (see each source's header): the
 # same programs in another mode.
 rvhal_device_test(args_natural_align RV32 BOARDS SOURCE args ARGS natural)
@@ -154,6 +155,7 @@ rvhal_device_test(memory_staged_program RV32 BOARDS SOURCE memory ARGS staged)
 rvhal_device_test(errors_kernel_handles RV32 BOARDS SOURCE errors ARGS kernel-handles)
 rvhal_device_test(trap_stack_overflow BOARDS GDB SOURCE trap ARGS stack)
 rvhal_device_test(hostile_stack RV32 BOARDS SOURCE hostile ARGS stack TIMEOUT 120)
+rvhal_device_test(hostile_probe RV32 BOARDS SOURCE hostile ARGS probe TIMEOUT 300) # every isolation scheme, every board
 rvhal_device_test(no_qemu_left_thread_exit SOURCE no_qemu_left ARGS thread)
 # The fixture's cleanup: runs after every test above.
 rvhal_device_test(no_qemu_left_after_suite CLEANUP SOURCE no_qemu_left ARGS after-suite TIMEOUT 30)

@@ -14,6 +14,8 @@ rvhal_unit_test(test_elf_loader)
 # Argument packing, the device memory map, print-ring draining.
 rvhal_unit_test(test_arg_pack)
 rvhal_unit_test(test_layout)
+# The launch's check and plan steps (pure).
+rvhal_unit_test(test_launch_plan)
 rvhal_unit_test(test_board_desc)
 rvhal_unit_test(test_print_drain)
 # The GDB remote protocol client of the gdb backend, against an in-process stub.
@@ -28,3 +30,7 @@ rvhal_unit_test(test_program_info)
 target_compile_definitions(test_program_info PRIVATE
   RVHAL_TEST_KERNEL_DIR_RV64="${RVHAL_TEST_KERNEL_DIR_RV64}"
   RVHAL_EXAMPLE_KERNEL_DIR_RV64="${RVHAL_DEVICE_DIR_RV64}/kernels")
+# rvhal_opencl_compile and the OpenCL C kernel metadata (needs clang-16 and
+# the built kernel SDK, no device).
+rvhal_unit_test(test_opencl_compile)
+target_compile_definitions(test_opencl_compile PRIVATE RVHAL_TEST_OPENCL_DIR="${RVHAL_SOURCE_DIR}/tests/opencl")

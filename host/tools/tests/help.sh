@@ -10,7 +10,7 @@ ok() { "$EXPECT" "$@" >/dev/null || { "$EXPECT" "$@"; failed=1; }; }
 
 ok 0 'out:^usage: rvhal ' 'out:^  info ' 'out:^  run ' 'out:^  abi ' 'out:^example:' -- "$RVHAL" --help
 ok 0 'out:^rvhal [0-9]+\.[0-9]+\.[0-9]+ \(API version [0-9]+\)$' -- "$RVHAL" --version
-for cmd in info run abi kernels; do
+for cmd in info run abi kernels cc; do
   ok 0 "out:^usage: rvhal $cmd " 'out:^example:' -- "$RVHAL" help "$cmd"
   ok 0 "out:^usage: rvhal $cmd " 'out:^example:' -- "$RVHAL" "$cmd" --help
 done
@@ -48,8 +48,10 @@ one_line_and_hint "rvhal --help" 2 "err:^rvhal: unknown command 'frobnicate'$" -
 one_line_and_hint "rvhal --help" 2 "err:^rvhal: unknown command 'frobnicate'$" -- "$RVHAL" help frobnicate
 ok 2 'err:^rvhal: no command given$' 'err:^usage: rvhal ' -- "$RVHAL"
 one_line_and_hint "rvhal --help" 2 "err:^rvhal: unknown option '--frob' \\(before the command\\)$" -- "$RVHAL" --frob
-for cmd in info run abi kernels; do
+for cmd in info run abi kernels cc; do
   one_line_and_hint "rvhal $cmd --help" 2 "err:^rvhal $cmd: unknown option '--frob'$" -- "$RVHAL" "$cmd" --frob
+done
+for cmd in info run abi kernels; do # (rvhal cc passes single-dash options to the OpenCL compiler)
   one_line_and_hint "rvhal $cmd --help" 2 "err:^rvhal $cmd: unknown option '-Z'$" -- "$RVHAL" "$cmd" -Z
 done
 one_line_and_hint "rvhal run --help" 2 "err:^rvhal run: option '--global' needs a value$" -- "$RVHAL" run x.elf k --global
