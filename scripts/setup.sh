@@ -39,6 +39,7 @@ PACKAGES=(
   "python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py"
   "pocl-opencl-icd:/etc/OpenCL/vendors/pocl.icd"
   "spirv-tools:spirv-as" # scripts/opencl_cts.sh: the CTS's test_compiler
+  "lintian:lintian" # checks the Debian packages cpack makes (test install.deb_lintian)
 )
 
 have() {

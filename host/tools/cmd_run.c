@@ -55,8 +55,8 @@ void cmd_run_usage(FILE *f) {
           "example:\n"
           "  rvhal run build/device-rv64/kernels/vector_add.elf vector_add_entry --global 8 --local 4 \\\n"
           "      buf:u32=iota buf:u32=10 buf:u32\n"
-          "prints\n"
-          "  vector_add_entry: global 8, local 4, 2 groups, 4 harts (2 per group), device 1.734 ms, host 1.333 ms\n"
+          "prints (the times, and the harts per group on a host with more cores, differ)\n"
+          "  vector_add_entry: global 8, local 4, 2 groups, 2 harts (1 per group), device 1.126 ms, host 2.268 ms\n"
           "  argument 0 'buf:u32=iota': 8 x u32\n"
           "    [0] 0 1 2 3 4 5 6 7\n"
           "  argument 1 'buf:u32=10': 8 x u32\n"
@@ -152,7 +152,7 @@ static int parse_options(int argc, char **argv, run_opts_t *o) {
     case 'q': o->quiet = 1; break;
     case 'o': o->out_dir = optarg; break;
     case 'h': cmd_run_usage(stdout); return -1;
-    default: return cli_getopt_error(CMD, cmd_run_usage, argv, opts, c);
+    default: return cli_getopt_error(CMD, argv, opts, c);
     }
   }
   if (argc - optind < 2)
@@ -314,10 +314,14 @@ static int execute(const run_opts_t *o, run_arg_t *args, uint32_t num_args) {
     return CLI_FAIL;
   }
   int rc = CLI_FAIL;
-  if (rvhal_device_create(o->device, &dopt, &dev)) {
+  if ((rc = rvhal_device_create(o->device, &dopt, &dev))) {
+    /* The library checks --profile's SPEC: a wrong one is a usage error. */
+    int usage = rc == RVHAL_INVALID_ARGUMENT && o->profile && !strncmp(rvhal_last_error(), "profile:", 8);
     fprintf(stderr, "rvhal run: cannot start device %u: %s\n", o->device, rvhal_last_error());
+    rc = usage ? CLI_USAGE : CLI_FAIL;
     goto out;
   }
+  rc = CLI_FAIL;
   hal_program_t prog;
   hal_kernel_t kernel;
   if (rvhal_program_load_file(dev, o->elf, &prog) || rvhal_program_find_kernel(dev, prog, o->kernel, &kernel)) {

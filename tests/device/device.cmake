@@ -58,6 +58,7 @@ function(rvhal_device_test name)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 60)
   endif()
+  math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${RVHAL_TEST_TIMEOUT_SCALE}") # a hang guard, for a loaded host
   if(NOT T_SOURCE)
     set(T_SOURCE ${name})
   endif()
@@ -143,6 +144,8 @@ rvhal_device_test(queues RV32 BOARDS GDB TIMEOUT 240)
 rvhal_device_test(command_buffers RV32 BOARDS GDB TIMEOUT 120)
 rvhal_device_test(hostile RV32 BOARDS TIMEOUT 120) # isolation: PMP (M-mode boards), page tables (qemu-virt-sbi)
 rvhal_device_test(limits RV32)
+# A launch deadline on a loaded host: QEMU's wait for a CPU does not count.
+rvhal_device_test(loaded_host TIMEOUT 120)
 rvhal_device_test(idle RV32 BOARDS)
 rvhal_device_test(deep_path TIMEOUT 120) # every device of the build, from a deep firmware path
 # Regression tests for bugs found and fixed (see each source's header): the

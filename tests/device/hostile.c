@@ -29,6 +29,9 @@
 #include "dt_shared.h"
 
 #define N 64
+/* The launches expected to time out wait this long. The good ones never
+ * meet it on a loaded host: time QEMU waits for a CPU does not count
+ * (launch_timeout_ms; device.loaded_host tests that). */
 #define TIMEOUT_MS 2000
 
 typedef struct {

@@ -19,6 +19,7 @@
 #include "rvhal/rvhal_limits.h" /* RVHAL_MAX_HARTS, abi/ */
 #include "rvhal/counters.h"
 #include "rvhal/status.h"
+#include "rvhal/version.h" /* RVHAL_VERSION_MAJOR/MINOR/PATCH, generated */
 
 #ifdef __cplusplus
 extern "C" {
@@ -109,7 +110,8 @@ typedef struct rvhal_device_options {
   rvhal_timing_mode_t timing;  /* DEFAULT: $RVHAL_TIMING ("fast"/"exact") or fast */
   const char *qemu_path;       /* NULL: $RVHAL_QEMU or qemu-system-riscv64/32 on PATH */
   const char *firmware_path;   /* NULL: the image beside the device's board descriptor (rvhal_firmware_dir) */
-  uint32_t launch_timeout_ms;  /* 0: $RVHAL_LAUNCH_TIMEOUT_MS or 60000 */
+  uint32_t launch_timeout_ms;  /* 0: $RVHAL_LAUNCH_TIMEOUT_MS or 60000; time the device's QEMU waits
+                                  for a CPU on a loaded host does not count (up to 5 timeouts in all) */
   uint32_t linger_us;          /* hart 0 watches for the next launch this long; 0: 500; RVHAL_LINGER_OFF: never */
   rvhal_print_fn_t print_fn;   /* NULL: kernel output goes to stdout */
   void *print_user;

@@ -14,10 +14,6 @@
 
 #include "device/device_internal.h"
 
-#ifndef RVHAL_VERSION_STRING
-#define RVHAL_VERSION_STRING "0.0.0"
-#endif
-
 #define MAX_KINDS 32
 
 static rvhal_device_kind_t kinds[MAX_KINDS];
