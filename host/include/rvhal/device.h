@@ -113,6 +113,10 @@ typedef struct rvhal_device_options {
   uint32_t tlb_care_off;       /* for measuring only: RVHAL_TLB_NO_COLOURING and/or RVHAL_TLB_NO_FLUSH turn off
                                   what keeps QEMU's software TLB effective (docs/architecture.md, "Emulation
                                   speed"); 0: $RVHAL_TLB_CARE_OFF ("colouring", "flush" or "colouring,flush") */
+  const char *gdb_remote;      /* a GDB stub rvhal does not start, "host:port" or "unix:PATH" (a QEMU's -gdb,
+                                  OpenOCD's gdb_port): the device is reached through it (the GDB-remote
+                                  backend, docs/porting.md); NULL: $RVHAL_GDB_REMOTE, or $RVHAL_GDB_SPAWN (a
+                                  command speaking the protocol on stdin/stdout), or QEMU as usual */
 } rvhal_device_options_t;
 
 #define RVHAL_LINGER_OFF UINT32_MAX

@@ -169,6 +169,11 @@ int rvhal_device_boot(rvhal_device_t *d) {
   }
 }
 
+static const char *env_nonempty(const char *name) {
+  const char *v = getenv(name);
+  return v && *v ? v : NULL;
+}
+
 static void fill_info(rvhal_device_t *d) {
   d->info = d->kind->info;
   d->info.num_harts = d->options.num_harts;
@@ -226,6 +231,19 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
     rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_BACKEND=%s: use \"qemu\" (shared memory, the default) or \"gdb\" "
                      "(GDB remote protocol)", backend);
     goto fail;
+  }
+  /* A stub rvhal does not start implies the GDB-remote backend. */
+  qc.gdb_remote = options && options->gdb_remote ? options->gdb_remote : env_nonempty("RVHAL_GDB_REMOTE");
+  qc.gdb_spawn = qc.gdb_remote ? NULL : env_nonempty("RVHAL_GDB_SPAWN");
+  qc.uart = env_nonempty("RVHAL_UART");
+  qc.gdb_reset = getenv("RVHAL_GDB_RESET"); /* "" too: no reset */
+  if (qc.gdb_remote || qc.gdb_spawn) {
+    if (backend && !strcmp(backend, "qemu")) {
+      rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_BACKEND=qemu with a GDB stub to attach to (%s): the stub is "
+                       "reached by the gdb backend", qc.gdb_remote ? qc.gdb_remote : qc.gdb_spawn);
+      goto fail;
+    }
+    backend = "gdb";
   }
   if (backend && !strcmp(backend, "gdb")) rc = rvhal_gdb_backend_create(&qc, &d->backend);
   else rc = rvhal_qemu_backend_create(&qc, &d->backend);
