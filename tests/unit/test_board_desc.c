@@ -107,7 +107,7 @@ int main(void) {
   snprintf(twice, sizeof twice, "%sxlen 64\n", QEMU_VIRT_DESC);
   CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "xlen given twice");
   snprintf(twice, sizeof twice, "%sdebug_doorbell none\n", QEMU_VIRT_DESC);
-  CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "t.board:23: debug_doorbell given twice");
+  CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "t.board:25: debug_doorbell given twice");
   /* ssip: an S-mode board */
   edited("priv", "priv \"S\"", text, sizeof text);
   char smode[2048];
