@@ -154,3 +154,29 @@ rvhal_device_test(hostile_stack RV32 BOARDS SOURCE hostile ARGS stack TIMEOUT 12
 rvhal_device_test(no_qemu_left_thread_exit SOURCE no_qemu_left ARGS thread)
 # The fixture's cleanup: runs after every test above.
 rvhal_device_test(no_qemu_left_after_suite CLEANUP SOURCE no_qemu_left ARGS after-suite TIMEOUT 30)
+
+# Per-hart counters over the debug link: through gdb (and unsupported on the
+# QEMU backend).
+rvhal_device_test(debug_counters GDB)
+
+# A stub rvhal did not start (RVHAL_GDB_REMOTE): external_stub starts a QEMU
+# of its own (-S, a gdbstub on 127.0.0.1 TCP, a unix socket, or TCP through
+# a proxy adding 2 ms each way), runs a test against it, and passes only if
+# the test passes and that QEMU is still running after the test's devices
+# detached; then kills it. .pty: the UART as a tty (RVHAL_UART=/dev/pts/N).
+rvhal_device_test_executable(device_test_external_stub device external_stub)
+foreach(mode tcp unix proxy pty)
+  # not queues nor command_buffers: they hold two devices at once, and a stub
+  # serves one debugger
+  foreach(t ndrange args memory trap doorbell debug_counters)
+    if(mode STREQUAL "proxy" AND NOT t MATCHES "^(args|doorbell|debug_counters)$")
+      continue() # a slow link: a few tests, not the subset
+    endif()
+    if(mode STREQUAL "pty" AND NOT t MATCHES "^(ndrange|doorbell)$")
+      continue()
+    endif()
+    add_test(NAME device.${t}.gdb.remote.${mode} COMMAND device_test_external_stub ${mode} $<TARGET_FILE:device_test_${t}>)
+    set_tests_properties(device.${t}.gdb.remote.${mode} PROPERTIES LABELS device TIMEOUT 240 FIXTURES_REQUIRED device
+                         ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV};RVHAL_TEST_DEVICE=0")
+  endforeach()
+endforeach()

@@ -193,7 +193,12 @@ static int attach_external(gdb_backend_t *g) {
   int rc = g->spawn ? rvhal_gdb_link_spawn(g->spawn, g->log_fd, &g->link_fd, &g->stub_pid)
                     : rvhal_gdb_link_connect(g->remote, RSP_TIMEOUT_MS, &g->link_fd);
   if (!rc && g->uart_spec) rc = rvhal_uart_tty_open(g->uart_spec, &g->uart_fd);
-  if (!rc) rc = rvhal_rsp_open(g->rsp, g->link_fd, RSP_TIMEOUT_MS);
+  if (!rc && (rc = rvhal_rsp_open(g->rsp, g->link_fd, RSP_TIMEOUT_MS)) == RVHAL_TIMEOUT && g->remote) {
+    char why[600];
+    snprintf(why, sizeof why, "%s", rvhal_last_error());
+    return rvhal_error(rc, "%s (a stub serves one debugger at a time: is another device or a gdb attached to %s?)",
+                       why, g->remote);
+  }
   if (!rc) rc = rvhal_rsp_request(g->rsp, "?"); /* all-stop: a new connection finds the target stopped */
   if (!rc && g->rsp->reply[0] != 'T' && g->rsp->reply[0] != 'S')
     rc = rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '?' replied '%.40s', not a stop reply (is the target halted?)",
