@@ -14,7 +14,7 @@ void cmd_info_usage(FILE *f) {
           "usage: rvhal info [--device N] [--boot [--harts N]]\n"
           "Shows the platform and each device's information. Without --boot the values are the\n"
           "defaults of the device catalogue; nothing is started.\n\n"
-          "  -d, --device N   only device N (default: every device)\n"
+          "  -d, --device N   only device N, an index or a name (qemu-virt-rv64; default: every device)\n"
           "  -b, --boot       start the device(s), report the boot time and the live information;\n"
           "                   fails (exit 1) with the reason if QEMU or the firmware is missing\n"
           "  -n, --harts N    harts of a booted device (default: $RVHAL_HARTS or 4)\n"

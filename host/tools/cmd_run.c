@@ -24,7 +24,7 @@ void cmd_run_usage(FILE *f) {
           "  -l, --local X[,Y[,Z]]    work-group size (default: the largest divisor of the global size\n"
           "                           that is <= 64 in dimension 0, 1 in the others)\n"
           "      --offset X[,Y[,Z]]   global offset (default 0)\n"
-          "  -d, --device N           device index (default 0; see `rvhal info`)\n"
+          "  -d, --device N           device index or name, e.g. qemu-virt-rv64 (default 0; see `rvhal info`)\n"
           "  -n, --harts N            harts of the device (default: $RVHAL_HARTS or 4)\n"
           "      --harts-per-group N  harts cooperating on one work-group (default: the library chooses)\n"
           "      --timing fast|exact  fast: harts in parallel; exact: QEMU -icount, repeatable\n"

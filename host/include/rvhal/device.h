@@ -70,6 +70,11 @@ typedef struct rvhal_device_info {
   const char *firmware_mode;      /* "M" (the firmware owns the machine) or "S" (under SBI) */
 } rvhal_device_info_t;
 
+/* The index of the device called `name` ("qemu-virt-rv64", as rvhal_device_info_t.name and `rvhal info` say), or
+ * of the only device of board `name` ("shakti-c"); also a decimal index. Names do not move when boards are
+ * added; indices follow the build's list. RVHAL_NOT_FOUND names the devices there are. */
+int rvhal_platform_find_device(const char *name, uint32_t *out_index);
+
 /* Information about device `index` with default options. */
 int rvhal_platform_device_info(uint32_t index, const rvhal_device_info_t **out_info);
 

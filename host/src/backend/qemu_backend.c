@@ -181,8 +181,10 @@ static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) 
   *v++ = a->chardev;
   *v++ = "-serial";
   *v++ = "chardev:uart";
-  *v++ = "-bios";
-  *v++ = a->bios;
+  if (strcmp(a->bios, "default")) { /* "default": the machine's own (shakti_c refuses "none") */
+    *v++ = "-bios";
+    *v++ = a->bios;
+  }
   if (q->dtb_fd >= 0) {
     snprintf(a->dtb, sizeof a->dtb, "/dev/fd/%d", q->dtb_fd);
     *v++ = "-dtb";

@@ -104,7 +104,7 @@ static int check(const rvhal_board_desc_t *d, const char *what) {
   if (!d->qemu_machine[0]) return BAD("%s: empty qemu_machine", what);
   for (const char *p = d->qemu_machine; *p; p++)
     if (*p == ',' || *p == ' ') return BAD("%s: qemu_machine \"%s\" has a comma or blank", what, d->qemu_machine);
-  if (!d->qemu_bios[0]) return BAD("%s: empty qemu_bios (use \"none\")", what);
+  if (!d->qemu_bios[0]) return BAD("%s: empty qemu_bios (use \"none\", or \"default\" for no -bios)", what);
   if (d->qemu_min_ram > (64ull << 30)) return BAD("%s: qemu_min_ram 0x%llx is implausible", what,
                                                   (unsigned long long)d->qemu_min_ram);
   return RVHAL_OK;

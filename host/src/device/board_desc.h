@@ -50,7 +50,7 @@ typedef struct rvhal_board_desc {
   int debug_start_entry;
   char qemu_machine[64];
   rvhal_board_boot_t qemu_boot;
-  char qemu_bios[RVHAL_BOARD_STR_MAX]; /* "none" or a file */
+  char qemu_bios[RVHAL_BOARD_STR_MAX]; /* -bios: "none" or a file; "default": no -bios (the machine's own) */
   uint64_t qemu_min_ram;      /* -m at least this (0: none) */
   char qemu_args[RVHAL_BOARD_STR_MAX]; /* extra arguments, blank-separated */
   int qemu_dtb_empty; /* the firmware reads no device tree: QEMU is handed an empty one instead of building
