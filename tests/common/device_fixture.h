@@ -15,6 +15,11 @@
 #error "RVHAL_TEST_KERNEL_DIR_RV64 must be defined by the build"
 #endif
 
+/* Output line by line even into ctest's pipe: a test killed at its
+ * timeout still shows how far it got (device.ndrange.gdb.uart once timed
+ * out with no output at all: a full buffer lost). */
+__attribute__((constructor)) static void fixture_line_buffered(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
+
 /* The device under test: RVHAL_TEST_DEVICE, an index or a device name
  * ("sifive-u-rv64", as `rvhal info` lists them; the suite's registry in
  * tests/device/device.cmake sets it), else device 0 (qemu-virt RV64). */

@@ -121,6 +121,10 @@ function(rvhal_device_test name)
       list(APPEND env RVHAL_GDB_DOORBELL=0x2000004)
       set(args ${T_GDB_WRONG})
     endif()
+    # A launch that hangs fails with the library's diagnosis (which launch,
+    # the device's state) before ctest kills the test without one.
+    math(EXPR launch_timeout_ms "${T_TIMEOUT} * 1000 * 2 / 3")
+    list(APPEND env RVHAL_LAUNCH_TIMEOUT_MS=${launch_timeout_ms})
     add_test(NAME ${test} COMMAND ${target} ${args})
     set_tests_properties(${test} PROPERTIES LABELS device TIMEOUT ${T_TIMEOUT} ENVIRONMENT "${env}")
     if(T_CLEANUP)
