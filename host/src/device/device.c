@@ -160,8 +160,19 @@ int rvhal_device_boot(rvhal_device_t *d) {
                          rvhal_status_name(d->ctrl->fw.error));
     }
     if (waited >= RVHAL_BOOT_TIMEOUT_MS) {
-      int rc = rvhal_error(RVHAL_TIMEOUT, "firmware not ready after %d ms (%u of %u harts up); QEMU said: %s", waited,
-                           d->ctrl->fw.harts_online, d->info.num_harts, be->vtable->diagnostics(be));
+      /* What the firmware got to: nothing at all (no hart reached boot.c:
+       * the image, the reset, or a trap in start.S) or some harts. */
+      char msg[sizeof d->ctrl->fw.message + 1];
+      memcpy(msg, d->ctrl->fw.message, sizeof d->ctrl->fw.message);
+      msg[sizeof msg - 1] = '\0';
+      const uint32_t up = d->ctrl->fw.harts_online;
+      const char *qemu_said = be->vtable->diagnostics(be);
+      int rc = rvhal_error(RVHAL_TIMEOUT, "firmware not ready after %d ms (%u of %u harts up%s%s%s); %s said: %s", waited,
+                           up, d->info.num_harts,
+                           up ? "" : ": none finished start-up; a trap before that, e.g. in start.S an FP CSR on "
+                                     "harts without F/D, or an image the machine did not load",
+                           msg[0] ? "; the firmware's last message: " : "", msg, rvhal_dev_coherent(d) ? "QEMU" : "the stub",
+                           qemu_said[0] ? qemu_said : "nothing");
       be->vtable->stop(be);
       return rc;
     }
