@@ -24,6 +24,7 @@ PACKAGES=(
   "make:make"
   "pkg-config:pkg-config"
   "clang:clang"
+  "clang-16:clang-16" # RVV kernels: riscv_vector.h with the __riscv_ intrinsic names (cmake/RvhalDevice.cmake)
   "libc6-dev:/usr/include/stdio.h"
 )
 

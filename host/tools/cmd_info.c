@@ -58,6 +58,8 @@ static void print_device(uint32_t index, const rvhal_device_info_t *di, double b
   else printf("  %-22s not started (catalogue defaults; --boot starts it)\n", "status");
   printf("  %-22s %s\n", "board", di->board);
   printf("  %-22s %s\n", "ISA", di->isa);
+  if (di->vlen) printf("  %-22s VLEN %u bits (RVV)\n", "vector unit", di->vlen);
+  else printf("  %-22s none%s\n", "vector unit", boot_ms >= 0 ? "" : " (RVHAL_VLEN=128..1024 gives vector harts on virt)");
   printf("  %-22s %u bytes (RV%u)\n", "word size", di->word_size, di->word_size * 8);
   printf("  %-22s %u\n", "harts", di->num_harts);
   printf("  %-22s %u\n", "max harts", di->max_harts);

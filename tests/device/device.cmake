@@ -159,6 +159,14 @@ rvhal_device_test(no_qemu_left_thread_exit SOURCE no_qemu_left ARGS thread)
 # The fixture's cleanup: runs after every test above.
 rvhal_device_test(no_qemu_left_after_suite CLEANUP SOURCE no_qemu_left ARGS after-suite TIMEOUT 30)
 
+# Vector harts (device option vlen) and RVV kernels: only where the device
+# build found clang-16 to compile them (cmake/RvhalDevice.cmake).
+find_program(RVHAL_CLANG16 clang-16)
+if(RVHAL_CLANG16)
+  rvhal_device_test(vector RV32)
+  target_link_libraries(device_test_vector PRIVATE m)
+endif()
+
 # Per-hart counters over the debug link: through gdb (and unsupported on the
 # QEMU backend).
 rvhal_device_test(debug_counters GDB)

@@ -68,6 +68,7 @@ typedef struct rvhal_device_info {
   uint32_t max_harts;             /* harts the board can give a device */
   uint64_t fault_addr;            /* an address whose loads and stores fault on this board */
   const char *firmware_mode;      /* "M" (the firmware owns the machine) or "S" (under SBI) */
+  uint32_t vlen;                  /* bits in a vector register (RVV, "v" in isa); 0: the harts have no vector unit */
 } rvhal_device_info_t;
 
 /* The index of the device called `name` ("qemu-virt-rv64", as rvhal_device_info_t.name and `rvhal info` say), or
@@ -118,6 +119,8 @@ typedef struct rvhal_device_options {
   uint32_t tlb_care_off;       /* for measuring only: RVHAL_TLB_NO_COLOURING and/or RVHAL_TLB_NO_FLUSH turn off
                                   what keeps QEMU's software TLB effective (docs/architecture.md, "Emulation
                                   speed"); 0: $RVHAL_TLB_CARE_OFF ("colouring", "flush" or "colouring,flush") */
+  uint32_t vlen;               /* vector harts: the V extension with this VLEN in bits, a power of two from 128
+                                  to 1024 (QEMU -cpu rvXX,v=true,vlen=N); 0: $RVHAL_VLEN, else none */
   const char *gdb_remote;      /* a GDB stub rvhal does not start, "host:port" or "unix:PATH" (a QEMU's -gdb,
                                   OpenOCD's gdb_port): the device is reached through it (the GDB-remote
                                   backend, docs/porting.md); NULL: $RVHAL_GDB_REMOTE, or $RVHAL_GDB_SPAWN (a

@@ -66,6 +66,7 @@ typedef struct rvhal_qemu_config {
   int exact_timing;          /* -icount shift=0 */
   const char *plugin_path;   /* rvhal's instruction-counting plugin, or NULL */
   uint64_t plugin_offset;    /* where its counts go, bytes into guest RAM */
+  uint32_t vlen;             /* vector harts: -cpu rvXX,v=true,vlen=N; 0: the machine's CPU */
   /* gdb_backend.c: guest RAM private to QEMU (ram stays NULL), a gdbstub on
    * a socketpair, QEMU started halted (-S). */
   int gdbstub;

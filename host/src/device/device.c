@@ -75,6 +75,13 @@ static int resolve_options(const rvhal_board_desc_t *board, const rvhal_device_o
   if (!o->item_stack_size) o->item_stack_size = RVHAL_DEFAULT_ITEM_STACK;
   if (!o->linger_us) o->linger_us = RVHAL_DEFAULT_LINGER_US;
   if (!o->tlb_care_off) RVHAL_RETURN_IF_ERROR(env_tlb_care_off(&o->tlb_care_off));
+  if (!o->vlen) RVHAL_RETURN_IF_ERROR(env_u32("RVHAL_VLEN", &o->vlen));
+  if (o->vlen && (o->vlen < 128 || o->vlen > 1024 || (o->vlen & (o->vlen - 1))))
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "vlen %u: vector harts take a VLEN of 128, 256, 512 or 1024 bits (0: none)",
+                       o->vlen);
+  if (o->vlen && strchr(board->isa + 4, 'v') == NULL && strcmp(board->qemu_machine, "virt"))
+    return rvhal_error(RVHAL_UNSUPPORTED, "vlen %u: vector harts are given on QEMU's virt machine (-cpu rvXX,v=true); "
+                       "board %s runs %s", o->vlen, board->name, board->qemu_machine);
   o->counters = o->counters != 0;
   return RVHAL_OK;
 }
@@ -193,6 +200,9 @@ static void fill_info(rvhal_device_t *d) {
   d->info.local_mem_size = d->layout.local_mem_size;
   d->info.max_work_group_size = d->layout.max_work_group_size;
   d->info.timing = d->options.timing;
+  d->info.vlen = d->options.vlen;
+  snprintf(d->isa, sizeof d->isa, "%s%s", d->kind->info.isa, d->options.vlen && !strchr(d->kind->info.isa + 4, 'v') ? "v" : "");
+  d->info.isa = d->isa;
 }
 
 int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, rvhal_device_t **out_device) {
@@ -236,6 +246,7 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
       .exact_timing = d->options.timing == RVHAL_TIMING_EXACT,
       .plugin_path = d->options.counters ? rvhal_qemu_plugin_path() : NULL,
       .plugin_offset = d->layout.ctrl - d->layout.ram_base + offsetof(rvhal_ctrl_t, insns),
+      .vlen = d->options.vlen,
   };
   const char *backend = getenv("RVHAL_BACKEND");
   if (backend && *backend && strcmp(backend, "qemu") && strcmp(backend, "gdb")) {
