@@ -9,6 +9,7 @@
 // value fits, and refused with a message when it does not.
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -173,6 +174,24 @@ class rvhal_ock_device final : public hal::hal_device_t {
   std::map<hal::hal_kernel_t, const rvhal_kernel_info_t *> kernels_;
 };
 
+// OCK's extension bits of an ISA string's single letters ("rv64imafdcv").
+uint64_t extensions_of(const char *isa) {
+  uint64_t e = 0;
+  for (const char *c = isa && strlen(isa) > 4 ? isa + 4 : ""; *c && *c != '_'; c++) switch (*c) {
+      case 'm': e |= riscv::rv_extension_M; break;
+      case 'a': e |= riscv::rv_extension_A; break;
+      case 'f': e |= riscv::rv_extension_F; break;
+      case 'd': e |= riscv::rv_extension_D; break;
+      case 'q': e |= riscv::rv_extension_Q; break;
+      case 'c': e |= riscv::rv_extension_C; break;
+      case 'v': e |= riscv::rv_extension_V; break;
+      case 'h': e |= riscv::rv_extension_H; break;
+      case 'g': e |= riscv::rv_extension_M | riscv::rv_extension_A | riscv::rv_extension_F | riscv::rv_extension_D; break;
+      default: break;
+    }
+  return e;
+}
+
 class rvhal_ock_hal final : public hal::hal_t {
  public:
   rvhal_ock_hal() {
@@ -197,8 +216,15 @@ class rvhal_ock_hal final : public hal::hal_t {
       d.supports_doubles = true;
       d.max_workgroup_size = di->max_work_group_size;
       d.is_little_endian = true;
-      d.extensions = riscv::rv_extension_M | riscv::rv_extension_A | riscv::rv_extension_F |
-                     riscv::rv_extension_D | riscv::rv_extension_C;
+      // From the device's real ISA string ("rv64imafdc"; "v" with vector
+      // harts), and its VLEN: devices this adapter creates take
+      // $RVHAL_VLEN (it passes no options), so the catalogue reports it too.
+      d.extensions = extensions_of(di->isa);
+      const char *vlen = getenv("RVHAL_VLEN");
+      d.vlen = vlen && *vlen ? (uint32_t)strtoul(vlen, nullptr, 10) : di->vlen;
+      if (d.vlen) d.extensions |= riscv::rv_extension_V;
+      d.should_vectorize = (d.extensions & riscv::rv_extension_V) != 0;
+      d.supports_doubles = (d.extensions & riscv::rv_extension_D) != 0;
       d.abi = di->word_size == 8 ? riscv::rv_abi_LP64D : riscv::rv_abi_ILP32D;
     }
   }

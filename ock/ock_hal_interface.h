@@ -126,7 +126,10 @@ enum riscv_extension_t : uint64_t {
   rv_extension_A = 1 << 1,
   rv_extension_F = 1 << 2,
   rv_extension_D = 1 << 3,
+  rv_extension_Q = 1 << 5,
   rv_extension_C = 1 << 7,
+  rv_extension_V = 1 << 0xc,
+  rv_extension_H = 1 << 0xe,
 };
 enum riscv_abi_t { rv_abi_ILP32, rv_abi_ILP32F, rv_abi_ILP32D, rv_abi_ILP32E, rv_abi_LP64, rv_abi_LP64F,
                    rv_abi_LP64D, rv_abi_LP64Q };

@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -59,6 +60,16 @@ int main(int argc, char **argv) {
   CHECK(hal->device_get_info(info.num_devices) == nullptr);
   const auto *rv = static_cast<const riscv::hal_device_info_riscv_t *>(di);
   CHECK(rv->abi == riscv::rv_abi_LP64D && (rv->extensions & riscv::rv_extension_D));
+  // the extensions of device 0's ISA string (qemu-virt: rv64imafdc), V and
+  // its VLEN where $RVHAL_VLEN gives the harts a vector unit
+  const uint64_t scalar = riscv::rv_extension_M | riscv::rv_extension_A | riscv::rv_extension_F |
+                          riscv::rv_extension_D | riscv::rv_extension_C;
+  const char *vlen = std::getenv("RVHAL_VLEN");
+  if (vlen && *vlen)
+    CHECK(rv->extensions == (scalar | riscv::rv_extension_V) && rv->vlen == std::strtoul(vlen, nullptr, 10) &&
+          rv->should_vectorize);
+  else
+    CHECK(rv->extensions == scalar && rv->vlen == 0 && !rv->should_vectorize);
 
   hal::hal_device_t *dev = hal->device_create(0);
   CHECK(dev != nullptr);
