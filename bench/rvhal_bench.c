@@ -15,6 +15,8 @@
  *   counters  a kernel on 2 harts with counters on and off
  *   peers     four kernels on rvhal, natively and under QEMU user mode (not by default)
  *   gdb       the GDB-remote backend against the QEMU one: launch round trip, ms per MiB
+ *   rvv       RVV kernels (clang-16) against scalar twins on vector harts, per VLEN: exact
+ *             instructions and wall time (only when asked)
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -184,7 +186,7 @@ static void bench_transfer(void) {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: rvhal-bench [options] [launch] [create] [transfer] [overhead] [vadd] [teams] [queue] [counters]\n"
-          "                   [peers] [gdb]\n"
+          "                   [peers] [gdb] [rvv]\n"
           "Prints rvhal's performance figures (all sections but peers by default).\n\n"
           "  -r, --runs N       repetitions per figure (default 1000; create and transfer use at most 100,\n"
           "                     vadd, counters and peers at most 5, teams at most 7)\n"
@@ -221,7 +223,7 @@ int main(int argc, char **argv) {
   }
   if (once) return create_once();
   static const char *const sections[] = {"launch", "create",   "transfer", "overhead", "vadd",
-                                         "teams",  "queue",    "counters", "peers",    "gdb"};
+                                         "teams",  "queue",    "counters", "peers",    "gdb", "rvv"};
   const size_t nsections = sizeof sections / sizeof *sections;
   for (int i = optind; i < argc; i++) {
     size_t k = 0;
@@ -233,7 +235,8 @@ int main(int argc, char **argv) {
     }
   }
   for (size_t k = 0; k < nsections; k++) {
-    int want = optind == argc && strcmp(sections[k], "peers"); /* peers takes minutes: only when asked */
+    int want = optind == argc && strcmp(sections[k], "peers") && strcmp(sections[k], "rvv"); /* peers takes minutes,
+                                                             rvv needs clang-16's kernels: only when asked */
     for (int i = optind; i < argc; i++) want |= !strcmp(argv[i], sections[k]);
     if (!want) continue;
     switch (k) {
@@ -250,6 +253,7 @@ int main(int argc, char **argv) {
     case 7: bench_counters(kernel_dir, runs); break;
     case 8: bench_peers(kernel_dir, runs); break;
     case 9: bench_gdb(kernel_dir, runs); break;
+    case 10: bench_rvv(kernel_dir, runs); break;
     }
     fflush(stdout);
   }
