@@ -6,6 +6,7 @@
 #include "fw_launch.h"
 #include "fw_mmio.h"
 #include "fw_wait.h"
+#include "rvhal/rvhal_launch_rules.h"
 
 fw_launch_t fw_launch;
 volatile uintptr_t fw_launch_gen;
@@ -26,14 +27,13 @@ static inline __attribute__((always_inline)) int32_t check_desc(const rvhal_laun
   if (d->seq != seq) return RVHAL_BAD_LAUNCH;
   if (d->entry < b->program_base || d->entry >= b->program_base + b->program_size) return RVHAL_BAD_LAUNCH;
   if (d->args != (uintptr_t)args || d->args_size > RVHAL_ARGS_MAX) return RVHAL_BAD_LAUNCH;
-  if (d->work_dim < 1 || d->work_dim > 3) return RVHAL_BAD_LAUNCH;
+  if (!rvhal_launch_work_dim_ok(d->work_dim)) return RVHAL_BAD_LAUNCH;
   for (int i = 0; i < 3; i++)
     if (d->num_groups[i] == 0 || d->local_size[i] == 0) return RVHAL_BAD_LAUNCH;
   if (d->harts == 0 || d->harts > fw_num_harts) return RVHAL_BAD_LAUNCH;
-  /* Teams: harts [j*T, (j+1)*T) run one group together; each needs an item. */
   uint64_t items = (uint64_t)d->local_size[0] * d->local_size[1] * d->local_size[2];
-  if (d->harts_per_group == 0 || d->harts % d->harts_per_group || d->harts_per_group > items) return RVHAL_BAD_LAUNCH;
-  if (d->chunk_groups == 0 || d->chunk_groups > d->num_groups[0]) return RVHAL_BAD_LAUNCH;
+  if (!rvhal_launch_team_ok(d->harts, d->harts_per_group, items)) return RVHAL_BAD_LAUNCH;
+  if (!rvhal_launch_chunk_ok(d->chunk_groups, d->num_groups[0])) return RVHAL_BAD_LAUNCH;
   uint64_t groups; /* the claim counters count them in a device word */
   if (__builtin_mul_overflow(d->num_groups[0], d->num_groups[1], &groups) ||
       __builtin_mul_overflow(groups, d->num_groups[2], &groups) || groups > UINTPTR_MAX)

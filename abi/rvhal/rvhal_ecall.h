@@ -18,8 +18,10 @@
 /* a0/a1 = work-item (global linear id), a2 = text, a3 = length, a4 = RVHAL_PRINT_* flags:
  * one print record for this hart's ring. */
 #define RVHAL_ECALL_PRINT 2
-/* a0 = status, a1 = detail (NUL-terminated, at most 63 bytes kept), a2/a3 = value:
- * stop the launch with an error. Does not return. */
+/* a0 = the kernel's code, a1 = detail (NUL-terminated, at most 63 bytes
+ * kept), a2/a3 = value: stop the launch with an error. The host reports
+ * RVHAL_KERNEL_FAILED naming the code unless the code is one a kernel may
+ * give as the status (rvhal_status_kernel_may_report). Does not return. */
 #define RVHAL_ECALL_FAIL 3
 /* Back to the firmware: what the code at the return address does (taken on
  * a short path at the trap entry). Made by a kernel itself it ends the

@@ -34,4 +34,22 @@ typedef enum rvhal_status {
 #undef RVHAL_STATUS_ENUM_
 } rvhal_status_t;
 
+/* What the firmware itself may put in a completion record (or a command's
+ * status record): how a launch ended as the firmware saw it. Any other
+ * status in device memory came from a kernel (its fail call passes a code
+ * through, rvhal_ecall.h) or was forged: the host never takes a status that
+ * describes the device or the host from device memory. */
+static inline int rvhal_status_from_firmware(int status) {
+  return status == RVHAL_OK || status == RVHAL_KERNEL_TRAP || status == RVHAL_STACK_OVERFLOW ||
+         status == RVHAL_BAD_LAUNCH || status == RVHAL_CANCELLED;
+}
+
+/* The codes a kernel's fail call may give as the launch's status: they
+ * describe the kernel (the SDK's runtime reports them); every other code a
+ * kernel reports becomes RVHAL_KERNEL_FAILED, the code kept as data. */
+static inline int rvhal_status_kernel_may_report(int status) {
+  return status == RVHAL_KERNEL_FAILED || status == RVHAL_BARRIER_DIVERGENCE || status == RVHAL_LOCAL_MEMORY ||
+         status == RVHAL_STACK_OVERFLOW;
+}
+
 #endif /* RVHAL_ABI_STATUS_H */

@@ -112,6 +112,8 @@ extern char __tdata_start[], __tdata_end[], __tbss_end[]; /* kernel.ld: the __lo
 void rvhal_svc_team_barrier(const rvhal_call_info_t *ci);
 void rvhal_svc_print(const rvhal_call_info_t *ci, uint64_t item, const char *text, uint32_t len, uint32_t flags);
 int rvhal_svc_vformat(const rvhal_call_info_t *ci, char *buf, size_t cap, const char *fmt, va_list ap);
+/* Stops the launch; `status` is the kernel's code, data to the host
+ * (RVHAL_ECALL_FAIL, abi/rvhal/rvhal_ecall.h). */
 void rvhal_svc_fail(const rvhal_call_info_t *ci, int32_t status, const char *detail, uint64_t value)
     __attribute__((noreturn));
 

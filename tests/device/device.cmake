@@ -148,6 +148,7 @@ rvhal_device_test(command_buffers RV32 BOARDS GDB TIMEOUT 120)
 rvhal_device_test(hostile RV32 BOARDS TIMEOUT 120) # isolation: PMP (M-mode boards), page tables (qemu-virt-sbi)
 rvhal_device_test(limits RV32)
 rvhal_device_test(idle RV32 BOARDS)
+rvhal_device_test(deep_path TIMEOUT 120) # every device of the build, from a deep firmware path
 # Regression tests for bugs found and fixed (see each source's header): the
 # same programs in another mode.
 rvhal_device_test(args_natural_align RV32 BOARDS SOURCE args ARGS natural)

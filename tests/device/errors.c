@@ -179,6 +179,11 @@ static void arguments(void) {
   loc[2] = rvhal_arg_local(1ull << 31);
   CHECK_FAILS(exec1(c.pa, c.local, 8, 4, loc, 3, 1), RVHAL_LOCAL_MEMORY, "2147483648");
   GOOD();
+  /* A 0-byte local buffer: the kernel would get address 0 and trap there. */
+  loc[2] = rvhal_arg_local(0);
+  CHECK_FAILS(exec1(c.pa, c.local, 8, 4, loc, 3, 1), RVHAL_INVALID_ARGUMENT, "argument 2");
+  CHECK_LAST_ERROR_HAS("local buffer of 0 bytes");
+  GOOD();
   loc[2] = rvhal_arg_local(lm);
   int rc = exec1(c.pa, c.local, 8, 4, loc, 3, 1);
   CHECK_MSG(rc == RVHAL_OK, "local buffer of exactly local_mem_size (%llu): %s: %s", (unsigned long long)lm,

@@ -20,6 +20,7 @@
 #include <signal.h>
 
 #include "dev_util.h"
+#include "rvhal/queue.h"
 #include "rvhal/rvhal_protocol.h" /* RVHAL_PRINT_RING_SIZE */
 #include "dt_shared.h"
 
@@ -86,6 +87,76 @@ static void forged_records(void) {
   snprintf(want, sizeof want, "fault_hart %u", harts); /* the first hart number past the last */
   EXPECT(act_priv(HOSTILE_FORGE_COMPLETION, harts, N, 4), RVHAL_FIRMWARE, want, "hostile_act");
   HEALTHY();
+  /* The record's other fields: a seq not the launch's, a status the
+   * firmware never reports (one that would blame the device or the host),
+   * an end before the start. Each is the firmware's fault, never taken. */
+  EXPECT(act_priv(HOSTILE_FORGE_FIELD, 1, N, 4), RVHAL_FIRMWARE, "seq is", "device was restarted");
+  HEALTHY();
+  const int32_t forged[] = {RVHAL_DEVICE_LOST, RVHAL_TIMEOUT, 3, RVHAL_KERNEL_FAILED, INT32_MIN};
+  for (size_t i = 0; i < sizeof forged / sizeof *forged; i++) {
+    snprintf(want, sizeof want, "status %d (", (int)forged[i]);
+    EXPECT(act_priv(HOSTILE_FORGE_FIELD, 2 | (uint64_t)(uint32_t)forged[i] << 32, N, 4), RVHAL_FIRMWARE, want,
+           "is not one the firmware reports");
+    HEALTHY();
+  }
+  EXPECT(act_priv(HOSTILE_FORGE_FIELD, 3, N, 4), RVHAL_FIRMWARE, "end_mtime 5 is before start_mtime 1000", NULL);
+  HEALTHY();
+}
+
+/* A kernel's fail call with every status code, 0 and positive ones too:
+ * the launch fails with RVHAL_KERNEL_FAILED naming the code, never with a
+ * status about the device or the host (a kernel reporting
+ * RVHAL_DEVICE_LOST once made the host say QEMU stopped), nor RVHAL_OK, and
+ * the device stays up (no restart: the next launch finds the same QEMU).
+ * The codes that describe the kernel itself stay what they are. */
+static void fail_codes(void) {
+  int32_t codes[40];
+  size_t n = 0;
+  for (int32_t s = 0; s >= RVHAL_BUILD_FAILED - 1; s--) codes[n++] = s;
+  codes[n++] = 1;
+  codes[n++] = 19;
+  codes[n++] = INT32_MAX;
+  codes[n++] = INT32_MIN;
+  for (size_t i = 0; i < n; i++) {
+    pid_t before[8], after[8];
+    CHECK_EQ_U64(dt_find_qemu(getpid(), NULL, before, 8), 1);
+    const int32_t code = codes[i];
+    const int kept = code == RVHAL_KERNEL_FAILED || code == RVHAL_BARRIER_DIVERGENCE || code == RVHAL_LOCAL_MEMORY ||
+                     code == RVHAL_STACK_OVERFLOW;
+    char want[64];
+    snprintf(want, sizeof want, kept ? "code %d)" : "code %d (", (int)code);
+    int rc = act(HOSTILE_FAIL_CODE, (uint64_t)(int64_t)code, N, 4);
+    EXPECT(rc, kept ? code : RVHAL_KERNEL_FAILED, want, "hostile fail (value 4660");
+    CHECK_EQ_U64(dt_find_qemu(getpid(), NULL, after, 8), 1);
+    CHECK_MSG(after[0] == before[0], "code %d: the device was restarted (QEMU %d, then %d)", (int)code, (int)before[0],
+              (int)after[0]);
+    HEALTHY();
+  }
+  /* The same in a command buffer the firmware runs (0: the list goes on,
+   * the fail is found in the kernel's report; -8: the list stops). */
+  const int32_t list_codes[] = {0, RVHAL_DEVICE_LOST, 7};
+  for (size_t i = 0; i < sizeof list_codes / sizeof *list_codes; i++) {
+    rvhal_queue_t *q;
+    rvhal_command_buffer_t *cb;
+    CHECK_OK(rvhal_queue_create(c.d, &q));
+    CHECK_OK(rvhal_command_buffer_create(c.d, &cb));
+    uint64_t what = HOSTILE_FAIL_CODE, value = (uint64_t)(int64_t)list_codes[i];
+    hal_arg_t args[3] = {rvhal_arg_global(c.marks), rvhal_arg_value(&what, 8), rvhal_arg_value(&value, 8)};
+    hal_ndrange_t nd = {.global = {N}, .local = {4}};
+    CHECK_OK(rvhal_command_buffer_kernel(cb, c.hostile, fixture_kernel(c.d, c.hostile, "hostile_act"), &nd, args, 3,
+                                         1, NULL, NULL));
+    CHECK_OK(rvhal_command_buffer_end(cb));
+    rvhal_event_t *e = NULL;
+    CHECK_OK(rvhal_enqueue_command_buffer(q, NULL, cb, NULL, 0, &e));
+    char want[64];
+    snprintf(want, sizeof want, "code %d (", (int)list_codes[i]);
+    EXPECT(rvhal_event_wait(e, RVHAL_WAIT_FOREVER), RVHAL_KERNEL_FAILED, want, "command buffer");
+    rvhal_event_release(e);
+    (void)rvhal_queue_finish(q, RVHAL_WAIT_FOREVER); /* reports the failure, puts the queue back */
+    rvhal_queue_destroy(q);
+    rvhal_command_buffer_destroy(cb);
+    HEALTHY();
+  }
 }
 
 static void count_lines(void *user, const char *line, size_t len) {
@@ -449,7 +520,7 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     void (*fn)(void);
-  } parts[] = {{"forged", forged_records}, {"print", print_bombs}, {"wiped", wiped_programs}, {"traps", traps}, {"wild", wild_stores}, {"isolated", isolated_stores}, {"teams", big_teams},
+  } parts[] = {{"forged", forged_records}, {"codes", fail_codes}, {"print", print_bombs}, {"wiped", wiped_programs}, {"traps", traps}, {"wild", wild_stores}, {"isolated", isolated_stores}, {"teams", big_teams},
                {"lost", device_lost},      {"busy", busy},         {"missing", missing_tool}, {"stack", stack_frames}};
   for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
     int run = argc == 1 && strcmp(parts[i].name, "stack") != 0;

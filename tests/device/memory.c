@@ -315,6 +315,53 @@ static void bad_inputs(ctx_t *c) {
   CHECK_OK(rvhal_mem_free(d, g));
 }
 
+/* Allocations and frees in a random order (holes, merges, reuse): the live
+ * allocations never overlap, checked by their addresses after every
+ * allocation and by their contents (each filled with its own byte) at the
+ * end. An allocator bug that hands out memory already in use showed only
+ * in the unit test before. */
+static void churn(ctx_t *c) {
+  enum { LIVE = 48, ROUNDS = 400 };
+  hal_addr_t a[LIVE] = {0};
+  uint64_t size[LIVE] = {0};
+  uint8_t tag[LIVE] = {0};
+  uint64_t rng = 0x5eed;
+  uint32_t allocs = 0;
+  for (int r = 0; r < ROUNDS; r++) {
+    int i = (int)(dt_rand(&rng) % LIVE);
+    if (a[i]) {
+      CHECK_OK(rvhal_mem_free(c->d, a[i]));
+      a[i] = 0;
+      continue;
+    }
+    size[i] = 1 + dt_rand(&rng) % 3000;
+    uint64_t align = dt_rand(&rng) % 3 ? 0 : 1ull << (dt_rand(&rng) % 13);
+    if (rvhal_mem_alloc(c->d, size[i], align, &a[i]) != RVHAL_OK) {
+      CHECK_MSG(0, "churn round %d: alloc(%llu, %llu): %s", r, (unsigned long long)size[i],
+                (unsigned long long)align, rvhal_last_error());
+      a[i] = 0;
+      continue;
+    }
+    allocs++;
+    tag[i] = (uint8_t)(r + 1);
+    CHECK_OK(rvhal_mem_fill(c->d, a[i], &tag[i], 1, size[i]));
+    for (int j = 0; j < LIVE; j++)
+      if (j != i && a[j])
+        CHECK_MSG(a[i] + size[i] <= a[j] || a[j] + size[j] <= a[i],
+                  "churn round %d: [0x%llx, +%llu) overlaps live [0x%llx, +%llu)", r, (unsigned long long)a[i],
+                  (unsigned long long)size[i], (unsigned long long)a[j], (unsigned long long)size[j]);
+  }
+  CHECK_MSG(allocs > ROUNDS / 4, "only %u allocations in %d rounds", allocs, ROUNDS);
+  uint8_t got[3000], want[3000];
+  for (int i = 0; i < LIVE; i++) {
+    if (!a[i]) continue;
+    memset(want, tag[i], size[i]);
+    CHECK_OK(rvhal_mem_read(c->d, got, a[i], size[i]));
+    CHECK_BYTES(got, want, size[i], "churn: allocation at 0x%llx", (unsigned long long)a[i]);
+    CHECK_OK(rvhal_mem_free(c->d, a[i]));
+  }
+}
+
 /* Fill global memory with blocks of decreasing size until NO_MEMORY. */
 static size_t exhaust(ctx_t *c, hal_addr_t *blocks, size_t cap, uint64_t *bytes) {
   /* The last size is the allocator's granule (16 bytes), so nothing is left. */
@@ -443,6 +490,7 @@ int main(int argc, char **argv) {
   fills(&c);
   mapping(&c);
   alignment(&c);
+  churn(&c);
   bad_inputs(&c);
   /* Exhaustion needs every allocation gone but the checksum output. */
   exhaustion(&c);

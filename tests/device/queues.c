@@ -62,6 +62,39 @@ static void test_order(void) {
   rvhal_mem_free(dev, buf[1]);
 }
 
+/* Waits on a semaphore value already reached return at once: the host's
+ * wait, and a queued command (its kernel too) waiting on it. A wait that
+ * slept out its timeout and then returned RVHAL_OK passed every other test
+ * (s->value <= value in semaphore.c). The bound is generous: 1 s against a
+ * 30 s timeout. */
+static void test_reached_at_once(void) {
+  rvhal_semaphore_t *s;
+  CHECK_OK(rvhal_semaphore_create(5, &s));
+  const uint64_t values[] = {0, 4, 5};
+  for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
+    double t0 = dt_now();
+    CHECK_OK(rvhal_semaphore_wait(s, values[i], 30000));
+    double took = dt_now() - t0;
+    CHECK_MSG(took < 1.0, "semaphore at 5: a wait for %llu took %.0f ms (timeout 30000 ms)",
+              (unsigned long long)values[i], took * 1e3);
+  }
+  rvhal_queue_t *q;
+  CHECK_OK(rvhal_queue_create(dev, &q));
+  hal_addr_t a = dt_buffer(dev, N * 4, NULL);
+  rvhal_semaphore_value_t reached = {s, 5};
+  rvhal_dependencies_t deps = {.wait_semaphores = &reached, .num_wait_semaphores = 1};
+  rvhal_event_t *e;
+  double t0 = dt_now();
+  CHECK_OK(enqueue_fill_kernel(q, &deps, a, 7, &e));
+  CHECK_OK(rvhal_event_wait(e, 30000));
+  double took = dt_now() - t0;
+  CHECK_MSG(took < 1.0, "a kernel waiting on a semaphore value already reached took %.0f ms", took * 1e3);
+  rvhal_event_release(e);
+  rvhal_queue_destroy(q);
+  rvhal_mem_free(dev, a);
+  rvhal_semaphore_destroy(s);
+}
+
 /* Queue B's kernel reads what queue A's kernel wrote, ordered by an event;
  * queue A is held back by a semaphore so B would run first without it. */
 static void test_cross_queue(void) {
@@ -575,6 +608,7 @@ int main(void) {
   test_order();
   test_cross_queue();
   test_semaphores();
+  test_reached_at_once();
   test_callbacks();
   test_failure();
   test_alloc();

@@ -150,6 +150,20 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
   case HOSTILE_STACK_BOTTOM:
     stack_bottom(a->value, a->marks);
     return;
+  case HOSTILE_FAIL_CODE:
+    rvhal_svc_fail(e->group->ci, (int32_t)a->value, "hostile fail", 0x1234);
+  case HOSTILE_FORGE_FIELD: {
+    rvhal_launch_slot_t *slot = my_slot(e);
+    const uint64_t seq = slot->desc.seq;
+    slot->done.fault_hart = 0;
+    slot->done.status = (a->value & 0xff) == 2 ? (int32_t)(a->value >> 32) : RVHAL_OK;
+    slot->done.start_mtime = (a->value & 0xff) == 3 ? 1000 : 0;
+    slot->done.end_mtime = (a->value & 0xff) == 3 ? 5 : 0;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    slot->done.seq = (a->value & 0xff) == 1 ? seq + 7 : seq;
+    *(volatile uint64_t *)&ctrl->ring.completed = seq;
+    spin();
+  }
   }
 }
 RVHAL_KERNEL(hostile_act, hostile_args, hostile_item, RVHAL_GLOBAL(marks), RVHAL_VALUE(what), RVHAL_VALUE(value))

@@ -73,5 +73,8 @@ static inline uint32_t want_b(uint32_t in, uint32_t k, uint32_t i) {
 #define HOSTILE_STORE_AT 19        /* item 0 stores one word at address `value` */
 #define HOSTILE_ECALL_PRINT_AT 20  /* (U-mode) the print ecall with 16 bytes of text at address `value` */
 #define HOSTILE_READ_STATUS 21     /* reads sstatus (privileged state: illegal instruction in U-mode, 2) */
+#define HOSTILE_FAIL_CODE 22       /* item 0 calls the SDK's fail with code (int32_t)value, "hostile fail", 0x1234 */
+#define HOSTILE_FORGE_FIELD 23     /* (privileged) a forged completion record, then spins: value 1 seq + 7,
+                                      2 status (int32_t)(value >> 32) on hart 0, 3 end_mtime before start_mtime */
 
 #endif /* RVHAL_TEST_DT_SHARED_H */

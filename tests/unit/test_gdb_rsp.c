@@ -23,7 +23,8 @@ static void test_codec(void) {
   CHECK(n == 6 && !memcmp(out, "$OK#9a", 6));
   /* $ # } * are escaped: } then the byte xor 0x20 */
   n = rvhal_rsp_frame("a$b", 3, out, sizeof out);
-  CHECK(n == 8 && !memcmp(out, "$a}\x04" "b#", 6));
+  /* every byte: the checksum covers the escape: 'a' + '}' + 0x04 + 'b' = 0x144 */
+  CHECK(n == 8 && !memcmp(out, "$a}\x04" "b#44", 8));
   CHECK(rvhal_rsp_frame("0123456789", 10, out, 12) == 0); /* does not fit */
 
   size_t len = 0, used = 0;
@@ -65,6 +66,7 @@ typedef struct stub {
   const char *target_xml;    /* its target description (NULL: STUB_TARGET) */
   unsigned thread;           /* Hg */
   uint64_t sip;              /* register 0x186 of thread 2 */
+  uint64_t bad_sums;         /* packets refused for their checksum */
 } stub_t;
 
 /* QEMU 7.2's layout, shortened: GPRs numbered in order, CSRs by regnum. */
@@ -83,10 +85,14 @@ static const char stub_csr_xml[] =
     "<reg name=\"scause\" bitsize=\"64\"/><reg name=\"stval\" bitsize=\"64\"/>"
     "<reg name=\"sip\" bitsize=\"64\"/><reg name=\"mip\" bitsize=\"64\" regnum=\"902\"/></feature>";
 
+/* A packet, its checksum verified as a real stub does (QEMU's gdbstub
+ * answers '-' and drops the packet): the sum of the bytes between '$' and
+ * '#' as sent, escapes included. */
 static int stub_get(stub_t *s, char *pkt, size_t cap, size_t *len, int *interrupt) {
   char c;
   size_t n = 0;
   int in = 0;
+  uint8_t sum = 0;
   for (;;) {
     if (read(s->fd, &c, 1) != 1) return -1;
     if (!in) {
@@ -94,16 +100,24 @@ static int stub_get(stub_t *s, char *pkt, size_t cap, size_t *len, int *interrup
         *interrupt = 1;
         return 0;
       }
-      if (c == '$') in = 1;
+      if (c == '$') in = 1, n = 0, sum = 0;
       continue;
     }
     if (c == '#') {
-      char cs[2];
+      char cs[3] = {0};
       if (read(s->fd, cs, 2) != 2) return -1;
+      if (strtoul(cs, NULL, 16) != sum) {
+        s->bad_sums++;
+        fprintf(stderr, "stub: packet with checksum %s, its bytes sum to %02x: refused\n", cs, sum);
+        if (write(s->fd, "-", 1) != 1) return -1;
+        in = 0;
+        continue;
+      }
       pkt[n] = '\0';
       *len = n;
       return 0;
     }
+    sum += (uint8_t)c;
     if (n < cap - 1) pkt[n++] = c;
   }
 }
@@ -221,6 +235,7 @@ static rvhal_rsp_t *connect_stub(stub_t *s, pthread_t *t) {
 static void disconnect(stub_t *s, rvhal_rsp_t *r, pthread_t t) {
   shutdown(r->fd, SHUT_RDWR);
   pthread_join(t, NULL);
+  CHECK_MSG(s->bad_sums == 0, "the stub refused %llu packets for their checksum", (unsigned long long)s->bad_sums);
   close(r->fd);
   close(s->fd);
   free(r);

@@ -79,6 +79,30 @@ int main(void) {
             "%s", rvhal_last_error());
   free(elf);
 
+  /* A program whose metadata is damaged after other kernels were read: each
+   * metadata block in turn (one of them is not the first read), refused;
+   * the names read before it are freed (the sanitize preset's leak check
+   * fails this test otherwise). */
+  snprintf(path, sizeof path, "%s/dt_hostile.elf", dir);
+  elf = read_all(path, &size);
+  CHECK_MSG(elf != NULL, "%s", path);
+  int blocks = elf ? set_meta_version(elf, size, RVHAL_META_VERSION) : 0;
+  CHECK_MSG(blocks >= 2, "%s has %d kernels with metadata, the test needs 2", path, blocks);
+  for (int j = 0; elf && j < blocks; j++) {
+    int seen = 0;
+    for (size_t i = 0; i + 8 <= size; i++)
+      if (!memcmp(elf + i, "META", 4) && elf[i + 5] == 0 && elf[i + 6] == 0 && elf[i + 7] == 0 && elf[i + 4] <= 9 &&
+          seen++ == j) {
+        elf[i + 4] = 9;
+        info = NULL;
+        CHECK(rvhal_program_info_read(elf, size, &info) == RVHAL_BAD_ELF && info == NULL);
+        CHECK_MSG(strstr(rvhal_last_error(), "is version 9") != NULL, "%s", rvhal_last_error());
+        elf[i + 4] = RVHAL_META_VERSION;
+        break;
+      }
+  }
+  free(elf);
+
   /* barrier_check: the older RVHAL_KERNEL form: kinds and sizes, no names. */
   snprintf(path, sizeof path, "%s/barrier_check.elf", dir);
   elf = read_all(path, &size);

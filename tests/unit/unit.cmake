@@ -13,6 +13,8 @@ rvhal_unit_test(test_isa_check)
 # Argument packing, the device memory map, print-ring draining.
 rvhal_unit_test(test_arg_pack)
 rvhal_unit_test(test_layout)
+# The launch's check and plan steps (pure).
+rvhal_unit_test(test_launch_plan)
 rvhal_unit_test(test_board_desc)
 rvhal_unit_test(test_print_drain)
 # The GDB remote protocol client of the gdb backend, against an in-process stub.

@@ -263,11 +263,13 @@ static int gdb_start(rvhal_backend_t *base) {
   if (!rc && external(g) && g->board.debug_start_entry) rc = start_harts_at_entry(g);
   pthread_mutex_unlock(&g->mu);
   if (rc) {
-    char why[600];
-    snprintf(why, sizeof why, "%s", rvhal_last_error());
+    rvhal_error_annotate(rc, "starting the device through its gdbstub: {}; %s said: %s",
+                         external(g) ? "the stub" : "QEMU", base->vtable->diagnostics(base));
+    char *why = strdup(rvhal_last_error()); /* gdb_stop may set errors of its own */
     gdb_stop(base);
-    return rvhal_error(rc, "starting the device through its gdbstub: %s; %s said: %s", why,
-                       external(g) ? "the stub" : "QEMU", base->vtable->diagnostics(base));
+    if (why) rvhal_error(rc, "%s", why);
+    free(why);
+    return rc;
   }
   return RVHAL_OK; /* halted: the core's first wait runs it */
 }
@@ -472,11 +474,7 @@ static int load_firmware(gdb_backend_t *g, const rvhal_qemu_config_t *cfg) {
   const uint64_t ram = cfg->board->ram_base;
   int rc = rvhal_elf_parse(buf, n, cfg->board->xlen / 8, ram, cfg->ram_base + cfg->ram_size - ram, &g->fw);
   free(buf);
-  if (rc) {
-    char why[512];
-    snprintf(why, sizeof why, "%s", rvhal_last_error());
-    return rvhal_error(rc, "firmware %s: %s", cfg->firmware_path, why);
-  }
+  if (rc) return rvhal_error_annotate(rc, "firmware %s", cfg->firmware_path);
   return RVHAL_OK;
 }
 

@@ -142,24 +142,51 @@ static void make_empty_dtb(void) {
 #define MAX_LOADERS (RVHAL_MAX_HARTS + 8)
 typedef struct qemu_argv {
   char cpu[64], smp[16], mem[32], backend[160], chardev[64], machine[96], qmp[64], gdb[64], dtb[32], bios[RVHAL_BOARD_STR_MAX];
-  char loader[MAX_LOADERS][128];
+  char loader[MAX_LOADERS][64];
+  char loader_fw[2 * 4096 + 32]; /* hart 0's, with the firmware's path (commas doubled) */
   char plugin[4200];
   char board_extra[RVHAL_BOARD_STR_MAX]; /* the board's qemu_args, split in place */
   char extra[1024];                      /* $RVHAL_QEMU_ARGS, split in place */
   const char *argv[128];
 } qemu_argv_t;
 
-static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) {
+/* snprintf into an argument that must not be cut: a path cut short loads
+ * another file, or none ("Cannot load specified image"). */
+#define ARG_FMT(buf, what, ...)                                                                               \
+  do {                                                                                                        \
+    int n_ = snprintf((buf), sizeof(buf), __VA_ARGS__);                                                       \
+    if (n_ < 0 || (size_t)n_ >= sizeof(buf))                                                                 \
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "QEMU's %s argument would be %d characters, at most %zu fit: %s", \
+                         (what), n_, sizeof(buf) - 1, (buf));                                                 \
+  } while (0)
+
+/* QEMU's option syntax: a ',' inside a value is written ",,". */
+static int put_option_value(char *out, size_t cap, const char *prefix, const char *value, const char *suffix) {
+  size_t n = 0;
+  for (const char *c = prefix; *c && n < cap; c++) out[n++] = *c;
+  for (const char *c = value; *c && n + 1 < cap; c++) {
+    if (*c == ',') out[n++] = ',';
+    out[n++] = *c;
+  }
+  for (const char *c = suffix; *c && n < cap; c++) out[n++] = *c;
+  if (n >= cap) return rvhal_error(RVHAL_INVALID_ARGUMENT, "QEMU's argument for %s is longer than %zu characters",
+                                   value, cap - 1);
+  out[n] = '\0';
+  return RVHAL_OK;
+}
+
+static int build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) {
   const rvhal_board_desc_t *b = &q->board;
   /* -smp counts every hart from id 0, also those before first_hart. */
   const uint32_t cpus = b->first_hart + q->cfg.num_harts;
-  snprintf(a->smp, sizeof a->smp, "%u", cpus);
-  snprintf(a->mem, sizeof a->mem, "%lluM", (unsigned long long)(q->qemu_ram >> 20));
-  snprintf(a->backend, sizeof a->backend, "memory-backend-file,id=ram,size=%s,mem-path=/dev/fd/%d,share=on",
-           a->mem, q->ram_fd);
-  snprintf(a->chardev, sizeof a->chardev, "socket,id=uart,fd=%d", child_sock);
-  snprintf(a->machine, sizeof a->machine, q->ram_fd >= 0 ? "%s,memory-backend=ram" : "%s", b->qemu_machine);
-  snprintf(a->bios, sizeof a->bios, "%s", b->qemu_bios);
+  ARG_FMT(a->smp, "-smp", "%u", cpus);
+  ARG_FMT(a->mem, "-m", "%lluM", (unsigned long long)(q->qemu_ram >> 20));
+  ARG_FMT(a->backend, "-object", "memory-backend-file,id=ram,size=%s,mem-path=/dev/fd/%d,share=on", a->mem,
+          q->ram_fd);
+  ARG_FMT(a->chardev, "-chardev", "socket,id=uart,fd=%d", child_sock);
+  if (q->ram_fd >= 0) ARG_FMT(a->machine, "-machine", "%s,memory-backend=ram", b->qemu_machine);
+  else ARG_FMT(a->machine, "-machine", "%s", b->qemu_machine);
+  ARG_FMT(a->bios, "-bios", "%s", b->qemu_bios);
   const char **v = a->argv;
   *v++ = q->qemu_path;
   *v++ = "-nodefaults";
@@ -172,7 +199,7 @@ static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) 
   *v++ = "-smp";
   *v++ = a->smp;
   if (q->cfg.vlen) { /* vector harts: QEMU's generic CPU with V */
-    snprintf(a->cpu, sizeof a->cpu, "rv%u,v=true,vlen=%u,elen=64", b->xlen, q->cfg.vlen);
+    ARG_FMT(a->cpu, "-cpu", "rv%u,v=true,vlen=%u,elen=64", b->xlen, q->cfg.vlen);
     *v++ = "-cpu";
     *v++ = a->cpu;
   }
@@ -191,12 +218,12 @@ static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) 
     *v++ = a->bios;
   }
   if (q->dtb_fd >= 0) {
-    snprintf(a->dtb, sizeof a->dtb, "/dev/fd/%d", q->dtb_fd);
+    ARG_FMT(a->dtb, "-dtb", "/dev/fd/%d", q->dtb_fd);
     *v++ = "-dtb";
     *v++ = a->dtb;
   }
   if (q->gdb_child >= 0) { /* gdb_backend.c: halted until the client has written the firmware and memory */
-    snprintf(a->gdb, sizeof a->gdb, "socket,id=gdb,fd=%d", q->gdb_child);
+    ARG_FMT(a->gdb, "-chardev", "socket,id=gdb,fd=%d", q->gdb_child);
     *v++ = "-chardev";
     *v++ = a->gdb;
     *v++ = "-gdb";
@@ -207,11 +234,15 @@ static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) 
     /* The image through hart 0's loader (which also sets its pc to the
      * entry), every other hart's pc through its own. */
     uint64_t entry = b->ram_base + b->fw_offset;
-    for (uint32_t c = 0; c < cpus && c < MAX_LOADERS; c++) {
-      if (c == 0) snprintf(a->loader[c], sizeof a->loader[c], "loader,file=%s,cpu-num=0", q->firmware_path);
-      else snprintf(a->loader[c], sizeof a->loader[c], "loader,addr=0x%llx,cpu-num=%u", (unsigned long long)entry, c);
+    if (cpus > MAX_LOADERS)
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "QEMU: %u harts to start through loader devices, at most %u",
+                         cpus, MAX_LOADERS);
+    for (uint32_t c = 0; c < cpus; c++) {
+      if (c == 0) RVHAL_RETURN_IF_ERROR(put_option_value(a->loader_fw, sizeof a->loader_fw, "loader,file=",
+                                                         q->firmware_path, ",cpu-num=0"));
+      else ARG_FMT(a->loader[c], "-device", "loader,addr=0x%llx,cpu-num=%u", (unsigned long long)entry, c);
       *v++ = "-device";
-      *v++ = a->loader[c];
+      *v++ = c == 0 ? a->loader_fw : a->loader[c];
     }
   } else {
     *v++ = "-kernel";
@@ -221,7 +252,7 @@ static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) 
   *v++ = "-name";
   *v++ = "rvhal,debug-threads=on"; /* thread names: qemu_booted finds hart 0's */
   if (q->paused) {
-    snprintf(a->qmp, sizeof a->qmp, "socket,id=qmp,fd=%d", q->qmp_child);
+    ARG_FMT(a->qmp, "-chardev", "socket,id=qmp,fd=%d", q->qmp_child);
     *v++ = "-S";
     *v++ = "-chardev";
     *v++ = a->qmp;
@@ -233,25 +264,33 @@ static void build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) 
     *v++ = "shift=0";
   }
   if (q->plugin_path) {
-    snprintf(a->plugin, sizeof a->plugin, "%s,fd=%d,offset=%llu,first=%u", q->plugin_path, q->ram_fd,
-             (unsigned long long)q->cfg.plugin_offset, b->first_hart);
+    ARG_FMT(a->plugin, "-plugin", "%s,fd=%d,offset=%llu,first=%u", q->plugin_path, q->ram_fd,
+            (unsigned long long)q->cfg.plugin_offset, b->first_hart);
     *v++ = "-plugin";
     *v++ = a->plugin;
   }
   /* The board's extra arguments, then extra options for debugging, e.g.
    * RVHAL_QEMU_ARGS="-s" for a gdb stub (qemu/README.md). Split on blanks;
    * no quoting. */
-  snprintf(a->board_extra, sizeof a->board_extra, "%s", b->qemu_args);
+  ARG_FMT(a->board_extra, "board's extra", "%s", b->qemu_args);
   char *save;
-  for (char *t = strtok_r(a->board_extra, " \t", &save); t && v < a->argv + 100; t = strtok_r(NULL, " \t", &save))
+  const char **const end = a->argv + sizeof a->argv / sizeof *a->argv - 1; /* room for the NULL */
+  for (char *t = strtok_r(a->board_extra, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+    if (v == end) return rvhal_error(RVHAL_INVALID_ARGUMENT, "QEMU: more than %zu arguments (the board's qemu_args)",
+                                     sizeof a->argv / sizeof *a->argv - 1);
     *v++ = t;
+  }
   const char *env = getenv("RVHAL_QEMU_ARGS");
   if (env) {
-    snprintf(a->extra, sizeof a->extra, "%s", env);
-    for (char *t = strtok_r(a->extra, " \t", &save); t && v < a->argv + 126; t = strtok_r(NULL, " \t", &save))
+    ARG_FMT(a->extra, "$RVHAL_QEMU_ARGS", "%s", env);
+    for (char *t = strtok_r(a->extra, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+      if (v == end) return rvhal_error(RVHAL_INVALID_ARGUMENT, "QEMU: more than %zu arguments ($RVHAL_QEMU_ARGS)",
+                                       sizeof a->argv / sizeof *a->argv - 1);
       *v++ = t;
+    }
   }
   *v = NULL;
+  return RVHAL_OK;
 }
 
 /* Child side of fork: become QEMU. Only async-signal-safe calls. */
@@ -394,7 +433,15 @@ static int qemu_start(rvhal_backend_t *base) {
   if (ftruncate(q->log_fd, 0) < 0) {
   }
   qemu_argv_t argv;
-  build_argv(q, sv[1], &argv);
+  int rc = build_argv(q, sv[1], &argv);
+  if (rc) {
+    close(sv[0]);
+    close(sv[1]);
+    if (qv[0] >= 0) close(qv[0]), close(qv[1]);
+    if (gv[0] >= 0) close(gv[0]), close(gv[1]);
+    q->gdb_child = q->qmp_child = -1;
+    return rc;
+  }
   int e;
   pid_t pid = spawn_qemu(q, &argv, sv[1], &e);
   q->qmp_child = q->gdb_child = -1;

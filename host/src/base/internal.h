@@ -12,6 +12,10 @@
  *     return rvhal_error(RVHAL_INVALID_ARGUMENT, "work_dim %u is not 1, 2 or 3", dim); */
 int rvhal_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rvhal_clear_error(void);
+/* The same, keeping the message already recorded (a callee's): it goes
+ * where fmt has "{}", else after "fmt: ":
+ *     return rvhal_error_annotate(rc, "kernel %s: {} (command %u)", kname, i); */
+int rvhal_error_annotate(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A fill's pattern: not NULL, 1..RVHAL_FILL_PATTERN_MAX bytes (memory.c);
  * `what` names the call in the error. */
 int rvhal_check_fill_pattern(const char *what, const void *pattern, uint64_t pattern_size);

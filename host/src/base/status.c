@@ -2,6 +2,7 @@
  * per-thread detailed message. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/internal.h"
 
@@ -36,6 +37,35 @@ int rvhal_error(int status, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(last_error, sizeof last_error, fmt, ap);
   va_end(ap);
+  return status;
+}
+
+/* The message so far, placed in a new one: where fmt has "{}", else
+ * after "fmt: ". The copy is made here, so callers carry no buffers. */
+int rvhal_error_annotate(int status, const char *fmt, ...) {
+  char before[sizeof last_error], text[sizeof last_error], f[256];
+  memcpy(before, last_error, sizeof before);
+  /* "{}" is found in fmt, not in what it formats (a path may hold "{}"):
+   * it becomes a control byte no message holds */
+  const char *mark = strstr(fmt, "{}");
+  if (mark && strlen(fmt) < sizeof f) {
+    snprintf(f, sizeof f, "%.*s\x1d%s", (int)(mark - fmt), fmt, mark + 2);
+    fmt = f;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  char *at = mark ? strchr(text, '\x1d') : NULL;
+  const char *tail = at ? at + 1 : "";
+  if (at) *at = '\0';
+  else tail = "", strncat(text, ": ", sizeof text - strlen(text) - 1);
+  /* text, the message so far, the rest of text: cut at the buffer's end */
+  size_t n = 0;
+  const char *parts[3] = {text, before, tail};
+  for (int i = 0; i < 3; i++)
+    for (const char *c = parts[i]; *c && n < sizeof last_error - 1; c++) last_error[n++] = *c;
+  last_error[n] = '\0';
   return status;
 }
 

@@ -140,12 +140,8 @@ int rvhal_device_boot(rvhal_device_t *d) {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   be->ram_zero = 0;
   RVHAL_RETURN_IF_ERROR(be->vtable->start(be));
-  d->seq = 0;
-  d->retired = 0;
   d->boots++;
-  d->resident = 0;
-  d->tlb_entries = 0; /* a new QEMU: new TLBs */
-  d->placed_cpu = -1;  /* and a new hart 0 thread to place */
+  rvhal_launch_device_booted(d);
   rvhal_print_reset_order(&d->print);
   /* Real time, not wake-ups: an SBI firmware's banner wakes the wait many
    * times before rvhal's firmware runs. */
@@ -291,7 +287,7 @@ fail:
 void rvhal_device_delete(rvhal_device_t *d) {
   if (!d) return;
   rvhal_queues_device_deleted(d); /* before the lock: their threads may be waiting for it */
-  d->busy = 0; /* deleted from a print callback: undefined, but not a loop here */
+  rvhal_launch_release(d); /* deleted from a print callback: undefined, but not a loop here */
   while (d->programs) rvhal_program_free(d, d->programs->handle);
   rvhal_profile_close(d->profile);
   if (d->backend) d->backend->vtable->destroy(d->backend);

@@ -10,6 +10,8 @@
 #include "program/elf_loader.h"
 #include "base/internal.h"
 #include "device/layout.h"
+#include "launch/launch_plan.h"
+#include "launch/launch_record.h"
 #include "observe/print_drain.h"
 #include "rvhal/counters.h"
 #include "rvhal/device.h"
@@ -95,7 +97,6 @@ struct rvhal_device {
   uint64_t seq;              /* last launch submitted */
   uint64_t retired;          /* last launch whose completion the host has read (seq - retired: on the device) */
   uint64_t boots;            /* device (re)boots: a launch submitted before the last one is lost */
-  uint64_t last_start_ns, last_end_ns; /* the last completed launch, device clock */
   int lost;                  /* the device stopped and could not be restarted */
   int busy;                  /* a launch is under way (launch.c): re-entry gets RVHAL_BUSY */
   rvhal_print_state_t print;
@@ -119,7 +120,7 @@ struct rvhal_device {
   uint64_t recent_launch_ns;     /* running average of launches' device times: how long to spin (launch.c) */
   uint64_t tlb_entries;          /* what the harts' TLBs were grown to (launch.c; 0: not yet) */
   int placed_cpu;                /* host CPU hart 0 was last kept off (launch.c; -1: none) */
-  /* Command lists in the firmware region (cmdlist.c): bytes handed out,
+  /* Command lists in the firmware region (command_list_encode.c): bytes handed out,
    * and a count bumped whenever they are all thrown away (area full). */
   uint32_t cmdlist_used;
   uint64_t cmdlist_epoch;
@@ -151,6 +152,7 @@ typedef struct rvhal_launch {
   uint64_t t0, total_groups, chunk, global[3], local[3];
   uint32_t harts, team, work_dim;
   int counting;
+  rvhal_launch_times_t times; /* set when it completed (rvhal_launch_wait) */
 } rvhal_launch_t;
 
 /* Checks, packs and submits; the device lock must be held until complete.
@@ -160,18 +162,56 @@ int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t k
                         const rvhal_launch_options_t *opts, int after_ok, rvhal_launch_t *out);
 /* Waits for it and reports as kernel_exec does; more: later launches are on
  * the device (their print output waits). */
-int rvhal_launch_complete(rvhal_device_t *d, const rvhal_launch_t *l, int more);
-/* The halves of a launch, for command lists (cmdlist.c): checks and packs
- * into desc and args_buf (at device address args_dev), filling all of out
- * but t0; desc->seq is d->seq + 1 and nothing is installed or published. */
-int rvhal_launch_describe(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
-                          const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
-                          const rvhal_launch_options_t *opts, rvhal_launch_desc_t *desc, uint8_t *args_buf,
-                          uint64_t args_dev, rvhal_launch_t *out);
+int rvhal_launch_complete(rvhal_device_t *d, rvhal_launch_t *l, int more);
+/* The blocking call (kernel_exec): submit and complete, device lock and
+ * the launch hold taken; *out_times (may be NULL) when it ran. */
+int rvhal_launch_run(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                     const hal_arg_t *args, uint32_t num_args, uint32_t work_dim, const rvhal_launch_options_t *opts,
+                     rvhal_launch_times_t *out_times);
+/* The launch state (d->busy, d->resident, d->seq, ...) is written by the
+ * launch module alone (launch/): these are its entries for the others.
+ * hold: 0 if a launch is under way already (a print callback launching). */
+int rvhal_launch_hold(rvhal_device_t *d);
+void rvhal_launch_release(rvhal_device_t *d);
+void rvhal_launch_device_booted(rvhal_device_t *d);           /* a new QEMU: nothing installed, no launches */
+void rvhal_launch_program_freed(rvhal_device_t *d, hal_program_t program);
+void rvhal_launch_install_unknown(rvhal_device_t *d);         /* whether the program area holds a program is not known */
+/* The steps before a slot is written, for command lists too
+ * (command_list_encode.c): the program and kernel looked up, the launch
+ * checked and planned (launch_plan.h), its buffers found in global memory.
+ * Nothing on the device is written. */
+typedef struct rvhal_launch_prepared {
+  rvhal_launch_plan_t plan;
+  hal_program_t program;
+  uint64_t entry;        /* the kernel's device address */
+  uint64_t buffer_bytes; /* of the allocations its buffer arguments are in */
+} rvhal_launch_prepared_t;
+int rvhal_launch_prepare(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                         const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
+                         const rvhal_launch_options_t *opts, rvhal_launch_prepared_t *out);
+/* Writes a prepared launch into desc and args_buf (at device address
+ * args_dev), filling all of out but t0; desc->seq is d->seq + 1, nothing is
+ * installed or published. Cannot fail: every check was made. */
+void rvhal_launch_encode(rvhal_device_t *d, const rvhal_launch_prepared_t *pr, const hal_arg_t *args,
+                         rvhal_launch_desc_t *desc, uint8_t *args_buf, uint64_t args_dev, rvhal_launch_t *out);
+/* A kernel's own fail call stopped launch seq on one of harts [first,
+ * end): its error (RVHAL_KERNEL_FAILED with the kernel's code, or one of
+ * the codes a kernel may report), else RVHAL_OK. status: the completion's
+ * (RVHAL_OK: a fail call with code 0 stops the launch, which then
+ * completes with RVHAL_OK; else the report must carry that code). */
+int rvhal_launch_kernel_report(const rvhal_device_t *d, uint64_t seq, int32_t status, uint32_t first, uint32_t end,
+                               const char *kname);
+/* The ring's next slot, unless the ring is full (RVHAL_BUSY naming `who`). */
+int rvhal_launch_next_slot(rvhal_device_t *d, const char *who, rvhal_launch_slot_t **out_slot);
+/* The program's staged copy written again unless it is the one the device
+ * will have installed; then (nothing can fail after) its installs put in
+ * desc, or none when it is resident, and it is resident from here on. */
+int rvhal_launch_stage(rvhal_device_t *d, hal_program_t program);
+void rvhal_launch_install(rvhal_device_t *d, hal_program_t program, rvhal_launch_desc_t *desc);
 /* Puts ring slot desc (filled in, desc->seq == d->seq + 1) on the device. */
 int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvhal_launch_t *out);
 /* Waits for launch l; *out_done is its completion record, checked. */
-int rvhal_launch_wait(rvhal_device_t *d, const rvhal_launch_t *l, int more, rvhal_completion_t *out_done,
+int rvhal_launch_wait(rvhal_device_t *d, rvhal_launch_t *l, int more, rvhal_completion_t *out_done,
                       uint64_t *out_t1);
 /* What a checked completion record means for launch l, as kernel_exec reports it. */
 int rvhal_launch_outcome(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal_completion_t *checked, uint64_t t1);
@@ -232,7 +272,6 @@ const rvhal_device_kind_t *rvhal_device_kind(uint32_t index);
 int rvhal_device_boot(rvhal_device_t *d);
 rvhal_program_obj_t *rvhal_program_get(rvhal_device_t *d, hal_program_t handle);
 rvhal_kernel_entry_t *rvhal_kernel_get(rvhal_program_obj_t *p, hal_kernel_t handle);
-/* The device process's id (0: none): for tests that kill it. */
 /* Writes the program's segments into its staged copy (program.c). */
 int rvhal_program_stage(rvhal_device_t *d, const rvhal_program_obj_t *p);
 
@@ -244,7 +283,6 @@ static inline uint64_t rvhal_now_ns(void) {
 
 /* counters.c */
 void rvhal_counters_init(rvhal_device_t *d);
-void rvhal_counters_after_launch(rvhal_device_t *d, uint64_t seq, uint64_t host_ns);
 void rvhal_counters_after_transfer(rvhal_device_t *d, uint64_t written, uint64_t read);
 
 #endif /* RVHAL_HOST_DEVICE_INTERNAL_H */

@@ -12,6 +12,8 @@
 #include <time.h>
 
 #include "device/device_internal.h"
+#include "launch/launch_plan.h"
+#include "observe/counters_internal.h"
 #include "observe/profile.h"
 #include "rvhal/arg_pack.h"
 
@@ -48,78 +50,6 @@ static int heap_lookup(rvhal_device_t *d, hal_addr_t addr, hal_size_t *out_size)
   return rvhal_allocator_lookup(d->heap, addr, NULL, out_size);
 }
 
-static const char *arg_kind_name(uint32_t kind) {
-  switch (kind) {
-  case RVHAL_ARG_KIND_GLOBAL: return "a global buffer";
-  case RVHAL_ARG_KIND_LOCAL: return "a local buffer";
-  case RVHAL_ARG_KIND_VALUE: return "a POD value";
-  }
-  return "an unknown kind";
-}
-
-static uint32_t arg_kind_of(const hal_arg_t *a) {
-  if (a->kind == hal_arg_value) return RVHAL_ARG_KIND_VALUE;
-  return a->space == hal_space_local ? RVHAL_ARG_KIND_LOCAL : RVHAL_ARG_KIND_GLOBAL;
-}
-
-/* The launch's arguments against what the kernel declared: count, kinds,
- * sizes, and where its argument struct keeps each one. */
-/* "argument 2 'alpha' (float)" when the kernel recorded its parameters. */
-static const char *describe_arg(const rvhal_kernel_entry_t *k, uint32_t i, char *buf, size_t cap) {
-  const char *t = k->arg_text;
-  for (uint32_t j = 0; t && j < i; j++) t += strlen(t) + 1, t += strlen(t) + 1;
-  if (t) snprintf(buf, cap, "argument %u '%s' (%s)", i, t + strlen(t) + 1, t);
-  else snprintf(buf, cap, "argument %u", i);
-  return buf;
-}
-
-/* A value of type `given` for a parameter declared `want`: integers for
- * integers (sizes are checked apart), the same float for floats. */
-static int types_clash(uint32_t want, uint32_t given) {
-  if (!want || !given || want == RVHAL_TYPE_POD || given == RVHAL_TYPE_POD) return 0;
-  if (rvhal_type_is_int(want) && rvhal_type_is_int(given)) return 0;
-  return want != given;
-}
-
-static int check_against_meta(const char *kname, const rvhal_kernel_entry_t *k, const hal_arg_t *args,
-                              uint32_t num_args, uint32_t word_size, const rvhal_arg_layout_t *layout, uint32_t total,
-                              const uint8_t *types) {
-  const rvhal_kernel_meta_t *m = &k->meta;
-  if (num_args != m->num_args)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s takes %u arguments, %u given", kname, m->num_args, num_args);
-  for (uint32_t i = 0; i < num_args; i++) {
-    uint32_t want = RVHAL_ARG_DESC_KIND(m->args[i].desc), got = arg_kind_of(&args[i]);
-    uint32_t member = RVHAL_ARG_DESC_SIZE(m->args[i].desc);
-    if (want != got)
-      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: argument %u must be %s, got %s", kname, i,
-                         arg_kind_name(want), arg_kind_name(got));
-    uint32_t declared = RVHAL_ARG_DESC_TYPE(m->args[i].desc);
-    if (want == RVHAL_ARG_KIND_VALUE && types && types_clash(declared, types[i])) {
-      char what[160];
-      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %s is declared %s, given a %s value", kname,
-                         describe_arg(k, i, what, sizeof what), rvhal_type_name(declared), rvhal_type_name(types[i]));
-    }
-    if (want == RVHAL_ARG_KIND_VALUE && member != args[i].size)
-      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: argument %u is a POD value of %u bytes, got %llu bytes",
-                         kname, i, member, (unsigned long long)args[i].size);
-    if (want != RVHAL_ARG_KIND_VALUE && member != word_size)
-      return rvhal_error(RVHAL_INVALID_ARGUMENT,
-                         "kernel %s: argument %u (%s) is packed as a %u-byte device word but its struct member is %u "
-                         "bytes; declare it %s",
-                         kname, i, arg_kind_name(want), word_size, member,
-                         want == RVHAL_ARG_KIND_LOCAL ? "uintptr_t" : "a pointer");
-    if (m->args[i].offset != layout[i].offset)
-      return rvhal_error(RVHAL_INVALID_ARGUMENT,
-                         "kernel %s: argument %u is at offset %u of the pack (aligned to %u) but at offset %u of the "
-                         "kernel's argument struct; declare that member with RVHAL_PACKED_ARG (docs/abi.md)",
-                         kname, i, layout[i].offset, layout[i].align, m->args[i].offset);
-  }
-  if (num_args && m->args_size < total)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: its argument struct is %u bytes, the pack %u", kname,
-                       m->args_size, total);
-  return RVHAL_OK;
-}
-
 /* The RVHAL_LAUNCH_TLB_* flags the launch needs (firmware/include/fw_speed.h):
  * QEMU's software TLB grows only when flushed, and only when it was over
  * 70 % in use. A launch whose buffers need more entries (4 KiB pages / 0.7;
@@ -132,14 +62,8 @@ static int check_against_meta(const char *kname, const rvhal_kernel_entry_t *k, 
 #define TLB_START_ENTRIES 256u
 #define TLB_MAX_ENTRIES (1u << 14)
 
-static uint32_t tlb_flags(rvhal_device_t *d, const hal_arg_t *args, uint32_t num_args) {
+static uint32_t tlb_flags(rvhal_device_t *d, uint64_t bytes) {
   if (d->options.tlb_care_off & RVHAL_TLB_NO_FLUSH) return 0;
-  uint64_t bytes = 0;
-  hal_size_t size;
-  for (uint32_t i = 0; i < num_args; i++)
-    if (args[i].kind == hal_arg_address && args[i].space != hal_space_local && args[i].address != hal_nullptr &&
-        heap_lookup(d, args[i].address, &size) == RVHAL_OK)
-      bytes += size;
   const uint64_t needed = bytes / 4096 * 10 / 7;
   if (d->tlb_entries == 0) d->tlb_entries = TLB_START_ENTRIES; /* a new QEMU (device.c resets it) */
   if (needed <= d->tlb_entries || d->tlb_entries >= TLB_MAX_ENTRIES) return 0;
@@ -168,18 +92,48 @@ static void describe_pc(const rvhal_program_obj_t *p, uint64_t ram_base, uint64_
   else snprintf(buf, cap, " (outside device memory)");
 }
 
+/* Hart h stopped launch seq through the kernel's own fail call (the SDK's
+ * rvhal_svc_fail, or its ecall), reporting `code`: the firmware copies the
+ * code into the hart's trap report unchanged. (h < the device's harts.) */
+static int kernel_reported(const rvhal_device_t *d, uint32_t h, uint64_t seq, int32_t code) {
+  const rvhal_trap_report_t *r = &d->ctrl->harts[h].trap;
+  return __atomic_load_n(&r->seq, __ATOMIC_ACQUIRE) == seq && r->kind == RVHAL_TRAP_SOFTWARE && r->status == code;
+}
+
+/* A kernel's own failure: RVHAL_KERNEL_FAILED with its code and message as
+ * data. The codes that describe the kernel itself, which the SDK's runtime
+ * reports (a barrier only some work-items reached, local memory or a
+ * work-item stack outgrown), are kept; a kernel never chooses a status that
+ * describes the device or the host (lost, timed out, cancelled, ...), nor
+ * success. Nothing restarts: the firmware stopped the kernel cleanly. */
+static int kernel_failed(const rvhal_device_t *d, const char *kname, uint32_t h, const rvhal_trap_report_t *r) {
+  char detail[sizeof r->detail + 1];
+  memcpy(detail, r->detail, sizeof r->detail);
+  detail[sizeof r->detail] = '\0';
+  (void)d;
+  if (rvhal_status_kernel_may_report(r->status))
+    return rvhal_error(r->status, "kernel %s stopped on hart %u: %s: %s (value %llu, code %d)", kname, h,
+                       rvhal_status_string(r->status), detail, (unsigned long long)r->mtval, (int)r->status);
+  return rvhal_error(RVHAL_KERNEL_FAILED, "kernel %s failed on hart %u with code %d (%s): %s (value %llu)", kname, h,
+                     (int)r->status, rvhal_status_name(r->status), detail, (unsigned long long)r->mtval);
+}
+
 /* The completion record (a copy) against what the firmware can report:
- * device memory is untrusted input, a kernel can write it. */
+ * device memory is untrusted input, a kernel can write it. A status other
+ * than the firmware's own (rvhal_status_from_firmware) is accepted only as
+ * a kernel's report of its own failure (its hart's trap report says so),
+ * which rvhal_launch_outcome turns into RVHAL_KERNEL_FAILED. */
 static int check_completion(const rvhal_device_t *d, const rvhal_completion_t *done, uint64_t seq) {
   if (done->seq != seq)
     return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: seq is %llu", (unsigned long long)seq,
                        (unsigned long long)done->seq);
-  if (done->status > 0 || !strcmp(rvhal_status_name(done->status), "RVHAL_UNKNOWN"))
-    return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: status %d is no rvhal status",
-                       (unsigned long long)seq, (int)done->status);
   if (done->status != RVHAL_OK && done->fault_hart >= d->info.num_harts)
     return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: fault_hart %u (0x%x), the device has %u harts",
                        (unsigned long long)seq, done->fault_hart, done->fault_hart, d->info.num_harts);
+  if (done->status != RVHAL_OK && !rvhal_status_from_firmware(done->status) &&
+      !kernel_reported(d, done->fault_hart, seq, done->status))
+    return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: status %d (%s) is not one the firmware "
+                       "reports", (unsigned long long)seq, (int)done->status, rvhal_status_name(done->status));
   if (done->end_mtime < done->start_mtime)
     return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: end_mtime %llu is before start_mtime %llu",
                        (unsigned long long)seq, (unsigned long long)done->end_mtime,
@@ -232,7 +186,7 @@ static uint64_t ring_completed(rvhal_device_t *d) {
   return __atomic_load_n(&d->ctrl->ring.completed, __ATOMIC_ACQUIRE);
 }
 
-static int recover(rvhal_device_t *d, int status, const char *what);
+static int recover(rvhal_device_t *d, int status);
 
 static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const char *kname,
                         const rvhal_completion_t *done) {
@@ -244,11 +198,10 @@ static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const c
   if (st == RVHAL_STACK_OVERFLOW) {
     /* Whatever wrote over the canary may have hit the firmware's frames
      * below it too: the device restarts, so the next launch works. */
-    char what[512];
-    snprintf(what, sizeof what, "kernel %s overflowed the stack of hart %u (%llu bytes, local memory included); "
-             "reduce its stack use or raise local_mem_size", kname, done->fault_hart,
-             (unsigned long long)(d->layout.hart_stack_size - RVHAL_STACK_GUARD));
-    return recover(d, st, what);
+    rvhal_error(st, "kernel %s overflowed the stack of hart %u (%llu bytes, local memory included); reduce its stack "
+                "use or raise local_mem_size", kname, done->fault_hart,
+                (unsigned long long)(d->layout.hart_stack_size - RVHAL_STACK_GUARD));
+    return recover(d, st);
   }
   if (r->seq != done->seq) return rvhal_error(st, "kernel %s failed on hart %u: %s", kname, done->fault_hart,
                                               rvhal_status_string(st));
@@ -282,17 +235,18 @@ static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const c
 
 /* A device that stopped answering or died: restart it (global memory is a
  * host-owned memfd and survives), and say what happened. */
-static int recover(rvhal_device_t *d, int status, const char *what) {
-  char why[1024];
-  snprintf(why, sizeof why, "%s", what);
+static int recover(rvhal_device_t *d, int status) {
+  /* what happened (the message so far), kept across the restart's own errors */
+  char *why = strdup(rvhal_last_error());
   (void)drain(d, 1); /* what it can still read */
   if (rvhal_device_boot(d) != RVHAL_OK) {
-    char boot[512];
-    snprintf(boot, sizeof boot, "%s", rvhal_last_error());
     d->lost = 1;
-    return rvhal_error(RVHAL_DEVICE_LOST, "%s; restarting the device failed: %s", why, boot);
+    rvhal_error_annotate(RVHAL_DEVICE_LOST, "%s; restarting the device failed", why ? why : "");
+  } else {
+    rvhal_error(status, "%s; the device was restarted, global memory is intact", why ? why : "");
   }
-  return rvhal_error(status, "%s; the device was restarted, global memory is intact", why);
+  free(why);
+  return d->lost ? RVHAL_DEVICE_LOST : status;
 }
 
 /* The device wrote something it cannot have written honestly (a kernel's
@@ -300,10 +254,9 @@ static int recover(rvhal_device_t *d, int status, const char *what) {
  * the record and value (set by the caller's check), and the device restarts,
  * stopping whatever still runs there. */
 static int device_lied(rvhal_device_t *d, const char *kname, int status) {
-  char what[1100];
-  snprintf(what, sizeof what, "kernel %s: %s", kname, rvhal_last_error());
+  rvhal_error_annotate(status, "kernel %s", kname);
   set_host_waiting(d, 0);
-  return recover(d, status, what);
+  return recover(d, status);
 }
 
 /* How long to spin before sleeping on this launch (see the top). */
@@ -333,18 +286,16 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname) {
   while (ring_completed(d) < seq) {
     uint64_t now = now_ns();
     if (now >= deadline) {
-      char what[256];
-      snprintf(what, sizeof what, "kernel %s did not finish within %u ms", kname, d->options.launch_timeout_ms);
+      rvhal_error(RVHAL_TIMEOUT, "kernel %s did not finish within %u ms", kname, d->options.launch_timeout_ms);
       set_host_waiting(d, 0);
-      return recover(d, RVHAL_TIMEOUT, what);
+      return recover(d, RVHAL_TIMEOUT);
     }
     uint64_t left_ms = (deadline - now) / 1000000ull + 1;
     rc = d->backend->vtable->wait(d->backend, (int)(left_ms < DRAIN_MS ? left_ms : DRAIN_MS));
     if (rc == RVHAL_DEVICE_LOST) {
-      char what[600];
-      snprintf(what, sizeof what, "while running kernel %s: %s", kname, rvhal_last_error());
+      rvhal_error_annotate(RVHAL_DEVICE_LOST, "while running kernel %s", kname);
       set_host_waiting(d, 0);
-      return recover(d, RVHAL_DEVICE_LOST, what);
+      return recover(d, RVHAL_DEVICE_LOST);
     }
     if (rc) break;
     if ((rc = drain(d, 0))) return device_lied(d, kname, rc);
@@ -365,22 +316,52 @@ int rvhal_kernel_exec(rvhal_device_t *d, hal_program_t program, hal_kernel_t ker
 int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
                          const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
                          const rvhal_launch_options_t *opts) {
+  return rvhal_launch_run(d, program, kernel, nd, args, num_args, work_dim, opts, NULL);
+}
+
+int rvhal_launch_run(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                     const hal_arg_t *args, uint32_t num_args, uint32_t work_dim, const rvhal_launch_options_t *opts,
+                     rvhal_launch_times_t *out_times) {
   RVHAL_DEVICE_GUARD(d);
   rvhal_clear_error();
   if (!d || !nd) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel_exec: NULL device or ndrange");
-  if (__atomic_exchange_n(&d->busy, 1, __ATOMIC_ACQUIRE))
-    return rvhal_error(RVHAL_BUSY, "kernel_exec: the device is running launch %llu (called from its print callback?)", (unsigned long long)__atomic_load_n(&d->seq, __ATOMIC_RELAXED));
+  if (!rvhal_launch_hold(d))
+    return rvhal_error(RVHAL_BUSY, "kernel_exec: the device is running launch %llu (called from its print callback?)",
+                       (unsigned long long)__atomic_load_n(&d->seq, __ATOMIC_RELAXED));
   rvhal_launch_t l;
   int rc = rvhal_launch_submit(d, program, kernel, nd, args, num_args, work_dim, opts, 0, &l);
   if (rc == RVHAL_OK) rc = rvhal_launch_complete(d, &l, 0);
-  __atomic_store_n(&d->busy, 0, __ATOMIC_RELEASE);
+  rvhal_launch_release(d);
+  if (rc == RVHAL_OK && out_times) *out_times = l.times;
   return rc;
 }
 
-int rvhal_launch_describe(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
-                          const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
-                          const rvhal_launch_options_t *opts, rvhal_launch_desc_t *desc, uint8_t *args_buf,
-                          uint64_t args_dev, rvhal_launch_t *out) {
+/* The device's launch state is this module's (see device_internal.h). */
+int rvhal_launch_hold(rvhal_device_t *d) { return !__atomic_exchange_n(&d->busy, 1, __ATOMIC_ACQUIRE); }
+void rvhal_launch_release(rvhal_device_t *d) { __atomic_store_n(&d->busy, 0, __ATOMIC_RELEASE); }
+void rvhal_launch_device_booted(rvhal_device_t *d) {
+  d->seq = 0;
+  d->retired = 0;
+  d->resident = 0;
+  d->tlb_entries = 0; /* a new QEMU: new TLBs */
+  d->placed_cpu = -1; /* and a new hart 0 thread to place */
+}
+void rvhal_launch_program_freed(rvhal_device_t *d, hal_program_t program) {
+  if (d->resident == program) d->resident = 0;
+}
+void rvhal_launch_install_unknown(rvhal_device_t *d) { d->resident = 0; }
+
+/* The device's limits, as the plan sees them. */
+static rvhal_launch_limits_t limits_of(const rvhal_device_t *d) {
+  return (rvhal_launch_limits_t){.word_size = d->info.word_size, .num_harts = d->info.num_harts,
+                                 .max_work_group_size = d->info.max_work_group_size,
+                                 .local_mem_size = d->layout.local_mem_size, .host_cpus = d->host_cpus,
+                                 .exact_timing = d->options.timing == RVHAL_TIMING_EXACT};
+}
+
+int rvhal_launch_prepare(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
+                         const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
+                         const rvhal_launch_options_t *opts, rvhal_launch_prepared_t *out) {
   if (!nd) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel_exec: NULL ndrange");
   if (d->lost) return rvhal_error(RVHAL_DEVICE_LOST, "kernel_exec: the device stopped and could not be restarted");
   rvhal_program_obj_t *p = rvhal_program_get(d, program);
@@ -396,186 +377,109 @@ int rvhal_launch_describe(rvhal_device_t *d, hal_program_t program, hal_kernel_t
     return rvhal_error(RVHAL_NOT_FOUND, "kernel_exec: %llu is not a kernel of program %llu (kernel handles come "
                        "from program_find_kernel)", (unsigned long long)kernel, (unsigned long long)program);
   }
-  const char *kname = kobj->name;
-  kernel = kobj->entry; /* the device address from here on */
-
-  /* The ND-range: dimensions past work_dim are 1 group of 1 item. */
-  if (work_dim < 1 || work_dim > 3)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: work_dim %u is not 1, 2 or 3", kname, work_dim);
-  uint64_t global[3], local[3], offset[3], groups[3];
-  uint64_t word_max = d->info.word_size == 4 ? UINT32_MAX : UINT64_MAX;
-  for (uint32_t i = 0; i < 3; i++) {
-    global[i] = i < work_dim ? nd->global[i] : 1;
-    local[i] = i < work_dim ? nd->local[i] : 1;
-    offset[i] = i < work_dim ? nd->offset[i] : 0;
-    if (global[i] == 0) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: ndrange global[%u] is 0", kname, i);
-    if (local[i] == 0) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: ndrange local[%u] is 0", kname, i);
-    if (global[i] % local[i])
-      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: ndrange global[%u]=%llu is not a multiple of local[%u]=%llu",
-                         kname, i, (unsigned long long)global[i], i, (unsigned long long)local[i]);
-    if (global[i] > word_max || offset[i] > word_max - global[i])
-      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: ndrange offset[%u]+global[%u] exceeds the %u-bit device",
-                         kname, i, i, d->info.word_size * 8);
-    groups[i] = global[i] / local[i];
-  }
-  /* Products and sums of caller-given sizes are checked: one that wraps
-   * would pass every later check (a work-group count of 0, a local-memory
-   * total smaller than one buffer). */
-  uint64_t items, total_groups;
-  if (__builtin_mul_overflow(local[0], local[1], &items) || __builtin_mul_overflow(items, local[2], &items))
-    items = UINT64_MAX;
-  if (__builtin_mul_overflow(groups[0], groups[1], &total_groups) ||
-      __builtin_mul_overflow(total_groups, groups[2], &total_groups) || total_groups > word_max)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: ndrange of %llux%llux%llu work-groups: more than the %u-bit "
-                       "device can count (%llu)", kname, (unsigned long long)groups[0], (unsigned long long)groups[1],
-                       (unsigned long long)groups[2], d->info.word_size * 8, (unsigned long long)word_max);
-  if (local[0] > d->info.max_work_group_size || local[1] > d->info.max_work_group_size ||
-      local[2] > d->info.max_work_group_size || items > d->info.max_work_group_size)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: work-group of %llux%llux%llu items exceeds the device's %u",
-                       kname, (unsigned long long)local[0], (unsigned long long)local[1],
-                       (unsigned long long)local[2], d->info.max_work_group_size);
-
-  /* Arguments: layout, kernel metadata, buffers, local memory. */
-  if (num_args && !args) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %u arguments but args is NULL", kname,
-                                            num_args);
-  if (num_args > RVHAL_META_MAX_ARGS)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %u arguments, at most %u supported", kname, num_args,
-                       RVHAL_META_MAX_ARGS);
-  rvhal_arg_layout_t layout[RVHAL_META_MAX_ARGS];
-  uint32_t total;
-  int rc = rvhal_arg_layout(args, num_args, d->info.word_size, layout, &total);
-  if (rc) {
-    char why[512];
-    snprintf(why, sizeof why, "%s", rvhal_last_error());
-    return rvhal_error(rc, "kernel %s: %s", kname, why);
-  }
-  if (kobj->has_meta)
-    RVHAL_RETURN_IF_ERROR(check_against_meta(kname, kobj, args, num_args, d->info.word_size, layout, total,
-                                             opts ? opts->arg_types : NULL));
-  uint32_t nlocal = 0;
-  uint64_t local_bytes = 0;
+  const rvhal_launch_limits_t lim = limits_of(d);
+  RVHAL_RETURN_IF_ERROR(rvhal_launch_plan(&lim, kobj, p->elf->tls_size, nd, args, num_args, work_dim, opts,
+                                          d->options.counters, rvhal_profile_wants_events(d->profile), &out->plan));
+  out->program = program;
+  out->entry = kobj->entry; /* the device address from here on */
+  /* Buffers: inside an allocation now; their bytes size the TLB (encode). */
+  out->buffer_bytes = 0;
   for (uint32_t i = 0; i < num_args; i++) {
     const hal_arg_t *a = &args[i];
-    if (a->kind != hal_arg_address) continue;
-    if (a->space == hal_space_local) {
-      if (nlocal == RVHAL_MAX_LOCAL_ARGS)
-        return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: more than %u local-buffer arguments", kname,
-                           RVHAL_MAX_LOCAL_ARGS);
-      desc->local_arg_offset[nlocal++] = layout[i].offset;
-      if (a->size > UINT64_MAX - RVHAL_LOCAL_ALIGN ||
-          __builtin_add_overflow(local_bytes, rvhal_align_up(a->size, RVHAL_LOCAL_ALIGN), &local_bytes))
-        return rvhal_error(RVHAL_LOCAL_MEMORY, "kernel %s: argument %u: a local buffer of %llu bytes, the device has "
-                           "%llu bytes of local memory", kname, i, (unsigned long long)a->size,
-                           (unsigned long long)d->layout.local_mem_size);
-    } else if (a->address != hal_nullptr && heap_lookup(d, a->address, NULL) != RVHAL_OK) {
+    if (a->kind != hal_arg_address || a->space == hal_space_local || a->address == hal_nullptr) continue;
+    hal_size_t size;
+    if (heap_lookup(d, a->address, &size) != RVHAL_OK)
       return rvhal_error(RVHAL_OUT_OF_RANGE, "kernel %s: argument %u: buffer address 0x%llx is not inside any "
-                         "allocation of device global memory", kname, i, (unsigned long long)a->address);
-    }
-  }
-  uint64_t tls = rvhal_align_up(p->elf->tls_size, RVHAL_LOCAL_ALIGN), group_bytes;
-  if (__builtin_add_overflow(local_bytes, tls, &group_bytes) || group_bytes > d->layout.local_mem_size)
-    return rvhal_error(RVHAL_LOCAL_MEMORY,
-                       "kernel %s: a work-group needs %llu bytes of local memory (%llu in local-buffer arguments, "
-                       "%llu in __local_variable), the device has %llu",
-                       kname, (unsigned long long)group_bytes, (unsigned long long)local_bytes,
-                       (unsigned long long)tls, (unsigned long long)d->layout.local_mem_size);
-
-  /* How the harts share the work. */
-  uint32_t harts = d->info.num_harts;
-  if (opts && opts->harts) {
-    if (opts->harts > d->info.num_harts)
-      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %u harts requested, the device has %u", kname,
-                         opts->harts, d->info.num_harts);
-    harts = opts->harts;
-  }
-  /* Harts per group (a team): given, or chosen (docs/execution-model.md has
-   * the measurements): one per group while there are groups for every hart;
-   * with fewer groups, the harts are shared among them, but never more
-   * harts in all than the host has cores (in fast timing a hart is a host
-   * thread; beyond the cores, cross-hart barriers only wait longer), and
-   * never in exact timing (harts run in turn there). */
-  uint32_t team = 1;
-  if (opts && opts->harts_per_group) {
-    team = opts->harts_per_group;
-    if (team > harts || harts % team)
-      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %u harts per work-group must divide the %u harts taking part",
-                         kname, team, harts);
-    if (team > items)
-      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %u harts per work-group but a group has only %llu "
-                         "work-items", kname, team, (unsigned long long)items);
-  } else if (total_groups < harts && d->options.timing != RVHAL_TIMING_EXACT) {
-    uint32_t usable = harts < d->host_cpus ? harts : d->host_cpus;
-    team = (uint32_t)(usable / total_groups);
-    if (team < 1) team = 1;
-    if (team > items) team = (uint32_t)items;
-  }
-  uint64_t teams = harts / team;
-  uint64_t chunk = opts && opts->chunk_groups ? opts->chunk_groups : total_groups / (teams * 8);
-  if (chunk < 1) chunk = 1;
-  if (chunk > groups[0]) chunk = groups[0];
-  /* (groups[0] + chunk - 1) / chunk would wrap for counts near 2^64; the
-   * product fits: it is at most total_groups */
-  uint64_t chunks = (groups[0] / chunk + (groups[0] % chunk != 0)) * groups[1] * groups[2];
-  if (teams > chunks) teams = chunks;
-  harts = (uint32_t)(teams * team);
-
-  /* Describe the launch. */
-  uint64_t seq = d->seq + 1;
-  rvhal_arg_pack_laid_out(args, num_args, d->info.word_size, layout, args_buf, RVHAL_ARGS_MAX);
-  desc->seq = seq;
-  desc->entry = kernel;
-  desc->args = args_dev;
-  desc->args_size = total;
-  desc->work_dim = work_dim;
-  for (int i = 0; i < 3; i++) {
-    desc->num_groups[i] = groups[i];
-    desc->global_offset[i] = offset[i];
-    desc->local_size[i] = (uint32_t)local[i];
-  }
-  desc->harts = harts;
-  desc->harts_per_group = team;
-  desc->flags = 0;
-  const int counting = d->options.counters && !(opts && opts->counters_off);
-  if (counting) desc->flags |= RVHAL_LAUNCH_COUNTERS;
-  if (counting && rvhal_profile_wants_events(d->profile)) desc->flags |= RVHAL_LAUNCH_TRACE;
-  desc->flags |= tlb_flags(d, args, num_args);
-  if (opts && opts->privileged) desc->flags |= RVHAL_LAUNCH_PRIVILEGED;
-  desc->chunk_groups = chunk;
-  desc->num_local_args = nlocal;
-  desc->num_installs = 0;
-  *out = (rvhal_launch_t){.seq = seq, .boot = d->boots, .program = program, .kname = kname, .total_groups = total_groups,
-                          .chunk = chunk, .harts = harts, .team = team, .work_dim = work_dim, .counting = counting};
-  for (int i = 0; i < 3; i++) {
-    out->global[i] = global[i];
-    out->local[i] = local[i];
+                         "allocation of device global memory", kobj->name, i, (unsigned long long)a->address);
+    out->buffer_bytes += size;
   }
   return RVHAL_OK;
+}
+
+void rvhal_launch_encode(rvhal_device_t *d, const rvhal_launch_prepared_t *pr, const hal_arg_t *args,
+                         rvhal_launch_desc_t *desc, uint8_t *args_buf, uint64_t args_dev, rvhal_launch_t *out) {
+  const rvhal_launch_plan_t *pl = &pr->plan;
+  const uint64_t seq = d->seq + 1;
+  rvhal_arg_pack_laid_out(args, pl->num_args, d->info.word_size, pl->layout, args_buf, RVHAL_ARGS_MAX);
+  desc->seq = seq;
+  desc->entry = pr->entry;
+  desc->args = args_dev;
+  desc->args_size = pl->args_size;
+  desc->work_dim = pl->work_dim;
+  for (int i = 0; i < 3; i++) {
+    desc->num_groups[i] = pl->groups[i];
+    desc->global_offset[i] = pl->offset[i];
+    desc->local_size[i] = (uint32_t)pl->local[i];
+  }
+  desc->harts = pl->harts;
+  desc->harts_per_group = pl->team;
+  desc->flags = pl->flags | tlb_flags(d, pr->buffer_bytes);
+  desc->chunk_groups = pl->chunk;
+  desc->num_local_args = pl->num_local_args;
+  memcpy(desc->local_arg_offset, pl->local_arg_offset, pl->num_local_args * sizeof pl->local_arg_offset[0]);
+  desc->num_installs = 0;
+  *out = (rvhal_launch_t){.seq = seq, .boot = d->boots, .program = pr->program, .kname = pl->kname,
+                          .total_groups = pl->total_groups, .chunk = pl->chunk, .harts = pl->harts, .team = pl->team,
+                          .work_dim = pl->work_dim, .counting = (pl->flags & RVHAL_LAUNCH_COUNTERS) != 0};
+  for (int i = 0; i < 3; i++) {
+    out->global[i] = pl->global[i];
+    out->local[i] = pl->local[i];
+  }
 }
 
 int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
                         const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
                         const rvhal_launch_options_t *opts, int after_ok, rvhal_launch_t *out) {
-  if (d->seq - d->retired >= RVHAL_RING_SLOTS)
-    return rvhal_error(RVHAL_BUSY, "kernel_exec: %u launches are on the device already (the ring's depth)",
-                       RVHAL_RING_SLOTS);
-  rvhal_launch_slot_t *slot = &d->ctrl->ring.slots[(d->seq + 1) % RVHAL_RING_SLOTS];
+  rvhal_launch_slot_t *slot;
+  RVHAL_RETURN_IF_ERROR(rvhal_launch_next_slot(d, "kernel_exec", &slot));
+  rvhal_launch_prepared_t pr;
+  RVHAL_RETURN_IF_ERROR(rvhal_launch_prepare(d, program, kernel, nd, args, num_args, work_dim, opts, &pr));
+  RVHAL_RETURN_IF_ERROR(rvhal_launch_stage(d, program));
+  /* Every check passed: only now is the ring's slot written. */
   rvhal_launch_desc_t *desc = &slot->desc;
-  RVHAL_RETURN_IF_ERROR(rvhal_launch_describe(d, program, kernel, nd, args, num_args, work_dim, opts, desc, slot->args,
-                                              d->layout.ctrl + ((uint8_t *)slot->args - (uint8_t *)d->ctrl), out));
+  rvhal_launch_encode(d, &pr, args, desc, slot->args, d->layout.ctrl + ((uint8_t *)slot->args - (uint8_t *)d->ctrl),
+                      out);
   memset(&slot->done, 0, sizeof slot->done);
+  rvhal_launch_install(d, program, desc);
+  if (after_ok) desc->flags |= RVHAL_LAUNCH_AFTER_OK;
+  return rvhal_launch_publish(d, desc, out);
+}
+
+int rvhal_launch_kernel_report(const rvhal_device_t *d, uint64_t seq, int32_t status, uint32_t first, uint32_t end,
+                               const char *kname) {
+  if (end > d->info.num_harts) end = d->info.num_harts;
+  for (uint32_t h = first; h < end; h++) {
+    const rvhal_trap_report_t rep = d->ctrl->harts[h].trap; /* copied once: checked, then used */
+    if (rep.seq == seq && rep.kind == RVHAL_TRAP_SOFTWARE && (status == RVHAL_OK || rep.status == status))
+      return kernel_failed(d, kname, h, &rep);
+  }
+  return RVHAL_OK;
+}
+
+int rvhal_launch_next_slot(rvhal_device_t *d, const char *who, rvhal_launch_slot_t **out_slot) {
+  if (d->seq - d->retired >= RVHAL_RING_SLOTS)
+    return rvhal_error(RVHAL_BUSY, "%s: %u launches are on the device already (the ring's depth)", who,
+                       RVHAL_RING_SLOTS);
+  *out_slot = &d->ctrl->ring.slots[(d->seq + 1) % RVHAL_RING_SLOTS];
+  return RVHAL_OK;
+}
+
+int rvhal_launch_stage(rvhal_device_t *d, hal_program_t program) {
+  /* from the host's copy: a kernel may have written over the staged one */
+  return d->resident == program ? RVHAL_OK : rvhal_program_stage(d, rvhal_program_get(d, program));
+}
+
+void rvhal_launch_install(rvhal_device_t *d, hal_program_t program, rvhal_launch_desc_t *desc) {
+  desc->num_installs = 0;
   if (d->resident != program) {
-    rvhal_program_obj_t *p = rvhal_program_get(d, program);
-    /* from the host's copy: a kernel may have written over the staged one */
-    RVHAL_RETURN_IF_ERROR(rvhal_program_stage(d, p));
+    const rvhal_program_obj_t *p = rvhal_program_get(d, program);
     memcpy(desc->install, p->install, sizeof p->install);
     desc->num_installs = p->num_installs;
   }
-  if (after_ok) desc->flags |= RVHAL_LAUNCH_AFTER_OK;
   /* What the device will have installed once this launch starts: the
    * launches submitted after it need not install it again. A launch that
    * does not start (cancelled, rejected) resets this when it completes. */
   d->resident = program;
-  return rvhal_launch_publish(d, desc, out);
 }
 
 int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvhal_launch_t *out) {
@@ -604,10 +508,10 @@ int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvh
   if (!rvhal_dev_coherent(d) &&
       ((rc = rvhal_dev_flush_ptr(d, &d->ctrl->ring.submitted, sizeof seq)) ||
        (rc = rvhal_dev_invalidate_ptr(d, &d->ctrl->fw.polling, sizeof d->ctrl->fw.polling))))
-    return recover(d, rc, rvhal_last_error());
+    return recover(d, rc);
   if (!__atomic_load_n(&d->ctrl->fw.polling, __ATOMIC_ACQUIRE)) {
     rc = d->backend->vtable->doorbell(d->backend);
-    if (rc) return recover(d, rc, rvhal_last_error());
+    if (rc) return recover(d, rc);
   }
   d->inflight.start_ns = t0;
   d->inflight.groups = out->total_groups;
@@ -618,14 +522,14 @@ int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvh
   return RVHAL_OK;
 }
 
-int rvhal_launch_complete(rvhal_device_t *d, const rvhal_launch_t *l, int more) {
+int rvhal_launch_complete(rvhal_device_t *d, rvhal_launch_t *l, int more) {
   rvhal_completion_t done;
   uint64_t t1;
   RVHAL_RETURN_IF_ERROR(rvhal_launch_wait(d, l, more, &done, &t1));
   return rvhal_launch_outcome(d, l, &done, t1);
 }
 
-int rvhal_launch_wait(rvhal_device_t *d, const rvhal_launch_t *l, int more, rvhal_completion_t *out_done,
+int rvhal_launch_wait(rvhal_device_t *d, rvhal_launch_t *l, int more, rvhal_completion_t *out_done,
                       uint64_t *out_t1) {
   const char *kname = l->kname;
   const uint64_t seq = l->seq;
@@ -642,7 +546,7 @@ int rvhal_launch_wait(rvhal_device_t *d, const rvhal_launch_t *l, int more, rvha
    * waits for their own completion. */
   if ((rc = drain(d, !more))) return device_lied(d, kname, rc);
 
-  if ((rc = rvhal_dev_invalidate_ptr(d, &slot->done, sizeof slot->done))) return recover(d, rc, rvhal_last_error());
+  if ((rc = rvhal_dev_invalidate_ptr(d, &slot->done, sizeof slot->done))) return recover(d, rc);
   rvhal_completion_t done = slot->done; /* a copy: checked, then used */
   if ((rc = check_completion(d, &done, seq))) return device_lied(d, kname, rc);
   /* A running average of the launches' time on the device (not the round
@@ -651,11 +555,58 @@ int rvhal_launch_wait(rvhal_device_t *d, const rvhal_launch_t *l, int more, rvha
   uint64_t ticks = done.end_mtime - done.start_mtime; /* capped first: no overflow below */
   uint64_t took = ticks > SPIN_MAX_NS ? SPIN_MAX_NS : ticks * 1000000000ull / d->info.timebase_hz;
   d->recent_launch_ns = (3 * d->recent_launch_ns + (took < SPIN_MAX_NS ? took : SPIN_MAX_NS)) / 4;
-  d->last_start_ns = ticks_to_ns(done.start_mtime, d->info.timebase_hz);
-  d->last_end_ns = ticks_to_ns(done.end_mtime, d->info.timebase_hz);
+  l->times.start_ns = ticks_to_ns(done.start_mtime, d->info.timebase_hz);
+  l->times.end_ns = ticks_to_ns(done.end_mtime, d->info.timebase_hz);
+  l->times.device_ns = ticks_to_ns(ticks, d->info.timebase_hz);
   *out_done = done;
   *out_t1 = t1;
   return RVHAL_OK;
+}
+
+/* The launch's record (launch_record.h): every hart's block copied once;
+ * with `events`, the timeline of each hart that took part, its count
+ * bounded by the device's trace area (a kernel can write it), into
+ * buffers the caller frees. */
+static void read_record(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal_completion_t *done, uint64_t host_ns,
+                        int events, rvhal_launch_record_t *r, rvhal_trace_event_t **bufs) {
+  memset(r, 0, sizeof *r);
+  r->seq = l->seq;
+  r->kernel = l->kname;
+  r->work_dim = l->work_dim;
+  r->groups = l->total_groups;
+  r->harts = l->harts;
+  r->harts_per_group = l->team;
+  for (int i = 0; i < 3; i++) {
+    r->global[i] = l->global[i];
+    r->local[i] = l->local[i];
+  }
+  r->host_start_ns = l->t0 - d->created_ns;
+  r->host_ns = host_ns;
+  r->device_ticks = done->end_mtime - done->start_mtime;
+  r->times = l->times;
+  r->timebase_hz = d->info.timebase_hz;
+  r->num_harts = d->info.num_harts;
+  r->trace_capacity = (uint32_t)(d->layout.trace_size / sizeof(rvhal_trace_event_t));
+  r->exact_timing = d->options.timing == RVHAL_TIMING_EXACT;
+  r->plugin_counts = __atomic_load_n(&d->ctrl->insns.active, __ATOMIC_ACQUIRE) != 0;
+  for (uint32_t h = 0; h < r->num_harts; h++) {
+    const rvhal_hart_block_t b = d->ctrl->harts[h]; /* (drain read the blocks on a mirror) */
+    rvhal_launch_hart_record_t *hr = &r->hart[h];
+    hr->took_part = b.counters_seq == l->seq;
+    if (!hr->took_part) continue;
+    memcpy(hr->counters, b.counters, sizeof hr->counters);
+    hr->start_cycle = b.start_cycle;
+    hr->end_cycle = b.end_cycle;
+    hr->dropped = b.trace_dropped;
+    uint32_t n = b.trace_events < r->trace_capacity ? b.trace_events : r->trace_capacity;
+    if (!events || !n) continue;
+    const rvhal_trace_event_t *dev = rvhal_dev_ptr(d, d->layout.trace_base + (uint64_t)h * d->layout.trace_size);
+    if (rvhal_dev_invalidate_ptr(d, dev, (uint64_t)n * sizeof *dev) != RVHAL_OK) continue; /* a mirror: read first */
+    if (!(bufs[h] = malloc((size_t)n * sizeof *dev))) continue;
+    memcpy(bufs[h], dev, (size_t)n * sizeof *dev);
+    hr->events = bufs[h];
+    hr->num_events = n;
+  }
 }
 
 int rvhal_launch_outcome(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal_completion_t *checked, uint64_t t1) {
@@ -663,6 +614,10 @@ int rvhal_launch_outcome(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal
   const uint64_t seq = l->seq;
   const rvhal_completion_t done = *checked;
   rvhal_program_obj_t *p = rvhal_program_get(d, l->program);
+  /* The kernel's own report (any code, 0 too). (fault_hart was checked.) */
+  int rc = rvhal_launch_kernel_report(d, seq, done.status, done.status == RVHAL_OK ? 0 : done.fault_hart,
+                                      done.status == RVHAL_OK ? l->harts : done.fault_hart + 1, kname);
+  if (rc != RVHAL_OK) return rc;
   if (done.status == RVHAL_BAD_LAUNCH) { /* the host checked it all: the device's state is not what it wrote */
     rvhal_error(RVHAL_BAD_LAUNCH, "the firmware rejected launch %llu's descriptor, which the host had checked "
                 "(boot configuration overwritten by a kernel, or host/firmware mismatch)", (unsigned long long)seq);
@@ -690,17 +645,13 @@ int rvhal_launch_outcome(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal
     if (counting && d->ctrl->harts[h].counters_seq == seq)
       r->groups_per_hart[h] = d->ctrl->harts[h].counters[RVHAL_HART_COUNTER_GROUPS];
   if (!counting) return RVHAL_OK;
-  rvhal_counters_after_launch(d, seq, r->host_ns);
-  if (d->profile) {
-    rvhal_profile_launch_t pl = {.seq = seq, .kernel = kname, .work_dim = l->work_dim, .groups = total_groups,
-                                 .harts = l->harts, .harts_per_group = l->team, .host_start_ns = l->t0 - d->created_ns,
-                                 .host_ns = r->host_ns, .device_ticks = done.end_mtime - done.start_mtime};
-    for (int i = 0; i < 3; i++) {
-      pl.global[i] = l->global[i];
-      pl.local[i] = l->local[i];
-    }
-    rvhal_profile_record(d->profile, d, &pl);
-  }
+  /* What observability gets: the record, read from the device here, once. */
+  rvhal_launch_record_t rec;
+  rvhal_trace_event_t *events[RVHAL_MAX_HARTS] = {0};
+  read_record(d, l, &done, r->host_ns, rvhal_profile_wants_events(d->profile), &rec, events);
+  rvhal_counters_after_launch(&d->counters, &rec);
+  if (d->profile) rvhal_profile_record(d->profile, &rec);
+  for (uint32_t h = 0; h < RVHAL_MAX_HARTS; h++) free(events[h]);
   return RVHAL_OK;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "device/device_internal.h"
+#include "observe/counters_internal.h"
 
 static const struct {
   uint32_t id;
@@ -43,14 +44,13 @@ static int device_slot(uint32_t id) {
   return id >= RVHAL_HART_COUNTER_SLOTS ? (int)(id - RVHAL_HART_COUNTER_SLOTS) : -1;
 }
 
-void rvhal_counters_after_launch(rvhal_device_t *d, uint64_t seq, uint64_t host_ns) {
-  rvhal_counter_state_t *c = &d->counters;
+void rvhal_counters_after_launch(rvhal_counter_state_t *c, const rvhal_launch_record_t *r) {
   if (!c->num) return;
-  for (uint32_t h = 0; h < d->info.num_harts; h++) {
-    const rvhal_hart_block_t *b = &d->ctrl->harts[h];
-    int took_part = b->counters_seq == seq; /* harts that sat out report zeros */
+  const uint64_t host_ns = r->host_ns;
+  for (uint32_t h = 0; h < r->num_harts && h < RVHAL_MAX_HARTS; h++) {
+    const rvhal_launch_hart_record_t *b = &r->hart[h];
     for (uint32_t i = 0; i < NUM_HART; i++) {
-      c->hart[i][h] = took_part ? b->counters[i] : 0;
+      c->hart[i][h] = b->took_part ? b->counters[i] : 0; /* harts that sat out report zeros */
       c->hart_fresh[i][h] = 1;
     }
   }
@@ -111,10 +111,16 @@ int rvhal_counter_read(rvhal_device_t *d, uint32_t id, uint64_t *out_value, uint
 }
 
 int rvhal_counters_exact(const rvhal_device_t *d, const char **out_why) {
+  return rvhal_counters_exactness(d->counters.num != 0, __atomic_load_n(&d->ctrl->insns.active, __ATOMIC_ACQUIRE) != 0,
+                                  d->options.timing == RVHAL_TIMING_EXACT, d->last.harts_per_group, out_why);
+}
+
+int rvhal_counters_exactness(int counters_on, int plugin_counts, int exact_timing, uint32_t harts_per_group,
+                             const char **out_why) {
   const char *why = NULL;
-  const int fast = d->options.timing != RVHAL_TIMING_EXACT;
-  if (!d->counters.num) why = "counters are off";
-  else if (!d->ctrl->insns.active)
+  const int fast = !exact_timing;
+  if (!counters_on) why = "counters are off";
+  else if (!plugin_counts)
     why = fast ? "fast timing mode without rvhal's QEMU plugin: cycles follow host time and instruction counts "
                  "are QEMU's minstret"
                : "rvhal's QEMU plugin is not loaded: instruction counts are QEMU's minstret (all harts together "
@@ -122,7 +128,7 @@ int rvhal_counters_exact(const rvhal_device_t *d, const char **out_why) {
   else if (fast) why = "fast timing mode: cycle counts follow host time; instruction counts are exact per hart";
   /* Measured: the same team launch gives a few different splits of its
    * instructions and ~0.5% different cycles from run to run. */
-  if (!why && d->last.harts_per_group > 1)
+  if (!why && harts_per_group > 1)
     why = "exact timing, but the last launch ran teams of several harts per group: they share QEMU's one "
           "thread in slices QEMU chooses, so which hart waits at a barrier, and how long, varies a little from run "
           "to run (one hart per group, the default in exact timing, repeats exactly)";

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device/device_internal.h"
+#include "base/internal.h"
+#include "observe/counters_internal.h"
+#include "rvhal/rvhal_counters.h"
 
 #define MAX_SPANS 20000 /* drawn in the SVG; the JSON keeps every event */
 #define MAX_KERNELS 64
@@ -167,12 +169,11 @@ static void add_span(rvhal_profile_t *p, const span_t *s, const char *kernel) {
 }
 
 /* The harts' timeline events of this launch, as spans on the host clock. */
-static void collect_spans(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_profile_launch_t *l) {
-  const rvhal_layout_t *lay = &d->layout;
+static void collect_spans(rvhal_profile_t *p, const rvhal_launch_record_t *l) {
   uint64_t first = UINT64_MAX, last = 0;
-  for (uint32_t h = 0; h < d->info.num_harts; h++) {
-    const rvhal_hart_block_t *b = &d->ctrl->harts[h];
-    if (b->counters_seq != l->seq) continue;
+  for (uint32_t h = 0; h < l->num_harts; h++) {
+    const rvhal_launch_hart_record_t *b = &l->hart[h];
+    if (!b->took_part) continue;
     if (b->start_cycle < first) first = b->start_cycle;
     if (b->end_cycle > last) last = b->end_cycle;
   }
@@ -182,23 +183,23 @@ static void collect_spans(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_pro
    * hart starting at the launch's start; a cycle is a virtual nanosecond.
    * Fast timing: real overlap, cycles turned into host time through the
    * launch's span in the device timebase. */
-  const int exact = d->options.timing == RVHAL_TIMING_EXACT;
+  const int exact = l->exact_timing;
   if (exact) {
     last = first;
-    for (uint32_t h = 0; h < d->info.num_harts; h++) {
-      const rvhal_hart_block_t *b = &d->ctrl->harts[h];
-      if (b->counters_seq == l->seq && first + (b->end_cycle - b->start_cycle) > last)
+    for (uint32_t h = 0; h < l->num_harts; h++) {
+      const rvhal_launch_hart_record_t *b = &l->hart[h];
+      if (b->took_part && first + (b->end_cycle - b->start_cycle) > last)
         last = first + (b->end_cycle - b->start_cycle);
     }
   }
-  double scale = exact ? 1e-3 : (double)l->device_ticks * 1e6 / (double)d->info.timebase_hz / (double)(last - first);
+  double scale = exact ? 1e-3 : (double)l->device_ticks * 1e6 / (double)l->timebase_hz / (double)(last - first);
   double t0 = (double)l->host_start_ns / 1e3;
   uint32_t kidx = kernel_index(p, l->kernel);
   uint64_t shift = 0; /* exact: this hart's start moved to the launch's */
 #define T(c) (t0 + (double)((c) - shift - first) * scale)
-  for (uint32_t h = 0; h < d->info.num_harts; h++) {
-    const rvhal_hart_block_t *b = &d->ctrl->harts[h];
-    if (b->counters_seq != l->seq) continue;
+  for (uint32_t h = 0; h < l->num_harts; h++) {
+    const rvhal_launch_hart_record_t *b = &l->hart[h];
+    if (!b->took_part) continue;
     shift = exact ? b->start_cycle - first : 0;
     if (p->trace && h >= p->harts_named) {
       for (; p->harts_named <= h; p->harts_named++)
@@ -212,29 +213,24 @@ static void collect_spans(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_pro
       idle.t1 = T(b->start_cycle);
       add_span(p, &idle, l->kernel);
     }
-    /* The events are device memory a kernel can write: copied once (so
-     * they cannot change between the passes below), their count bounded,
-     * and each begin matched with its end in one backward pass (a search
-     * per begin was quadratic in events a kernel can forge). */
-    const rvhal_trace_event_t *dev_ev =
-        (const rvhal_trace_event_t *)rvhal_dev_ptr(d, lay->trace_base + (uint64_t)h * lay->trace_size);
-    uint32_t n = b->trace_events;
-    if ((uint64_t)n * sizeof *dev_ev > lay->trace_size) n = (uint32_t)(lay->trace_size / sizeof *dev_ev);
-    rvhal_trace_event_t *ev = n ? malloc((size_t)n * sizeof *ev) : NULL;
+    /* The events were device memory a kernel can write: the record holds
+     * a copy (they cannot change between the passes below), their count
+     * bounded; each begin is matched with its end in one backward pass (a
+     * search per begin was quadratic in events a kernel can forge). */
+    const rvhal_trace_event_t *ev = b->events;
+    uint32_t n = ev ? b->num_events : 0;
     uint32_t *end_of = n ? malloc((size_t)n * sizeof *end_of) : NULL;
-    if (!ev || !end_of) n = 0;
-    if (n && rvhal_dev_invalidate_ptr(d, dev_ev, (uint64_t)n * sizeof *ev)) n = 0; /* a mirror: read them first */
-    if (n) memcpy(ev, dev_ev, (size_t)n * sizeof *ev);
+    if (!end_of) n = 0;
     for (uint32_t i = n, call_end = n, wait_end = n; i-- > 0;) {
       end_of[i] = ev[i].kind == RVHAL_TRACE_CALL_BEGIN ? call_end : ev[i].kind == RVHAL_TRACE_WAIT_BEGIN ? wait_end : n;
       if (ev[i].kind == RVHAL_TRACE_CALL_END) call_end = i;
       if (ev[i].kind == RVHAL_TRACE_WAIT_END) wait_end = i;
     }
-    if (b->trace_dropped)
+    if (b->dropped)
       fprintf(stderr,
               "rvhal profile: launch %" PRIu64 ", hart %u: the timeline keeps %u events per hart; %u later ones "
               "are missing\n",
-              l->seq, h, (uint32_t)(lay->trace_size / sizeof *ev), b->trace_dropped);
+              l->seq, h, l->trace_capacity, b->dropped);
     for (uint32_t i = 0; i + 1 < n; i++) {
       uint32_t want = ev[i].kind == RVHAL_TRACE_CALL_BEGIN ? RVHAL_TRACE_CALL_END
                       : ev[i].kind == RVHAL_TRACE_WAIT_BEGIN ? RVHAL_TRACE_WAIT_END : 0;
@@ -246,7 +242,6 @@ static void collect_spans(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_pro
       memcpy(s.group, ev[i].group, sizeof s.group);
       add_span(p, &s, l->kernel);
     }
-    free(ev);
     free(end_of);
     if (b->end_cycle - shift < last) {
       idle.t0 = T(b->end_cycle);
@@ -257,23 +252,27 @@ static void collect_spans(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_pro
 #undef T
 }
 
-static void print_table(rvhal_device_t *d, const rvhal_profile_launch_t *l, int exact, const char *why) {
-  const rvhal_counter_state_t *c = &d->counters;
+/* A hart's counter in the launch (0 for a hart that sat out). */
+static uint64_t hart_counter(const rvhal_launch_record_t *l, uint32_t h, uint32_t id) {
+  return l->hart[h].took_part ? l->hart[h].counters[id] : 0;
+}
+
+static void print_table(const rvhal_launch_record_t *l, int exact, const char *why) {
   fprintf(stderr, "rvhal profile: launch %" PRIu64 " %s, %u-D %" PRIu64 "x%" PRIu64 "x%" PRIu64 " in %" PRIu64
                   " groups of %" PRIu64 "x%" PRIu64 "x%" PRIu64 ", %u harts (%u per group), device %.3f ms, host %.3f ms\n",
           l->seq, l->kernel, l->work_dim, l->global[0], l->global[1], l->global[2], l->groups, l->local[0],
-          l->local[1], l->local[2], l->harts, l->harts_per_group, (double)l->device_ticks * 1e3 / (double)d->info.timebase_hz,
+          l->local[1], l->local[2], l->harts, l->harts_per_group, (double)l->device_ticks * 1e3 / (double)l->timebase_hz,
           (double)l->host_ns / 1e6);
   if (!exact) fprintf(stderr, "rvhal profile: approximate: %s\n", why);
   fprintf(stderr, "%6s", "hart");
   for (size_t k = 0; k < NUM_COLUMNS; k++) fprintf(stderr, " %*s", columns[k].width, columns[k].heading);
   fputc('\n', stderr);
   uint64_t tot[NUM_COLUMNS] = {0};
-  for (uint32_t h = 0; h < d->info.num_harts; h++) {
+  for (uint32_t h = 0; h < l->num_harts; h++) {
     fprintf(stderr, "%6u", h);
     for (size_t k = 0; k < NUM_COLUMNS; k++) {
-      fprintf(stderr, " %*" PRIu64, columns[k].width, c->hart[columns[k].id][h]);
-      tot[k] += c->hart[columns[k].id][h];
+      fprintf(stderr, " %*" PRIu64, columns[k].width, hart_counter(l, h, columns[k].id));
+      tot[k] += hart_counter(l, h, columns[k].id);
     }
     fputc('\n', stderr);
   }
@@ -282,20 +281,19 @@ static void print_table(rvhal_device_t *d, const rvhal_profile_launch_t *l, int 
   fputc('\n', stderr);
 }
 
-void rvhal_profile_record(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_profile_launch_t *l) {
+void rvhal_profile_record(rvhal_profile_t *p, const rvhal_launch_record_t *l) {
   const char *why;
-  int exact = rvhal_counters_exact(d, &why);
-  if (p->table) print_table(d, l, exact, why);
+  int exact = rvhal_counters_exactness(1, l->plugin_counts, l->exact_timing, l->harts_per_group, &why);
+  if (p->table) print_table(l, exact, why);
   if (p->csv) {
-    const rvhal_counter_state_t *c = &d->counters;
-    for (uint32_t h = 0; h < d->info.num_harts; h++) {
+    for (uint32_t h = 0; h < l->num_harts; h++) {
       fprintf(p->csv, "%" PRIu64 ",%s,%u", l->seq, l->kernel, h);
-      for (size_t k = 0; k < NUM_COLUMNS; k++) fprintf(p->csv, ",%" PRIu64, c->hart[columns[k].id][h]);
+      for (size_t k = 0; k < NUM_COLUMNS; k++) fprintf(p->csv, ",%" PRIu64, hart_counter(l, h, columns[k].id));
       fprintf(p->csv, ",%d\n", exact);
     }
     fflush(p->csv);
   }
-  if (rvhal_profile_wants_events(p)) collect_spans(p, d, l);
+  if (rvhal_profile_wants_events(p)) collect_spans(p, l);
   if (p->trace) fflush(p->trace);
 }
 

@@ -7,26 +7,16 @@
 
 #include <stdint.h>
 
-typedef struct rvhal_device rvhal_device_t;
-typedef struct rvhal_profile rvhal_profile_t;
+#include "launch/launch_record.h"
 
-/* What one launch did, as the profile needs it. */
-typedef struct rvhal_profile_launch {
-  uint64_t seq;
-  const char *kernel;
-  uint32_t work_dim;
-  uint64_t global[3], local[3], groups;
-  uint32_t harts, harts_per_group;
-  uint64_t host_start_ns; /* since the device was created */
-  uint64_t host_ns;       /* submit to completion */
-  uint64_t device_ticks;  /* launch span, device timebase */
-} rvhal_profile_launch_t;
+typedef struct rvhal_profile rvhal_profile_t;
 
 /* spec: "table", "csv=FILE", "trace=FILE", "svg=FILE", comma-separated. */
 int rvhal_profile_open(const char *spec, rvhal_profile_t **out_profile);
 /* Wants per-hart timeline events (trace or svg). */
 int rvhal_profile_wants_events(const rvhal_profile_t *p);
-void rvhal_profile_record(rvhal_profile_t *p, rvhal_device_t *d, const rvhal_profile_launch_t *launch);
+/* One launch, from its record (never the device: launch_record.h). */
+void rvhal_profile_record(rvhal_profile_t *p, const rvhal_launch_record_t *launch);
 /* One queue command, on the queue's track of the trace (host clock ns). */
 void rvhal_profile_queue_command(rvhal_profile_t *p, uint64_t created_ns, uint32_t queue_id, const char *what,
                                  uint64_t queued_ns, uint64_t submitted_ns, uint64_t started_ns, uint64_t ended_ns);

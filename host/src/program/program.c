@@ -85,10 +85,8 @@ int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_
   for (uint32_t i = 0; i < p->elf->num_segments; i++) staged += rvhal_align_up(p->elf->segments[i].filesz, 16);
   if (staged) {
     if ((rc = rvhal_allocator_alloc(d->staging, staged, 64, &p->staging))) {
-      char why[512];
-      snprintf(why, sizeof why, "%s", rvhal_last_error());
-      rc = rvhal_error(rc, "program_load: no room to keep the program (%llu bytes; loaded programs share %llu "
-                       "bytes): %s", (unsigned long long)staged, (unsigned long long)d->layout.staging_size, why);
+      rc = rvhal_error_annotate(rc, "program_load: no room to keep the program (%llu bytes; loaded programs share "
+                                "%llu bytes)", (unsigned long long)staged, (unsigned long long)d->layout.staging_size);
       goto fail;
     }
     /* The installs a launch hands the firmware: from the staged copy to
@@ -171,11 +169,7 @@ int rvhal_program_load_file(rvhal_device_t *d, const char *path, hal_program_t *
   RVHAL_RETURN_IF_ERROR(read_program_file(path, &buf, &n));
   int rc = rvhal_program_load(d, buf, (hal_size_t)n, out_program);
   free(buf);
-  if (rc) {
-    char why[768];
-    snprintf(why, sizeof why, "%s", rvhal_last_error());
-    return rvhal_error(rc, "%s: %s", path, why);
-  }
+  if (rc) return rvhal_error_annotate(rc, "%s", path);
   return RVHAL_OK;
 }
 
@@ -254,7 +248,7 @@ int rvhal_program_free(rvhal_device_t *d, hal_program_t program) {
     if ((*pp)->handle != program) continue;
     rvhal_program_obj_t *p = *pp;
     *pp = p->next;
-    if (d->resident == program) d->resident = 0;
+    rvhal_launch_program_freed(d, program);
     program_destroy(d, p);
     return RVHAL_OK;
   }

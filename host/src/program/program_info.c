@@ -35,6 +35,7 @@ static const char *arg_text(const rvhal_elf_image_t *img, const char *entry, uin
 int rvhal_elf_kernels(const rvhal_elf_image_t *img, rvhal_kernel_entry_t *out, uint32_t *out_num) {
   size_t suffix = strlen(RVHAL_META_SUFFIX);
   uint32_t n = 0;
+  *out_num = 0; /* kept current: on an error the caller frees the names parsed so far */
   for (uint32_t i = 0; i < img->num_symbols; i++) {
     const rvhal_elf_symbol_t *sym = &img->symbols[i];
     size_t len = strlen(sym->name);
@@ -53,13 +54,9 @@ int rvhal_elf_kernels(const rvhal_elf_image_t *img, rvhal_kernel_entry_t *out, u
                          RVHAL_META_MIN_VERSION, RVHAL_META_VERSION);
     k->name = strndup(sym->name, len - suffix);
     if (!k->name) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
-    n++;
-    if (rvhal_elf_find_function(img, k->name, &k->entry) != RVHAL_OK) {
-      char why[512];
-      snprintf(why, sizeof why, "%s", rvhal_last_error());
-      *out_num = n;
-      return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s has no kernel function: %s", sym->name, why);
-    }
+    *out_num = ++n;
+    if (rvhal_elf_find_function(img, k->name, &k->entry) != RVHAL_OK)
+      return rvhal_error_annotate(RVHAL_BAD_ELF, "program: metadata %s has no kernel function", sym->name);
     k->has_meta = 1;
     k->arg_text = arg_text(img, k->name, k->meta.num_args);
   }

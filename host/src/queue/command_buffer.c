@@ -1,7 +1,7 @@
 /* Command buffers (rvhal/queue.h): commands recorded once, enqueued many
  * times with their buffer arguments re-bound. Recording copies everything
  * it is given; an enqueued buffer is one queue command (queue.c), which
- * cmdlist.c runs on the device. */
+ * launch/command_list_encode.c runs on the device. */
 #include <stdlib.h>
 #include <string.h>
 

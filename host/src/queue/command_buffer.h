@@ -36,7 +36,7 @@ typedef struct rvhal_cb_patch {
   hal_addr_t value; /* what the list holds now */
 } rvhal_cb_patch_t;
 
-/* The buffer's command list in device memory (cmdlist.c), valid while
+/* The buffer's command list in device memory (launch/command_list_encode.c), valid while
  * device, boots and epoch are those of the device. */
 typedef struct rvhal_cb_encoding {
   rvhal_device_t *device;
@@ -71,14 +71,15 @@ int rvhal_queue_enqueue_recorded(rvhal_queue_t *q, const rvhal_dependencies_t *d
 /* Drops a reference (sync lock held); the last frees the buffer. */
 void rvhal_command_buffer_release_locked(rvhal_command_buffer_t *cb);
 
-/* cmdlist.c: runs the buffer on its device, device lock held: the firmware
- * walks its command list from one ring entry (RVHAL_LAUNCH_CMDLIST), or,
- * with counters or a profile on or launches of several programs, the host
- * runs its commands in turn. The first failure stops it and is returned as
- * the blocking call gives it, naming the command; *out_device_ns and
- * the start/end times describe the whole run on the device clock. */
+/* command_list_encode.c: runs the buffer on its device, device lock held:
+ * the firmware walks its command list from one ring entry
+ * (RVHAL_LAUNCH_CMDLIST), or, with counters or a profile on or launches of
+ * several programs, the host runs its commands in turn. The first failure
+ * stops it and is returned as the blocking call gives it, naming the
+ * command; *out_times describes the whole run on the device clock (zero
+ * when nothing ran on the device). */
 int rvhal_cmdlist_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_addr_t *bindings,
-                      uint32_t num_bindings);
+                      uint32_t num_bindings, rvhal_launch_times_t *out_times);
 /* Frees what the encoding holds on the host. */
 void rvhal_cmdlist_forget(rvhal_cb_encoding_t *enc);
 
@@ -101,6 +102,7 @@ int rvhal_cmdlist_ready(rvhal_device_t *d, const rvhal_command_buffer_t *cb);
 int rvhal_cmdlist_submit(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_addr_t *bindings, int after_ok,
                          rvhal_cmdlist_flight_t *f);
 /* Waits for it and reports as rvhal_cmdlist_run does. */
-int rvhal_cmdlist_complete(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvhal_cmdlist_flight_t *f, int more);
+int rvhal_cmdlist_complete(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvhal_cmdlist_flight_t *f, int more,
+                           rvhal_launch_times_t *out_times);
 
 #endif /* RVHAL_HOST_COMMAND_BUFFER_H */

@@ -65,14 +65,12 @@ int rvhal_event_wait(rvhal_event_t *e, uint32_t timeout_ms) {
   rvhal_sync_lock();
   while (!e->done && !rvhal_sync_wait(deadline)) {
   }
-  int done = e->done, status = e->status;
-  char what[256], message[1024];
-  snprintf(what, sizeof what, "%s", e->what);
-  snprintf(message, sizeof message, "%s", e->message);
+  /* the message is made under the lock: the event's strings are the queue's */
+  int rc = !e->done ? rvhal_error(RVHAL_TIMEOUT, "%s has not ended after %u ms", e->what, timeout_ms)
+           : e->status != RVHAL_OK ? rvhal_error(e->status, "%s", e->message)
+                                   : RVHAL_OK;
   rvhal_sync_unlock();
-  if (!done) return rvhal_error(RVHAL_TIMEOUT, "%s has not ended after %u ms", what, timeout_ms);
-  if (status != RVHAL_OK) return rvhal_error(status, "%s", message);
-  return RVHAL_OK;
+  return rc;
 }
 
 const char *rvhal_event_message(const rvhal_event_t *e) {

@@ -99,9 +99,10 @@ struct rvhal_queue {
     rvhal_launch_t l;
     uint64_t t0;
     int rc;             /* the submission's status: a refused one completes in its turn */
-    char message[1024]; /* ... with this message */
+    char *message;      /* ... with this message (heap) */
     int list;           /* a command buffer: lf, not l */
-    int ran;            /* the host ran it at submission (rc is its result) */
+    int ran;            /* the host ran it at submission (rc is its result, times its run) */
+    rvhal_launch_times_t times;
     rvhal_cmdlist_flight_t lf;
   } fly[RVHAL_RING_SLOTS]; /* a ring: the oldest at fly_head */
   uint32_t fly_head, num_fly;
@@ -114,20 +115,22 @@ static uint32_t next_queue_id;
 enum { DEPS_PENDING, DEPS_MET, DEPS_FAILED };
 
 /* Sync lock held. On DEPS_FAILED, *cause is the failure that started it
- * all: "<command> failed: <its message>". */
-static int deps_state(const cmd_t *c, char *cause, size_t cause_size) {
+ * all: "<command> failed: <its message>" (the event's or semaphore's own
+ * string: the command holds the event, a failed semaphore keeps its
+ * message until destroyed). */
+static int deps_state(const cmd_t *c, const char **cause) {
   for (uint32_t i = 0; i < c->num_wait_events; i++) {
     const rvhal_event_t *e = c->wait_events[i];
     if (!e->done) return DEPS_PENDING;
     if (e->status != RVHAL_OK) {
-      snprintf(cause, cause_size, "%s", e->cause);
+      *cause = e->cause;
       return DEPS_FAILED;
     }
   }
   for (uint32_t i = 0; i < c->num_wait_sems; i++) {
     const rvhal_semaphore_t *s = c->wait_sems[i].semaphore;
     if (s->status != RVHAL_OK) {
-      snprintf(cause, cause_size, "%s", s->message);
+      *cause = s->message;
       return DEPS_FAILED;
     }
     if (s->value < c->wait_sems[i].value) return DEPS_PENDING;
@@ -137,18 +140,22 @@ static int deps_state(const cmd_t *c, char *cause, size_t cause_size) {
 
 /* ---- running a command -------------------------------------------------- */
 
+/* The event's device times, from the launch's record. */
+static void set_device_times(cmd_t *c, const rvhal_launch_times_t *t) {
+  c->event->times.device_start_ns = t->start_ns;
+  c->event->times.device_end_ns = t->end_ns;
+  c->event->times.device_ns = t->device_ns;
+}
+
 static int run_command(rvhal_queue_t *q, cmd_t *c) {
   rvhal_device_t *d = q->device;
   rvhal_clear_error();
   switch (c->kind) {
   case CMD_KERNEL: {
-    int rc = rvhal_kernel_exec_ex(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
-                                  c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL);
-    if (rc == RVHAL_OK) {
-      c->event->times.device_ns = d->last.device_ns;
-      c->event->times.device_start_ns = d->last_start_ns;
-      c->event->times.device_end_ns = d->last_end_ns;
-    }
+    rvhal_launch_times_t t;
+    int rc = rvhal_launch_run(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
+                              c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL, &t);
+    if (rc == RVHAL_OK) set_device_times(c, &t);
     return rc;
   }
   case CMD_WRITE: return rvhal_mem_write(d, c->u.mem.dst, c->u.mem.host_src, c->u.mem.size);
@@ -157,10 +164,9 @@ static int run_command(rvhal_queue_t *q, cmd_t *c) {
   case CMD_FILL: return rvhal_mem_fill(d, c->u.mem.dst, c->u.mem.pattern, c->u.mem.pattern_size, c->u.mem.size);
   case CMD_FREE: return rvhal_mem_free(d, c->u.mem.dst);
   case CMD_COMMAND_BUFFER: {
-    int rc = rvhal_cmdlist_run(d, c->u.list.cb, c->u.list.bindings, c->u.list.num_bindings);
-    c->event->times.device_start_ns = d->last_start_ns;
-    c->event->times.device_end_ns = d->last_end_ns;
-    c->event->times.device_ns = d->last_end_ns - d->last_start_ns;
+    rvhal_launch_times_t t;
+    int rc = rvhal_cmdlist_run(d, c->u.list.cb, c->u.list.bindings, c->u.list.num_bindings, &t);
+    set_device_times(c, &t);
     return rc;
   }
   case CMD_MARKER:
@@ -244,16 +250,19 @@ static void name_kernel_command(rvhal_queue_t *q, cmd_t *c) {
  * says which command's failure stopped it, however long the chain. */
 static void process_head(rvhal_queue_t *q) {
   cmd_t *c = q->head;
-  char cause[1280] = "", message[1536] = "";
+  const char *dep_cause = "";
+  char *message = NULL, *failure = NULL; /* this command's, on the heap */
   int state;
-  while ((state = deps_state(c, cause, sizeof cause)) == DEPS_PENDING && !q->cancel_all) rvhal_sync_wait(UINT64_MAX);
+  while ((state = deps_state(c, &dep_cause)) == DEPS_PENDING && !q->cancel_all) rvhal_sync_wait(UINT64_MAX);
 
   int status = RVHAL_OK;
-  if (q->cancel_all) snprintf(cause, sizeof cause, "its device was deleted before it ran");
-  else if (state != DEPS_FAILED && q->failed) snprintf(cause, sizeof cause, "%s", q->fail_cause);
+  const char *cause = dep_cause;
+  if (q->cancel_all) cause = "its device was deleted before it ran";
+  else if (state != DEPS_FAILED && q->failed) cause = q->fail_cause;
   if (q->cancel_all || state == DEPS_FAILED || q->failed) {
     status = RVHAL_CANCELLED;
-    snprintf(message, sizeof message, "%s was cancelled because %s", c->event->what, cause);
+    message = rvhal_sync_strprintf("%s was cancelled because %s", c->event->what, cause);
+    cause = failure = rvhal_sync_strdup(cause); /* a callback runs unlocked: q->fail_cause may go meanwhile */
   }
   c->event->times.submitted_ns = rvhal_now_ns();
 
@@ -274,7 +283,7 @@ static void process_head(rvhal_queue_t *q) {
         rvhal_sync_unlock();
       }
       rc = run_command(q, c);
-      if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", rvhal_last_error());
+      if (rc != RVHAL_OK) message = rvhal_sync_strdup(rvhal_last_error());
       if (lock) {
         rvhal_profile_queue_command(d->profile, d->created_ns, q->id, c->event->what, c->event->times.queued_ns,
                                     c->event->times.submitted_ns, t0, rvhal_now_ns());
@@ -287,13 +296,15 @@ static void process_head(rvhal_queue_t *q) {
     rvhal_sync_lock();
     c->event->times.started_ns = t0;
     c->event->times.ended_ns = t1;
-    if (rc != RVHAL_OK && status == RVHAL_OK) snprintf(cause, sizeof cause, "%s failed: %s", c->event->what, message);
+    if (rc != RVHAL_OK && status == RVHAL_OK) cause = failure = rvhal_sync_strprintf("%s failed: %s", c->event->what, message);
     status = rc;
   }
 
   q->head = c->next;
   if (!q->head) q->tail = NULL;
-  finish_command(q, c, status, message, cause);
+  finish_command(q, c, status, message ? message : "", cause);
+  if (message) rvhal_sync_strfree(message);
+  if (failure) rvhal_sync_strfree(failure);
 }
 
 /* ---- launches back to back ----------------------------------------------
@@ -306,7 +317,7 @@ static void process_head(rvhal_queue_t *q) {
 
 static int can_submit(const rvhal_queue_t *q) {
   const cmd_t *c = q->head;
-  char cause[8];
+  const char *cause;
   const rvhal_device_t *d = q->device;
   if (!c || q->cancel_all || q->failed || q->num_fly >= RVHAL_RING_SLOTS || d->options.counters || d->profile)
     return 0;
@@ -316,7 +327,7 @@ static int can_submit(const rvhal_queue_t *q) {
       (c->kind != CMD_COMMAND_BUFFER ||
        (q->num_fly && !rvhal_cmdlist_ready((rvhal_device_t *)d, c->u.list.cb))))
     return 0;
-  return deps_state(c, cause, sizeof cause) == DEPS_MET;
+  return deps_state(c, &cause) == DEPS_MET;
 }
 
 /* Sync lock held on entry and exit. */
@@ -332,28 +343,29 @@ static void submit_head(rvhal_queue_t *q) {
   rvhal_sync_unlock();
   if (first) {
     rvhal_device_lock(d);
-    __atomic_store_n(&d->busy, 1, __ATOMIC_RELAXED); /* a print callback must not launch meanwhile */
+    (void)rvhal_launch_hold(d); /* a print callback must not launch meanwhile (the lock keeps others out) */
   }
   rvhal_clear_error();
   f->t0 = rvhal_now_ns();
   f->list = c->kind == CMD_COMMAND_BUFFER;
   f->ran = 0;
+  f->times = (rvhal_launch_times_t){0};
   if (f->list) {
     f->rc = rvhal_cmdlist_submit(d, c->u.list.cb, c->u.list.bindings, !first, &f->lf);
     if (f->rc == RVHAL_UNSUPPORTED) {
       /* the host runs it (can_submit let it through only with nothing on
        * the device), its launches the blocking way */
-      __atomic_store_n(&d->busy, 0, __ATOMIC_RELAXED);
-      f->rc = first ? rvhal_cmdlist_run(d, c->u.list.cb, c->u.list.bindings, c->u.list.num_bindings)
+      rvhal_launch_release(d);
+      f->rc = first ? rvhal_cmdlist_run(d, c->u.list.cb, c->u.list.bindings, c->u.list.num_bindings, &f->times)
                     : rvhal_error(RVHAL_BUSY, "command buffer: not ready behind other launches");
-      __atomic_store_n(&d->busy, 1, __ATOMIC_RELAXED);
+      (void)rvhal_launch_hold(d);
       f->ran = 1;
     }
   } else {
     f->rc = rvhal_launch_submit(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
                                 c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL, !first, &f->l);
   }
-  if (f->rc != RVHAL_OK) snprintf(f->message, sizeof f->message, "%s", rvhal_last_error());
+  f->message = f->rc != RVHAL_OK ? rvhal_sync_strdup(rvhal_last_error()) : NULL;
   rvhal_sync_lock();
   name_kernel_command(q, c);
 }
@@ -366,48 +378,44 @@ static void complete_oldest(rvhal_queue_t *q) {
   const struct flight *of = &q->fly[q->fly_head];
   q->fly_head = (q->fly_head + 1) % RVHAL_RING_SLOTS;
   const int more = --q->num_fly > 0;
-  const rvhal_launch_t l = of->l;
+  rvhal_launch_t l = of->l;
+  rvhal_launch_times_t times = of->times; /* (a command buffer the host ran at submission) */
   const uint64_t t0 = of->t0;
   const int list = of->list, ran = of->ran;
   cmd_t *c = of->c;
   rvhal_sync_unlock();
   int rc = of->rc;
-  char message[2600], cause[2048];
-  message[0] = '\0';
-  if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", of->message);
+  char *message = of->message, *failure = NULL; /* (the flight's message is this thread's now) */
   if (rc == RVHAL_OK && !ran) {
     rvhal_clear_error();
-    rc = list ? rvhal_cmdlist_complete(d, c->u.list.cb, &of->lf, more) : rvhal_launch_complete(d, &l, more);
-    if (rc != RVHAL_OK) snprintf(message, sizeof message, "%s", rvhal_last_error());
+    rc = list ? rvhal_cmdlist_complete(d, c->u.list.cb, &of->lf, more, &times) : rvhal_launch_complete(d, &l, more);
+    if (!list) times = l.times;
+    if (rc != RVHAL_OK) message = rvhal_sync_strdup(rvhal_last_error());
   }
-  if (rc == RVHAL_OK && list) {
-    c->event->times.device_start_ns = d->last_start_ns;
-    c->event->times.device_end_ns = d->last_end_ns;
-    c->event->times.device_ns = d->last_end_ns - d->last_start_ns;
-  } else if (rc == RVHAL_OK) {
-    c->event->times.device_ns = d->last.device_ns;
-    c->event->times.device_start_ns = d->last_start_ns;
-    c->event->times.device_end_ns = d->last_end_ns;
-  }
+  if (rc == RVHAL_OK) set_device_times(c, &times);
   uint64_t t1 = rvhal_now_ns();
   rvhal_profile_queue_command(d->profile, d->created_ns, q->id, c->event->what, c->event->times.queued_ns,
                               c->event->times.submitted_ns, t0, t1);
   if (!more) {
-    __atomic_store_n(&d->busy, 0, __ATOMIC_RELAXED);
+    rvhal_launch_release(d);
     rvhal_device_unlock(d);
   }
   rvhal_sync_lock();
   c->event->times.started_ns = t0;
   c->event->times.ended_ns = t1;
+  const char *cause = "";
   if (rc == RVHAL_CANCELLED && q->failed) {
     /* cancelled on the device (or lost in its restart) because an earlier
      * launch of this queue failed: say which */
-    snprintf(cause, sizeof cause, "%s", q->fail_cause);
-    snprintf(message, sizeof message, "%s was cancelled because %s", c->event->what, cause);
+    cause = q->fail_cause;
+    if (message) rvhal_sync_strfree(message);
+    message = rvhal_sync_strprintf("%s was cancelled because %s", c->event->what, cause);
   } else if (rc != RVHAL_OK) {
-    snprintf(cause, sizeof cause, "%s failed: %.1700s", c->event->what, message);
+    cause = failure = rvhal_sync_strprintf("%s failed: %s", c->event->what, message ? message : "");
   }
-  finish_command(q, c, rc, message, cause);
+  finish_command(q, c, rc, message ? message : "", cause);
+  if (message) rvhal_sync_strfree(message);
+  if (failure) rvhal_sync_strfree(failure);
 }
 
 static void *queue_thread(void *arg) {
@@ -607,7 +615,6 @@ static cmd_t *new_command(rvhal_queue_t *q, cmd_kind_t kind, const rvhal_depende
   return c;
 }
 
-/* Appends the command; the queue's thread takes it from here. */
 /* Appends commands first..last (linked by next) in one go: no other
  * thread's command lands between them. The event handed out is the last's. */
 static int submit_chain(rvhal_queue_t *q, cmd_t *first, cmd_t *last, rvhal_event_t **out_event) {

@@ -1,4 +1,6 @@
 /* The process-wide lock of queues, events and semaphores (sync.h). */
+#include <stdarg.h>
+#include <stdio.h>
 #include "queue/sync.h"
 
 #include <pthread.h>
@@ -70,6 +72,19 @@ char *rvhal_sync_strdup(const char *s) {
   if (!s || !*s) return empty_message;
   char *c = strdup(s);
   return c ? c : lost_message;
+}
+
+char *rvhal_sync_strprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *c = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (!c) return lost_message;
+  va_start(ap, fmt);
+  vsnprintf(c, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return c;
 }
 
 void rvhal_sync_strfree(char *s) {

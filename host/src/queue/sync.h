@@ -27,6 +27,8 @@ uint64_t rvhal_sync_deadline(uint32_t timeout_ms);
 /* strdup that never fails: a message that cannot be copied becomes a fixed
  * text, so a failure is never lost for want of memory. */
 char *rvhal_sync_strdup(const char *s);
+/* The same for a formatted message, sized from its content. */
+char *rvhal_sync_strprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rvhal_sync_strfree(char *s);
 
 #endif /* RVHAL_HOST_SYNC_H */

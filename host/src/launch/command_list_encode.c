@@ -50,27 +50,30 @@ static uint32_t record_size(const rvhal_cb_op_t *o, uint32_t args_size) {
 static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encoding_t *enc, const hal_addr_t *bindings) {
   rvhal_cmdlist_forget(enc);
   const uint32_t n = cb->num_ops;
-  uint32_t *args_size = calloc(n + 1, sizeof *args_size);
+  /* Each launch checked and planned once: its plan sizes its record and
+   * places its arguments. */
+  rvhal_launch_prepared_t *plans = calloc(n + 1, sizeof *plans);
   uint32_t patches = 0;
   uint64_t bytes = sizeof(rvhal_cmdlist_t) + align64((uint64_t)n * sizeof(rvhal_cmd_status_t));
   hal_arg_t args[RVHAL_META_MAX_ARGS];
-  rvhal_arg_layout_t layout[RVHAL_META_MAX_ARGS];
-  if (!args_size) return rvhal_error(RVHAL_HOST_IO, "out of host memory for a command list");
+  if (!plans) return rvhal_error(RVHAL_HOST_IO, "out of host memory for a command list");
   for (uint32_t i = 0; i < n; i++) {
     const rvhal_cb_op_t *o = &cb->ops[i];
     if (o->kind == RVHAL_CB_KERNEL) {
       bind_args(o, bindings, args);
-      if (rvhal_arg_layout(args, o->num_args, d->info.word_size, layout, &args_size[i]) != RVHAL_OK) {
-        free(args_size);
-        return RVHAL_UNSUPPORTED; /* the host's run gives the launch's error */
+      if (o->num_args > RVHAL_META_MAX_ARGS ||
+          rvhal_launch_prepare(d, o->program, o->kernel, &o->ndrange, args, o->num_args, o->work_dim,
+                               o->has_options ? &o->options : NULL, &plans[i]) != RVHAL_OK) {
+        free(plans);
+        return RVHAL_UNSUPPORTED; /* the host's run gives the launch's error, in its turn */
       }
       for (uint32_t a = 0; a < o->num_args; a++)
         patches += args[a].kind == hal_arg_address && args[a].space != hal_space_local;
     }
-    bytes += record_size(o, args_size[i]);
+    bytes += record_size(o, plans[i].plan.args_size);
   }
   if (bytes > RVHAL_CMDLIST_SIZE) {
-    free(args_size);
+    free(plans);
     return RVHAL_UNSUPPORTED;
   }
   if (d->cmdlist_used + bytes > RVHAL_CMDLIST_SIZE) { /* full: every list is encoded again when next used */
@@ -81,7 +84,7 @@ static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encodi
   enc->launch = calloc(n + 1, sizeof *enc->launch);
   enc->patches = calloc(patches + 1, sizeof *enc->patches);
   if (!enc->rec || !enc->launch || !enc->patches) {
-    free(args_size);
+    free(plans);
     rvhal_cmdlist_forget(enc);
     return rvhal_error(RVHAL_HOST_IO, "out of host memory for a command list");
   }
@@ -92,11 +95,10 @@ static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encodi
   uint32_t off = (uint32_t)(sizeof *h + align64((uint64_t)n * sizeof(rvhal_cmd_status_t)));
   memset(list + sizeof *h, 0, off - sizeof *h);
   enc->first_launch = UINT32_MAX;
-  int rc = RVHAL_OK;
-  for (uint32_t i = 0; i < n && rc == RVHAL_OK; i++) {
+  for (uint32_t i = 0; i < n; i++) {
     const rvhal_cb_op_t *o = &cb->ops[i];
     rvhal_cmd_t *c = (rvhal_cmd_t *)(list + off);
-    uint32_t size = record_size(o, args_size[i]);
+    uint32_t size = record_size(o, plans[i].plan.args_size);
     memset(c, 0, sizeof *c);
     c->size = size;
     switch (o->kind) {
@@ -106,13 +108,8 @@ static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encodi
       uint8_t *pack = (uint8_t *)desc + RVHAL_CMD_DESC_SPACE;
       memset(desc, 0, RVHAL_CMD_DESC_SPACE);
       bind_args(o, bindings, args);
-      rc = rvhal_launch_describe(d, o->program, o->kernel, &o->ndrange, args, o->num_args, o->work_dim,
-                                 o->has_options ? &o->options : NULL, desc, pack,
-                                 area_dev(d) + ((uint8_t *)pack - area(d)), &enc->launch[i]);
-      if (rc != RVHAL_OK) break;
-      /* (argument offsets: describe accepted this layout) */
-      uint32_t total;
-      rvhal_arg_layout(args, o->num_args, d->info.word_size, layout, &total);
+      rvhal_launch_encode(d, &plans[i], args, desc, pack, area_dev(d) + ((uint8_t *)pack - area(d)), &enc->launch[i]);
+      const rvhal_arg_layout_t *layout = plans[i].plan.layout;
       enc->rec[i] = (uint32_t)((uint8_t *)desc - area(d));
       if (enc->first_launch == UINT32_MAX) enc->first_launch = enc->rec[i];
       for (uint32_t a = 0; a < o->num_args; a++)
@@ -139,11 +136,7 @@ static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encodi
     }
     off += size;
   }
-  free(args_size);
-  if (rc != RVHAL_OK) {
-    rvhal_cmdlist_forget(enc);
-    return RVHAL_UNSUPPORTED; /* the host's run gives the launch's error, in its turn */
-  }
+  free(plans);
   h->magic = RVHAL_CMDLIST_MAGIC;
   h->capacity = n;
   h->bytes = off;
@@ -157,7 +150,8 @@ static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encodi
 }
 
 /* The host runs the commands in turn (what the firmware would do). */
-static int host_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_addr_t *bindings, uint32_t *out_failed) {
+static int host_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_addr_t *bindings, uint32_t *out_failed,
+                    rvhal_launch_times_t *out_times) {
   hal_arg_t args[RVHAL_META_MAX_ARGS];
   uint64_t first = 0, last = 0;
   for (uint32_t i = 0; i < cb->num_ops; i++) {
@@ -167,10 +161,11 @@ static int host_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_add
     switch (o->kind) {
     case RVHAL_CB_KERNEL:
       bind_args(o, bindings, args);
-      rc = rvhal_kernel_exec_ex(d, o->program, o->kernel, &o->ndrange, args, o->num_args, o->work_dim,
-                                o->has_options ? &o->options : NULL);
-      if (rc == RVHAL_OK && !first) first = d->last_start_ns;
-      if (rc == RVHAL_OK) last = d->last_end_ns;
+      rvhal_launch_times_t t;
+      rc = rvhal_launch_run(d, o->program, o->kernel, &o->ndrange, args, o->num_args, o->work_dim,
+                            o->has_options ? &o->options : NULL, &t);
+      if (rc == RVHAL_OK && !first) first = t.start_ns;
+      if (rc == RVHAL_OK) last = t.end_ns;
       break;
     case RVHAL_CB_COPY: rc = rvhal_mem_copy(d, o->dst, o->src, o->size); break;
     case RVHAL_CB_FILL: rc = rvhal_mem_fill(d, o->dst, o->pattern, o->pattern_size, o->size); break;
@@ -178,8 +173,7 @@ static int host_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_add
     }
     if (rc != RVHAL_OK) return rc;
   }
-  d->last_start_ns = first;
-  d->last_end_ns = last;
+  *out_times = (rvhal_launch_times_t){.start_ns = first, .end_ns = last, .device_ns = last - first};
   return RVHAL_OK;
 }
 
@@ -231,8 +225,6 @@ static uint32_t check_and_patch(rvhal_device_t *d, rvhal_command_buffer_t *cb, r
   return bad;
 }
 
-static int valid_status(int32_t s) { return s <= 0 && strcmp(rvhal_status_name(s), "RVHAL_UNKNOWN"); }
-
 static int valid_encoding(const rvhal_device_t *d, const rvhal_cb_encoding_t *e) {
   return e->device == d && e->boots == d->boots && e->epoch == d->cmdlist_epoch;
 }
@@ -274,30 +266,22 @@ int rvhal_cmdlist_submit(rvhal_device_t *d, rvhal_command_buffer_t *cb, const ha
     f->nothing = 1;
     return RVHAL_OK;
   }
-  if (d->seq - d->retired >= RVHAL_RING_SLOTS)
-    return rvhal_error(RVHAL_BUSY, "command buffer: %u launches are on the device already", RVHAL_RING_SLOTS);
+  rvhal_launch_slot_t *slot;
+  RVHAL_RETURN_IF_ERROR(rvhal_launch_next_slot(d, "command buffer", &slot));
   uint8_t *a = area(d);
   const uint64_t seq = d->seq + 1;
   for (uint32_t i = 0; i < f->n; i++)
     if (cb->ops[i].kind == RVHAL_CB_KERNEL) ((rvhal_launch_desc_t *)(a + enc->rec[i]))->seq = seq;
   if (enc->first_launch != UINT32_MAX) {
     /* the program's install rides on the first launch, when not resident */
-    rvhal_launch_desc_t *first = (rvhal_launch_desc_t *)(a + enc->first_launch);
-    rvhal_program_obj_t *p = rvhal_program_get(d, cb->program);
-    first->num_installs = 0;
-    if (d->resident != cb->program) {
-      RVHAL_RETURN_IF_ERROR(rvhal_program_stage(d, p));
-      memcpy(first->install, p->install, sizeof p->install);
-      first->num_installs = p->num_installs;
-    }
-    d->resident = cb->program;
+    RVHAL_RETURN_IF_ERROR(rvhal_launch_stage(d, cb->program));
+    rvhal_launch_install(d, cb->program, (rvhal_launch_desc_t *)(a + enc->first_launch));
   }
   rvhal_cmdlist_t *h = (rvhal_cmdlist_t *)(a + enc->offset);
   h->num_cmds = f->n;
   h->seq = seq;
   h->ran = 0;
   h->status = RVHAL_OK;
-  rvhal_launch_slot_t *slot = &d->ctrl->ring.slots[seq % RVHAL_RING_SLOTS];
   memset(&slot->done, 0, sizeof slot->done);
   memset(&slot->desc, 0, sizeof slot->desc);
   slot->desc.seq = seq;
@@ -324,7 +308,9 @@ static int list_outcome(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvh
     if (hdr.status != RVHAL_OK || hdr.ran != n || hdr.seq != seq)
       return rvhal_error(RVHAL_FIRMWARE, "command list of launch %llu: completed but its header says %u of %u "
                          "commands ran, status %d", (unsigned long long)seq, hdr.ran, n, (int)hdr.status);
-    return RVHAL_OK;
+    /* a kernel's fail call with code 0 stopped its command (the list went on) */
+    *out_failed = UINT32_MAX;
+    return rvhal_launch_kernel_report(d, seq, RVHAL_OK, 0, d->info.num_harts, LIST_KNAME);
   }
   d->resident = 0; /* the install may not have happened */
   if (done->status == RVHAL_CANCELLED)
@@ -333,7 +319,8 @@ static int list_outcome(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvh
   if (done->status == RVHAL_BAD_LAUNCH && hdr.status != RVHAL_BAD_LAUNCH)
     return rvhal_error(RVHAL_BAD_LAUNCH, "the firmware rejected command list %llu, which the host had written",
                        (unsigned long long)seq);
-  if (hdr.failed >= n || hdr.status != done->status || !valid_status(hdr.status))
+  /* (done->status passed check_completion: the header must equal it) */
+  if (hdr.failed >= n || hdr.status != done->status)
     return rvhal_error(RVHAL_FIRMWARE, "command list of launch %llu failed (%s) but its header names command %u of "
                        "%u, status %d", (unsigned long long)seq, rvhal_status_name(done->status), hdr.failed, n,
                        (int)hdr.status);
@@ -360,20 +347,22 @@ static int list_outcome(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvh
 
 /* The error naming the command (UINT32_MAX: not known). */
 static int name_command(int rc, uint32_t failed, uint32_t n) {
-  char msg[1536];
-  snprintf(msg, sizeof msg, "%s", rvhal_last_error());
-  if (failed == UINT32_MAX) return rvhal_error(rc, "%s (in a command buffer of %u commands)", msg, n);
-  return rvhal_error(rc, "%s (command %u of %u of the command buffer)", msg, failed, n);
+  if (failed == UINT32_MAX) return rvhal_error_annotate(rc, "{} (in a command buffer of %u commands)", n);
+  return rvhal_error_annotate(rc, "{} (command %u of %u of the command buffer)", failed, n);
 }
 
-int rvhal_cmdlist_complete(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvhal_cmdlist_flight_t *f, int more) {
+int rvhal_cmdlist_complete(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvhal_cmdlist_flight_t *f, int more,
+                           rvhal_launch_times_t *out_times) {
   uint32_t failed = 0;
   int rc = RVHAL_OK;
+  *out_times = (rvhal_launch_times_t){0};
   if (!f->nothing) {
     rvhal_cb_encoding_t *enc = &cb->enc[f->enc];
     rvhal_completion_t done;
     uint64_t t1;
-    rc = rvhal_launch_wait(d, &f->l, more, &done, &t1);
+    rvhal_launch_t l = f->l;
+    rc = rvhal_launch_wait(d, &l, more, &done, &t1);
+    *out_times = l.times;
     cb->enc_busy[f->enc]--;
     if (rc != RVHAL_OK) {
       d->resident = 0;
@@ -392,17 +381,18 @@ int rvhal_cmdlist_complete(rvhal_device_t *d, rvhal_command_buffer_t *cb, const 
 }
 
 int rvhal_cmdlist_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_addr_t *bindings,
-                      uint32_t num_bindings) {
+                      uint32_t num_bindings, rvhal_launch_times_t *out_times) {
   (void)num_bindings; /* checked at enqueue against the buffer's slots */
-  if (__atomic_exchange_n(&d->busy, 1, __ATOMIC_ACQUIRE))
+  *out_times = (rvhal_launch_times_t){0};
+  if (!rvhal_launch_hold(d))
     return rvhal_error(RVHAL_BUSY, "command buffer: the device is running launch %llu (called from its print "
                        "callback?)", (unsigned long long)d->seq);
   rvhal_cmdlist_flight_t f;
   int rc = rvhal_cmdlist_submit(d, cb, bindings, 0, &f);
-  if (rc == RVHAL_OK) rc = rvhal_cmdlist_complete(d, cb, &f, 0);
-  __atomic_store_n(&d->busy, 0, __ATOMIC_RELEASE);
+  if (rc == RVHAL_OK) rc = rvhal_cmdlist_complete(d, cb, &f, 0, out_times);
+  rvhal_launch_release(d);
   if (rc != RVHAL_UNSUPPORTED) return rc;
   uint32_t failed = 0;
-  rc = host_run(d, cb, bindings, &failed); /* (its launches mark the device busy themselves) */
+  rc = host_run(d, cb, bindings, &failed, out_times); /* (its launches hold the device themselves) */
   return rc == RVHAL_OK ? RVHAL_OK : name_command(rc, failed, cb->num_ops);
 }
