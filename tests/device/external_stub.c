@@ -180,11 +180,11 @@ int main(int argc, char **argv) {
   qargv[n++] = !strcmp(mode, "pty") ? "pty" : "none";
   if (!strcmp(mode, "unix")) {
     if (!mkdtemp(dir)) return 2;
-    char chardev[300];
+    static char chardev[300];
     snprintf(chardev, sizeof chardev, "socket,id=g,path=%s/gdb.sock,server=on,wait=off", dir);
     snprintf(remote, sizeof remote, "unix:%s/gdb.sock", dir);
     qargv[n++] = "-chardev";
-    qargv[n++] = strdup(chardev);
+    qargv[n++] = chardev;
     qargv[n++] = "-gdb";
     qargv[n++] = "chardev:g";
   } else {
