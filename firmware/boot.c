@@ -11,11 +11,9 @@
 
 #include "fw.h"
 #include "fw_board.h"
+#include "fw_isolation.h"
 #include "fw_mmio.h"
 #include "fw_wait.h"
-
-fw_hart_t fw_harts[RVHAL_MAX_HARTS];
-uint32_t fw_num_harts;
 
 /* In .data, not .bss: the cold-boot hart clears .bss while the others poll
  * these. */
@@ -25,46 +23,6 @@ static volatile uint32_t fw_released __attribute__((section(".data"))) = 0;
 extern uint8_t __bss_start[], __bss_end[], __fw_end[], _start[];
 
 void fw_hart_entry(uint32_t index, uintptr_t hartid);
-
-uint64_t fw_load_u64(const volatile uint64_t *p) {
-#if __riscv_xlen == 64
-  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
-#else
-  const volatile uint32_t *w = (const volatile uint32_t *)p;
-  uint32_t hi, lo;
-  do {
-    hi = w[1];
-    lo = w[0];
-  } while (hi != w[1]);
-  __atomic_thread_fence(__ATOMIC_ACQUIRE);
-  return ((uint64_t)hi << 32) | lo;
-#endif
-}
-
-/* Stores a monotonically growing value so that a host reading it halfway
- * through (RV32: two stores) sees a value no larger than the new one. */
-void fw_store_u64(volatile uint64_t *p, uint64_t v) {
-#if __riscv_xlen == 64
-  __atomic_store_n(p, v, __ATOMIC_RELEASE);
-#else
-  volatile uint32_t *w = (volatile uint32_t *)p;
-  __atomic_thread_fence(__ATOMIC_RELEASE);
-  w[0] = (uint32_t)v;
-  w[1] = (uint32_t)(v >> 32);
-#endif
-}
-
-void fw_fail(int32_t status, const char *what, uint64_t value) {
-  rvhal_ctrl_t *ctrl = FW_CTRL;
-  fw_format(ctrl->fw.message, sizeof ctrl->fw.message, "%s (0x%llx)", what, (unsigned long long)value);
-  ctrl->fw.error = status;
-  fw_fence();
-  ctrl->fw.state = RVHAL_FW_FAILED;
-  fw_fence();
-  fw_host_notify();
-  xcsr_write(CSR_XIE, 0);
-  for (;;) fw_wfi();
-}
 
 static int region_ok(const rvhal_boot_config_t *b, uint64_t base, uint64_t size) {
   uint64_t lo = b->ram_base + RVHAL_DYNAMIC_OFFSET, hi = b->ram_base + b->ram_size;
@@ -99,50 +57,13 @@ static void check_boot_config(const rvhal_boot_config_t *b) {
             b->fiber_pool_size);
   if (!region_ok(b, b->staging_base, b->staging_size))
     fw_fail(RVHAL_FIRMWARE, "boot config: staging area outside RAM", b->staging_base);
-}
-
-static void hart_init(fw_hart_t *hart, uint32_t index) {
-  rvhal_ctrl_t *ctrl = FW_CTRL;
-  const rvhal_boot_config_t *b = &ctrl->boot;
-  hart->index = index;
-  hart->block = &ctrl->harts[index];
-  memset(hart->block->counters, 0, sizeof hart->block->counters);
-  hart->block->counters_seq = 0;
-  memset(&hart->block->trap, 0, sizeof hart->block->trap);
-  hart->call.abi_version = RVHAL_KERNEL_ABI_VERSION;
-  hart->call.hart_index = index;
-  hart->call.services = &fw_services;
-  hart->call.counters = hart->block->counters;
-  hart->call.local_mem_size = b->local_mem_size;
-  /* A hart's pool of work-item stacks starts with a guard like its stack's. */
-  uintptr_t pool = (uintptr_t)(b->fibers_base + (uint64_t)index * b->fiber_pool_size);
-  hart->call.fiber_pool = pool + RVHAL_STACK_GUARD;
-  hart->call.fiber_pool_size = (uintptr_t)b->fiber_pool_size - RVHAL_STACK_GUARD;
-  hart->call.fiber_stack_size = (uintptr_t)b->fiber_stack_size;
-  /* Below the stack, a guard this hart's PMP forbids even to M-mode (a
-   * locked entry: it stays until the device restarts). S-mode has no PMP:
-   * there the page tables leave every guard out of a kernel's reach
-   * (user_pt.c); a privileged kernel has only the canary above it. */
-#ifndef FW_PRIV_S
-  uintptr_t guard = (uintptr_t)(b->stacks_base + (uint64_t)index * b->hart_stack_size);
-  uintptr_t pool_guard = pool; /* the guard at the start of the work-item stack pool */
-  __asm__ volatile("csrw pmpaddr0, %0" ::"r"((guard >> 2) | ((RVHAL_STACK_GUARD >> 3) - 1)));
-  __asm__ volatile("csrw pmpaddr1, %0" ::"r"((pool_guard >> 2) | ((RVHAL_STACK_GUARD >> 3) - 1)));
-  __asm__ volatile("csrs pmpcfg0, %0" ::"r"(0x9898)); /* entries 0 and 1: locked, NAPOT, no access */
-  fw_user_pmp_init(); /* entries 2..10: what a U-mode kernel may touch (user.c) */
-  __asm__ volatile("csrw mcounteren, %0" ::"r"(7)); /* U-mode kernels may read cycle, time, instret */
-  if (xcsr_read(misa) & (1ul << ('S' - 'A')))     /* with S-mode there, U-mode needs scounteren too */
-    __asm__ volatile("csrw scounteren, %0" ::"r"(7));
-#else
-  __asm__ volatile("csrw scounteren, %0" ::"r"(7)); /* U-mode kernels may read cycle, time, instret */
-  fw_user_pt_hart(index); /* this hart's page tables, translation on (user_pt.c) */
-#endif
-  /* The kernel's block at the top of the hart's stack (user.c). */
-  uintptr_t top = (uintptr_t)(b->stacks_base + (uint64_t)(index + 1) * b->hart_stack_size);
-  hart->user = (fw_user_t *)((top - sizeof(fw_user_t)) & ~(uintptr_t)15);
-  *fw_stack_canary(index) = FW_STACK_CANARY;
-  fw_timer_set(index, FW_TIMER_OFF);
-  fw_board_hart_init(index);
+  /* Global memory: what kernels may use besides their program and stacks
+   * (isolation), what command lists copy within; between the traces and
+   * the staging area. */
+  if (!region_ok(b, b->heap_base, b->heap_size) || b->heap_size == 0 ||
+      b->heap_base < b->trace_base + b->trace_size * b->num_harts || b->heap_base + b->heap_size > b->staging_base)
+    fw_fail(RVHAL_FIRMWARE, "boot config: global memory (heap) outside its place between traces and staging",
+            b->heap_base);
 }
 
 static void enter_loop(void *arg) {
@@ -161,9 +82,7 @@ static void cold_boot(uint32_t index) {
   if (fw_board.version != FW_BOARD_VERSION) fw_fail(RVHAL_FIRMWARE, "board struct version", fw_board.version);
   check_boot_config(&ctrl->boot);
   fw_num_harts = ctrl->boot.num_harts;
-#ifdef FW_PRIV_S
-  fw_user_pt_boot(); /* U-mode kernels' page tables: the shared part (user_pt.c) */
-#endif
+  fw_isolation_boot();
   int rc = fw_board_init();
   if (rc) fw_fail(rc, "board init failed", (uint64_t)(int64_t)rc);
   fw_fence();
@@ -200,7 +119,7 @@ void fw_hart_entry(uint32_t index, uintptr_t hartid) {
 
   fw_hart_t *hart = &fw_harts[index];
   fw_scratch_of(index)->hart = hart;
-  hart_init(hart, index);
+  fw_hart_init(index);
   xcsr_set(CSR_XIE, XIP_SOFT);
   __atomic_fetch_add(&ctrl->fw.harts_online, 1, __ATOMIC_ACQ_REL);
 

@@ -16,17 +16,9 @@
 #include "fw.h"
 #include "fw_board.h"
 #include "fw_mmio.h"
+#include "fw_wait.h"
 
 #define POLL_MAX_HZ 50 /* the longest poll interval: 20 ms */
-
-/* Polled doorbell: sleep until the timer (or an IPI) wakes hart 0. */
-static void sleep_poll(uint64_t ticks) {
-  fw_timer_set(0, fw_time_now() + ticks);
-  xcsr_set(CSR_XIE, XIP_TIMER);
-  fw_wfi();
-  xcsr_clear(CSR_XIE, XIP_TIMER);
-  fw_timer_set(0, FW_TIMER_OFF);
-}
 
 /* A wake-up nobody sleeps for: a doorbell rung while hart 0 was already
  * awake, another hart's "retired" IPI after hart 0 saw the launch retire
@@ -72,7 +64,7 @@ void fw_ring_loop(fw_hart_t *hart) {
     fw_fence();
     if (fw_load_u64(&ring->submitted) >= next) continue;
     if (polled) {
-      sleep_poll(poll);
+      fw_sleep_until(0, fw_time_now() + poll); /* polled doorbell: the timer or an IPI wakes hart 0 */
       if (poll < poll_max) poll = poll * 2 < poll_max ? poll * 2 : poll_max;
       fw_ipi_clear(0);
       continue;

@@ -1,13 +1,14 @@
 /* The work-group scheduler: one hart's share of a launch. Hart 0 starts a
- * launch from the ring (launch.c wakes as many harts as it uses), and every
+ * launch from the ring (launch_owner.c wakes as many harts as it uses), and every
  * participant then claims chunks of work-groups until none are left (a
  * dynamic schedule: a hart that finishes early takes more). Each claim
  * becomes one kernel call whose hal_sched_info says which groups it runs.
- * The last hart to finish completes the launch (launch.c). */
+ * The last hart to finish completes the launch (launch_owner.c). */
 #include <string.h>
 
 #include "fw.h"
 #include "fw_board.h"
+#include "fw_claim.h"
 #include "fw_counters.h"
 #include "fw_launch.h"
 #include "fw_mmio.h"
@@ -17,10 +18,7 @@
 /* The stack canary above the guard: a kernel frame that jumped the guard
  * overwrote it. */
 static void stack_check(fw_hart_t *hart) {
-  volatile uint64_t *canary = fw_stack_canary(hart->index);
-  if (*canary == FW_STACK_CANARY) return;
-  *canary = FW_STACK_CANARY;
-  fw_launch_fail(hart, RVHAL_STACK_OVERFLOW);
+  if (fw_stack_canary_broken(hart->index)) fw_launch_fail(hart, RVHAL_STACK_OVERFLOW);
 }
 
 /* One kernel call. In U-mode through fw_user_call (start.S), which keeps
@@ -58,7 +56,7 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
   const rvhal_launch_desc_t *d = L->desc;
   const int counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
   const uint32_t rank = hart->call.team_rank;
-  fw_hart_t *leader = &fw_harts[hart->index - rank];
+  fw_team_t *tm = hart->team;
   const uintptr_t chunk = (uintptr_t)d->chunk_groups, ngx = (uintptr_t)d->num_groups[0];
   const uintptr_t ngy = (uintptr_t)d->num_groups[1], per_row = (uintptr_t)L->chunks_per_row;
   const uintptr_t total = (uintptr_t)L->total_chunks;
@@ -70,19 +68,15 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
      * Claims alternate between two slots: a teammate reads slot k&1 after
      * barrier k, and the leader cannot write it again (claim k+2) before
      * that teammate reached barrier k+1. */
-    if (rank == 0) leader->chunk[k & 1] = fw_launch_claim(team, k, teams, exact, total);
+    if (rank == 0) tm->chunk[k & 1] = fw_launch_claim(team, k, teams, exact, total);
     if (teamed) fw_team_barrier(&hart->call);
-    const uintptr_t c = leader->chunk[k & 1];
+    const uintptr_t c = tm->chunk[k & 1];
     if (c >= total) return;
-    uintptr_t row = c / per_row, gx = (c - row * per_row) * chunk;
-    uintptr_t n = ngx - gx < chunk ? ngx - gx : chunk;
-    sched->group_id_start[0] = gx;
-    sched->group_id_start[1] = row % ngy;
-    sched->group_id_start[2] = row / ngy;
-    sched->num_groups_per_call[0] = n;
+    const uintptr_t n = fw_claim_groups(sched, c, chunk, ngx, ngy, per_row);
     uint64_t k0 = 0;
     if (counting) {
-      uint32_t g[3] = {(uint32_t)gx, (uint32_t)(row % ngy), (uint32_t)(row / ngy)};
+      uint32_t g[3] = {(uint32_t)sched->group_id_start[0], (uint32_t)sched->group_id_start[1],
+                       (uint32_t)sched->group_id_start[2]};
       fw_trace(hart, RVHAL_TRACE_CALL_BEGIN, (uint32_t)n, g);
       k0 = fw_read_mcycle();
     }
@@ -156,24 +150,6 @@ static void __attribute__((noinline)) run_protected(fw_hart_t *hart, hal_sched_i
   }
 }
 
-/* Exact timing: the teams run one after another. QEMU runs every hart on
- * one thread under -icount anyway, in turns whose length depends on timers
- * and real time; taking turns explicitly makes each hart's span (and so its
- * cycles) its own work only, the same on every run. A team waits, asleep,
- * for its turn; the one before it hands over with an IPI. */
-static void wait_turn(fw_hart_t *hart, uint32_t team) {
-  fw_launch_t *L = &fw_launch;
-  /* Everyone must be asleep before the first team starts, or QEMU could run
-   * a hart just woken for the launch inside hart 0's span. */
-  if (hart->index != 0) {
-    if (__atomic_add_fetch(&L->arrived, 1, __ATOMIC_ACQ_REL) == L->participants - 1) fw_wake(0, FW_WAKE_TURN);
-  } else {
-    FW_WAIT_UNTIL(0, __atomic_load_n(&L->arrived, __ATOMIC_ACQUIRE) == L->participants - 1);
-  }
-  FW_WAIT_UNTIL(hart->index, __atomic_load_n(&L->turn, __ATOMIC_ACQUIRE) == team ||
-                                 __atomic_load_n(&L->abort, __ATOMIC_ACQUIRE));
-}
-
 /* Exact timing: a hart whose turn came sleeps ~1 us before it starts
  * counting. The hart that handed over still runs a few instructions on its
  * way to wfi; under -icount they advance the one clock every hart reads, so
@@ -181,22 +157,10 @@ static void wait_turn(fw_hart_t *hart, uint32_t team) {
  * time slices fall. Asleep, this hart lets them finish first. */
 static void settle(fw_hart_t *hart) {
   const uint64_t until = fw_time_now() + fw_board.timebase_hz / 1000000 + 1;
-  fw_timer_set(hart->index, until);
-  xcsr_set(CSR_XIE, XIP_TIMER);
   while (fw_time_now() < until) {
     fw_ipi_clear(hart->index); /* a stale IPI must not turn this into a spin */
-    fw_wfi();
+    fw_sleep_until(hart->index, until);
   }
-  xcsr_clear(CSR_XIE, XIP_TIMER);
-  fw_timer_set(hart->index, FW_TIMER_OFF);
-}
-
-static void pass_turn(uint32_t next_team) {
-  fw_launch_t *L = &fw_launch;
-  __atomic_store_n(&L->turn, next_team, __ATOMIC_RELEASE);
-  fw_fence();
-  for (uint32_t i = next_team * L->team_size; i < (next_team + 1) * L->team_size && i < L->participants; i++)
-    fw_wake(i, FW_WAKE_TURN);
 }
 
 /* One hart's part of a launch. */
@@ -207,7 +171,8 @@ void fw_run_share(fw_hart_t *hart) {
   const uint32_t rank = hart->index % L->team_size;
   hart->call.team_rank = rank;
   hart->call.team_size = L->team_size;
-  hart->call.team = &fw_harts[hart->index - rank].team;
+  hart->team = fw_team(hart->index / L->team_size);
+  hart->call.team = &hart->team->shared;
   hart->call.launch = d;
   hart->barrier_sense = 0;
   fw_user_setup(hart); /* the kernel's copy of the call info, and its memory map */
@@ -226,7 +191,7 @@ void fw_run_share(fw_hart_t *hart) {
   uint64_t i0 = 0;
   fw_launch_tlb_flush(d->flags, &FW_CTRL->boot);
   if (exact) {
-    wait_turn(hart, team);
+    fw_launch_wait_turn(hart, team);
     settle(hart);
   }
   blk->trace_events = 0;
@@ -249,7 +214,7 @@ void fw_run_share(fw_hart_t *hart) {
   xcsr_set(CSR_XSTATUS, XSTATUS_FS_INITIAL);
   xcsr_write(CSR_XIE, fw_scratch_of(hart->index)->ie);
   stack_check(hart);
-  if (exact && rank == 0) pass_turn(team + 1);
+  if (exact && rank == 0) fw_launch_pass_turn(team + 1);
 
   if (counting) {
     uint64_t *ctr = blk->counters;

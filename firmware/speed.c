@@ -59,13 +59,11 @@ static void touch_in_u_mode(uintptr_t first, uintptr_t end) {
 
 void fw_launch_tlb_flush(uint32_t launch_flags, const rvhal_boot_config_t *b) {
   if (!(launch_flags & RVHAL_LAUNCH_TLB_FLUSH)) return;
-#ifndef FW_PRIV_S /* an S-mode firmware has sfence.vma by definition; misa is M-mode's */
-  if (!(xcsr_read(misa) & (1ul << ('S' - 'A')))) return;
-#endif
+  if (!fw_has_sfence()) return;
   const uint64_t target = 1ull << RVHAL_LAUNCH_TLB_LOG2(launch_flags), align = 64 * 1024;
-  /* global memory: from the trace buffers' end (64 KiB-aligned) to the program copies */
-  const uint64_t lo = (b->trace_base + b->trace_size * b->num_harts + align - 1) & ~(align - 1);
-  const uint64_t pages = b->staging_base > lo ? (b->staging_base - lo) / PAGE : 0;
+  /* global memory (64 KiB-aligned: the host places it so) */
+  const uint64_t lo = (b->heap_base + align - 1) & ~(align - 1);
+  const uint64_t pages = b->heap_base + b->heap_size > lo ? (b->heap_base + b->heap_size - lo) / PAGE : 0;
   const int user = !(launch_flags & RVHAL_LAUNCH_PRIVILEGED);
   for (uint64_t size = 64; size < target && size * 3 / 4 < pages; size *= 2) {
     const uint64_t n = size * 3 / 4 + 1;

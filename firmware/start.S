@@ -15,9 +15,7 @@
   .globl _start
 _start:
   csrw CSR_XIE, zero
-#ifndef FW_PRIV_S
-  csrr a0, mhartid
-#endif
+  FW_START_HARTID           /* a0 = hart id */
   mv s1, a0                 /* s1 = hart id */
   .option push
   .option norelax

@@ -3,19 +3,34 @@
  * early sleep in wfi; the last one flips the sense and wakes them with
  * IPIs. Never a spin: under -icount a spinning hart would keep the others
  * from running at all. A hart woken because the launch was aborted (another
- * hart trapped) leaves the kernel instead of waiting forever. */
+ * hart trapped) leaves the kernel instead of waiting forever. The teams
+ * themselves (fw_team.h) are this file's. */
 #include "fw.h"
 #include "fw_board.h"
 #include "fw_counters.h"
+#include "fw_launch.h"
 #include "fw_mmio.h"
 #include "fw_wait.h"
+
+static fw_team_t teams[RVHAL_MAX_HARTS];
+
+void fw_teams_reset(uint32_t n, uint32_t size) {
+  for (uint32_t j = 0; j < n; j++) {
+    teams[j].first = j * size;
+    teams[j].size = size;
+    teams[j].arrived = 0;
+    teams[j].sense = 0;
+  }
+}
+
+fw_team_t *fw_team(uint32_t j) { return &teams[j]; }
 
 /* Kept out of line: compiled into fw_team_barrier, its register saves ran
  * even for a hart alone in its team (measured: 23 instructions a call). */
 static int __attribute__((noinline)) team_wait(const rvhal_call_info_t *ci) {
   const uint32_t size = ci->team_size;
-  const uint32_t leader = ci->hart_index - ci->team_rank;
-  fw_hart_t *t = &fw_harts[leader], *me = &fw_harts[ci->hart_index];
+  fw_hart_t *me = &fw_harts[ci->hart_index];
+  fw_team_t *t = me->team;
   const uint32_t sense = me->barrier_sense ^ 1u;
   me->barrier_sense = sense;
 
@@ -23,7 +38,7 @@ static int __attribute__((noinline)) team_wait(const rvhal_call_info_t *ci) {
     t->arrived = 0;
     __atomic_store_n(&t->sense, sense, __ATOMIC_RELEASE);
     fw_fence();
-    for (uint32_t i = leader; i < leader + size; i++)
+    for (uint32_t i = t->first; i < t->first + size; i++)
       if (i != ci->hart_index) fw_wake(i, FW_WAKE_BARRIER);
     return 0;
   }

@@ -67,8 +67,9 @@ static void user_ecall(fw_hart_t *hart, fw_scratch_t *scratch, uintptr_t *frame,
   }
   case RVHAL_ECALL_PRINT:
     if (!fw_user_readable(hart, a2, a3)) {
-      stop_launch(hart, RVHAL_TRAP_EXCEPTION, RVHAL_KERNEL_TRAP, CAUSE_ECALL_U, epc, a2, frame[2], frame[1],
-                  "print: text outside the kernel's memory");
+      char why[sizeof hart->block->trap.detail];
+      fw_format(why, sizeof why, "print: text at address 0x%lx outside its memory", (unsigned long)a2);
+      stop_launch(hart, RVHAL_TRAP_EXCEPTION, RVHAL_KERNEL_TRAP, CAUSE_ECALL_U, epc, a2, frame[2], frame[1], why);
       fw_trap_leave_to((uintptr_t)scratch, fw_kernel_unwind);
     }
     fw_print_record(hart->index, (uint64_t)a0 | (uint64_t)a1 << 16 << 16, (const char *)a2, (uint32_t)a3,
@@ -86,10 +87,12 @@ static void user_ecall(fw_hart_t *hart, fw_scratch_t *scratch, uintptr_t *frame,
                 frame[2], frame[1], detail);
     fw_trap_leave_to((uintptr_t)scratch, fw_kernel_unwind);
   }
-  default:
-    stop_launch(hart, RVHAL_TRAP_EXCEPTION, RVHAL_KERNEL_TRAP, CAUSE_ECALL_U, epc, frame[17], frame[2], frame[1],
-                "unknown ecall number (tval)");
+  default: {
+    char why[sizeof hart->block->trap.detail];
+    fw_format(why, sizeof why, "unknown environment call number %ld (a7)", (long)frame[17]);
+    stop_launch(hart, RVHAL_TRAP_EXCEPTION, RVHAL_KERNEL_TRAP, CAUSE_ECALL_U, epc, frame[17], frame[2], frame[1], why);
     fw_trap_leave_to((uintptr_t)scratch, fw_kernel_unwind);
+  }
   }
   xcsr_write(CSR_XEPC, epc + 4);
 }

@@ -1,87 +1,122 @@
-/* What a kernel may reach. On an M-mode board kernels run in U-mode and
- * PMP entries 2..10 of each hart give them, per launch:
- *   program area: code and read-only data (RX), its data segment (RW);
- *   the stacks of the hart's team (RW: the leader's holds the group's
- *     local memory), with at the top of each the hart's block (fw_user_t:
- *     call info, copies of the launch descriptor and packed arguments);
- *   the hart's own work-item stack pool (RW);
- *   the global-memory heap (RW).
- * Nothing else: not the firmware, the control block (the launch ring
- * included: the kernel gets copies), the print rings, other teams' stacks
- * or pools, traces or staged program copies. Every boundary is a page
- * boundary (a PMP rule inside a page makes QEMU check each access to that
- * page apart). Entries 11..13 (constant) give the firmware's U-mode claim
- * loop (RX) and its shared claim page (RW), user_loop.c. Entries 0 and 1 (locked guards below the hart's stack and
- * its pool, boot.c) come first and so win. The ranges are kept in
- * fw_hart_t too: pointers a kernel passes to an ecall are checked against
- * them. Under an S-mode firmware (no PMP) page tables do the same
- * (user_pt.c). For RVHAL_LAUNCH_PRIVILEGED, kernels run in the firmware's
- * mode, on the same stack, with the launch's own descriptor and arguments. */
+/* The kernel's side of a share: its block at the top of the hart's stack
+ * (fw_user_t: call info, copies of the launch descriptor and packed
+ * arguments), what it may reach (fw_reach_t: the installed program, the
+ * stacks of the hart's team, the hart's own work-item stack pool, global
+ * memory; enforced by the board's isolation scheme, fw_isolation.h), and
+ * the same ranges kept in fw_hart_t: pointers a kernel passes to an ecall
+ * are checked against them. When the program changes, what the previous
+ * one left within a kernel's reach is cleared. For RVHAL_LAUNCH_PRIVILEGED,
+ * kernels run in the firmware's mode, on the same stack, with the launch's
+ * own descriptor and arguments. */
 #include <stddef.h>
 #include <string.h>
 
 #include "fw.h"
 #include "fw_csr.h"
+#include "fw_isolation.h"
 #include "fw_launch.h"
 
-/* Word copies and compares written out: a call to memcpy and its return,
+/* Word copies written out: a call to memcpy and its return,
  * on another page of firmware code, each end QEMU's translation block
  * (~40 ns each; docs/architecture.md, "The launch path's cost"). */
 typedef uintptr_t __attribute__((may_alias)) fw_word_t; /* copies any type's words */
 static inline __attribute__((always_inline)) void copy_words(fw_word_t *d, const fw_word_t *s, size_t n) {
   for (size_t i = 0; i < n; i++) d[i] = s[i];
 }
-static inline __attribute__((always_inline)) int same_words(const fw_word_t *a, const fw_word_t *b, size_t n) {
-  uintptr_t diff = 0;
-  for (size_t i = 0; i < n; i++) diff |= a[i] ^ b[i];
-  return diff == 0;
-}
 
-/* The first byte of the installed program's data segment: the lowest
- * install above the lowest one (kernel.ld puts text first). */
-static uintptr_t program_data;
+/* The installed program: its code/data boundary (the lowest install above
+ * the lowest one: kernel.ld puts text first) and its end, page-rounded: a
+ * kernel reaches nothing of the program area above it (so a frame that
+ * jumps hart 0's guard, below which the area ends, faults there); and how
+ * far programs have written since the area was last clean. */
+static uintptr_t program_data, program_top, program_dirty;
+static volatile uint32_t program_gen; /* each change: harts clear their stacks (fw_user_setup) */
+
+/* Per hart, this module's: the memory a U-mode kernel may read in the
+ * current share as [lo, hi) ranges (pointers it hands to an ecall are
+ * checked against them), and the residue bookkeeping (clear_stacks). */
+#define FW_USER_RANGES 4
+typedef struct user_hart {
+  uintptr_t lo[FW_USER_RANGES], hi[FW_USER_RANGES];
+  uint32_t program_gen; /* the last program change whose residue this hart cleared */
+  uintptr_t pool_dirty; /* bytes of its work-item stack pool used since */
+} user_hart_t;
+static user_hart_t per_hart[RVHAL_MAX_HARTS];
+
+/* Zero [lo, hi) but the installs' ranges: what the previous programs left
+ * (code, data, what their kernels wrote) that the new one does not
+ * overwrite. Installs are few (RVHAL_MAX_INSTALLS): taken in address order
+ * by repeated minimum. */
+static void clear_around_installs(const rvhal_launch_desc_t *d, uintptr_t lo, uintptr_t hi) {
+  uintptr_t at = lo;
+  for (uint32_t k = 0; k < d->num_installs && at < hi; k++) {
+    uintptr_t next = UINTPTR_MAX, end = 0;
+    for (uint32_t i = 0; i < d->num_installs; i++) {
+      const uintptr_t dst = (uintptr_t)d->install[i].dst;
+      const uintptr_t e = dst + (uintptr_t)(d->install[i].copy_size + d->install[i].zero_size);
+      if (e > at && dst < next) {
+        next = dst;
+        end = e;
+      }
+    }
+    if (next == UINTPTR_MAX) break;
+    if (next > at) memset((void *)at, 0, (next < hi ? next : hi) - at);
+    if (end > at) at = end;
+  }
+  if (at < hi) memset((void *)at, 0, hi - at);
+}
 
 void fw_user_program_installed(const rvhal_launch_desc_t *d) {
-  uintptr_t lo = UINTPTR_MAX, data = 0;
-  for (uint32_t i = 0; i < d->num_installs; i++)
-    if ((uintptr_t)d->install[i].dst < lo) lo = (uintptr_t)d->install[i].dst;
+  const uintptr_t prog = (uintptr_t)FW_CTRL->boot.program_base;
+  uintptr_t lo = UINTPTR_MAX, data = 0, top = prog;
   for (uint32_t i = 0; i < d->num_installs; i++) {
-    uintptr_t dst = (uintptr_t)d->install[i].dst;
+    const uintptr_t dst = (uintptr_t)d->install[i].dst;
+    const uintptr_t end = dst + (uintptr_t)(d->install[i].copy_size + d->install[i].zero_size);
+    if (dst < lo) lo = dst;
+    if (end > top) top = end;
+  }
+  for (uint32_t i = 0; i < d->num_installs; i++) {
+    const uintptr_t dst = (uintptr_t)d->install[i].dst;
     if (dst > lo && (data == 0 || dst < data)) data = dst;
   }
-  program_data = data & ~(uintptr_t)3;
-#ifdef FW_PRIV_S
-  fw_user_pt_program(program_data ? program_data : (uintptr_t)FW_CTRL->boot.program_base + (uintptr_t)FW_CTRL->boot.program_size);
-#endif
+  top = (top + 4095) & ~(uintptr_t)4095; /* checked: inside the area, whose end is page-aligned */
+  clear_around_installs(d, prog, program_dirty > top ? program_dirty : top);
+  program_dirty = top;
+  program_top = top;
+  program_data = data ? data & ~(uintptr_t)3 : top;
+  __atomic_store_n(&program_gen, program_gen + 1, __ATOMIC_RELEASE);
+  fw_isolation_program(program_data, program_top);
 }
 
-#ifndef FW_PRIV_S
-/* cfg bytes: TOR (0x08) with R 1, W 2, X 4; 0 = off (the bottom of a TOR). */
-#define RX 0x0d
-#define RW 0x0b
-#define PMPADDR(n, a) __asm__ volatile("csrw pmpaddr" #n ", %0" ::"r"((uintptr_t)(a) >> 2))
-/* Entries 11..13, constant: the firmware's U-mode claim loop (RX) and its
- * shared claim page (RW), user_loop.c. */
-#if __riscv_xlen == 64
-void fw_user_pmp_init(void) {
-  PMPADDR(11, __fw_user_start);
-  PMPADDR(12, __fw_user_shared);
-  PMPADDR(13, __fw_user_end);
-  __asm__ volatile("csrw pmpcfg0, %0" ::"r"(0x9898ull | (uint64_t)RX << 24 | (uint64_t)RW << 32 | (uint64_t)RW << 48));
-  __asm__ volatile("csrw pmpcfg2, %0" ::"r"((uint64_t)RW | (uint64_t)RW << 16 | (uint64_t)RX << 32 | (uint64_t)RW << 40));
+/* Once per program change, each hart: zero what a kernel may read of its
+ * own stack (below its block) and the used part of its work-item stack
+ * pool, so that the next program's kernels find nothing of the previous
+ * one's. The pool's used part: the SDK takes work-item stacks from its
+ * start, at most items-per-group - 1 of them (sdk/src/barrier.c); the most
+ * since the last clear is kept (pools are megabytes: clearing all of each
+ * cost ~1.3 ms a program change on 4 harts). A team's kernels reach each
+ * other's stacks, but none runs before the whole team passed the barrier
+ * that publishes its first claim (scheduler.c), after every member's
+ * clear. */
+static void clear_stacks(fw_hart_t *hart, uintptr_t stack, uintptr_t pool, uintptr_t pool_size) {
+  const rvhal_launch_desc_t *d = fw_launch.desc;
+  const uint64_t items = (uint64_t)d->local_size[0] * d->local_size[1] * d->local_size[2]; /* checked: >= 1 */
+  const uintptr_t room = pool_size - RVHAL_STACK_GUARD;
+  const uint64_t want = (items - 1) * FW_CTRL->boot.fiber_stack_size; /* < 2^32 * 2^32: no wrap */
+  const uintptr_t used = want < room ? (uintptr_t)want : room;
+  const uint32_t gen = __atomic_load_n(&program_gen, __ATOMIC_ACQUIRE);
+  user_hart_t *me = &per_hart[hart->index];
+  if (me->program_gen == gen) {
+    if (used > me->pool_dirty) me->pool_dirty = used;
+    return;
+  }
+  if (me->program_gen == 0) me->pool_dirty = room; /* the first clear since boot: RAM survives a device restart */
+  me->program_gen = gen;
+  const uintptr_t lo = stack + RVHAL_STACK_GUARD + 16; /* above the canary (fw_hart.h) */
+  memset((void *)lo, 0, (uintptr_t)hart->user - lo);
+  memset((void *)(pool + RVHAL_STACK_GUARD), 0, me->pool_dirty);
+  me->pool_dirty = used;
 }
-#else
-void fw_user_pmp_init(void) {
-  PMPADDR(11, __fw_user_start);
-  PMPADDR(12, __fw_user_shared);
-  PMPADDR(13, __fw_user_end);
-  __asm__ volatile("csrw pmpcfg0, %0" ::"r"(0x9898u | (uint32_t)RX << 24));
-  __asm__ volatile("csrw pmpcfg1, %0" ::"r"((uint32_t)RW | (uint32_t)RW << 16));
-  __asm__ volatile("csrw pmpcfg2, %0" ::"r"((uint32_t)RW | (uint32_t)RW << 16));
-  __asm__ volatile("csrw pmpcfg3, %0" ::"r"((uint32_t)RX | (uint32_t)RW << 8));
-}
-#endif
-#endif
 
 void fw_user_setup(fw_hart_t *hart) {
   const fw_launch_t *L = &fw_launch;
@@ -94,33 +129,16 @@ void fw_user_setup(fw_hart_t *hart) {
   if (leader + members > L->participants) members = L->participants - leader;
   const uintptr_t stacks_end = stacks + members * S;
   const uintptr_t pool = (uintptr_t)b->fibers_base + hart->index * P;
-  const uintptr_t heap = (uintptr_t)(b->trace_base + b->trace_size * b->num_harts);
-  const uintptr_t heap_end = (uintptr_t)b->staging_base;
+  const uintptr_t heap = (uintptr_t)b->heap_base, heap_end = (uintptr_t)(b->heap_base + b->heap_size);
   const uintptr_t lo[FW_USER_RANGES] = {prog, stacks, pool, heap};
-  const uintptr_t hi[FW_USER_RANGES] = {prog_end, stacks_end, pool + P, heap_end};
-  copy_words(hart->user_lo, lo, FW_USER_RANGES);
-  copy_words(hart->user_hi, hi, FW_USER_RANGES);
-#ifndef FW_PRIV_S
-  /* Written only when they change: QEMU flushes the hart's TLB on every
-   * PMP write (measured: the empty launch 1.4 -> 4.2 us when written each
-   * time). */
-  const uintptr_t data = program_data ? program_data : prog_end;
-  const uintptr_t pmp[FW_USER_PMP] = {prog, data, prog_end, stacks, stacks_end, pool, pool + P, heap, heap_end};
-  if (!same_words(pmp, hart->pmp, FW_USER_PMP)) {
-    copy_words(hart->pmp, pmp, FW_USER_PMP);
-    PMPADDR(2, prog);
-    PMPADDR(3, data);
-    PMPADDR(4, prog_end);
-    PMPADDR(5, stacks);
-    PMPADDR(6, stacks_end);
-    PMPADDR(7, pool);
-    PMPADDR(8, pool + P);
-    PMPADDR(9, heap);
-    PMPADDR(10, heap_end);
-  }
-#else
-  fw_user_pt_share(hart->index, stacks, stacks_end, L->privileged);
-#endif
+  const uintptr_t top = program_top ? program_top : prog_end; /* before the first program: the area */
+  const uintptr_t hi[FW_USER_RANGES] = {top, stacks_end, pool + P, heap_end};
+  clear_stacks(hart, (uintptr_t)b->stacks_base + hart->index * S, pool, P);
+  copy_words(per_hart[hart->index].lo, lo, FW_USER_RANGES);
+  copy_words(per_hart[hart->index].hi, hi, FW_USER_RANGES);
+  const uintptr_t data = program_data ? program_data : top;
+  const fw_reach_t reach = {prog, data, top, stacks, stacks_end, pool, pool + P, heap, heap_end};
+  fw_isolation_share(hart->index, &reach, L->privileged);
 
   /* The kernel's view of this call: at the top of this hart's stack. */
   fw_user_t *u = hart->user;
@@ -129,7 +147,7 @@ void fw_user_setup(fw_hart_t *hart) {
   /* xie, what a trap's unwinding restores (trap.c): a U-mode share swaps
    * it for 0 as it enters (run_protected: one CSR access less) */
   if (L->privileged) fw_scratch_of(hart->index)->ie = xcsr_read(CSR_XIE);
-  u->call.team = &fw_harts[leader].user->team;
+  u->call.team = &fw_harts[leader].user->team; /* the copy in its first hart's block */
   u->call.counters = u->counters;
   u->call.fp_live = 0;
   u->sched.hal_extra = (uintptr_t)&u->call;
@@ -155,7 +173,8 @@ void fw_user_setup(fw_hart_t *hart) {
 }
 
 int fw_user_readable(const fw_hart_t *hart, uintptr_t p, uintptr_t n) {
+  const uintptr_t *lo = per_hart[hart->index].lo, *hi = per_hart[hart->index].hi;
   for (int i = 0; i < FW_USER_RANGES; i++)
-    if (p >= hart->user_lo[i] && p <= hart->user_hi[i] && n <= hart->user_hi[i] - p) return 1;
+    if (p >= lo[i] && p <= hi[i] && n <= hi[i] - p) return 1;
   return 0;
 }

@@ -14,6 +14,7 @@
  * which the host checks). Nothing here may reach firmware data: no globals,
  * no calls but the kernel's entry. */
 #include "fw.h"
+#include "fw_claim.h"
 #include "fw_mmio.h"
 
 /* The cycle counter as U-mode reads it (mcounteren/scounteren allow it);
@@ -37,12 +38,7 @@ __attribute__((section(".usertext"), noinline, used)) void fw_user_loop(fw_uloop
     if (step) next += step;
     else c = __atomic_fetch_add(&s->next_chunk, 1, __ATOMIC_RELAXED);
     if (c >= total) return;
-    const uintptr_t row = c / per_row, gx = (c - row * per_row) * chunk;
-    const uintptr_t n = ngx - gx < chunk ? ngx - gx : chunk;
-    sched->group_id_start[0] = gx;
-    sched->group_id_start[1] = row % ngy;
-    sched->group_id_start[2] = row / ngy;
-    sched->num_groups_per_call[0] = n;
+    const uintptr_t n = fw_claim_groups(sched, c, chunk, ngx, ngy, per_row);
     if (counting) {
       const uint64_t k0 = cycles();
       entry(args, sched);

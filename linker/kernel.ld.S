@@ -24,6 +24,7 @@ SECTIONS {
   .rodata : ALIGN(16) {
     *(.rodata .rodata.* .srodata .srodata.*)
   } :text
+  __rvhal_code_end = .; /* the end of the program's code and read-only data */
   . = ALIGN(4096);
   .data : ALIGN(16) {
     *(.data .data.*)

@@ -92,7 +92,9 @@ typedef struct rvhal_boot_config {
   uint64_t trace_base;      /* hart i's timeline events: trace_base + i*trace_size */
   uint64_t timebase_hz;     /* mtime frequency */
   uint64_t trace_size;      /* bytes of timeline events per hart */
-  uint64_t reserved[4];
+  uint64_t heap_base;       /* global memory (kernels' buffers): [heap_base, heap_base + heap_size) */
+  uint64_t heap_size;
+  uint64_t reserved[2];
 } rvhal_boot_config_t;
 
 /* Written by the firmware. */
@@ -289,6 +291,8 @@ RVHAL_ASSERT_OFFSET(rvhal_boot_config_t, linger_ticks, 112);
 RVHAL_ASSERT_OFFSET(rvhal_boot_config_t, trace_base, 120);
 RVHAL_ASSERT_OFFSET(rvhal_boot_config_t, timebase_hz, 128);
 RVHAL_ASSERT_OFFSET(rvhal_boot_config_t, trace_size, 136);
+RVHAL_ASSERT_OFFSET(rvhal_boot_config_t, heap_base, 144);
+RVHAL_ASSERT_OFFSET(rvhal_boot_config_t, heap_size, 152);
 RVHAL_ASSERT_OFFSET(rvhal_fw_state_t, state, 0);
 RVHAL_ASSERT_OFFSET(rvhal_fw_state_t, harts_online, 4);
 RVHAL_ASSERT_OFFSET(rvhal_fw_state_t, polling, 8);

@@ -5,6 +5,7 @@
 #define FW_COUNTERS_H
 
 #include "fw.h"
+#include "fw_launch.h"
 #include "fw_mmio.h"
 
 /* Instructions this hart executed: rvhal's QEMU plugin keeps an exact

@@ -7,8 +7,9 @@
  * unprivileged cycle/instret CSRs, which both modes may read.
  *
  * Both builds run kernels in U-mode (fw_user_call in start.S): the M-mode
- * one isolates them with PMP (user.c), the S-mode one with Sv39 page
- * tables (user_pt.c). */
+ * one isolates them with PMP (isolation_pmp.c), the S-mode one with Sv39
+ * page tables (isolation_pt.c); firmware/CMakeLists.txt picks the file.
+ * FW_PRIV_S is tested here only. */
 #ifndef FW_CSR_H
 #define FW_CSR_H
 
@@ -29,6 +30,10 @@
 #define XSTATUS_XPIE (1ul << 5)
 #define XRET sret
 #define FW_PRIV_NAME "S"
+#define FW_CSR_CYCLE "cycle" /* the unprivileged shadows: S-mode may read them */
+#define FW_CSR_INSTRET "instret"
+#define FW_START_HARTID      /* SBI passes the hart id in a0 */
+#define FW_HAS_SFENCE 1      /* by definition */
 #else
 #define CSR_XSTATUS mstatus
 #define CSR_XIE mie
@@ -46,6 +51,10 @@
 #define XSTATUS_XPIE (1ul << 7)
 #define XRET mret
 #define FW_PRIV_NAME "M"
+#define FW_CSR_CYCLE "mcycle"
+#define FW_CSR_INSTRET "minstret"
+#define FW_START_HARTID csrr a0, mhartid
+#define FW_HAS_SFENCE 0      /* only if the hart has S-mode: misa */
 #endif
 /* mstatus.FS and sstatus.FS are the same field. */
 #define XSTATUS_FS_INITIAL (1ul << 13)
@@ -68,6 +77,9 @@
 #define xcsr_write(csr, val) __asm__ volatile("csrw " FW_STR(csr) ", %0" ::"rK"((unsigned long)(val)) : "memory")
 #define xcsr_set(csr, val) __asm__ volatile("csrs " FW_STR(csr) ", %0" ::"rK"((unsigned long)(val)) : "memory")
 #define xcsr_clear(csr, val) __asm__ volatile("csrc " FW_STR(csr) ", %0" ::"rK"((unsigned long)(val)) : "memory")
+
+/* Whether sfence.vma exists here (misa is M-mode's to read). */
+static inline int fw_has_sfence(void) { return FW_HAS_SFENCE || (xcsr_read(misa) & (1ul << ('S' - 'A'))) != 0; }
 
 #endif
 

@@ -1,19 +1,44 @@
 /* The launch being run, and the one place that changes its state
- * (launch.c): hart 0 starts it, participants claim work from it, any hart
+ * (launch_owner.c): hart 0 starts it, participants claim work from it, any hart
  * may fail it (the first failure wins), each participant finishes its
- * share, and the last one completes it. Nothing else writes fw_launch. */
+ * share, and the last one completes it; in exact timing the teams take
+ * turns through it. Nothing else writes fw_launch. */
 #ifndef FW_LAUNCH_H
 #define FW_LAUNCH_H
 
 #include "fw.h"
 #include "rvhal/rvhal_cmdlist.h"
 
+/* The launch being run; shared by its harts. */
+typedef struct fw_launch {
+  uint64_t seq;
+  const rvhal_launch_desc_t *desc;
+  hal_kernel_entry_t entry;
+  void *args;
+  uint64_t chunks_per_row; /* claims per row of groups along dimension 0 */
+  uint64_t total_chunks;
+  uint32_t participants;   /* harts taking part */
+  uint32_t team_size;
+  uint64_t start_mtime;
+  volatile uintptr_t next_chunk; /* claimed with an atomic add */
+  volatile uint32_t finished;   /* participants done */
+  volatile int32_t status;      /* first error wins */
+  volatile uint32_t abort;      /* set on error: take no more groups */
+  volatile uint32_t fault_hart;
+  volatile uint32_t turn;       /* exact timing: the team whose turn it is */
+  volatile uint32_t arrived;    /* exact timing: harts asleep, waiting for their turn */
+  uint32_t privileged; /* RVHAL_LAUNCH_PRIVILEGED: the kernel runs in our mode, not isolated */
+} fw_launch_t;
+
+extern fw_launch_t fw_launch;
+extern volatile uintptr_t fw_launch_gen; /* bumped at each launch's start: the workers' wake-up */
+
 /* Hart 0: check and set up launch `seq` from the ring, install its program
  * and wake its participants. RVHAL_OK, or the launch was refused and is
  * already completed with that status. */
 int32_t fw_launch_start(uint64_t seq);
 
-/* Hart 0: the same for a launch of command list `seq` (cmdlist.c): its
+/* Hart 0: the same for a launch of command list `seq` (command_list_walk.c): its
  * descriptor and arguments in the list, its end written to `st`, not to
  * the ring; `now` is its start time (the list's last clock reading: the
  * clock is MMIO, ~75 ns a read under QEMU). */
@@ -23,7 +48,7 @@ int32_t fw_launch_start_cmd(uint64_t seq, const rvhal_launch_desc_t *d, const vo
 /* Hart 0, after fw_launch_wait_retired: the end time written for the last
  * launch started by fw_launch_start_cmd (its record may since have been
  * rewritten by a privileged kernel; this copy is the firmware's). Read
- * only outside launch.c, like the two serials below. */
+ * only outside launch_owner.c, like the two serials below. */
 extern uint64_t fw_launch_cmd_end_mtime;
 
 /* Ring launch `seq` has ended (status, first faulting hart, start time):
@@ -50,6 +75,11 @@ static inline uintptr_t fw_launch_claim(uintptr_t team, uintptr_t k, uintptr_t t
  * sets the status and the faulting hart, every failure stops further
  * claims and wakes the participants (asleep in a barrier, they leave). */
 void fw_launch_fail(const fw_hart_t *hart, int32_t status);
+
+/* Exact timing: wait, asleep, until every participant is asleep and it is
+ * team `team`'s turn (or the launch failed); hand the turn to `next_team`. */
+void fw_launch_wait_turn(const fw_hart_t *hart, uint32_t team);
+void fw_launch_pass_turn(uint32_t next_team);
 
 /* `hart` has done its share; the last participant completes the launch. */
 void fw_launch_finish(fw_hart_t *hart);

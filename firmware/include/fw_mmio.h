@@ -14,15 +14,7 @@ static inline uint32_t mmio_read32(uintptr_t addr) { return *(volatile uint32_t 
 static inline void fw_wfi(void) { __asm__ volatile("wfi" ::: "memory"); }
 static inline void fw_fence(void) { __asm__ volatile("fence rw, rw" ::: "memory"); }
 
-/* 64-bit counters on both XLENs: mcycle/minstret in M-mode, their
- * unprivileged shadows in S-mode (fw_csr.h). */
-#ifdef FW_PRIV_S
-#define FW_CSR_CYCLE "cycle"
-#define FW_CSR_INSTRET "instret"
-#else
-#define FW_CSR_CYCLE "mcycle"
-#define FW_CSR_INSTRET "minstret"
-#endif
+/* 64-bit counters on both XLENs (FW_CSR_CYCLE, FW_CSR_INSTRET: fw_csr.h). */
 
 #if __riscv_xlen == 64
 #define FW_READ_COUNTER64(name)                                  \

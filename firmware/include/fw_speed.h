@@ -16,7 +16,7 @@
 #define FW_TIMER_OFF (1ull << 50)
 
 /* Once per launch, on each hart taking part, before it runs the kernel, if
- * the host asks (RVHAL_LAUNCH_TLB_FLUSH, host/src/launch/launch.c: the launch's
+ * the host asks (RVHAL_LAUNCH_TLB_FLUSH, host/src/launch/launch_owner.c: the launch's
  * buffers need a bigger TLB than it has grown to): grow QEMU's software
  * TLB of the mode the kernel runs in to the 2^n entries the host names
  * (RVHAL_LAUNCH_TLB_LOG2). firmware/speed.c. */

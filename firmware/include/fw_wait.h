@@ -24,7 +24,7 @@ typedef enum fw_wake_reason {
   FW_WAKE_RETIRED,     /* (hart 0) the launch is completed */
 } fw_wake_reason_t;
 
-extern volatile uint32_t fw_wake_reasons[RVHAL_MAX_HARTS]; /* launch.c */
+extern volatile uint32_t fw_wake_reasons[RVHAL_MAX_HARTS]; /* launch_owner.c */
 
 static inline void fw_wake(uint32_t index, fw_wake_reason_t why) {
   __atomic_fetch_or(&fw_wake_reasons[index], 1u << why, __ATOMIC_RELAXED);
@@ -41,5 +41,16 @@ static inline void fw_wake(uint32_t index, fw_wake_reason_t why) {
       fw_wfi();                    \
     }                              \
   } while (0)
+
+/* The one timed sleep: until the timer reaches `until` (hart `index` is the
+ * calling hart), or any interrupt wakes it first; one wfi, the timer off
+ * again after. */
+static inline void fw_sleep_until(uint32_t index, uint64_t until) {
+  fw_timer_set(index, until);
+  xcsr_set(CSR_XIE, XIP_TIMER);
+  fw_wfi();
+  xcsr_clear(CSR_XIE, XIP_TIMER);
+  fw_timer_set(index, FW_TIMER_OFF);
+}
 
 #endif /* FW_WAIT_H */

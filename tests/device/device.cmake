@@ -156,6 +156,7 @@ rvhal_device_test(memory_staged_program RV32 BOARDS SOURCE memory ARGS staged)
 rvhal_device_test(errors_kernel_handles RV32 BOARDS SOURCE errors ARGS kernel-handles)
 rvhal_device_test(trap_stack_overflow BOARDS GDB SOURCE trap ARGS stack)
 rvhal_device_test(hostile_stack RV32 BOARDS SOURCE hostile ARGS stack TIMEOUT 120)
+rvhal_device_test(hostile_probe RV32 BOARDS SOURCE hostile ARGS probe TIMEOUT 300) # every isolation scheme, every board
 rvhal_device_test(no_qemu_left_thread_exit SOURCE no_qemu_left ARGS thread)
 # The fixture's cleanup: runs after every test above.
 rvhal_device_test(no_qemu_left_after_suite CLEANUP SOURCE no_qemu_left ARGS after-suite TIMEOUT 30)

@@ -11,8 +11,11 @@
  * RVHAL_MISSING_TOOL (no such QEMU) and RVHAL_BAD_LAUNCH.
  *
  * With the argument "stack": frames of several sizes, up to past the whole
- * stack region, touched only at their lowest byte. Arguments name the parts
- * to run (forged print wiped traps wild isolated lost busy missing stack).
+ * stack region, touched only at their lowest byte. With "probe": every page
+ * of the firmware image and pages of every region of the layout a kernel
+ * must not reach, stored to and loaded from. Arguments name the parts to
+ * run (forged print wiped traps wild isolated lost busy missing stack
+ * probe).
  * Kernels run isolated (U-mode on M-mode boards); those that play a lying
  * device (forged records, print heads, staging and boot configuration
  * overwritten) run privileged (rvhal_launch_options_t.privileged). */
@@ -21,6 +24,7 @@
 
 #include "dev_util.h"
 #include "rvhal/queue.h"
+#include "rvhal/rvhal_cmdlist.h"  /* RVHAL_CMDLIST_OFFSET */
 #include "rvhal/rvhal_protocol.h" /* RVHAL_PRINT_RING_SIZE */
 #include "dt_shared.h"
 
@@ -280,6 +284,194 @@ static void own_return(void) {
   HEALTHY();
 }
 
+/* Code is read-only after a program change too (issue 16, item 1): dt_hostile
+ * writes its data page at `data` on hart 0 and returns (hostile_claims what
+ * 4: no trap, whose return to the firmware would flush QEMU's TLB), then
+ * dt_trap, whose code spans that page (its text is longer and it has no
+ * data segment), is installed; its trap_store on hart 0 into that page must
+ * trap. QEMU 7.2 kept the page's writable translation across the PMP
+ * rewrite of the program change (no flush on a pmpaddr write): the store
+ * succeeded. */
+static void code_after_program_change(uint32_t data) {
+  const uint8_t z = 0;
+  CHECK_OK(rvhal_mem_fill(c.d, c.marks, &z, 1, N * 4));
+  uint64_t what = 4;
+  hal_arg_t hargs[2] = {rvhal_arg_global(c.marks), rvhal_arg_value(&what, 8)};
+  hal_ndrange_t one_item = {.global = {1}, .local = {1}};
+  rvhal_launch_options_t hart0 = {.harts = 1};
+  int rc = rvhal_kernel_exec_ex(c.d, c.hostile, fixture_kernel(c.d, c.hostile, "hostile_claims"), &one_item, hargs, 2,
+                                1, &hart0);
+  CHECK_MSG(rc == RVHAL_OK, "hostile_claims what 4: %s: %s", rvhal_status_name(rc), rvhal_last_error());
+  uint32_t m[2];
+  CHECK_OK(rvhal_mem_read(c.d, m, c.marks, sizeof m));
+  CHECK_MSG(m[1] == data, "dt_hostile's data at 0x%x, then 0x%x", data, m[1]);
+  uint64_t info[8] = {0};
+  info[TRAP_INFO_FAULT_ADDR] = data;
+  hal_addr_t ib = dt_buffer(c.d, sizeof info, info);
+  uint64_t bad = 0;
+  hal_arg_t targs[3] = {rvhal_arg_global(ib), rvhal_arg_global(c.marks), rvhal_arg_value(&bad, 8)};
+  rc = rvhal_kernel_exec_ex(c.d, c.good, fixture_kernel(c.d, c.good, "trap_store"), &one_item, targs, 3, 1, &hart0);
+  const char *msg = rvhal_last_error();
+  char want[64];
+  snprintf(want, sizeof want, "address 0x%llx", (unsigned long long)data);
+  CHECK_MSG(rc == RVHAL_KERNEL_TRAP && strstr(msg, "store") && strstr(msg, want),
+            "a store into dt_trap's code at 0x%x after dt_hostile wrote its data there: %s: %s", data,
+            rvhal_status_name(rc), msg);
+  if (getenv("RVHAL_TEST_VERBOSE")) printf("  code after a program change: %s\n", msg);
+  CHECK_OK(rvhal_mem_free(c.d, ib));
+  HEALTHY();
+}
+
+/* Nothing of one program is left for the next (issue 16, item 3): dt_hostile
+ * fills every hart's stack below its frame, and the work-item stacks its
+ * groups may use, with RESIDUE_MARK; then dt_trap's kernel on each hart
+ * counts the marks it can read there: none.
+ * `stacks` and `stack_size` come from HOSTILE_LAYOUT. */
+static void residue(uint64_t stacks, uint64_t stack_size) {
+  const uint32_t harts = rvhal_device_get_info(c.d)->num_harts;
+  CHECK_MSG(stacks % 65536 == 0 && stack_size % 65536 == 0 && stack_size >> 16 < 65536,
+            "stacks at 0x%llx, %llu bytes each: not in 64 KiB units", (unsigned long long)stacks,
+            (unsigned long long)stack_size);
+  uint64_t value = stacks | stack_size >> 16;
+  EXPECT(act(HOSTILE_MARK_STACK, value, harts * 4, 4), RVHAL_OK, NULL, NULL); /* groups of 4: 3 work-item stacks */
+  /* a count per hart, and at least the two words of mem_code_tail below (one-hart boards) */
+  hal_addr_t out = dt_buffer(c.d, (harts < 2 ? 2 : harts) * 4, NULL);
+  hal_arg_t args[2] = {rvhal_arg_global(out), rvhal_arg_value(&value, 8)};
+  hal_ndrange_t nd = {.global = {harts}, .local = {1}};
+  rvhal_launch_options_t o = {.chunk_groups = 1};
+  CHECK_OK(rvhal_kernel_exec_ex(c.d, c.good, fixture_kernel(c.d, c.good, "trap_residue"), &nd, args, 2, 1, &o));
+  uint32_t n[RVHAL_MAX_HARTS] = {0};
+  CHECK_OK(rvhal_mem_read(c.d, n, out, harts * 4));
+  uint64_t total = 0;
+  for (uint32_t h = 0; h < harts; h++) total += n[h];
+  CHECK_MSG(total == 0, "the next program read %llu marker words the previous one left on the stacks",
+            (unsigned long long)total);
+  /* The program area: dt_mem, shorter than dt_hostile and without a data
+   * segment, finds nothing of dt_hostile's code after its own on its last
+   * code page (and cannot reach dt_hostile's data page above it). */
+  EXPECT(act(HOSTILE_PRINT_ONCE, 0, 1, 1), RVHAL_OK, NULL, NULL); /* dt_hostile installed */
+  hal_program_t mem = fixture_program(c.d, "dt_mem");
+  hal_arg_t targ = rvhal_arg_global(out);
+  hal_ndrange_t one = {.global = {1}, .local = {1}};
+  CHECK_OK(rvhal_kernel_exec(c.d, mem, fixture_kernel(c.d, mem, "mem_code_tail"), &one, &targ, 1, 1));
+  CHECK_OK(rvhal_mem_read(c.d, n, out, 8));
+  CHECK_MSG(n[1] > 0, "dt_mem's code ends on a page boundary: no tail to check");
+  CHECK_MSG(n[0] == 0, "the next program read %u nonzero words of the previous one's code after its own (of %u)",
+            n[0], n[1]);
+  CHECK_OK(rvhal_program_free(c.d, mem));
+  CHECK_OK(rvhal_mem_free(c.d, out));
+  HEALTHY();
+}
+
+/* One probe: an isolated kernel on hart 0 stores to (store) or loads from
+ * `addr`; it must fault naming the address, or (allowed) succeed. */
+static unsigned probe_at(uint64_t addr, int store, int allowed, const char *what) {
+  rvhal_launch_options_t one = {.harts = 1};
+  int rc = act_opts(store ? HOSTILE_STORE_AT : HOSTILE_LOAD_AT, addr, 1, 1, &one);
+  const char *msg = rvhal_last_error();
+  char want[64];
+  snprintf(want, sizeof want, "address 0x%llx", (unsigned long long)addr);
+  if (allowed) {
+    CHECK_MSG(rc == RVHAL_OK, "%s of %s at 0x%llx (a kernel's own memory): %s: %s", store ? "store" : "load", what,
+              (unsigned long long)addr, rvhal_status_name(rc), msg);
+    return rc != RVHAL_OK;
+  }
+  const int ok = rc == RVHAL_KERNEL_TRAP && strstr(msg, want) && strstr(msg, store ? "store" : "load");
+  CHECK_MSG(ok, "%s of %s at 0x%llx did not fault: %s: %s", store ? "store" : "load", what, (unsigned long long)addr,
+            rvhal_status_name(rc), msg);
+  return !ok;
+}
+
+/* Issue 16, item 13: every page of the firmware image, and the first,
+ * middle and last page of every other region of the device's layout a
+ * kernel is not meant to reach, faults for an isolated kernel's stores and
+ * loads (PMP on M-mode boards, page tables under SBI); a few pages it is
+ * meant to reach do not (so the probe can tell). Run on hart 0: the other
+ * harts' stacks and pools are not its own. Then the device is healthy. */
+static void probe_layout(void) {
+  EXPECT(act_priv(HOSTILE_LAYOUT, 0, 1, 1), RVHAL_OK, NULL, NULL);
+  uint32_t m[2 * HOSTILE_LAYOUT_VALUES];
+  CHECK_OK(rvhal_mem_read(c.d, m, c.marks, sizeof m));
+  uint64_t v[HOSTILE_LAYOUT_VALUES];
+  for (int i = 0; i < HOSTILE_LAYOUT_VALUES; i++) v[i] = m[2 * i] | (uint64_t)m[2 * i + 1] << 32;
+  const uint64_t fw = v[0], ctrl = v[1], staging = v[2], stacks = v[3], S = v[4], harts = v[5], pools = v[6], P = v[7];
+  const uint64_t traces = v[8], T = v[9], heap = v[10], heap_size = v[11], staging_size = v[12], prog = v[13];
+  const uint64_t prog_size = v[14], ram = v[15], ram_size = v[16];
+  const uint64_t pg = 4096;
+  CHECK_MSG(harts >= 1 && harts <= RVHAL_MAX_HARTS && S % pg == 0 && P % pg == 0 && fw % pg == 0,
+            "layout: %llu harts, stacks of %llu, pools of %llu, firmware at 0x%llx", (unsigned long long)harts,
+            (unsigned long long)S, (unsigned long long)P, (unsigned long long)fw);
+  if (harts < 1 || harts > RVHAL_MAX_HARTS || S % pg || P % pg || fw % pg) return;
+  /* The firmware's pages a kernel is meant to reach: its U-mode claim loop
+   * (executable and readable: where a kernel alone in its team returns to,
+   * hostile_claims) and the claim page after it (read and write). */
+  const uint8_t z = 0;
+  CHECK_OK(rvhal_mem_fill(c.d, c.marks, &z, 1, N * 4));
+  uint64_t what = 0;
+  hal_arg_t cargs[2] = {rvhal_arg_global(c.marks), rvhal_arg_value(&what, 8)};
+  hal_ndrange_t cnd = {.global = {N - 2}, .local = {1}};
+  rvhal_launch_options_t alone = {.harts = 1, .chunk_groups = 1};
+  CHECK_OK(rvhal_kernel_exec_ex(c.d, c.hostile, fixture_kernel(c.d, c.hostile, "hostile_claims"), &cnd, cargs, 2, 1,
+                                &alone));
+  uint32_t ra[2];
+  CHECK_OK(rvhal_mem_read(c.d, ra, c.marks, sizeof ra));
+  const uint64_t loop_page = (ra[0] | (uint64_t)ra[1] << 32) & ~(pg - 1), shared_page = loop_page + pg;
+  CHECK_MSG(loop_page >= fw && loop_page < fw + RVHAL_CMDLIST_OFFSET, "the U-mode claim loop at 0x%llx",
+            (unsigned long long)loop_page);
+  unsigned probes = 0, missed = 0;
+  /* every page of the firmware image (RVHAL_CMDLIST_OFFSET: where the image's room ends) */
+  for (uint64_t a = fw; a < fw + RVHAL_CMDLIST_OFFSET; a += pg, probes += 2) {
+    missed += probe_at(a + 8, 1, a == shared_page, "the firmware image");
+    missed += probe_at(a + 8, 0, a == shared_page || a == loop_page, "the firmware image");
+  }
+  struct {
+    const char *what;
+    uint64_t lo, hi;
+  } r[4 * RVHAL_MAX_HARTS + 16];
+  size_t n = 0;
+#define REGION(w, l, h) \
+  do {                    \
+    r[n].what = (w);      \
+    r[n].lo = (l);        \
+    r[n].hi = (h);        \
+    n++;                  \
+  } while (0)
+  REGION("the command-list area", fw + RVHAL_CMDLIST_OFFSET, fw + RVHAL_CTRL_OFFSET);
+  REGION("the control block", ctrl, ctrl + sizeof(rvhal_ctrl_t));
+  REGION("the print rings", fw + RVHAL_PRINT_OFFSET, fw + RVHAL_PRINT_OFFSET + harts * RVHAL_PRINT_RING_SIZE);
+  REGION("the rest of the firmware region", fw + RVHAL_PT_OFFSET, fw + RVHAL_FW_REGION_SIZE);
+  if (fw > ram) REGION("RAM below the firmware", ram, fw);
+  REGION("the program area between firmware and programs", fw + RVHAL_FW_REGION_SIZE, prog);
+  REGION("the program area above the program", prog + prog_size - 64 * pg, prog + prog_size);
+  for (uint64_t h = 0; h < harts; h++) {
+    REGION("a stack guard", stacks + h * S, stacks + h * S + RVHAL_STACK_GUARD);
+    REGION("a work-item stack pool's guard", pools + h * P, pools + h * P + RVHAL_STACK_GUARD);
+    if (h == 0) continue;
+    REGION("another hart's stack", stacks + h * S + RVHAL_STACK_GUARD, stacks + (h + 1) * S);
+    REGION("another hart's work-item stacks", pools + h * P + RVHAL_STACK_GUARD, pools + (h + 1) * P);
+  }
+  REGION("the timeline buffers", traces, traces + harts * T);
+  if (heap > traces + harts * T) REGION("between the timelines and global memory", traces + harts * T, heap);
+  REGION("the staged program copies", staging, staging + staging_size);
+  if (ram + ram_size > staging + staging_size) REGION("RAM above the staging area", staging + staging_size, ram + ram_size);
+#undef REGION
+  for (size_t i = 0; i < n; i++) {
+    const uint64_t lo = r[i].lo & ~(pg - 1), hi = (r[i].hi + pg - 1) & ~(pg - 1);
+    if (hi <= lo) continue;
+    const uint64_t at[3] = {lo, lo + (hi - lo) / 2 / pg * pg, hi - pg};
+    for (int k = 0; k < 3; k++, probes += 2) {
+      missed += probe_at(at[k] + 16, 1, 0, r[i].what);
+      missed += probe_at(at[k] + 16, 0, 0, r[i].what);
+    }
+  }
+  /* what a kernel is meant to reach: global memory, its own stack */
+  missed += probe_at(c.marks + 64, 1, 1, "global memory");
+  missed += probe_at(heap + heap_size - 64, 0, 1, "global memory");
+  missed += probe_at(stacks + RVHAL_STACK_GUARD + 64, 0, 1, "its own stack");
+  if (getenv("RVHAL_TEST_VERBOSE")) printf("  probed %u pages of %zu regions and the firmware image: %u wrong\n", probes, n, missed);
+  HEALTHY();
+}
+
 /* An isolated (U-mode) kernel's store into the firmware, the control block,
  * a staged program copy or another hart's stack traps at once, naming the
  * address, and the next launch is correct with every other buffer intact. */
@@ -290,6 +482,7 @@ static void isolated_stores(void) {
   uint64_t v[6];
   for (int i = 0; i < 6; i++) v[i] = m[2 * i] | (uint64_t)m[2 * i + 1] << 32;
   const uint64_t harts = v[5], last = harts - 1;
+  residue(v[3], v[4]);
   struct {
     const char *what;
     uint64_t addr;
@@ -317,7 +510,8 @@ static void isolated_stores(void) {
      * stops the launch naming it, and the firmware does not read it. */
     rc = act_opts(HOSTILE_ECALL_PRINT_AT, t[i].addr, N, 4, &one);
     msg = rvhal_last_error();
-    CHECK_MSG(rc == RVHAL_KERNEL_TRAP && strstr(msg, "(mcause 8)") && strstr(msg, want),
+    CHECK_MSG(rc == RVHAL_KERNEL_TRAP && strstr(msg, "(mcause 8)") && strstr(msg, want) &&
+                  strstr(msg, "print: text at address") && strstr(msg, "outside its memory"),
               "print ecall with text in the %s: %s: %s", t[i].what, rvhal_status_name(rc), msg);
     HEALTHY();
   }
@@ -348,6 +542,7 @@ static void isolated_stores(void) {
               "a store into the kernel's own code (%s): %s: %s", want, rvhal_status_name(rc), msg);
     if (getenv("RVHAL_TEST_VERBOSE")) printf("  own code: %s\n", msg);
     HEALTHY();
+    code_after_program_change(m[1]);
   }
   /* Privileged state is not the kernel's to read (the S-mode firmware's
    * sstatus; an M-mode one's too, sstatus being a view of mstatus). */
@@ -400,6 +595,10 @@ static void traps(void) {
       CHECK_MSG(strstr(msg, "(mcause 6)") || strstr(msg, "(mcause 4)"), "misaligned AMO: \"%s\": mcause 6 or 4 "
                 "expected", msg);
     }
+    /* the firmware's own reason for an ecall it refuses */
+    if (t[i].what == HOSTILE_ECALL)
+      CHECK_MSG(strstr(rvhal_last_error(), "unknown environment call number -1 (a7)") != NULL, "unknown ecall: %s",
+                rvhal_last_error());
     HEALTHY();
   }
   /* work-items 1..3 of each group call barrier(), item 0 does not */
@@ -490,12 +689,27 @@ static void stack_frames(void) {
     for (size_t ic = 0; ic < (info->num_harts > 1 ? 2u : 1u); ic++) {
       const uint64_t items = item_counts[ic];
       int rc = act(HOSTILE_STACK_BOTTOM, bytes, items, 1);
+      /* a probed frame stops in the guard below the stack: named as such,
+       * under either isolation scheme (access fault or page fault) */
+      if (rc == RVHAL_KERNEL_TRAP && items == 1)
+        CHECK_MSG(strstr(rvhal_last_error(), "in the guard below hart 0's stack") != NULL,
+                  "a %llu-byte frame on hart 0: no guard hint: %s", (unsigned long long)bytes, rvhal_last_error());
       CHECK_MSG(rc == RVHAL_KERNEL_TRAP || rc == RVHAL_STACK_OVERFLOW,
                 "a %llu-byte frame on %llu work-item(s): %s: %s", (unsigned long long)bytes,
                 (unsigned long long)items, rvhal_status_name(rc), rvhal_last_error());
       if (getenv("RVHAL_TEST_VERBOSE")) printf("  %llu bytes: %s\n", (unsigned long long)bytes, rvhal_last_error());
       HEALTHY();
     }
+    /* An unprobed frame of the same size on hart 0 (a kernel built without
+     * -fstack-clash-protection): below hart 0's guard lies the program
+     * area, of which a kernel may reach only the installed program. */
+    rvhal_launch_options_t hart0 = {.harts = 1};
+    int urc = act_opts(HOSTILE_SP_BELOW, bytes, 1, 1, &hart0);
+    CHECK_MSG(urc == RVHAL_KERNEL_TRAP || urc == RVHAL_STACK_OVERFLOW,
+              "an unprobed %llu-byte frame on hart 0: %s: %s", (unsigned long long)bytes, rvhal_status_name(urc),
+              rvhal_last_error());
+    if (getenv("RVHAL_TEST_VERBOSE")) printf("  unprobed %llu bytes: %s\n", (unsigned long long)bytes, rvhal_last_error());
+    HEALTHY();
     /* the same frame on a work-item stack (after a barrier: item 1 runs on
      * its own small stack in the hart's pool) */
     int rc = act(HOSTILE_FIBER_STACK, bytes, 4, 4);
@@ -521,9 +735,9 @@ int main(int argc, char **argv) {
     const char *name;
     void (*fn)(void);
   } parts[] = {{"forged", forged_records}, {"codes", fail_codes}, {"print", print_bombs}, {"wiped", wiped_programs}, {"traps", traps}, {"wild", wild_stores}, {"isolated", isolated_stores}, {"teams", big_teams},
-               {"lost", device_lost},      {"busy", busy},         {"missing", missing_tool}, {"stack", stack_frames}};
+               {"lost", device_lost},      {"busy", busy},         {"missing", missing_tool}, {"stack", stack_frames}, {"probe", probe_layout}};
   for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
-    int run = argc == 1 && strcmp(parts[i].name, "stack") != 0;
+    int run = argc == 1 && strcmp(parts[i].name, "stack") != 0 && strcmp(parts[i].name, "probe") != 0;
     for (int a = 1; a < argc; a++) run |= !strcmp(argv[a], parts[i].name);
     if (run) parts[i].fn();
   }

@@ -55,6 +55,20 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
     if (get_local_id(0, e) == 1) stack_bottom(a->value, a->marks);
     return;
   }
+  if (a->what == HOSTILE_MARK_STACK) { /* from above the guard and canary to just below this frame */
+    const uint64_t size = (a->value & 0xffff) << 16, base = a->value & ~(uint64_t)0xffff;
+    uintptr_t sp;
+    __asm__ volatile("mv %0, sp" : "=r"(sp));
+    volatile uint32_t *p = (volatile uint32_t *)(uintptr_t)(base + e->group->ci->hart_index * size + RVHAL_STACK_GUARD + 16); /* above the canary */
+    while ((uintptr_t)p < sp - 512) *p++ = RESIDUE_MARK;
+    if (get_local_id(0, e) == 0) { /* and the work-item stacks its group's other items may use */
+      const rvhal_call_info_t *ci = e->group->ci;
+      const size_t items = get_local_size(0, e) * get_local_size(1, e) * get_local_size(2, e);
+      volatile uint32_t *q = (volatile uint32_t *)ci->fiber_pool;
+      while ((uintptr_t)q < ci->fiber_pool + (items - 1) * ci->fiber_stack_size) *q++ = RESIDUE_MARK;
+    }
+    return;
+  }
   if (g != 0) return;
   rvhal_ctrl_t *ctrl = ctrl_of(e);
   switch (a->what) {
@@ -124,9 +138,12 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
     return;
   }
   case HOSTILE_LAYOUT: {
-    const uint64_t v[6] = {(uintptr_t)ctrl - RVHAL_CTRL_OFFSET, (uintptr_t)ctrl, ctrl->boot.staging_base,
-                           ctrl->boot.stacks_base, ctrl->boot.hart_stack_size, ctrl->boot.num_harts};
-    for (int i = 0; i < 6; i++) {
+    const rvhal_boot_config_t *b = &ctrl->boot;
+    const uint64_t v[HOSTILE_LAYOUT_VALUES] = {
+        (uintptr_t)ctrl - RVHAL_CTRL_OFFSET, (uintptr_t)ctrl, b->staging_base, b->stacks_base, b->hart_stack_size,
+        b->num_harts, b->fibers_base, b->fiber_pool_size, b->trace_base, b->trace_size, b->heap_base, b->heap_size,
+        b->staging_size, b->program_base, b->program_size, b->ram_base, b->ram_size, 0};
+    for (int i = 0; i < HOSTILE_LAYOUT_VALUES; i++) {
       a->marks[2 * i] = (uint)v[i];
       a->marks[2 * i + 1] = (uint)(v[i] >> 32);
     }
@@ -147,6 +164,9 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
   case HOSTILE_STORE_AT:
     *(volatile uint32_t *)(uintptr_t)a->value = 0xdead;
     return;
+  case HOSTILE_LOAD_AT:
+    a->marks[0] = *(volatile uint32_t *)(uintptr_t)a->value;
+    return;
   case HOSTILE_STACK_BOTTOM:
     stack_bottom(a->value, a->marks);
     return;
@@ -164,6 +184,12 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
     *(volatile uint64_t *)&ctrl->ring.completed = seq;
     spin();
   }
+  case HOSTILE_SP_BELOW: {
+    uintptr_t sp;
+    __asm__ volatile("mv %0, sp" : "=r"(sp));
+    *(volatile uint32_t *)(sp - (uintptr_t)a->value) = 1;
+    return;
+  }
   }
 }
 RVHAL_KERNEL(hostile_act, hostile_args, hostile_item, RVHAL_GLOBAL(marks), RVHAL_VALUE(what), RVHAL_VALUE(value))
@@ -175,7 +201,8 @@ RVHAL_KERNEL(hostile_act, hostile_args, hostile_item, RVHAL_GLOBAL(marks), RVHAL
  * a store to it (the claim loop's code: executable, not writable); what 2:
  * a store into its own data segment (allowed: marks[0] = the value read
  * back), then into its own code (traps); what 3: marks its first group,
- * then makes the RVHAL_ECALL_RETURN ecall itself. */
+ * then makes the RVHAL_ECALL_RETURN ecall itself; what 4: a store into its
+ * own data segment only (marks[1] = its address), and returns. */
 typedef struct {
   __global uint *marks;
   uint64_t what;
@@ -196,6 +223,11 @@ void hostile_claims(void *args, const hal_sched_info_t *sched) {
     a->marks[2] = (uint)(uintptr_t)hostile_claims;
     a->marks[3] = (uint)((uint64_t)(uintptr_t)hostile_claims >> 32);
     *(volatile uint32_t *)(uintptr_t)hostile_claims = 0x13;
+    return;
+  }
+  if (a->what == 4) {
+    claims_data += 1;
+    a->marks[1] = (uint)(uintptr_t)&claims_data;
     return;
   }
   if (a->what == 1) {

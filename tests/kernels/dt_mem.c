@@ -19,3 +19,25 @@ static void mem_checksum_item(const mem_checksum_args *a, exec_state_t *e) {
 }
 
 RVHAL_KERNEL(mem_checksum, mem_checksum_args, mem_checksum_item, RVHAL_GLOBAL(in), RVHAL_GLOBAL(out), RVHAL_VALUE(n), RVHAL_VALUE(chunk))
+
+/* tests/device/hostile.c's residue check: out[0] = how many nonzero words
+ * lie between the end of this program's code and the end of its last code
+ * page (what its install does not write: a previous, longer program's
+ * code before the firmware cleared it), out[1] = how many words that is. */
+extern char __rvhal_code_end[];
+
+typedef struct {
+  __global uint *out;
+} mem_code_tail_args;
+
+static void mem_code_tail_item(const mem_code_tail_args *a, exec_state_t *e) {
+  if (get_global_id(0, e) != 0) return;
+  const uintptr_t end = (uintptr_t)__rvhal_code_end;
+  const volatile uint *p = (const volatile uint *)((end + 3) & ~(uintptr_t)3);
+  const volatile uint *q = (const volatile uint *)((end + 4095) & ~(uintptr_t)4095);
+  uint nonzero = 0, words = 0;
+  for (; p < q; p++, words++) nonzero += *p != 0;
+  a->out[0] = nonzero;
+  a->out[1] = words;
+}
+RVHAL_KERNEL(mem_code_tail, mem_code_tail_args, mem_code_tail_item, RVHAL_GLOBAL(out))

@@ -68,13 +68,22 @@ static inline uint32_t want_b(uint32_t in, uint32_t k, uint32_t i) {
 #define HOSTILE_WIPE_CTRL 15       /* the control block after the boot configuration zeroed */
 #define HOSTILE_WIPE_STACKS 16     /* every other hart's stack zeroed */
 #define HOSTILE_FIBER_STACK 17     /* after a barrier, local id 1 (on a work-item stack) does HOSTILE_STACK_BOTTOM */
-#define HOSTILE_LAYOUT 18          /* (privileged) marks[0..11] = firmware, control block, staging, stacks base,
-                                      hart stack size, harts: 64-bit values as two words, low first */
+#define HOSTILE_LAYOUT 18          /* (privileged) marks[0..35] = firmware, control block, staging, stacks base,
+                                      hart stack size, harts, then the rest of the boot configuration's
+                                      layout (HOSTILE_LAYOUT_*): 64-bit values as two words, low first */
+#define HOSTILE_LAYOUT_VALUES 18
+#define HOSTILE_LOAD_AT 24         /* item 0 loads one word at address `value` (into marks[0]) */
 #define HOSTILE_STORE_AT 19        /* item 0 stores one word at address `value` */
 #define HOSTILE_ECALL_PRINT_AT 20  /* (U-mode) the print ecall with 16 bytes of text at address `value` */
 #define HOSTILE_READ_STATUS 21     /* reads sstatus (privileged state: illegal instruction in U-mode, 2) */
 #define HOSTILE_FAIL_CODE 22       /* item 0 calls the SDK's fail with code (int32_t)value, "hostile fail", 0x1234 */
 #define HOSTILE_FORGE_FIELD 23     /* (privileged) a forged completion record, then spins: value 1 seq + 7,
                                       2 status (int32_t)(value >> 32) on hart 0, 3 end_mtime before start_mtime */
+#define HOSTILE_MARK_STACK 25      /* each group's hart fills its stack below its sp with RESIDUE_MARK
+                                      (value: stacks base | hart stack size / 64 KiB), and the work-item
+                                      stacks of its pool the group's items may use */
+#define RESIDUE_MARK 0x52455349u   /* "RESI": a word a later program must not find */
+#define HOSTILE_SP_BELOW 26        /* item 0 stores one word `value` bytes below its sp: a frame not probed
+                                      (built without -fstack-clash-protection), written only at its bottom */
 
 #endif /* RVHAL_TEST_DT_SHARED_H */

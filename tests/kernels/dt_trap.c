@@ -94,3 +94,27 @@ static void trap_stack_item(const trap_stack_args *a, exec_state_t *e) {
   a->out[get_global_id(0, e)] = sum;
 }
 RVHAL_KERNEL(trap_stack, trap_stack_args, trap_stack_item, RVHAL_GLOBAL(out), RVHAL_VALUE(bytes))
+
+/* hostile.c's residue check (another program than dt_hostile): out[g] =
+ * how many RESIDUE_MARK words group g's hart finds on its stack, from just
+ * above the guard to just below this frame (value as HOSTILE_MARK_STACK),
+ * and in its work-item stack pool. */
+typedef struct {
+  __global uint *out;
+  uint64_t value;
+} trap_residue_args;
+
+static void trap_residue_item(const trap_residue_args *a, exec_state_t *e) {
+  const uint64_t size = (a->value & 0xffff) << 16, base = a->value & ~(uint64_t)0xffff;
+  uintptr_t sp;
+  __asm__ volatile("mv %0, sp" : "=r"(sp));
+  const volatile uint32_t *p =
+      (const volatile uint32_t *)(uintptr_t)(base + e->group->ci->hart_index * size + RVHAL_STACK_GUARD + 16); /* above the canary */
+  uint n = 0;
+  for (; (uintptr_t)p < sp - 512; p++) n += *p == RESIDUE_MARK;
+  const rvhal_call_info_t *ci = e->group->ci; /* and its whole work-item stack pool */
+  for (p = (const volatile uint32_t *)ci->fiber_pool; (uintptr_t)p < ci->fiber_pool + ci->fiber_pool_size; p++)
+    n += *p == RESIDUE_MARK;
+  a->out[get_global_id(0, e)] = n;
+}
+RVHAL_KERNEL(trap_residue, trap_residue_args, trap_residue_item, RVHAL_GLOBAL(out), RVHAL_VALUE(value))

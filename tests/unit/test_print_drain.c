@@ -1,7 +1,7 @@
 /* Unit test of kernel print() collection (host/src/observe/print_drain.c). A fake
  * device (a RAM buffer holding the print rings, and a control block) gets
  * print records from a writer that follows the protocol of
- * abi/rvhal/rvhal_protocol.h the way firmware/print.c does; the drained lines are
+ * abi/rvhal/rvhal_protocol.h the way firmware/print_service.c does; the drained lines are
  * captured through the print callback. */
 #include <inttypes.h>
 #include <stdint.h>
@@ -45,7 +45,7 @@ static void fake_reboot(fake_t *f) {
 static rvhal_print_ring_t *ring_of(fake_t *f, uint32_t hart) { return &f->ctrl->harts[hart].print; }
 
 /* Appends one record with a given order to a hart's ring, as
- * firmware/print.c does: text over RVHAL_PRINT_MAX_TEXT is cut and flagged;
+ * firmware/print_service.c does: text over RVHAL_PRINT_MAX_TEXT is cut and flagged;
  * a record that would not fit before the end of the ring is preceded by a
  * PAD record filling the rest (or, with fewer than a header's bytes left,
  * by nothing: the reader skips them); a record that does not fit in the

@@ -109,6 +109,8 @@ static void write_boot_config(rvhal_device_t *d) {
   b->timebase_hz = d->kind->board.timebase_hz;
   b->trace_base = l->trace_base;
   b->trace_size = l->trace_size;
+  b->heap_base = l->heap_base;
+  b->heap_size = l->heap_size;
   b->linger_ticks = d->options.linger_us == RVHAL_LINGER_OFF
                         ? 0
                         : (uint64_t)d->options.linger_us * d->kind->board.timebase_hz / 1000000u;

@@ -209,19 +209,28 @@ static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const c
   if (r->kind == RVHAL_TRAP_EXCEPTION) {
     /* mtval is the address for access faults, the instruction for illegal ones */
     const char *what = r->mcause == 2 ? "instruction bits" : "address";
+    /* a load or store fault: PMP's access faults, or page faults (S-mode firmware) */
+    const int data_fault = r->mcause == 5 || r->mcause == 7 || r->mcause == 13 || r->mcause == 15;
     char hint[160] = "";
     uint64_t off = r->mtval - d->layout.stacks_base;
-    if ((r->mcause == 5 || r->mcause == 7) && r->mtval >= d->layout.stacks_base &&
+    if (data_fault && r->mtval >= d->layout.stacks_base &&
         off / d->layout.hart_stack_size < d->info.num_harts && off % d->layout.hart_stack_size < RVHAL_STACK_GUARD)
       snprintf(hint, sizeof hint, " (in the guard below hart %llu's stack: the kernel ran off its %llu-byte stack; "
                "reduce its stack use or raise local_mem_size)", (unsigned long long)(off / d->layout.hart_stack_size),
                (unsigned long long)(d->layout.hart_stack_size - RVHAL_STACK_GUARD));
     uint64_t poff = r->mtval - d->layout.fibers_base;
-    if ((r->mcause == 5 || r->mcause == 7) && r->mtval >= d->layout.fibers_base &&
+    if (data_fault && r->mtval >= d->layout.fibers_base &&
         poff / d->layout.fiber_pool_size < d->info.num_harts && poff % d->layout.fiber_pool_size < RVHAL_STACK_GUARD)
       snprintf(hint, sizeof hint, " (in the guard below hart %llu's work-item stacks: a work-item ran off its "
                "%llu-byte stack; reduce its stack use or raise item_stack_size)",
                (unsigned long long)(poff / d->layout.fiber_pool_size), (unsigned long long)d->layout.fiber_stack_size);
+    char detail[sizeof r->detail + 1];
+    memcpy(detail, r->detail, sizeof r->detail);
+    detail[sizeof r->detail] = '\0';
+    if (detail[0]) /* the firmware's reason (an ecall it refused): it names the value itself */
+      return rvhal_error(st, "kernel %s trapped on hart %u: %s (mcause %llu) at pc 0x%llx%s: %s", kname,
+                         done->fault_hart, mcause_name(r->mcause), (unsigned long long)r->mcause,
+                         (unsigned long long)r->mepc, where, detail);
     return rvhal_error(st, "kernel %s trapped on hart %u: %s (mcause %llu) at pc 0x%llx%s, %s 0x%llx%s", kname,
                        done->fault_hart, mcause_name(r->mcause), (unsigned long long)r->mcause,
                        (unsigned long long)r->mepc, where, what, (unsigned long long)r->mtval, hint);

@@ -9,6 +9,7 @@
 #include "fw.h"
 #include "fw_board.h"
 #include "fw_mmio.h"
+#include "fw_wait.h"
 
 #define PRINT_MAX_WAITS 20000                             /* 1 s */
 
@@ -16,11 +17,7 @@
  * timer, or any interrupt, wakes this hart. */
 static void wait_for_drain(uint32_t hart) {
   if (__atomic_load_n(&FW_CTRL->ring.host_waiting, __ATOMIC_ACQUIRE)) fw_host_notify();
-  fw_timer_set(hart, fw_time_now() + fw_board.timebase_hz / 20000); /* 50 us */
-  xcsr_set(CSR_XIE, XIP_TIMER);
-  fw_wfi();
-  xcsr_clear(CSR_XIE, XIP_TIMER);
-  fw_timer_set(hart, FW_TIMER_OFF);
+  fw_sleep_until(hart, fw_time_now() + fw_board.timebase_hz / 20000); /* 50 us */
 }
 
 static volatile uint32_t fw_print_order;

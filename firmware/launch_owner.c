@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fw_board.h"
+#include "fw_isolation.h"
 #include "fw_launch.h"
 #include "fw_mmio.h"
 #include "fw_wait.h"
@@ -62,9 +63,9 @@ static void install_program(const rvhal_launch_desc_t *d) {
   }
 }
 
-/* Write the completion record, publish it, wake the host if it sleeps. */
 static int32_t last_status; /* of the last launch completed (RVHAL_LAUNCH_AFTER_OK) */
 
+/* Write the completion record, publish it, wake the host if it sleeps. */
 void fw_launch_complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t start) {
   rvhal_ctrl_t *ctrl = FW_CTRL;
   last_status = status;
@@ -129,15 +130,10 @@ static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const r
   L->status = RVHAL_OK;
   L->abort = 0;
   L->fault_hart = 0;
-  for (uint32_t i = 0; i < L->participants; i += L->team_size) {
-    fw_harts[i].arrived = 0;
-    fw_harts[i].sense = 0;
-  }
-#ifdef FW_PRIV_S
-  if (d->num_installs) fw_user_pt_off(0); /* program pages are RX for S-mode too (user_pt.c) */
-#endif
+  fw_teams_reset(L->participants / L->team_size, L->team_size);
   if (d->num_installs) { /* most launches run the program already there: no call, no fence.i (each ends
                            QEMU's translation block) */
+    fw_isolation_install_begin(); /* page tables: program pages are RX for S-mode too */
     install_program(d);
     fw_user_program_installed(d);
     __asm__ volatile("fence.i" ::: "memory");
@@ -160,11 +156,16 @@ int32_t fw_launch_start_cmd(uint64_t seq, const rvhal_launch_desc_t *d, const vo
   return start(seq, d, args, st, now);
 }
 
-void fw_launch_fail(const fw_hart_t *hart, int32_t status) {
-  fw_launch_t *L = &fw_launch;
+/* The first failure wins: its status and hart are the launch's. */
+static void first_failure(fw_launch_t *L, int32_t status, uint32_t hart) {
   int32_t expected = RVHAL_OK;
   if (__atomic_compare_exchange_n(&L->status, &expected, status, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-    L->fault_hart = hart->index;
+    L->fault_hart = hart;
+}
+
+void fw_launch_fail(const fw_hart_t *hart, int32_t status) {
+  fw_launch_t *L = &fw_launch;
+  first_failure(L, status, hart->index);
   __atomic_store_n(&L->abort, 1, __ATOMIC_RELEASE);
   fw_user_shared.abort = 1;
   fw_fence();
@@ -200,18 +201,38 @@ void fw_launch_finish(fw_hart_t *hart) {
    * broken by this launch, on whichever hart (a kernel may store into
    * another hart's stack after that hart checked its own): it fails this
    * launch, not the next one there. */
-  for (uint32_t h = 0; h < fw_num_harts; h++) {
-    volatile uint64_t *canary = fw_stack_canary(h);
-    if (*canary == FW_STACK_CANARY) continue;
-    *canary = FW_STACK_CANARY;
-    int32_t expected = RVHAL_OK;
-    if (__atomic_compare_exchange_n(&L->status, &expected, RVHAL_STACK_OVERFLOW, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-      L->fault_hart = h;
-  }
+  for (uint32_t h = 0; h < fw_num_harts; h++)
+    if (fw_stack_canary_broken(h)) first_failure(L, RVHAL_STACK_OVERFLOW, h);
   if (L->desc->flags & RVHAL_LAUNCH_COUNTERS) account_idle();
   complete(seq, L->status, L->fault_hart, start);
   __atomic_store_n(&fw_retired, fw_started, __ATOMIC_RELEASE);
   if (hart->index != 0) fw_wake(0, FW_WAKE_RETIRED); /* hart 0 may wait to reuse fw_launch */
+}
+
+/* Exact timing: the teams run one after another. QEMU runs every hart on
+ * one thread under -icount anyway, in turns whose length depends on timers
+ * and real time; taking turns explicitly makes each hart's span (and so its
+ * cycles) its own work only, the same on every run. A team waits, asleep,
+ * for its turn; the one before it hands over with an IPI. */
+void fw_launch_wait_turn(const fw_hart_t *hart, uint32_t team) {
+  fw_launch_t *L = &fw_launch;
+  /* Everyone must be asleep before the first team starts, or QEMU could run
+   * a hart just woken for the launch inside hart 0's span. */
+  if (hart->index != 0) {
+    if (__atomic_add_fetch(&L->arrived, 1, __ATOMIC_ACQ_REL) == L->participants - 1) fw_wake(0, FW_WAKE_TURN);
+  } else {
+    FW_WAIT_UNTIL(0, __atomic_load_n(&L->arrived, __ATOMIC_ACQUIRE) == L->participants - 1);
+  }
+  FW_WAIT_UNTIL(hart->index, __atomic_load_n(&L->turn, __ATOMIC_ACQUIRE) == team ||
+                                 __atomic_load_n(&L->abort, __ATOMIC_ACQUIRE));
+}
+
+void fw_launch_pass_turn(uint32_t next_team) {
+  fw_launch_t *L = &fw_launch;
+  __atomic_store_n(&L->turn, next_team, __ATOMIC_RELEASE);
+  fw_fence();
+  for (uint32_t i = next_team * L->team_size; i < (next_team + 1) * L->team_size && i < L->participants; i++)
+    fw_wake(i, FW_WAKE_TURN);
 }
 
 /* Lingering instead would take the host core, or under -icount the one

@@ -1,5 +1,5 @@
 /* Hart 0 runs a command list (rvhal_cmdlist.h) from one ring entry: each
- * launch in turn through the launch owner (launch.c), copies and fills with
+ * launch in turn through the launch owner (launch_owner.c), copies and fills with
  * its own memmove/memset, each command's end in its status record, and it
  * stops at the first failure. Everything read from the list is checked
  * first: a privileged kernel of an earlier command may have rewritten it. */
@@ -17,10 +17,10 @@ static uint8_t *area(void) {
   return (uint8_t *)a;
 }
 
-/* [addr, addr + n) inside global memory (the dynamic region to RAM's end). */
+/* [addr, addr + n) inside global memory (the boot configuration's heap). */
 static int in_global(uint64_t addr, uint64_t n) {
   const rvhal_boot_config_t *b = &FW_CTRL->boot;
-  uint64_t lo = b->ram_base + RVHAL_DYNAMIC_OFFSET, hi = b->ram_base + b->ram_size;
+  uint64_t lo = b->heap_base, hi = b->heap_base + b->heap_size;
   return addr >= lo && addr <= hi && n <= hi - addr && (uintptr_t)addr == addr && (uintptr_t)n == n;
 }
 

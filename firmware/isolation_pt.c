@@ -1,5 +1,5 @@
-/* What a U-mode kernel may reach under an S-mode firmware (no PMP): Sv39
- * page tables, an identity map, one tree per hart. U pages: the program
+/* Isolation by page tables (fw_isolation.h), for an S-mode firmware (no
+ * PMP): Sv39 page tables, an identity map, one tree per hart. U pages: the program
  * area (code RX, data RW), the firmware's U-mode claim loop (RX) and its
  * shared page (RW, user_loop.c), the stacks of the hart's team above their
  * guards (RW: call info, argument copies, local memory), the hart's own
@@ -22,8 +22,8 @@
 
 #include "fw.h"
 #include "fw_csr.h"
+#include "fw_isolation.h"
 
-#ifdef FW_PRIV_S
 #if __riscv_xlen != 64
 #error "S-mode isolation is Sv39: RV64 only"
 #endif
@@ -57,7 +57,7 @@ static struct {
   uintptr_t mp;
   pte_t *t;
 } shared[PT_SHARED];
-static uintptr_t prog_data; /* the code/data boundary the program tables hold */
+static uintptr_t prog_data, prog_top; /* the code/data boundary and the program's end the tables hold */
 static volatile uint32_t prog_gen;
 
 /* Per hart: the team range its tables were built for, the generation of
@@ -88,9 +88,8 @@ static pte_t perm_common(uintptr_t a) {
   if (in(a, (uintptr_t)__fw_user_shared, (uintptr_t)__fw_user_end)) return U_RW;
   if (in(a, fw, fw + RVHAL_FW_REGION_SIZE)) return S_RWX;
   const uintptr_t prog = (uintptr_t)b->program_base, prog_end = prog + (uintptr_t)b->program_size;
-  if (in(a, prog, prog_end)) return a < prog_data ? U_RX : U_RW;
-  const uintptr_t heap = (uintptr_t)(b->trace_base + b->trace_size * b->num_harts);
-  if (in(a, heap, (uintptr_t)b->staging_base)) return U_RW;
+  if (in(a, prog, prog_end)) return a < prog_data ? U_RX : a < prog_top ? U_RW : S_RW;
+  if (in(a, (uintptr_t)b->heap_base, (uintptr_t)(b->heap_base + b->heap_size))) return U_RW;
   return S_RW;
 }
 
@@ -117,7 +116,7 @@ static int bounds(uint32_t h, uintptr_t *out) {
   int n = 0;
   const uintptr_t fixed[] = {fw, (uintptr_t)__fw_user_start, (uintptr_t)__fw_user_shared, (uintptr_t)__fw_user_end,
                              fw + RVHAL_FW_REGION_SIZE, prog, prog + (uintptr_t)b->program_size, zlo, zhi,
-                             (uintptr_t)(b->trace_base + b->trace_size * b->num_harts), (uintptr_t)b->staging_base,
+                             (uintptr_t)b->heap_base, (uintptr_t)(b->heap_base + b->heap_size),
                              (uintptr_t)(b->ram_base + b->ram_size)};
   for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) out[n++] = fixed[i];
   const uintptr_t pool = (uintptr_t)b->fibers_base + h * P;
@@ -148,11 +147,11 @@ static pte_t *shared_table(uintptr_t mp) {
 /* Boot, on the cold-boot hart before the others start: the shared tables
  * (every 2 MiB outside the per-hart zone that is not uniform, and all of
  * the program area). */
-void fw_user_pt_boot(void) {
+void fw_isolation_boot(void) {
   const rvhal_boot_config_t *b = &FW_CTRL->boot;
   tables = (pte_t(*)[512])(fw_region() + RVHAL_PT_OFFSET);
   const uintptr_t prog = (uintptr_t)b->program_base, prog_end = prog + (uintptr_t)b->program_size;
-  prog_data = prog_end;
+  prog_data = prog_top = prog_end;
   uintptr_t bd[MAX_BOUNDS], zlo, zhi;
   zone(&zlo, &zhi);
   const int n = bounds(0, bd) - 2; /* without hart 0's own (in the zone) */
@@ -210,12 +209,13 @@ static void use_satp(uint32_t h, uint64_t satp) {
   __asm__ volatile("csrw satp, %0\n\tsfence.vma" ::"r"(satp) : "memory");
 }
 
-/* Translation off until the hart's next share (hart 0, to install a
- * program into pages its tables make RX). */
-void fw_user_pt_off(uint32_t h) { use_satp(h, 0); }
+/* Hart 0: translation off until its next share, to install a program
+ * into pages its tables make RX. */
+void fw_isolation_install_begin(void) { use_satp(0, 0); }
 
 /* Each hart, at boot: its tree for a team of one, translation on. */
-void fw_user_pt_hart(uint32_t h) {
+void fw_isolation_hart(uint32_t h) {
+  __asm__ volatile("csrw scounteren, %0" ::"r"(7)); /* U-mode kernels may read cycle, time, instret */
   const rvhal_boot_config_t *b = &FW_CTRL->boot;
   pt_hart[h].stacks = (uintptr_t)b->stacks_base + h * (uintptr_t)b->hart_stack_size;
   pt_hart[h].stacks_end = pt_hart[h].stacks + (uintptr_t)b->hart_stack_size;
@@ -225,22 +225,27 @@ void fw_user_pt_hart(uint32_t h) {
   use_satp(h, pt_hart[h].satp);
 }
 
-/* Hart 0, when a launch installed a program: its code/data boundary. */
-void fw_user_pt_program(uintptr_t data) {
+/* Hart 0, when a launch installed a program: its code/data boundary and
+ * its end (page-aligned, user.c); the program's pages up to the higher of
+ * the old and new ends are rewritten. */
+void fw_isolation_program(uintptr_t data, uintptr_t top) {
   const rvhal_boot_config_t *b = &FW_CTRL->boot;
   const uintptr_t prog = (uintptr_t)b->program_base, prog_end = prog + (uintptr_t)b->program_size;
-  if (data < prog || data > prog_end) data = prog_end;
+  if (top < prog || top > prog_end) top = prog_end;
+  if (data < prog || data > top) data = top;
   data = (data + PG - 1) & ~(PG - 1);
-  if (data == prog_data) return;
-  uintptr_t lo = data < prog_data ? data : prog_data, hi = data < prog_data ? prog_data : data;
+  if (data == prog_data && top == prog_top) return;
+  const uintptr_t hi = top > prog_top ? top : prog_top;
   prog_data = data;
-  for (uintptr_t a = lo; a < hi; a += PG) shared_table(a & ~(MP - 1))[(a >> 12) & 511] = leaf(a, perm_common(a));
+  prog_top = top;
+  for (uintptr_t a = prog; a < hi; a += PG) shared_table(a & ~(MP - 1))[(a >> 12) & 511] = leaf(a, perm_common(a));
   __atomic_store_n(&prog_gen, prog_gen + 1, __ATOMIC_RELEASE);
 }
 
 /* Each hart, per share: its team's stacks; translation off for a
  * privileged launch; a fence if the program's tables changed. */
-void fw_user_pt_share(uint32_t h, uintptr_t stacks, uintptr_t stacks_end, int privileged) {
+void fw_isolation_share(uint32_t h, const fw_reach_t *r, int privileged) {
+  const uintptr_t stacks = r->stacks, stacks_end = r->stacks_end;
   if (privileged) {
     use_satp(h, 0);
     return;
@@ -260,4 +265,3 @@ void fw_user_pt_share(uint32_t h, uintptr_t stacks, uintptr_t stacks_end, int pr
   use_satp(h, pt_hart[h].satp);
   if (fence) __asm__ volatile("sfence.vma" ::: "memory");
 }
-#endif
