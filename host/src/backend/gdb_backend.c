@@ -115,9 +115,10 @@ static int halt_locked(gdb_backend_t *g) {
 
 static void stop_external(gdb_backend_t *g) {
   if (g->link_fd >= 0) {
-    /* D resumes the target and leaves it running; a stub that will not
-     * answer is left as it is */
-    if (g->connected && rvhal_rsp_detach(g->rsp)) rvhal_clear_error();
+    /* D resumes the target and leaves it running; all-stop stubs (OpenOCD)
+     * read packets only while it is halted, so halt it first. A stub that
+     * will not answer is left as it is. */
+    if (g->connected && (halt_locked(g) || rvhal_rsp_detach(g->rsp))) rvhal_clear_error();
     close(g->link_fd);
     g->link_fd = -1;
   }
