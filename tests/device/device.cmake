@@ -8,7 +8,7 @@
 #
 # The registry of devices: the test runs on qemu-virt RV64 (device 0), with
 # RV32 also on qemu-virt RV32, and with BOARDS also on every other device
-# of the build (RVHAL_DEVICES, cmake/RvhalBoards.cmake: sifive-u, spike,
+# of the build whose harts run its kernels (RVHAL_TEST_DEVICES, cmake/RvhalBoards.cmake: sifive-u, spike,
 # icicle-kit, qemu-virt-sbi, ...), as device.<name>.<device name>. A test
 # takes hart counts, fault addresses and limits from the device it runs on
 # (tests/common/device_fixture.h), never from the board it was written on.
@@ -71,7 +71,7 @@ function(rvhal_device_test name)
     list(APPEND variants device.${name}.rv32=qemu-virt-rv32)
   endif()
   if(T_BOARDS)
-    foreach(dev ${RVHAL_DEVICES})
+    foreach(dev ${RVHAL_TEST_DEVICES})
       if(T_BOARDS_EXCEPT AND dev MATCHES "${T_BOARDS_EXCEPT}")
         continue()
       endif()
@@ -87,7 +87,7 @@ function(rvhal_device_test name)
     endif()
   endif()
   if(T_GDB_BOARDS)
-    foreach(dev ${RVHAL_DEVICES})
+    foreach(dev ${RVHAL_TEST_DEVICES})
       if(NOT dev MATCHES "^qemu-virt-rv")
         list(APPEND variants device.${name}.gdb.${dev}=${dev}=gdb)
       endif()
@@ -98,7 +98,7 @@ function(rvhal_device_test name)
   endif()
   if(T_GDB_WRONG)
     list(APPEND variants device.${name}.gdb.wrong=0=gdb)
-    foreach(dev ${RVHAL_DEVICES})
+    foreach(dev ${RVHAL_TEST_DEVICES})
       if(dev MATCHES "^qemu-virt-sbi-")
         list(APPEND variants device.${name}.gdb.wrong.${dev}=${dev}=gdb)
       endif()
