@@ -42,5 +42,9 @@ void bench_rvv(const char *kernel_dir, int runs); /* bench_rvv.c: RVV against sc
 void bench_peers(const char *kernel_dir, int runs);
 void bench_counters(const char *kernel_dir, int runs);
 void bench_gdb(const char *kernel_dir, int runs);
+/* OpenCL C beside the C SDK; cl_elf: bench_opencl.cl built by rvhal cc. */
+void bench_opencl(const char *kernel_dir, const char *cl_elf, int runs);
 
+/* The OpenCL platform against the C API (bench_icd.c). */
+void bench_icd(const char *kernel_dir, int launches, uint32_t harts);
 #endif /* RVHAL_BENCH_H */

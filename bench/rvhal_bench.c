@@ -17,6 +17,7 @@
  *   gdb       the GDB-remote backend against the QEMU one: launch round trip, ms per MiB
  *   rvv       RVV kernels (clang-16) against scalar twins on vector harts, per VLEN: exact
  *             instructions and wall time (only when asked)
+ *   icd       an empty launch through the OpenCL platform (ICD) against rvhal_kernel_exec
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -186,7 +187,7 @@ static void bench_transfer(void) {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: rvhal-bench [options] [launch] [create] [transfer] [overhead] [vadd] [teams] [queue] [counters]\n"
-          "                   [peers] [gdb] [rvv]\n"
+          "                   [peers] [gdb] [opencl] [icd] [rvv]\n"
           "Prints rvhal's performance figures (all sections but peers by default).\n\n"
           "  -r, --runs N       repetitions per figure (default 1000; create and transfer use at most 100,\n"
           "                     vadd, counters and peers at most 5, teams at most 7)\n"
@@ -223,7 +224,8 @@ int main(int argc, char **argv) {
   }
   if (once) return create_once();
   static const char *const sections[] = {"launch", "create",   "transfer", "overhead", "vadd",
-                                         "teams",  "queue",    "counters", "peers",    "gdb", "rvv"};
+                                         "teams",  "queue",    "counters", "peers",    "gdb", "opencl",
+                                         "icd",    "rvv"};
   const size_t nsections = sizeof sections / sizeof *sections;
   for (int i = optind; i < argc; i++) {
     size_t k = 0;
@@ -253,7 +255,19 @@ int main(int argc, char **argv) {
     case 7: bench_counters(kernel_dir, runs); break;
     case 8: bench_peers(kernel_dir, runs); break;
     case 9: bench_gdb(kernel_dir, runs); break;
-    case 10: bench_rvv(kernel_dir, runs); break;
+    case 10: {
+      const char *cl = getenv("RVHAL_BENCH_OPENCL_ELF");
+      bench_opencl(kernel_dir, cl && *cl ? cl : RVHAL_BENCH_OPENCL_ELF, runs);
+      break;
+    }
+    case 11:
+#ifdef RVHAL_BENCH_HAVE_ICD
+      bench_icd(kernel_dir, launches, harts);
+#else
+      printf("icd     not built: the OpenCL platform needs opencl-c-headers and ocl-icd-opencl-dev\n");
+#endif
+      break;
+    case 12: bench_rvv(kernel_dir, runs); break;
     }
     fflush(stdout);
   }

@@ -19,6 +19,8 @@ foreach(xlen ${RVHAL_DEVICE_XLENS})
   # The kernel SDK for this XLEN: the runtime library and the linker script.
   install(FILES ${dev}/sdk/librvhal_kernel.a ${dev}/linker/kernel.ld
           DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/rv${xlen})
+  # The OpenCL C built-in library (sdk/opencl; built when clang-16 is there).
+  install(FILES ${dev}/sdk/opencl/librvhal_opencl.a DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/rv${xlen} OPTIONAL)
 endforeach()
 install(TARGETS rvhal-qemu-insn-counter LIBRARY DESTINATION ${RVHAL_INSTALL_PLUGINDIR})
 install(DIRECTORY ${RVHAL_SOURCE_DIR}/sdk/include/ DESTINATION ${RVHAL_INSTALL_SDK_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
@@ -27,17 +29,8 @@ install(FILES ${RVHAL_SOURCE_DIR}/cmake/riscv64-unknown-elf.cmake ${RVHAL_SOURCE
 install(FILES ${RVHAL_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${RVHAL_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
-# add_subdirectory(rvhal): the same kernel SDK targets and rvhal_add_kernel,
-# over this build's device parts.
-include(${RVHAL_SOURCE_DIR}/cmake/package/RvhalKernelSdk.cmake)
-foreach(xlen ${RVHAL_DEVICE_XLENS})
-  _rvhal_kernel_sdk_target(${xlen} ${CMAKE_BINARY_DIR}/device-rv${xlen}/sdk/librvhal_kernel.a
-                           ${CMAKE_BINARY_DIR}/device-rv${xlen}/linker/kernel.ld
-                           "${RVHAL_SOURCE_DIR}/sdk/include;${RVHAL_SOURCE_DIR}/abi")
-  set_property(TARGET rvhal::kernel_sdk_rv${xlen} PROPERTY RVHAL_BUILT_BY rvhal-device-rv${xlen})
-endforeach()
-set(rvhal_XLENS ${RVHAL_DEVICE_XLENS} CACHE INTERNAL "")
-include(${RVHAL_SOURCE_DIR}/cmake/package/RvhalAddKernel.cmake)
+# (The kernel SDK targets and rvhal_add_kernel of this build tree:
+# cmake/RvhalKernelTargets.cmake, included before tests/ and bench/ use them.)
 
 # find_package(rvhal): targets, the kernel SDK per XLEN, rvhal_add_kernel().
 install(EXPORT rvhalTargets NAMESPACE rvhal:: DESTINATION ${RVHAL_INSTALL_CMAKEDIR})
@@ -69,7 +62,10 @@ set(CPACK_GENERATOR DEB TGZ)
 set(CPACK_PACKAGE_CONTACT "rvhal maintainers <rvhal@localhost>")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qemu-system-misc")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gcc-riscv64-unknown-elf, picolibc-riscv64-unknown-elf, pkg-config")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gcc-riscv64-unknown-elf, picolibc-riscv64-unknown-elf, pkg-config, ocl-icd-libopencl1")
+# The OpenCL platform registers itself in /etc/OpenCL/vendors (host/opencl).
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${RVHAL_SOURCE_DIR}/cmake/package/deb/postinst
+                                       ${RVHAL_SOURCE_DIR}/cmake/package/deb/postrm)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_PACKAGE_FILE_NAME rvhal-${PROJECT_VERSION}-${CMAKE_SYSTEM_PROCESSOR})
 include(CPack)

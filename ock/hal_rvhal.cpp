@@ -62,20 +62,41 @@ class rvhal_ock_device final : public hal::hal_device_t {
     return p;
   }
 
-  // clik hosts name a kernel by its function ("vector_add"); the SDK's
-  // entry point is "vector_add_entry": the name is tried, then its entry.
+  bool find_by_clik_name(hal::hal_program_t program, const std::string &name, hal_kernel_t *k, std::string *entry) {
+    std::vector<std::string> tries = {name, name + "_entry"};
+    const std::string main = "_main";
+    if (name.size() > main.size() && name.compare(name.size() - main.size(), main.size(), main) == 0) {
+      std::string stem = name.substr(0, name.size() - main.size());
+      tries.push_back(stem + "_entry");
+      tries.push_back(stem);
+    }
+    auto it = programs_.find(program);
+    if (name == "kernel_main" && it != programs_.end() && it->second->num_kernels == 1)
+      tries.push_back(it->second->kernels[0].name);
+    std::string first;
+    for (const std::string &t : tries) {
+      if (rvhal_program_find_kernel(dev_, program, t.c_str(), k) == RVHAL_OK) {
+        *entry = t;
+        return true;
+      }
+      if (first.empty()) first = rvhal_last_error();
+    }
+    std::fprintf(stderr, "rvhal HAL: program_find_kernel: %s%s\n", first.c_str(),
+                 name == "kernel_main" ? " (kernel_main names a program's only kernel)" : "");
+    return false;
+  }
+
+  // clik hosts name a kernel by the wrapper their device code defines:
+  // "kernel_main" (one kernel per program) or "<kernel>_main" (blur's
+  // copy_and_pad_hor_main); docs name it by its function ("vector_add").
+  // The SDK's entry is "<function>_entry", an OpenCL C kernel's its own
+  // name. Tried in that order: the name, <name>_entry, <stem>_entry and
+  // <stem> for <stem>_main, and for kernel_main the program's only kernel.
   hal::hal_kernel_t program_find_kernel(hal::hal_program_t program, const char *name) override {
     if (!name) return hal::hal_invalid_kernel;
     hal_kernel_t k;
-    std::string entry = name;
-    if (rvhal_program_find_kernel(dev_, program, name, &k)) {
-      std::string first = rvhal_last_error();
-      entry += "_entry";
-      if (rvhal_program_find_kernel(dev_, program, entry.c_str(), &k)) {
-        std::fprintf(stderr, "rvhal HAL: program_find_kernel: %s\n", first.c_str());
-        return hal::hal_invalid_kernel;
-      }
-    }
+    std::string entry;
+    if (!find_by_clik_name(program, name, &k, &entry)) return hal::hal_invalid_kernel;
     auto it = programs_.find(program);
     if (it != programs_.end())
       for (uint32_t i = 0; i < it->second->num_kernels; i++)

@@ -10,6 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${RVHAL_BUILD_DIR:-build}
 
+MULTIARCH=$(uname -m)-linux-gnu # where Debian puts libraries (x86_64-linux-gnu)
+
 # package -> a file it provides, to tell whether it is there
 PACKAGES=(
   "gcc-riscv64-unknown-elf:riscv64-unknown-elf-gcc"
@@ -24,8 +26,18 @@ PACKAGES=(
   "make:make"
   "pkg-config:pkg-config"
   "clang:clang"
-  "clang-16:clang-16" # RVV kernels: riscv_vector.h with the __riscv_ intrinsic names (cmake/RvhalDevice.cmake)
+  "clang-16:clang-16"   # OpenCL C kernels (rvhal cc) and RVV kernels (riscv_vector.h, __riscv_ names): clang 16
+  "llvm-16:llvm-link-16"
   "libc6-dev:/usr/include/stdio.h"
+  # The OpenCL platform (host/opencl): the ICD loader and headers, and what tests and compares against it
+  "ocl-icd-libopencl1:/usr/lib/${MULTIARCH}/libOpenCL.so.1"
+  "opencl-c-headers:/usr/include/CL/cl_icd.h"
+  "ocl-icd-opencl-dev:/usr/lib/${MULTIARCH}/libOpenCL.so"
+  "clinfo:clinfo"
+  "python3-pyopencl:/usr/lib/python3/dist-packages/pyopencl/__init__.py"
+  "python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py"
+  "pocl-opencl-icd:/etc/OpenCL/vendors/pocl.icd"
+  "spirv-tools:spirv-as" # scripts/opencl_cts.sh: the CTS's test_compiler
 )
 
 have() {

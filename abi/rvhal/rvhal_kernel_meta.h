@@ -74,4 +74,30 @@ RVHAL_STATIC_ASSERT(offsetof(rvhal_kernel_meta_t, args) == 16, "meta layout");
 RVHAL_STATIC_ASSERT(offsetof(rvhal_kernel_meta_arg_t, offset) == 4, "meta layout");
 RVHAL_STATIC_ASSERT(sizeof(rvhal_kernel_meta_t) == 16 + 8 * RVHAL_META_MAX_ARGS, "meta layout");
 
+/* An OpenCL C kernel (rvhal cc) also emits <entry>__rvhal_opencl: what
+ * clGetKernelArgInfo reports beyond the declared type and name (those are
+ * in <entry>__rvhal_args, as clang's !kernel_arg_type and !kernel_arg_name).
+ * The entry is named after the __kernel function. Per argument: address
+ * space (0 private, 1 global, 2 constant, 3 local, as clang numbers them),
+ * type qualifiers (1 const, 2 restrict, 4 volatile), access qualifier. */
+#define RVHAL_OPENCL_META_MAGIC 0x4C43434Fu /* "OCCL" */
+#define RVHAL_OPENCL_META_VERSION 1
+#define RVHAL_OPENCL_META_SUFFIX "__rvhal_opencl"
+
+typedef struct rvhal_opencl_meta {
+  uint32_t magic;    /* RVHAL_OPENCL_META_MAGIC */
+  uint32_t version;  /* RVHAL_OPENCL_META_VERSION */
+  uint32_t num_args; /* as the kernel's rvhal_kernel_meta_t */
+  uint32_t reserved;
+  uint8_t address_space[RVHAL_META_MAX_ARGS];
+  uint8_t type_qualifiers[RVHAL_META_MAX_ARGS];
+  uint8_t access_qualifier[RVHAL_META_MAX_ARGS];
+} rvhal_opencl_meta_t;
+
+RVHAL_STATIC_ASSERT(offsetof(rvhal_opencl_meta_t, address_space) == 16, "opencl meta layout");
+RVHAL_STATIC_ASSERT(offsetof(rvhal_opencl_meta_t, type_qualifiers) == 16 + RVHAL_META_MAX_ARGS, "opencl meta layout");
+RVHAL_STATIC_ASSERT(offsetof(rvhal_opencl_meta_t, access_qualifier) == 16 + 2 * RVHAL_META_MAX_ARGS,
+                    "opencl meta layout");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_opencl_meta_t) == 16 + 3 * RVHAL_META_MAX_ARGS, "opencl meta layout");
+
 #endif /* RVHAL_ABI_KERNEL_META_H */

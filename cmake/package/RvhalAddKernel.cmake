@@ -15,6 +15,13 @@
 #
 # The cross compiler is $RVHAL_KERNEL_CC (default riscv64-unknown-elf-gcc,
 # which builds RV32 too).
+#
+# OpenCL C: one FILE.cl source (rvhal_add_kernel(vadd vadd.cl)) is compiled by
+# `rvhal cc` (clang 16, the OpenCL C built-in library, the SDK): each
+# __kernel is a kernel of its own name. COMPILE_OPTIONS are its build
+# options (-DNAME=1, -cl-std=CL3.0, -cl-fast-relaxed-math, ...),
+# INCLUDE_DIRECTORIES its -I; XLEN and EMBED as for C. It is rebuilt when
+# the .cl file or rvhal changes, not when only a header it includes does.
 cmake_minimum_required(VERSION 3.20)
 set(_RVHAL_ADD_KERNEL_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL "where RvhalAddKernel.cmake is")
 
@@ -53,7 +60,40 @@ function(rvhal_add_kernel name)
   set(work ${CMAKE_CURRENT_BINARY_DIR}/${name}.rvhal)
   set(elf ${CMAKE_CURRENT_BINARY_DIR}/${name}.elf)
   set(objs)
+  list(FILTER sources INCLUDE REGEX "[.]cl$")
+  set(cl_sources ${sources})
+  set(sources ${K_UNPARSED_ARGUMENTS})
+  if(cl_sources)
+    list(LENGTH sources nsrc)
+    if(NOT nsrc EQUAL 1)
+      message(FATAL_ERROR "rvhal_add_kernel(${name}): an OpenCL C kernel is one .cl file (got: ${sources})")
+    endif()
+    if(NOT TARGET rvhal::cli)
+      message(FATAL_ERROR "rvhal_add_kernel(${name}): OpenCL C needs the rvhal tool (target rvhal::cli)")
+    endif()
+    get_filename_component(abs ${sources} ABSOLUTE)
+    set(clflags)
+    foreach(dir ${K_INCLUDE_DIRECTORIES})
+      get_filename_component(dir ${dir} ABSOLUTE)
+      list(APPEND clflags -I${dir})
+    endforeach()
+    # Relinked when the SDK or the built-in library changes (the latter beside
+    # the SDK in an install, in its opencl/ folder in a build tree).
+    get_filename_component(libdir ${lib} DIRECTORY)
+    if(built_by)
+      set(cl_lib ${libdir}/opencl/librvhal_opencl.a)
+    else()
+      set(cl_lib ${libdir}/librvhal_opencl.a)
+    endif()
+    add_custom_command(OUTPUT ${elf}
+      COMMAND rvhal::cli cc --xlen ${K_XLEN} ${clflags} ${K_COMPILE_OPTIONS} ${abs} -o ${elf}
+      DEPENDS ${abs} rvhal::cli ${lib} ${ld} ${cl_lib}
+      COMMENT "Compiling OpenCL C kernel ${name}.elf (RV${K_XLEN})" VERBATIM COMMAND_EXPAND_LISTS)
+  endif()
   foreach(src ${sources})
+    if(cl_sources)
+      break()
+    endif()
     get_filename_component(abs ${src} ABSOLUTE)
     get_filename_component(base ${src} NAME)
     set(obj ${work}/${base}.o)
@@ -64,10 +104,12 @@ function(rvhal_add_kernel name)
       COMMENT "Building kernel object ${base}.o (RV${K_XLEN})" VERBATIM COMMAND_EXPAND_LISTS)
     list(APPEND objs ${obj})
   endforeach()
-  add_custom_command(OUTPUT ${elf}
-    COMMAND ${RVHAL_KERNEL_CC} ${lopts} ${objs} ${lib} -o ${elf}
-    DEPENDS ${objs} ${lib} ${ld}
-    COMMENT "Linking kernel ${name}.elf (RV${K_XLEN})" VERBATIM COMMAND_EXPAND_LISTS)
+  if(NOT cl_sources)
+    add_custom_command(OUTPUT ${elf}
+      COMMAND ${RVHAL_KERNEL_CC} ${lopts} ${objs} ${lib} -o ${elf}
+      DEPENDS ${objs} ${lib} ${ld}
+      COMMENT "Linking kernel ${name}.elf (RV${K_XLEN})" VERBATIM COMMAND_EXPAND_LISTS)
+  endif()
 
   if(NOT K_EMBED)
     add_custom_target(${name} ALL DEPENDS ${elf})

@@ -29,6 +29,8 @@ void cmd_run_usage(FILE *f);
 int cmd_abi(int argc, char **argv);
 void cmd_abi_usage(FILE *f);
 int cmd_kernels(int argc, char **argv);
+int cmd_cc(int argc, char **argv);
+void cmd_cc_usage(FILE *f);
 void cmd_kernels_usage(FILE *f);
 /* rvhal abi ELF...: the kernels' layouts checked (cmd_kernels.c). */
 int cmd_abi_elf(int argc, char **argv);

@@ -90,11 +90,23 @@ static void declared(const rvhal_kernel_arg_info_t *a, char *buf, size_t cap) {
   else snprintf(buf, cap, "%s buffer", kind_name(a->kind));
 }
 
+/* An OpenCL C parameter as written: "__global const float*". */
+static void opencl_param(const rvhal_kernel_arg_info_t *a, char *buf, size_t cap) {
+  static const char *const space[] = {"", "__global ", "__constant ", "__local "};
+  snprintf(buf, cap, "%s%s%s%s", a->address_space < 4 ? space[a->address_space] : "",
+           a->type_qualifiers & RVHAL_TYPE_QUAL_CONST ? "const " : "",
+           a->type_qualifiers & RVHAL_TYPE_QUAL_VOLATILE ? "volatile " : "", a->type_name ? a->type_name : "?");
+  if (a->type_qualifiers & RVHAL_TYPE_QUAL_RESTRICT) snprintf(buf + strlen(buf), cap - strlen(buf), " restrict");
+}
+
 static void print_kernel(const rvhal_kernel_info_t *k) {
-  printf("%s(", k->name);
+  int cl = k->language == RVHAL_KERNEL_LANG_OPENCL;
+  printf("%s%s(", cl ? "__kernel " : "", k->name);
   for (uint32_t i = 0; i < k->num_args; i++) {
     const rvhal_kernel_arg_info_t *a = &k->args[i];
-    if (a->name) printf("%s%s %s", i ? ", " : "", a->type_name, a->name);
+    char p[192];
+    if (cl) opencl_param(a, p, sizeof p);
+    if (a->name) printf("%s%s %s", i ? ", " : "", cl ? p : a->type_name, a->name);
     else printf("%s%s", i ? ", " : "", a->kind == RVHAL_ARG_KIND_VALUE ? "value" : kind_name(a->kind));
   }
   printf(")%s\n", k->num_args && !k->args[0].name ? "  (RVHAL_KERNEL: no declared types or names)" : "");

@@ -8,6 +8,7 @@ static const cli_command_t commands[] = {
     {"info", "show the platform and its devices; --boot checks that a device starts", cmd_info, cmd_info_usage},
     {"run", "run a kernel from an ELF file with arguments given on the command line", cmd_run, cmd_run_usage},
     {"kernels", "list the kernels of a kernel ELF and their declared arguments", cmd_kernels, cmd_kernels_usage},
+    {"cc", "compile OpenCL C into a kernel ELF", cmd_cc, cmd_cc_usage},
     {"abi", "show how kernel arguments are packed (offsets, sizes, C struct), or check an ELF's kernels", cmd_abi,
      cmd_abi_usage},
 };
@@ -25,6 +26,8 @@ static void usage(FILE *f) {
           "  -V, --version  the library and API version\n\n"
           "example:\n"
           "  rvhal info --boot          # does the installation work?\n"
+          "  rvhal cc vadd.cl -o vadd.elf   # OpenCL C\n"
+          "  rvhal run vadd.elf vadd --global 8 buf:f32=iota buf:f32=10 buf:f32\n"
           "  rvhal run vector_add.elf vector_add_entry --global 8 buf:u32=iota buf:u32=10 buf:u32\n"
           "  rvhal kernels vector_add.elf\n"
           "  rvhal abi ptr,i32,f64,local:256,bytes:24\n\n"

@@ -38,8 +38,8 @@ static hal::hal_arg_t global_arg(hal::hal_addr_t a) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: test_ock_hal LIBHAL_RVHAL_SO VECTOR_ADD_ELF OCK_ADAPTER_ELF\n");
+  if (argc != 4 && argc != 5) {
+    std::fprintf(stderr, "usage: test_ock_hal LIBHAL_RVHAL_SO VECTOR_ADD_ELF OCK_ADAPTER_ELF [TWO_KERNELS_ELF]\n");
     return 2;
   }
   void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
@@ -84,6 +84,10 @@ int main(int argc, char **argv) {
   CHECK(k != hal::hal_invalid_kernel);
   // clik's name for it (the function, not the entry) finds the same entry.
   CHECK(dev->program_find_kernel(prog, "vector_add") == k);
+  // ... and as clik's hosts name it: kernel_main, the wrapper of a
+  // program's only kernel, or <function>_main.
+  CHECK(dev->program_find_kernel(prog, "kernel_main") == k);
+  CHECK(dev->program_find_kernel(prog, "vector_add_main") == k);
   CHECK(dev->program_find_kernel(prog, "no_such_kernel") == hal::hal_invalid_kernel);
   const uint32_t n = 64;
   std::vector<uint32_t> a(n), b(n), c(n);
@@ -105,6 +109,8 @@ int main(int argc, char **argv) {
   hal::hal_program_t prog2 = dev->program_load(elf2.data(), elf2.size());
   hal::hal_kernel_t k2 = dev->program_find_kernel(prog2, "ock_rotate_entry");
   CHECK(prog2 != hal::hal_invalid_program && k2 != hal::hal_invalid_kernel);
+  CHECK(dev->program_find_kernel(prog2, "ock_rotate_main") == k2);
+  CHECK(dev->program_find_kernel(prog2, "kernel_main") == k2);
   uint64_t add = 7;  // size_t, as clik's hosts pass it
   const uint32_t group = 8;
   hal::hal_arg_t rargs[4];
@@ -132,6 +138,13 @@ int main(int argc, char **argv) {
   CHECK(!dev->kernel_exec(prog2, k2, &nd2, rargs, 4, 1));
   CHECK(dev->mem_free(da) && dev->mem_free(db) && dev->mem_free(dc));
   CHECK(dev->program_free(prog2));
+  if (argc == 5) { // kernel_main in a program of several kernels names none of them
+    std::vector<char> elf3 = read_file(argv[4]);
+    hal::hal_program_t prog3 = dev->program_load(elf3.data(), elf3.size());
+    CHECK(prog3 != hal::hal_invalid_program);
+    CHECK(dev->program_find_kernel(prog3, "kernel_main") == hal::hal_invalid_kernel);
+    CHECK(dev->program_free(prog3));
+  }
   CHECK(hal->device_delete(dev));
   std::printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);
   return failures ? 1 : 0;

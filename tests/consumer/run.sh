@@ -31,6 +31,7 @@ cd "$T" # the embedded kernel needs no file: run from elsewhere
 check_firmware "$T/out1"
 grep -q "^stencil (embedded kernel" "$T/out1"
 "$T/cmake/consumer_headers_cxx"
+"$T/cmake/consumer_opencl"
 step "the static library: \$RVHAL_FIRMWARE_DIR names the firmware"
 RVHAL_FIRMWARE_DIR=$P/share/rvhal/firmware/rv64 "$T/cmake/consumer_static" "$T/cmake/saxpy.elf" | tee "$T/out2"
 check_firmware "$T/out2"

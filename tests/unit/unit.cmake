@@ -29,3 +29,7 @@ rvhal_unit_test(test_program_info)
 target_compile_definitions(test_program_info PRIVATE
   RVHAL_TEST_KERNEL_DIR_RV64="${RVHAL_TEST_KERNEL_DIR_RV64}"
   RVHAL_EXAMPLE_KERNEL_DIR_RV64="${RVHAL_DEVICE_DIR_RV64}/kernels")
+# rvhal_opencl_compile and the OpenCL C kernel metadata (needs clang-16 and
+# the built kernel SDK, no device).
+rvhal_unit_test(test_opencl_compile)
+target_compile_definitions(test_opencl_compile PRIVATE RVHAL_TEST_OPENCL_DIR="${RVHAL_SOURCE_DIR}/tests/opencl")

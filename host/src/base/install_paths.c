@@ -84,3 +84,51 @@ const char *rvhal_qemu_plugin_path(void) {
 #endif
   return NULL;
 }
+
+/* The kernel SDK of one XLEN, for the OpenCL C compiler: the directory with
+ * librvhal_kernel.a, kernel.ld and librvhal_opencl.a, and the SDK's and the
+ * ABI's header directories. $RVHAL_KERNEL_SDK_DIR (laid out as an install's
+ * lib/rvhal/rv<xlen>, its headers beside in include/); the install; the
+ * build tree. */
+int rvhal_kernel_sdk_paths(uint32_t xlen, char lib_dir[PATH_MAX], char ld_dir[PATH_MAX], char opencl_dir[PATH_MAX],
+                           char sdk_inc[PATH_MAX], char abi_inc[PATH_MAX]) {
+  if (xlen != 32 && xlen != 64) return 0;
+  char leaf[32];
+  snprintf(leaf, sizeof leaf, "rv%u", xlen);
+  const char *env = getenv("RVHAL_KERNEL_SDK_DIR");
+  if (env && *env) {
+    snprintf(lib_dir, PATH_MAX, "%s/%s", env, leaf);
+    snprintf(ld_dir, PATH_MAX, "%s/%s", env, leaf);
+    snprintf(opencl_dir, PATH_MAX, "%s/%s", env, leaf);
+    snprintf(sdk_inc, PATH_MAX, "%s/include/rvhal/kernel", env);
+    snprintf(abi_inc, PATH_MAX, "%s/include", env);
+    return 1;
+  }
+  char dir[PATH_MAX];
+  if (from_install(RVHAL_INSTALL_LIB_TO_PLUGIN, RVHAL_INSTALL_BIN_TO_PLUGIN, leaf, is_dir, dir)) {
+    char inc[PATH_MAX];
+    if (from_install(RVHAL_INSTALL_LIB_TO_INCLUDE, RVHAL_INSTALL_BIN_TO_INCLUDE, "rvhal/kernel", is_dir, inc)) {
+      snprintf(lib_dir, PATH_MAX, "%s", dir);
+      snprintf(ld_dir, PATH_MAX, "%s", dir);
+      snprintf(opencl_dir, PATH_MAX, "%s", dir);
+      snprintf(sdk_inc, PATH_MAX, "%s", inc);
+      char *slash = strrchr(inc, '/'); /* include/rvhal/kernel -> include */
+      if (slash) *slash = '\0';
+      slash = strrchr(inc, '/');
+      if (slash) *slash = '\0';
+      snprintf(abi_inc, PATH_MAX, "%s", inc);
+      return 1;
+    }
+  }
+#ifdef RVHAL_BUILD_DEVICE_DIR_RV64
+  const char *dev = xlen == 64 ? RVHAL_BUILD_DEVICE_DIR_RV64 : RVHAL_BUILD_DEVICE_DIR_RV32;
+  snprintf(lib_dir, PATH_MAX, "%s/sdk", dev);
+  snprintf(ld_dir, PATH_MAX, "%s/linker", dev);
+  snprintf(opencl_dir, PATH_MAX, "%s/sdk/opencl", dev);
+  snprintf(sdk_inc, PATH_MAX, "%s/sdk/include", RVHAL_BUILD_SOURCE_DIR);
+  snprintf(abi_inc, PATH_MAX, "%s/abi", RVHAL_BUILD_SOURCE_DIR);
+  return 1;
+#else
+  return 0;
+#endif
+}

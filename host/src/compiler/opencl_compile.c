@@ -1,13 +1,479 @@
-/* rvhal_opencl_compile: OpenCL C to a kernel ELF (placeholder until the
- * compiler lands: it refuses every call with RVHAL_UNSUPPORTED). */
+/* rvhal_opencl_compile: OpenCL C to a kernel ELF, by clang and the LLVM
+ * tools of the same version, then the RISC-V GCC's linker with picolibc:
+ *
+ *   clang -x cl -emit-llvm   the program, unoptimized IR with kernel metadata
+ *   opencl_ir.c              drop SPIR conventions, hidden work-item state,
+ *                            __local variables as per-group TLS
+ *   opencl_entry.c           item functions (IR) + entries and metadata (C)
+ *   clang -x c -emit-llvm    the entries, with the SDK's inline built-ins
+ *   llvm-link, opt -O2       one module: the kernel inlines into the SDK loop
+ *   llc                      RISC-V object
+ *   riscv64-unknown-elf-gcc  link with the OpenCL built-in library, the SDK
+ *                            and picolibc at the kernel linker script
+ *
+ * Every step runs in a private temporary directory removed afterwards. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "base/internal.h"
+#include "compiler/opencl_ir.h"
+#include "compiler/opencl_sdk.h"
+#include "compiler/text_buf.h"
 #include "rvhal/compiler.h"
+
+extern char **environ;
+
+#define MAX_ARGV 192
+
+/* As the C SDK's kernels (cmake/RvhalDevice.cmake): no fixed frame may jump
+ * the 64 KiB guard below a hart's stack, so frames are limited to half of
+ * it. clang marks the functions; llc warns ("stack frame size ... exceeds
+ * limit"), and that warning fails the build. OpenCL C has no VLAs. */
+#define FRAME_LIMIT 32768
+#define FRAME_LIMIT_FLAG "-Wframe-larger-than=32768"
+
+typedef struct argv_buf {
+  const char *v[MAX_ARGV + 1];
+  int n;
+  char *owned[MAX_ARGV];
+  int num_owned;
+} argv_buf_t;
+
+static int av_add(argv_buf_t *a, const char *s) {
+  if (a->n >= MAX_ARGV) return -1;
+  a->v[a->n++] = s;
+  a->v[a->n] = NULL;
+  return 0;
+}
+
+static int av_addf(argv_buf_t *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int av_addf(argv_buf_t *a, const char *fmt, ...) {
+  if (a->num_owned >= MAX_ARGV) return -1;
+  char *s;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vasprintf(&s, fmt, ap);
+  va_end(ap);
+  if (n < 0) return -1;
+  a->owned[a->num_owned++] = s;
+  return av_add(a, s);
+}
+
+static void av_free(argv_buf_t *a) {
+  for (int i = 0; i < a->num_owned; i++) free(a->owned[i]);
+  a->num_owned = a->n = 0;
+}
+
+/* Runs argv with stdout and stderr appended to `log_path`; its exit status,
+ * or -1 if it could not start (errno). */
+static int run(const argv_buf_t *a, const char *log_path) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_APPEND, 0600);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, a->v[0], &fa, NULL, (char *const *)a->v, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc) {
+    errno = rc;
+    return -1;
+  }
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+static char *read_file(const char *path, size_t *out_size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  text_buf_t b = {0};
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+    if (tb_add(&b, chunk, n)) {
+      free(b.data);
+      fclose(f);
+      return NULL;
+    }
+  fclose(f);
+  if (!b.data && tb_add(&b, "", 0)) return NULL;
+  if (out_size) *out_size = b.len;
+  return b.data;
+}
+
+static int write_file(const char *path, const char *a, size_t na, const char *b, size_t nb) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  int bad = fwrite(a, 1, na, f) != na || (nb && fwrite(b, 1, nb, f) != nb);
+  return fclose(f) || bad ? -1 : 0;
+}
+
+/* The files a build writes in its directory, by role. */
+enum { SRC, PROG_LL, KERN_LL, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ, ELF, LOG, NUM_FILES };
+static const char *const build_files[NUM_FILES] = {"src.cl",    "prog.ll", "kern.ll", "entry.c",  "entry.ll",
+                                                   "linked.bc", "opt.ll",  "prog.o",  "prog.elf", "log"};
+
+static void remove_tree(const char *dir) {
+  char p[PATH_MAX + 16];
+  for (size_t i = 0; i < NUM_FILES; i++) {
+    snprintf(p, sizeof p, "%s/%s", dir, build_files[i]);
+    unlink(p);
+  }
+  rmdir(dir);
+}
+
+/* Removes the llvm.assume calls from the optimized module at path. They
+ * did their work in opt (rvhal_cl_rows states that no global id reaches
+ * 2^32, which removes a uint id's zero-extension); left in, their operands
+ * (and the conditions they test, which dce then removes) stay live into
+ * loop strength reduction, which then keeps one more induction variable:
+ * one instruction per work-item of a vector add. */
+static int drop_assumes(const char *path) {
+  size_t n = 0;
+  char *ir = read_file(path, &n);
+  if (!ir) return rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read %s", path);
+  size_t w = 0;
+  for (size_t r = 0; r < n;) {
+    const char *nl = memchr(ir + r, '\n', n - r);
+    size_t len = nl ? (size_t)(nl - (ir + r)) + 1 : n - r;
+    const char *call = memmem(ir + r, len, "call void @llvm.assume(", 23);
+    int drop = call && (size_t)(call - (ir + r)) < len;
+    for (const char *c = ir + r; drop && c < call; c++) drop = *c == ' ' || *c == '\t';
+    if (!drop) memmove(ir + w, ir + r, len), w += len;
+    r += len;
+  }
+  int rc = write_file(path, ir, w, NULL, 0) ? rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot write %s", path) : 0;
+  free(ir);
+  return rc;
+}
+
+/* clBuildProgram options (and rvhal cc's) into clang arguments. */
+static const char *const passed_cl_options[] = {
+    "-cl-single-precision-constant", "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt",
+    "-cl-opt-disable", "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
+    "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
+    "-cl-strict-aliasing"};
+
+/* clang for the device: the language, the target and its ISA; no linker
+ * relaxation (the firmware owns gp). */
+static void clang_args(argv_buf_t *a, const char *clang, const char *lang, uint32_t xlen, const char *isa,
+                       const char *abi) {
+  av_add(a, clang);
+  av_add(a, "-x");
+  av_add(a, lang);
+  av_addf(a, "--target=riscv%u-unknown-elf", xlen);
+  av_addf(a, "-march=%s", isa);
+  av_addf(a, "-mabi=%s", abi);
+  av_add(a, "-mno-relax");
+}
+
+static int too_many(void) { return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: too many build options"); }
+
+static int options_to_argv(const char *options, argv_buf_t *a, int *have_std) {
+  if (!options) return RVHAL_OK;
+  char *copy = strdup(options);
+  if (!copy) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  int rc = RVHAL_OK;
+  char *save = NULL;
+  for (char *t = strtok_r(copy, " \t\n", &save); t && !rc; t = strtok_r(NULL, " \t\n", &save)) {
+    if (!strcmp(t, "-D") || !strcmp(t, "-I")) {
+      char *v = strtok_r(NULL, " \t\n", &save);
+      if (!v) rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: option %s needs a value", t);
+      else if (av_addf(a, "%s%s", t, v)) rc = too_many();
+      continue;
+    }
+    if (!strncmp(t, "-D", 2) || !strncmp(t, "-I", 2) || !strcmp(t, "-w") || !strcmp(t, "-Werror") ||
+        !strcmp(t, "-g") || !strcmp(t, "-cl-kernel-arg-info")) {
+      if (av_addf(a, "%s", t)) rc = too_many();
+      continue;
+    }
+    if (t[0] == '-' && t[1] == 'O' && (t[2] == '\0' || (strchr("0123s", t[2]) && t[3] == '\0')))
+      continue; /* not an OpenCL option, but programs pass it: kernels are always optimized (-cl-opt-disable is not) */
+    if (!strncmp(t, "-cl-std=", 8)) {
+      const char *v = t + 8;
+      if (strcmp(v, "CL1.0") && strcmp(v, "CL1.1") && strcmp(v, "CL1.2") && strcmp(v, "CL2.0") && strcmp(v, "CL3.0"))
+        rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: -cl-std=%s: not CL1.0, CL1.1, CL1.2, CL2.0 or CL3.0", v);
+      else if (av_addf(a, "%s", t)) rc = too_many();
+      *have_std = 1;
+      continue;
+    }
+    int known = 0;
+    for (size_t i = 0; i < sizeof passed_cl_options / sizeof *passed_cl_options; i++)
+      if (!strcmp(t, passed_cl_options[i])) known = 1;
+    if (known) {
+      if (av_addf(a, "%s", t)) rc = too_many();
+      continue;
+    }
+    rc = rvhal_error(RVHAL_INVALID_ARGUMENT,
+                     "opencl_compile: unknown build option '%s' (rvhal takes -D, -I, -cl-std=, -w, -Werror, -g and "
+                     "the -cl-* options of clBuildProgram)",
+                     t);
+  }
+  free(copy);
+  return rc;
+}
+
+/* Runs one step (a->v[0]) and empties a. On failure the step's log
+ * (clang's diagnostics, the linker's undefined symbols) goes to *out_log,
+ * and the error says `failure` about the source `name`. */
+static int step(argv_buf_t *a, const char *log_path, char **out_log, const char *failure, const char *name) {
+  int code = run(a, log_path);
+  const char *tool = a->v[0];
+  if (!code) {
+    av_free(a);
+    return RVHAL_OK;
+  }
+  char *log = read_file(log_path, NULL);
+  if (out_log) *out_log = log;
+  else free(log);
+  int rc = code < 0 ? rvhal_error(RVHAL_MISSING_TOOL, "opencl_compile: cannot run %s: %s (install it: scripts/setup.sh)",
+                                  tool, strerror(errno))
+                    : rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: %s", name, failure);
+  av_free(a);
+  return rc;
+}
 
 int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf, size_t *out_elf_size,
                          char **out_log) {
-  (void)desc;
+  rvhal_clear_error();
   if (out_elf) *out_elf = NULL;
   if (out_elf_size) *out_elf_size = 0;
   if (out_log) *out_log = NULL;
-  return rvhal_error(RVHAL_UNSUPPORTED, "opencl_compile: this rvhal has no OpenCL C compiler");
+  if (!desc || !desc->source || !out_elf || !out_elf_size)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: NULL desc, source, out_elf or out_elf_size");
+  if (desc->xlen != 32 && desc->xlen != 64)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: xlen %u is not 32 or 64", desc->xlen);
+  const uint32_t word = desc->xlen / 8;
+  rvhal_opencl_sdk_t sdk;
+  RVHAL_RETURN_IF_ERROR(rvhal_opencl_sdk_find(desc->xlen, &sdk));
+  const char *isa = desc->isa ? desc->isa : desc->xlen == 64 ? "rv64imafdc" : "rv32imafdc";
+  for (const char *c = isa; *c; c++)
+    if (!isalnum((unsigned char)*c) && *c != '_')
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: isa '%s' is not an ISA string", isa);
+  if (strncmp(isa, desc->xlen == 64 ? "rv64" : "rv32", 4) || strlen(isa) > 64)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: isa '%s' is not an RV%u ISA string", isa, desc->xlen);
+  const char *abi = desc->xlen == 64 ? "lp64d" : "ilp32d";
+  /* llc's subtarget from the ISA's single-letter extensions: rv64imafdc -> +m,+a,+f,+d,+c */
+  char mattr[128] = "-relax";
+  for (const char *c = isa + 4; *c && *c != '_' && strlen(mattr) + 8 < sizeof mattr; c++) {
+    if (*c == 'g') strcat(mattr, ",+m,+a,+f,+d");
+    else if (strchr("mafdcv", *c)) sprintf(mattr + strlen(mattr), ",+%c", *c);
+  }
+  const char *name = desc->source_name ? desc->source_name : "<source>";
+  if (strchr(name, '"') || strchr(name, '\n'))
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: source name '%s' has a quote or newline", name);
+
+  /* A private directory (mkdtemp: mode 0700) in $TMPDIR or /tmp. */
+  const char *tmp = getenv("TMPDIR");
+  char dir[PATH_MAX];
+  if (snprintf(dir, sizeof dir, "%s/rvhal-cl-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= (int)sizeof dir - 16)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: TMPDIR=%s is too long", tmp);
+  if (!mkdtemp(dir)) return rvhal_error(RVHAL_HOST_IO, "opencl_compile: mkdtemp in %s: %s", dir, strerror(errno));
+  char path[NUM_FILES][PATH_MAX + 32];
+  for (int i = 0; i < NUM_FILES; i++) snprintf(path[i], sizeof path[i], "%s/%s", dir, build_files[i]);
+  const char *elf_path = path[ELF], *log_path = path[LOG];
+
+  argv_buf_t a = {0};
+  cl_program_ir_t prog = {0};
+  char *ir = NULL, *tail = NULL, *entry = NULL;
+  int rc = RVHAL_OK;
+  size_t src_size = desc->source_size ? desc->source_size : strlen(desc->source);
+  /* #line: clang's diagnostics name the caller's file, not ours. */
+  char line_dir[PATH_MAX + 64];
+  int nl = snprintf(line_dir, sizeof line_dir, "#line 1 \"%s\"\n", name);
+  if (write_file(path[SRC], line_dir, (size_t)nl, desc->source, src_size)) {
+    rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot write %s: %s", path[SRC], strerror(errno));
+    goto done;
+  }
+
+  /* 1. OpenCL C to IR (unoptimized: opt runs once on the whole module). */
+  int have_std = 0;
+  clang_args(&a, sdk.clang, "cl", desc->xlen, isa, abi);
+  av_add(&a, "-Xclang");
+  av_add(&a, "-finclude-default-header");
+  av_add(&a, "-Xclang");
+  av_add(&a, "-ffake-address-space-map"); /* __local variables are told apart as addrspace(3) */
+  av_add(&a, "-Xclang");
+  av_add(&a, desc->xlen == 64 ? RVHAL_OPENCL_EXTENSIONS_RV64 : RVHAL_OPENCL_EXTENSIONS_RV32);
+  static const char *const features[] = {RVHAL_OPENCL_HEADER_FEATURES};
+  for (size_t i = 0; i < sizeof features / sizeof *features; i++) av_add(&a, features[i]);
+  av_add(&a, "-cl-kernel-arg-info");
+  av_add(&a, FRAME_LIMIT_FLAG);
+  av_add(&a, "-O2");
+  av_add(&a, "-Xclang");
+  av_add(&a, "-disable-llvm-passes");
+  if ((rc = options_to_argv(desc->options, &a, &have_std))) goto done;
+  if (!have_std) av_add(&a, "-cl-std=CL1.2");
+  av_add(&a, "-S");
+  av_add(&a, "-emit-llvm");
+  av_add(&a, path[SRC]);
+  av_add(&a, "-o");
+  if (av_add(&a, path[PROG_LL])) {
+    rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: too many build options");
+    goto done;
+  }
+  if ((rc = step(&a, log_path, out_log, "failed to compile (clang's diagnostics are in the log)", name))) goto done;
+
+  /* 2. The rewrite and the entries. */
+  if (!(ir = read_file(path[PROG_LL], NULL))) {
+    rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read clang's IR");
+    goto done;
+  }
+  char err[512] = "";
+  if ((rc = rvhal_cl_ir_rewrite(ir, word, &prog, err, sizeof err))) {
+    char *log = NULL;
+    if (asprintf(&log, "%s: %s\n", name, err) < 0) log = NULL;
+    if (out_log) *out_log = log;
+    else free(log);
+    rc = rvhal_error(rc, "opencl_compile: %s: %s", name, err);
+    goto done;
+  }
+  if (!prog.num_kernels) {
+    if (out_log && asprintf(out_log, "%s: error: the program has no __kernel function\n", name) < 0) *out_log = NULL;
+    rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s has no __kernel function", name);
+    goto done;
+  }
+  if ((rc = rvhal_cl_entries(&prog, word, &tail, &entry))) goto done;
+  if (write_file(path[KERN_LL], prog.text, prog.text_len, tail, strlen(tail)) ||
+      write_file(path[ENTRY_C], entry, strlen(entry), NULL, 0)) {
+    rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot write in %s: %s", dir, strerror(errno));
+    goto done;
+  }
+
+  /* 3. The entries to IR, with the SDK headers. */
+  clang_args(&a, sdk.clang, "c", desc->xlen, isa, abi);
+  av_add(&a, "-std=gnu11");
+  av_add(&a, "-mcmodel=medany");
+  av_add(&a, "-ftls-model=local-exec");
+  av_add(&a, "-fno-common");
+  av_add(&a, "-ffreestanding");
+  av_add(&a, FRAME_LIMIT_FLAG);
+  av_add(&a, "-O2");
+  av_add(&a, "-Xclang");
+  av_add(&a, "-disable-llvm-passes");
+  av_addf(&a, "-I%s", sdk.sdk_include);
+  av_addf(&a, "-I%s", sdk.abi_include);
+  av_add(&a, "-S");
+  av_add(&a, "-emit-llvm");
+  av_add(&a, path[ENTRY_C]);
+  av_add(&a, "-o");
+  av_add(&a, path[ENTRY_LL]);
+  if ((rc = step(&a, log_path, out_log, "its generated entries did not compile (see the log)", name))) goto done;
+
+  /* 4. One module; everything but the entries internal, then -O2. */
+  av_add(&a, sdk.llvm_link);
+  av_add(&a, path[KERN_LL]);
+  av_add(&a, path[ENTRY_LL]);
+  av_add(&a, "-o");
+  av_add(&a, path[LINKED]);
+  if ((rc = step(&a, log_path, out_log, "linking its IR failed (see the log)", name))) goto done;
+  text_buf_t keep = {0};
+  for (uint32_t i = 0; i < prog.num_kernels; i++) {
+    const char *k = prog.kernels[i].name;
+    if (tb_printf(&keep, "%s%s,%s" RVHAL_META_SUFFIX ",%s" RVHAL_META_ARGS_SUFFIX ",%s" RVHAL_OPENCL_META_SUFFIX,
+                  i ? "," : "", k, k, k, k)) {
+      free(keep.data);
+      rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
+      goto done;
+    }
+  }
+  av_add(&a, sdk.opt);
+  av_add(&a, "-passes=internalize,default<O2>");
+  av_addf(&a, "-mattr=%s", mattr);
+  av_addf(&a, "-internalize-public-api-list=%s", keep.data);
+  free(keep.data);
+  av_add(&a, "-S");
+  av_add(&a, path[LINKED]);
+  av_add(&a, "-o");
+  av_add(&a, path[OPT]);
+  if ((rc = step(&a, log_path, out_log, "optimizing it failed (see the log)", name))) goto done;
+  if ((rc = drop_assumes(path[OPT]))) goto done;
+  av_add(&a, sdk.opt); /* the conditions the assumes tested, now dead */
+  av_add(&a, "-passes=dce");
+  av_add(&a, "-S");
+  av_add(&a, path[OPT]);
+  av_add(&a, "-o");
+  av_add(&a, path[OPT]);
+  if ((rc = step(&a, log_path, out_log, "optimizing it failed (see the log)", name))) goto done;
+
+  /* 5. Code generation. */
+  av_add(&a, sdk.llc);
+  av_add(&a, "-O2");
+  av_add(&a, "-filetype=obj");
+  av_add(&a, "-relocation-model=static");
+  av_add(&a, "-code-model=medium");
+  av_addf(&a, "-target-abi=%s", abi);
+  av_addf(&a, "-mattr=%s", mattr);
+  av_add(&a, path[OPT]);
+  av_add(&a, "-o");
+  av_add(&a, path[OBJ]);
+  if ((rc = step(&a, log_path, out_log, "code generation failed (see the log)", name))) goto done;
+  {
+    char *log = read_file(log_path, NULL);
+    int too_big = log && strstr(log, "stack frame size") && strstr(log, "exceeds limit");
+    free(log);
+    if (too_big) {
+      if (out_log) *out_log = read_file(log_path, NULL);
+      rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: a kernel's stack frame exceeds %u bytes (private arrays "
+                       "that large belong in local or global memory)", name, FRAME_LIMIT);
+      goto done;
+    }
+  }
+
+  /* 6. Link as the SDK links its kernels (RvhalKernelSdk.cmake). */
+  av_add(&a, sdk.gcc);
+  av_addf(&a, "-march=%s", isa);
+  av_addf(&a, "-mabi=%s", abi);
+  av_add(&a, "-misa-spec=2.2");
+  av_add(&a, "-mcmodel=medany");
+  av_add(&a, "--specs=picolibc.specs");
+  av_addf(&a, "-T%s", sdk.linker_script);
+  av_add(&a, "-Wl,--no-relax");
+  av_add(&a, "-nostartfiles");
+  av_add(&a, "-Wl,--no-gc-sections");
+  av_add(&a, path[OBJ]);
+  av_add(&a, sdk.opencl_lib);
+  av_add(&a, sdk.kernel_lib);
+  av_add(&a, "-lm");
+  av_add(&a, "-o");
+  av_add(&a, elf_path);
+  if ((rc = step(&a, log_path, out_log,
+                 "linking failed (see the log: an undefined symbol is a built-in rvhal does not have)", name)))
+    goto done;
+  void *elf = read_file(elf_path, out_elf_size);
+  if (!elf) {
+    rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read %s", elf_path);
+    goto done;
+  }
+  *out_elf = elf;
+  if (out_log) { /* warnings, if any */
+    size_t n = 0;
+    char *log = read_file(log_path, &n);
+    if (log && !n) {
+      free(log);
+      log = NULL;
+    }
+    *out_log = log;
+  }
+done:
+  av_free(&a);
+  free(ir);
+  free(tail);
+  free(entry);
+  rvhal_cl_ir_free(&prog);
+  if (!getenv("RVHAL_CL_KEEP_TEMPS")) remove_tree(dir);
+  else fprintf(stderr, "rvhal: OpenCL C build files kept in %s\n", dir);
+  return rc;
 }

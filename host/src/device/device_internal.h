@@ -28,6 +28,7 @@ typedef struct rvhal_kernel_entry {
   int has_meta;
   rvhal_kernel_meta_t meta;
   const char *arg_text; /* declared "type\0name\0" per argument (in the ELF image); NULL if not recorded */
+  const rvhal_opencl_meta_t *opencl; /* an OpenCL C kernel's qualifiers (in the ELF image); NULL for C SDK kernels */
 } rvhal_kernel_entry_t;
 
 /* The SDK kernels of an image (program_info.c): out has room for one per

@@ -32,6 +32,26 @@ static const char *arg_text(const rvhal_elf_image_t *img, const char *entry, uin
   return strings >= 2 * num_args ? text : NULL; /* and the literal's own NUL */
 }
 
+/* <entry>__rvhal_opencl of an OpenCL C kernel, if present, whole and
+ * matching the kernel's argument count; a damaged one is an error. */
+static int opencl_meta(const rvhal_elf_image_t *img, const char *entry, uint32_t num_args,
+                       const rvhal_opencl_meta_t **out) {
+  *out = NULL;
+  char sym_name[512];
+  snprintf(sym_name, sizeof sym_name, "%s%s", entry, RVHAL_OPENCL_META_SUFFIX);
+  const rvhal_elf_symbol_t *sym = rvhal_elf_symbol_named(img, sym_name);
+  if (!sym) return RVHAL_OK;
+  const rvhal_opencl_meta_t *m =
+      sym->size >= sizeof *m ? (const rvhal_opencl_meta_t *)elf_bytes_at(img, sym->value, sizeof *m) : NULL;
+  if (!m || m->magic != RVHAL_OPENCL_META_MAGIC || m->num_args != num_args)
+    return rvhal_error(RVHAL_BAD_ELF, "program: OpenCL metadata %s is damaged", sym_name);
+  if (m->version != RVHAL_OPENCL_META_VERSION)
+    return rvhal_error(RVHAL_BAD_ELF, "program: OpenCL metadata %s is version %u; this rvhal reads version %u: "
+                       "rebuild the kernel with this rvhal's rvhal cc", sym_name, m->version, RVHAL_OPENCL_META_VERSION);
+  *out = m;
+  return RVHAL_OK;
+}
+
 int rvhal_elf_kernels(const rvhal_elf_image_t *img, rvhal_kernel_entry_t *out, uint32_t *out_num) {
   size_t suffix = strlen(RVHAL_META_SUFFIX);
   uint32_t n = 0;
@@ -59,6 +79,10 @@ int rvhal_elf_kernels(const rvhal_elf_image_t *img, rvhal_kernel_entry_t *out, u
       return rvhal_error_annotate(RVHAL_BAD_ELF, "program: metadata %s has no kernel function", sym->name);
     k->has_meta = 1;
     k->arg_text = arg_text(img, k->name, k->meta.num_args);
+    if (opencl_meta(img, k->name, k->meta.num_args, &k->opencl) != RVHAL_OK) {
+      *out_num = n;
+      return RVHAL_BAD_ELF;
+    }
   }
   *out_num = n;
   return RVHAL_OK;
@@ -123,9 +147,15 @@ int rvhal_program_info_read(const void *elf, hal_size_t size, rvhal_program_info
         args[j].name = text;
         text += strlen(text) + 1;
       }
+      if (k->opencl) { /* what clang recorded; a value's space is private (0) */
+        args[j].address_space = k->opencl->address_space[j];
+        args[j].type_qualifiers = k->opencl->type_qualifiers[j];
+        args[j].access_qualifier = k->opencl->access_qualifier[j];
+      }
     }
     ks[i] = (rvhal_kernel_info_t){k->name, k->meta.version, k->meta.args_size, k->meta.num_args, args,
-                                  RVHAL_KERNEL_LANG_C, NULL};
+                                  k->opencl ? RVHAL_KERNEL_LANG_OPENCL : RVHAL_KERNEL_LANG_C,
+                                  k->opencl ? k->name : NULL};
     b->info.num_kernels = i + 1;
   }
   if (rc) {

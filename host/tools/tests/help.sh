@@ -10,7 +10,7 @@ ok() { "$EXPECT" "$@" >/dev/null || { "$EXPECT" "$@"; failed=1; }; }
 
 ok 0 'out:^usage: rvhal ' 'out:^  info ' 'out:^  run ' 'out:^  abi ' 'out:^example:' -- "$RVHAL" --help
 ok 0 'out:^rvhal [0-9]+\.[0-9]+\.[0-9]+ \(API version [0-9]+\)$' -- "$RVHAL" --version
-for cmd in info run abi kernels; do
+for cmd in info run abi kernels cc; do
   ok 0 "out:^usage: rvhal $cmd " 'out:^example:' -- "$RVHAL" help "$cmd"
   ok 0 "out:^usage: rvhal $cmd " 'out:^example:' -- "$RVHAL" "$cmd" --help
 done
@@ -33,7 +33,7 @@ ok 2 "err:^rvhal: unknown command 'frobnicate'$" 'err:^usage: rvhal ' -- "$RVHAL
 ok 2 "err:^rvhal: unknown command 'frobnicate'$" -- "$RVHAL" help frobnicate
 ok 2 'err:^rvhal: no command given$' 'err:^usage: rvhal ' -- "$RVHAL"
 ok 2 "err:^rvhal: unknown option '--frob'$" 'err:^usage: rvhal ' -- "$RVHAL" --frob
-for cmd in info run abi kernels; do
+for cmd in info run abi kernels cc; do
   ok 2 "err:^rvhal $cmd: unknown option '--frob'$" "err:^usage: rvhal $cmd " -- "$RVHAL" "$cmd" --frob
 done
 [ $failed = 0 ] && echo "all help checks passed"

@@ -1,0 +1,295 @@
+/* The rvhal OpenCL platform (an installable client driver for the Khronos
+ * ICD loader): the objects behind the cl_* handles and what the files of
+ * host/opencl/ share. Every object starts with the loader's dispatch table
+ * pointer (cl_icd.h's rule), then a reference count.
+ *
+ * Mapping onto rvhal (docs/opencl.md): a cl_device_id is one rvhal device of
+ * the catalogue (board and XLEN), started when a context first needs it; a
+ * command queue is an rvhal_queue_t; a cl_event an rvhal_event_t (a user
+ * event a timeline semaphore commands wait on); a buffer an rvhal
+ * allocation; a program a kernel ELF, built from source by
+ * rvhal_opencl_compile. */
+#ifndef RVHAL_OPENCL_ICD_H
+#define RVHAL_OPENCL_ICD_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_2_APIS
+#include <CL/cl.h>
+#include <CL/cl_icd.h>
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rvhal/rvhal.h"
+
+extern const struct _cl_icd_dispatch rvcl_dispatch;
+
+/* ---- objects ------------------------------------------------------------- */
+
+struct _cl_platform_id {
+  const struct _cl_icd_dispatch *dispatch;
+  uint32_t magic;
+};
+
+struct _cl_device_id {
+  const struct _cl_icd_dispatch *dispatch;
+  uint32_t magic;                  /* RVCL_MAGIC_* while alive */
+  uint32_t index;                  /* rvhal device index */
+  rvhal_device_info_t info;        /* the catalogue's, with num_harts as a context gets it */
+  char name[96], version[160], extensions[512];
+  pthread_mutex_t lock;            /* guards rv and users */
+  rvhal_device_t *rv;              /* started at first need, stopped with its last context */
+  uint32_t users;                  /* contexts holding it */
+};
+
+typedef struct rvcl_destructor {
+  void(CL_CALLBACK *fn)();         /* the object's kind of callback */
+  void *user;
+  struct rvcl_destructor *next;
+} rvcl_destructor_t;
+
+struct _cl_context {
+  const struct _cl_icd_dispatch *dispatch;
+  uint32_t magic;                  /* RVCL_MAGIC_* while alive */
+  atomic_uint refs;                /* the application's (CL_CONTEXT_REFERENCE_COUNT) */
+  atomic_uint life;                /* 1 while refs > 0, plus one per object that holds it */
+  cl_device_id device;             /* one device per context (docs/opencl.md) */
+  cl_context_properties props[8];
+  size_t num_props;                /* entries of props, with its 0 */
+  void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *);
+  void *notify_user;
+  pthread_mutex_t lock;            /* guards queues and destructors */
+  struct _cl_command_queue *queues; /* live queues (a buffer's free waits for them) */
+  rvcl_destructor_t *destructors;
+  rvhal_semaphore_t **retired;     /* released user events' semaphores (commands may still look at them) */
+  size_t num_retired, cap_retired;
+};
+
+/* A launch enqueued with no wait list and no event, held back until the
+ * queue is flushed (the next command, clFlush, clFinish, a blocking call,
+ * the queue's release), as OpenCL allows: clFinish then runs it on the
+ * calling thread (rvhal_kernel_exec), which saves the two thread handoffs
+ * of a queue command (launch.c). */
+typedef struct rvcl_held_launch {
+  int valid;
+  cl_kernel kernel;                /* retained while held */
+  hal_ndrange_t nd;
+  uint32_t dim, num_args;
+  hal_arg_t args[RVHAL_META_MAX_ARGS];
+  unsigned char *values;           /* the POD values args point into */
+  size_t values_cap;
+} rvcl_held_launch_t;
+
+struct _cl_command_queue {
+  const struct _cl_icd_dispatch *dispatch;
+  uint32_t magic;                  /* RVCL_MAGIC_* while alive */
+  atomic_uint refs;                /* the application's (CL_QUEUE_REFERENCE_COUNT) */
+  atomic_uint life;                /* 1 while refs > 0, plus one per event that holds it */
+  cl_context context;
+  cl_device_id device;
+  cl_command_queue_properties props;
+  cl_queue_properties prop_list[8];
+  size_t num_prop_list;
+  rvhal_queue_t *q;
+  struct _cl_command_queue *next;  /* in context->queues */
+  pthread_mutex_t held_lock;
+  rvcl_held_launch_t held;
+  int deferred_status;             /* a held launch that failed when submitted: reported by clFinish */
+};
+
+typedef struct rvcl_mapping {
+  void *ptr;                       /* what clEnqueueMapBuffer returned */
+  size_t offset, size;
+  cl_map_flags flags;
+  int staged;                      /* ptr is a host copy: written back at unmap */
+  int owned;                       /* ptr was allocated for the mapping (freed at unmap) */
+  struct rvcl_mapping *next;
+} rvcl_mapping_t;
+
+struct _cl_mem {
+  const struct _cl_icd_dispatch *dispatch;
+  uint32_t magic;                  /* RVCL_MAGIC_* while alive */
+  atomic_uint refs;
+  cl_context context;
+  cl_mem_flags flags;
+  size_t size;
+  void *host_ptr;                  /* CL_MEM_USE_HOST_PTR's (sub-buffers: parent's + origin) */
+  hal_addr_t addr;                 /* device address */
+  cl_mem parent;                   /* sub-buffers */
+  size_t origin;
+  cl_mem_properties props[4];
+  size_t num_props;
+  pthread_mutex_t lock;            /* guards maps and destructors */
+  rvcl_mapping_t *maps;
+  cl_uint map_count;
+  rvcl_destructor_t *destructors;
+};
+
+struct _cl_program {
+  const struct _cl_icd_dispatch *dispatch;
+  uint32_t magic;                  /* RVCL_MAGIC_* while alive */
+  atomic_uint refs;
+  cl_context context;
+  cl_device_id device;
+  char *source;                    /* clCreateProgramWithSource; NULL from a binary */
+  void *elf;                       /* the kernel ELF once built (or given) */
+  size_t elf_size;
+  rvhal_program_info_t *info;
+  hal_program_t hp;                /* loaded on the device */
+  cl_build_status status;
+  cl_program_binary_type binary_type;
+  char *options;
+  char *log;
+  char *header_dir;                /* clCompileProgram's embedded headers, as files (-I at compile and link) */
+  atomic_uint kernels;             /* kernels attached (CL_INVALID_OPERATION on rebuild) */
+  pthread_mutex_t lock;
+};
+
+typedef struct rvcl_arg {
+  int set;
+  hal_arg_t arg;                   /* pod_data points at value */
+  cl_mem mem;                      /* global/constant buffers (NULL: a null pointer) */
+  uint8_t value[64];               /* a value's bytes (larger: heap) */
+  void *big;
+} rvcl_arg_t;
+
+struct _cl_kernel {
+  const struct _cl_icd_dispatch *dispatch;
+  uint32_t magic;                  /* RVCL_MAGIC_* while alive */
+  atomic_uint refs;
+  cl_program program;
+  const rvhal_kernel_info_t *ki;
+  hal_kernel_t hk;
+  char *name;                      /* the OpenCL name (the SDK's entry without _entry) */
+  rvcl_arg_t *args;
+};
+
+typedef struct rvcl_event_callback {
+  void(CL_CALLBACK *fn)(cl_event, cl_int, void *);
+  void *user;
+  cl_int on;                       /* CL_SUBMITTED, CL_RUNNING or CL_COMPLETE */
+  struct rvcl_event_callback *next;
+} rvcl_event_callback_t;
+
+struct _cl_event {
+  const struct _cl_icd_dispatch *dispatch;
+  uint32_t magic;                  /* RVCL_MAGIC_* while alive */
+  atomic_uint refs;
+  cl_context context;
+  cl_command_queue queue;          /* NULL for user events */
+  cl_command_type type;
+  rvhal_event_t *ev;               /* the rvhal command's event; NULL for user events */
+  rvhal_semaphore_t *sem;          /* user events: 0 until clSetUserEventStatus, then 1 (or failed) */
+  atomic_int user_status;          /* user events: CL_SUBMITTED until set */
+  pthread_mutex_t lock;            /* guards callbacks */
+  rvcl_event_callback_t *callbacks;
+  int callbacks_armed;             /* a completion callback is enqueued */
+};
+
+/* ---- errors (errors.c) --------------------------------------------------- */
+
+/* Records a failing call: prints it when RVHAL_OPENCL_DEBUG=1 and hands the
+ * message to the context's pfn_notify (ctx may be NULL). Returns code. */
+cl_int rvcl_fail(cl_context ctx, const char *func, cl_int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* The same for an rvhal call that failed with status: rvhal's message. */
+cl_int rvcl_fail_rvhal(cl_context ctx, const char *func, cl_int code, int status);
+const char *rvcl_error_name(cl_int code);
+/* The OpenCL execution status of an rvhal command status. */
+cl_int rvcl_exec_status(int status);
+
+/* ---- info queries (info.c) ----------------------------------------------- */
+
+/* clGet*Info's copy-out: CL_INVALID_VALUE if value is given and too small. */
+cl_int rvcl_info(const void *src, size_t size, size_t value_size, void *value, size_t *size_ret);
+cl_int rvcl_info_str(const char *s, size_t value_size, void *value, size_t *size_ret);
+
+/* ---- handles ------------------------------------------------------------- */
+
+extern struct _cl_platform_id rvcl_platform;
+/* A handle is ours and alive when its dispatch is ours and its magic word
+ * names its kind (cleared when the object is freed). */
+enum {
+  RVCL_MAGIC_PLATFORM = 0x52564c50, RVCL_MAGIC_DEVICE, RVCL_MAGIC_CONTEXT, RVCL_MAGIC_QUEUE,
+  RVCL_MAGIC_MEM, RVCL_MAGIC_PROGRAM, RVCL_MAGIC_KERNEL, RVCL_MAGIC_EVENT,
+};
+#define RVCL_VALID(obj, kind) ((obj) != NULL && (obj)->dispatch == &rvcl_dispatch && (obj)->magic == (kind))
+
+/* ---- devices (device.c) -------------------------------------------------- */
+
+cl_uint rvcl_num_devices(void);
+cl_device_id rvcl_device(cl_uint i);
+/* The running rvhal device, started on first call (NULL and the message
+ * in rvhal_last_error() if it cannot start). */
+rvhal_device_t *rvcl_device_rv(cl_device_id d, int *out_status);
+void rvcl_device_use(cl_device_id d);
+void rvcl_device_unuse(cl_device_id d);
+/* Highest power of two the device aligns sub-buffers and allocations to. */
+#define RVCL_BASE_ALIGN 128u
+
+/* ---- context, queues, events --------------------------------------------- */
+
+/* Objects made from a context (queues, buffers, programs, events) hold it,
+ * and events their queue, without changing the reference count the
+ * application sees; the object is freed when both are gone. */
+void rvcl_context_hold(cl_context c);
+/* Keeps a released user event's semaphore until the context goes (when no
+ * queue, so no command, is left to wait on it). */
+void rvcl_context_retire_semaphore(cl_context c, rvhal_semaphore_t *s);
+void rvcl_context_unhold(cl_context c);
+void rvcl_queue_hold(cl_command_queue q);
+void rvcl_queue_unhold(cl_command_queue q);
+/* Translates a wait list into rvhal dependencies. events/sems need
+ * num_events entries. CL_INVALID_EVENT_WAIT_LIST / CL_INVALID_CONTEXT. */
+cl_int rvcl_wait_list(const char *func, cl_command_queue q, cl_uint num_events, const cl_event *events,
+                      rvhal_event_t **evs, rvhal_semaphore_value_t *sems, rvhal_dependencies_t *deps);
+/* Wraps a new rvhal event as the cl_event of a command (takes over ev). */
+cl_int rvcl_event_wrap(cl_command_queue q, cl_command_type type, rvhal_event_t *ev, cl_event *out);
+/* Waits for ev; CL_SUCCESS or the error for a failed command. */
+cl_int rvcl_event_wait_rv(cl_context ctx, const char *func, rvhal_event_t *ev);
+
+/* The wait-list scratch arrays of an enqueue call (on the stack: longer
+ * lists than RVCL_MAX_WAIT are refused by rvcl_wait_list). */
+#define RVCL_MAX_WAIT 4096u
+#define RVCL_WAIT_LIST(q, n, list, func, deps_var, err_var)                         \
+  rvhal_event_t *deps_var##_evs[(n) && (n) <= RVCL_MAX_WAIT ? (n) : 1];            \
+  rvhal_semaphore_value_t deps_var##_sems[(n) && (n) <= RVCL_MAX_WAIT ? (n) : 1];  \
+  rvhal_dependencies_t deps_var;                                                   \
+  cl_int err_var = rvcl_wait_list(func, q, n, list, deps_var##_evs, deps_var##_sems, &deps_var)
+
+/* Finishes an enqueue: the event (if asked), a blocking wait. */
+cl_int rvcl_enqueue_done(cl_command_queue q, const char *func, cl_command_type type, int status,
+                         rvhal_event_t *ev, cl_bool blocking, cl_event *out_event);
+
+/* Submits q's held launch to its rvhal queue (every enqueue does, first). */
+void rvcl_queue_submit_held(cl_command_queue q);
+/* clFinish's wait, running a held launch on the calling thread. */
+cl_int rvcl_queue_finish_held(cl_command_queue q);
+/* Forgets the held launch (the queue is going away after submitting it). */
+void rvcl_queue_drop_held(cl_command_queue q);
+/* Holds a launch (args copied); 0 if it cannot be held (then enqueue it). */
+int rvcl_queue_hold_launch(cl_command_queue q, cl_kernel k, const hal_ndrange_t *nd, uint32_t dim,
+                           const hal_arg_t *args, uint32_t num_args);
+
+/* ---- memory ---------------------------------------------------------------- */
+
+void rvcl_mem_retain(cl_mem m);
+void rvcl_mem_release(cl_mem m);
+/* CL_INVALID_VALUE unless [offset, offset+size) lies inside m. */
+cl_int rvcl_mem_range(const char *func, cl_mem m, size_t offset, size_t size);
+
+/* ---- programs and kernels -------------------------------------------------- */
+
+/* The OpenCL name of kernel ki (the entry without the SDK's _entry). */
+char *rvcl_kernel_cl_name(const rvhal_kernel_info_t *ki);
+/* Compile through the binary cache ($XDG_CACHE_HOME/rvhal/opencl). */
+int rvcl_compile_cached(const rvhal_opencl_compile_desc_t *desc, void **out_elf, size_t *out_size, char **out_log);
+
+#endif /* RVHAL_OPENCL_ICD_H */

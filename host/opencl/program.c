@@ -1,0 +1,575 @@
+/* Programs: OpenCL C source built by rvhal_opencl_compile (through the
+ * binary cache), or a kernel ELF given as the binary. CL_PROGRAM_BINARIES
+ * is that ELF, so a binary read back makes the same program again. */
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "icd.h"
+
+static cl_program program_new(cl_context c) {
+  cl_program p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->dispatch = &rvcl_dispatch;
+  p->magic = RVCL_MAGIC_PROGRAM;
+  atomic_init(&p->refs, 1);
+  p->context = c;
+  p->device = c->device;
+  p->status = CL_BUILD_NONE;
+  p->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+  pthread_mutex_init(&p->lock, NULL);
+  rvcl_context_hold(c);
+  return p;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context c, cl_uint count, const char **strings,
+                                                              const size_t *lengths, cl_int *errcode_ret) {
+  static const char *fn = "clCreateProgramWithSource";
+  cl_int err_, *err = errcode_ret ? errcode_ret : &err_;
+  if (!RVCL_VALID(c, RVCL_MAGIC_CONTEXT)) {
+    *err = rvcl_fail(NULL, fn, CL_INVALID_CONTEXT, "%p is not a context", (void *)c);
+    return NULL;
+  }
+  if (count == 0 || !strings) {
+    *err = rvcl_fail(c, fn, CL_INVALID_VALUE, "count=%u strings=%p", count, (void *)strings);
+    return NULL;
+  }
+  size_t total = 0;
+  for (cl_uint i = 0; i < count; i++) {
+    if (!strings[i]) {
+      *err = rvcl_fail(c, fn, CL_INVALID_VALUE, "strings[%u] is NULL", i);
+      return NULL;
+    }
+    total += lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+  }
+  cl_program p = program_new(c);
+  char *src = malloc(total + 1);
+  if (!p || !src) {
+    free(src);
+    if (p) clReleaseProgram(p);
+    *err = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
+  size_t at = 0;
+  for (cl_uint i = 0; i < count; i++) {
+    size_t len = lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+    memcpy(src + at, strings[i], len);
+    at += len;
+  }
+  src[at] = 0;
+  p->source = src;
+  *err = CL_SUCCESS;
+  return p;
+}
+
+/* Reads an ELF's kernels and checks it suits the device. */
+static int read_binary(cl_program p, const void *elf, size_t size, char *why, size_t why_size) {
+  rvhal_program_info_t *info = NULL;
+  if (rvhal_program_info_read(elf, size, &info) != RVHAL_OK) {
+    snprintf(why, why_size, "%s", rvhal_last_error());
+    return -1;
+  }
+  if (info->word_size != p->device->info.word_size) {
+    snprintf(why, why_size, "the binary is for RV%u, the device %s is RV%u", info->word_size * 8,
+             p->device->info.name, p->device->info.word_size * 8);
+    rvhal_program_info_free(info);
+    return -1;
+  }
+  rvhal_program_info_free(p->info);
+  p->info = info;
+  return 0;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context c, cl_uint num_devices,
+                                                              const cl_device_id *devices, const size_t *lengths,
+                                                              const unsigned char **binaries, cl_int *binary_status,
+                                                              cl_int *errcode_ret) {
+  static const char *fn = "clCreateProgramWithBinary";
+  cl_int err_, *err = errcode_ret ? errcode_ret : &err_;
+  if (!RVCL_VALID(c, RVCL_MAGIC_CONTEXT)) {
+    *err = rvcl_fail(NULL, fn, CL_INVALID_CONTEXT, "%p is not a context", (void *)c);
+    return NULL;
+  }
+  if (num_devices == 0 || !devices || !lengths || !binaries) {
+    *err = rvcl_fail(c, fn, CL_INVALID_VALUE, "num_devices=%u device_list=%p lengths=%p binaries=%p", num_devices,
+                     (void *)devices, (void *)lengths, (void *)binaries);
+    return NULL;
+  }
+  for (cl_uint i = 0; i < num_devices; i++) {
+    if (devices[i] != c->device) {
+      *err = rvcl_fail(c, fn, CL_INVALID_DEVICE, "device_list[%u]=%p is not the context's device", i, (void *)devices[i]);
+      return NULL;
+    }
+    if (!lengths[i] || !binaries[i]) {
+      if (binary_status) binary_status[i] = CL_INVALID_VALUE;
+      *err = rvcl_fail(c, fn, CL_INVALID_VALUE, "binary %u: length %zu, pointer %p", i, lengths[i], (void *)binaries[i]);
+      return NULL;
+    }
+  }
+  cl_program p = program_new(c);
+  if (!p) {
+    *err = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
+  char why[512];
+  if (read_binary(p, binaries[0], lengths[0], why, sizeof why) != 0) {
+    if (binary_status) binary_status[0] = CL_INVALID_BINARY;
+    *err = rvcl_fail(c, fn, CL_INVALID_BINARY, "binary 0: %s", why);
+    clReleaseProgram(p);
+    return NULL;
+  }
+  p->elf = malloc(lengths[0]);
+  if (!p->elf) {
+    clReleaseProgram(p);
+    *err = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
+  memcpy(p->elf, binaries[0], lengths[0]);
+  p->elf_size = lengths[0];
+  p->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  for (cl_uint i = 0; binary_status && i < num_devices; i++) binary_status[i] = CL_SUCCESS;
+  *err = CL_SUCCESS;
+  return p;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context c, cl_uint n, const cl_device_id *devs,
+                                                                      const char *names, cl_int *errcode_ret) {
+  (void)n, (void)devs;
+  cl_int err_, *err = errcode_ret ? errcode_ret : &err_;
+  if (!RVCL_VALID(c, RVCL_MAGIC_CONTEXT))
+    *err = rvcl_fail(NULL, "clCreateProgramWithBuiltInKernels", CL_INVALID_CONTEXT, "%p", (void *)c);
+  else
+    *err = rvcl_fail(c, "clCreateProgramWithBuiltInKernels", CL_INVALID_VALUE,
+                     "kernel_names \"%s\": rvhal devices have no built-in kernels", names ? names : "(null)");
+  return NULL;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context c, const void *il, size_t len, cl_int *errcode_ret) {
+  (void)il, (void)len;
+  cl_int err_, *err = errcode_ret ? errcode_ret : &err_;
+  if (!RVCL_VALID(c, RVCL_MAGIC_CONTEXT))
+    *err = rvcl_fail(NULL, "clCreateProgramWithIL", CL_INVALID_CONTEXT, "%p", (void *)c);
+  else
+    *err = rvcl_fail(c, "clCreateProgramWithIL", CL_INVALID_OPERATION, "no rvhal device takes an IL (CL_DEVICE_IL_VERSION is empty)");
+  return NULL;
+}
+
+static void set_log(cl_program p, const char *a, const char *b) {
+  free(p->log);
+  size_t n = strlen(a) + (b ? strlen(b) : 0) + 2;
+  p->log = malloc(n);
+  if (p->log) snprintf(p->log, n, "%s%s%s", a, b && *a && *b ? "\n" : "", b ? b : "");
+}
+
+/* Compiles (source programs) and loads the ELF on the device. */
+static cl_int build(const char *fn, cl_program p, const char *options) {
+  cl_context c = p->context;
+  cl_device_id d = p->device;
+  free(p->options);
+  p->options = strdup(options ? options : "");
+  p->status = CL_BUILD_IN_PROGRESS;
+  if (p->source) {
+    rvhal_opencl_compile_desc_t desc = {0};
+    desc.source = p->source;
+    desc.source_name = "<source>";
+    desc.options = options;
+    desc.xlen = d->info.word_size * 8;
+    desc.isa = d->info.isa;
+    void *elf = NULL;
+    size_t size = 0;
+    char *log = NULL;
+    int st = rvcl_compile_cached(&desc, &elf, &size, &log);
+    if (st != RVHAL_OK) {
+      char msg[1024];
+      snprintf(msg, sizeof msg, "%s (%s)", rvhal_last_error(), rvhal_status_name(st));
+      set_log(p, log ? log : "", msg);
+      free(log);
+      p->status = CL_BUILD_ERROR;
+      cl_int code = st == RVHAL_INVALID_ARGUMENT ? CL_INVALID_BUILD_OPTIONS
+                    : st == RVHAL_MISSING_TOOL || st == RVHAL_UNSUPPORTED ? CL_COMPILER_NOT_AVAILABLE
+                                                                          : CL_BUILD_PROGRAM_FAILURE;
+      return rvcl_fail(c, fn, code, "%s", msg);
+    }
+    set_log(p, log ? log : "", NULL);
+    free(log);
+    char why[512];
+    if (read_binary(p, elf, size, why, sizeof why) != 0) {
+      free(elf);
+      set_log(p, p->log ? p->log : "", why);
+      p->status = CL_BUILD_ERROR;
+      return rvcl_fail(c, fn, CL_BUILD_PROGRAM_FAILURE, "the compiled program: %s", why);
+    }
+    free(p->elf);
+    p->elf = elf;
+    p->elf_size = size;
+  } else if (!p->log) {
+    set_log(p, "", NULL);
+  }
+  int st;
+  rvhal_device_t *rv = rvcl_device_rv(d, &st);
+  if (rv && p->hp) rvhal_program_free(rv, p->hp);
+  p->hp = 0;
+  if (rv) st = rvhal_program_load(rv, p->elf, p->elf_size, &p->hp);
+  if (!rv || st != RVHAL_OK) {
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s (%s)", rvhal_last_error(), rvhal_status_name(st));
+    set_log(p, p->log ? p->log : "", msg);
+    p->status = CL_BUILD_ERROR;
+    return rvcl_fail(c, fn, p->source ? CL_BUILD_PROGRAM_FAILURE : CL_INVALID_BINARY, "%s", msg);
+  }
+  p->status = CL_BUILD_SUCCESS;
+  p->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  return CL_SUCCESS;
+}
+
+static cl_int check_build_args(const char *fn, cl_program p, cl_uint n, const cl_device_id *devs,
+                               void(CL_CALLBACK *notify)(cl_program, void *), void *user) {
+  if (!RVCL_VALID(p, RVCL_MAGIC_PROGRAM)) return rvcl_fail(NULL, fn, CL_INVALID_PROGRAM, "%p is not a program", (void *)p);
+  if ((n == 0) != (devs == NULL))
+    return rvcl_fail(p->context, fn, CL_INVALID_VALUE, "num_devices=%u device_list=%p", n, (void *)devs);
+  for (cl_uint i = 0; i < n; i++)
+    if (devs[i] != p->device)
+      return rvcl_fail(p->context, fn, CL_INVALID_DEVICE, "device_list[%u]=%p is not the program's device", i, (void *)devs[i]);
+  if (!notify && user) return rvcl_fail(p->context, fn, CL_INVALID_VALUE, "user_data without pfn_notify");
+  if (atomic_load(&p->kernels))
+    return rvcl_fail(p->context, fn, CL_INVALID_OPERATION, "the program has %u kernel objects attached",
+                     atomic_load(&p->kernels));
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl_device_id *devs, const char *options,
+                                               void(CL_CALLBACK *notify)(cl_program, void *), void *user) {
+  static const char *fn = "clBuildProgram";
+  cl_int err = check_build_args(fn, p, n, devs, notify, user);
+  if (err != CL_SUCCESS) return err;
+  if (!p->source && !p->elf)
+    return rvcl_fail(p->context, fn, CL_INVALID_OPERATION, "the program has neither source nor binary");
+  pthread_mutex_lock(&p->lock);
+  err = build(fn, p, options);
+  pthread_mutex_unlock(&p->lock);
+  if (notify) notify(p, user); /* the build is over when clBuildProgram returns */
+  return err;
+}
+
+/* Writes clCompileProgram's embedded headers as files under a new folder
+ * (their include names may have folders) for -I; the program keeps it
+ * until it is released. NULL and a message on failure. */
+static char *write_headers(cl_uint n, const cl_program *headers, const char **names, char *why, size_t why_size) {
+  const char *tmp = getenv("TMPDIR");
+  char *dir = malloc(4096);
+  if (!dir) return NULL;
+  snprintf(dir, 4096, "%s/rvhal-cl-headers.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) {
+    snprintf(why, why_size, "cannot make a folder for the headers: %s", strerror(errno));
+    free(dir);
+    return NULL;
+  }
+  for (cl_uint i = 0; i < n; i++) {
+    if (!names[i] || !*names[i] || names[i][0] == '/' || strstr(names[i], "..")) {
+      snprintf(why, why_size, "header_include_names[%u] \"%s\" is not a relative name", i, names[i] ? names[i] : "");
+      return dir; /* the caller removes it */
+    }
+    char path[8192];
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    for (char *p = path + strlen(dir) + 1; *p; p++)
+      if (*p == '/') {
+        *p = 0;
+        mkdir(path, 0700);
+        *p = '/';
+      }
+    FILE *f = fopen(path, "w");
+    const char *src = headers[i]->source ? headers[i]->source : "";
+    if (!f || fputs(src, f) < 0) {
+      snprintf(why, why_size, "cannot write header %.300s: %s", path, strerror(errno));
+      if (f) fclose(f);
+      return dir;
+    }
+    fclose(f);
+  }
+  why[0] = 0;
+  return dir;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st, (void)flag, (void)ftw;
+  remove(path);
+  return 0;
+}
+
+static void remove_tree(const char *dir) {
+  if (dir) nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/* "options -I<dir>" (freed by the caller). */
+static char *with_include(const char *options, const char *dir) {
+  size_t n = (options ? strlen(options) : 0) + (dir ? strlen(dir) : 0) + 8;
+  char *o = malloc(n);
+  if (o) snprintf(o, n, "%s%s%s", options ? options : "", dir ? " -I" : "", dir ? dir : "");
+  return o;
+}
+
+/* A clang diagnostic "file:LINE:COL: error:" in a build log (a linker's
+ * "undefined reference" or a missing __kernel is not an error of the
+ * source itself). */
+static int has_source_error(const char *log) {
+  for (const char *e = strstr(log, ": error:"); e; e = strstr(e + 1, ": error:")) {
+    const char *p = e;
+    int digits = 0;
+    while (p > log && p[-1] >= '0' && p[-1] <= '9') p--, digits++;
+    if (digits && p > log && p[-1] == ':') return 1;
+  }
+  return 0;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const cl_device_id *devs, const char *options,
+                                                 cl_uint num_headers, const cl_program *headers,
+                                                 const char **header_names,
+                                                 void(CL_CALLBACK *notify)(cl_program, void *), void *user) {
+  static const char *fn = "clCompileProgram";
+  cl_int err = check_build_args(fn, p, n, devs, notify, user);
+  if (err != CL_SUCCESS) return err;
+  if (!p->source) return rvcl_fail(p->context, fn, CL_INVALID_OPERATION, "the program was not made from source");
+  if ((num_headers == 0) != (headers == NULL) || (num_headers && !header_names))
+    return rvcl_fail(p->context, fn, CL_INVALID_VALUE, "num_input_headers=%u input_headers=%p header_include_names=%p",
+                     num_headers, (void *)headers, (void *)header_names);
+  for (cl_uint i = 0; i < num_headers; i++)
+    if (!RVCL_VALID(headers[i], RVCL_MAGIC_PROGRAM))
+      return rvcl_fail(p->context, fn, CL_INVALID_PROGRAM, "input_headers[%u]=%p is not a program", i, (void *)headers[i]);
+  pthread_mutex_lock(&p->lock);
+  remove_tree(p->header_dir);
+  free(p->header_dir);
+  p->header_dir = NULL;
+  if (num_headers) {
+    char why[512] = "";
+    p->header_dir = write_headers(num_headers, headers, header_names, why, sizeof why);
+    if (!p->header_dir || why[0]) {
+      pthread_mutex_unlock(&p->lock);
+      return rvcl_fail(p->context, fn, why[0] ? CL_INVALID_VALUE : CL_OUT_OF_HOST_MEMORY, "%s", why);
+    }
+  }
+  /* Compiling builds the source alone to find its errors; linking builds the
+   * objects' sources together (docs/opencl.md). An object may call functions
+   * another defines, or have no kernel: only clang's own errors count here. */
+  char *opts = with_include(options, p->header_dir);
+  err = build(fn, p, opts);
+  free(opts);
+  free(p->options);
+  p->options = strdup(options ? options : "");
+  if (err == CL_BUILD_PROGRAM_FAILURE && p->log && !has_source_error(p->log)) {
+    err = CL_SUCCESS;
+    p->status = CL_BUILD_SUCCESS;
+  }
+  if (err == CL_SUCCESS) p->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+  pthread_mutex_unlock(&p->lock);
+  if (notify) notify(p, user);
+  return err == CL_BUILD_PROGRAM_FAILURE ? CL_COMPILE_PROGRAM_FAILURE : err;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint n, const cl_device_id *devs, const char *options,
+                                                  cl_uint num_inputs, const cl_program *inputs,
+                                                  void(CL_CALLBACK *notify)(cl_program, void *), void *user,
+                                                  cl_int *errcode_ret) {
+  static const char *fn = "clLinkProgram";
+  cl_int err_, *err = errcode_ret ? errcode_ret : &err_;
+  if (!RVCL_VALID(c, RVCL_MAGIC_CONTEXT)) {
+    *err = rvcl_fail(NULL, fn, CL_INVALID_CONTEXT, "%p is not a context", (void *)c);
+    return NULL;
+  }
+  if ((n == 0) != (devs == NULL) || num_inputs == 0 || !inputs || (!notify && user)) {
+    *err = rvcl_fail(c, fn, CL_INVALID_VALUE, "num_devices=%u device_list=%p num_input_programs=%u input_programs=%p", n,
+                     (void *)devs, num_inputs, (void *)inputs);
+    return NULL;
+  }
+  for (cl_uint i = 0; i < n; i++)
+    if (devs[i] != c->device) {
+      *err = rvcl_fail(c, fn, CL_INVALID_DEVICE, "device_list[%u] is not the context's device", i);
+      return NULL;
+    }
+  size_t total = 1;
+  for (cl_uint i = 0; i < num_inputs; i++) {
+    if (!RVCL_VALID(inputs[i], RVCL_MAGIC_PROGRAM) || inputs[i]->context != c) {
+      *err = rvcl_fail(c, fn, CL_INVALID_PROGRAM, "input_programs[%u]=%p", i, (void *)inputs[i]);
+      return NULL;
+    }
+    if (!inputs[i]->source || inputs[i]->binary_type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT) {
+      *err = rvcl_fail(c, fn, CL_INVALID_OPERATION, "input_programs[%u] is not a program compiled from source", i);
+      return NULL;
+    }
+    total += strlen(inputs[i]->source) + 1;
+  }
+  cl_program p = program_new(c);
+  char *src = malloc(total);
+  if (!p || !src) {
+    free(src);
+    if (p) clReleaseProgram(p);
+    *err = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
+  src[0] = 0;
+  for (cl_uint i = 0; i < num_inputs; i++) strcat(strcat(src, inputs[i]->source), "\n");
+  p->source = src;
+  /* The objects' compile options (the first's) with the link options. */
+  const char *copt = inputs[0]->options ? inputs[0]->options : "";
+  size_t olen = strlen(copt) + (options ? strlen(options) : 0) + 2;
+  for (cl_uint i = 0; i < num_inputs; i++) olen += inputs[i]->header_dir ? strlen(inputs[i]->header_dir) + 3 : 0;
+  char *opts = malloc(olen);
+  if (opts) {
+    snprintf(opts, olen, "%s %s", copt, options ? options : "");
+    for (cl_uint i = 0; i < num_inputs; i++)
+      if (inputs[i]->header_dir) strcat(strcat(opts, " -I"), inputs[i]->header_dir);
+  }
+  *err = build(fn, p, opts);
+  free(opts);
+  if (notify) notify(p, user);
+  if (*err != CL_SUCCESS) {
+    *err = *err == CL_BUILD_PROGRAM_FAILURE ? CL_LINK_PROGRAM_FAILURE : *err;
+    return p; /* the spec returns the program so its log can be read */
+  }
+  return p;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program p) {
+  if (!RVCL_VALID(p, RVCL_MAGIC_PROGRAM)) return rvcl_fail(NULL, "clRetainProgram", CL_INVALID_PROGRAM, "%p", (void *)p);
+  atomic_fetch_add(&p->refs, 1);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program p) {
+  if (!RVCL_VALID(p, RVCL_MAGIC_PROGRAM)) return rvcl_fail(NULL, "clReleaseProgram", CL_INVALID_PROGRAM, "%p", (void *)p);
+  if (atomic_fetch_sub(&p->refs, 1) != 1) return CL_SUCCESS;
+  cl_context c = p->context;
+  if (p->hp && p->device->rv) {
+    /* Launches already enqueued run first: wait for a marker on each queue
+     * (not rvhal_queue_finish, which would take a failure the application's
+     * clFinish is to report). */
+    pthread_mutex_lock(&c->lock);
+    for (cl_command_queue q = c->queues; q; q = q->next) {
+      rvcl_queue_submit_held(q);
+      rvhal_event_t *m = NULL;
+      if (rvhal_enqueue_marker(q->q, NULL, &m) == RVHAL_OK) {
+        rvhal_event_wait(m, RVHAL_WAIT_FOREVER);
+        rvhal_event_release(m);
+      }
+    }
+    pthread_mutex_unlock(&c->lock);
+    rvhal_program_free(p->device->rv, p->hp);
+  }
+  rvhal_program_info_free(p->info);
+  free(p->source);
+  free(p->elf);
+  free(p->options);
+  free(p->log);
+  remove_tree(p->header_dir);
+  free(p->header_dir);
+  pthread_mutex_destroy(&p->lock);
+  p->magic = 0;
+  free(p);
+  rvcl_context_unhold(c);
+  return CL_SUCCESS;
+}
+
+char *rvcl_kernel_cl_name(const rvhal_kernel_info_t *ki) {
+  if (ki->source_name) return strdup(ki->source_name);
+  size_t n = strlen(ki->name);
+  if (ki->language == RVHAL_KERNEL_LANG_C && n > 6 && !strcmp(ki->name + n - 6, "_entry")) n -= 6;
+  return strndup(ki->name, n);
+}
+
+static int built(cl_program p) { return p->status == CL_BUILD_SUCCESS && p->info; }
+
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info name, size_t size, void *value,
+                                                 size_t *size_ret) {
+  static const char *fn = "clGetProgramInfo";
+  if (!RVCL_VALID(p, RVCL_MAGIC_PROGRAM)) return rvcl_fail(NULL, fn, CL_INVALID_PROGRAM, "%p", (void *)p);
+  switch (name) {
+  case CL_PROGRAM_REFERENCE_COUNT: {
+    cl_uint r = atomic_load(&p->refs);
+    return rvcl_info(&r, sizeof r, size, value, size_ret);
+  }
+  case CL_PROGRAM_CONTEXT: return rvcl_info(&p->context, sizeof p->context, size, value, size_ret);
+  case CL_PROGRAM_NUM_DEVICES: {
+    cl_uint one = 1;
+    return rvcl_info(&one, sizeof one, size, value, size_ret);
+  }
+  case CL_PROGRAM_DEVICES: return rvcl_info(&p->device, sizeof p->device, size, value, size_ret);
+  case CL_PROGRAM_SOURCE: return rvcl_info_str(p->source ? p->source : "", size, value, size_ret);
+  case CL_PROGRAM_IL: return rvcl_info(NULL, 0, size, value, size_ret);
+  case CL_PROGRAM_BINARY_SIZES: {
+    size_t s = p->elf ? p->elf_size : 0;
+    return rvcl_info(&s, sizeof s, size, value, size_ret);
+  }
+  case CL_PROGRAM_BINARIES: {
+    /* An array of one pointer the caller allocated elf_size bytes at. */
+    if (value) {
+      if (size < sizeof(unsigned char *)) return rvcl_fail(p->context, fn, CL_INVALID_VALUE, "param_value_size %zu", size);
+      unsigned char *dst = ((unsigned char **)value)[0];
+      if (dst && p->elf) memcpy(dst, p->elf, p->elf_size);
+    }
+    if (size_ret) *size_ret = sizeof(unsigned char *);
+    return CL_SUCCESS;
+  }
+  case CL_PROGRAM_NUM_KERNELS: {
+    if (!built(p)) return rvcl_fail(p->context, fn, CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
+    size_t k = p->info->num_kernels;
+    return rvcl_info(&k, sizeof k, size, value, size_ret);
+  }
+  case CL_PROGRAM_KERNEL_NAMES: {
+    if (!built(p)) return rvcl_fail(p->context, fn, CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
+    size_t len = 1;
+    for (uint32_t i = 0; i < p->info->num_kernels; i++) len += strlen(p->info->kernels[i].name) + 1;
+    char *s = calloc(1, len);
+    if (!s) return CL_OUT_OF_HOST_MEMORY;
+    for (uint32_t i = 0; i < p->info->num_kernels; i++) {
+      char *k = rvcl_kernel_cl_name(&p->info->kernels[i]);
+      if (i) strcat(s, ";");
+      if (k) strcat(s, k);
+      free(k);
+    }
+    cl_int err = rvcl_info_str(s, size, value, size_ret);
+    free(s);
+    return err;
+  }
+  case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT: case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: {
+    cl_bool no = CL_FALSE;
+    return rvcl_info(&no, sizeof no, size, value, size_ret);
+  }
+  }
+  return rvcl_fail(p->context, fn, CL_INVALID_VALUE, "param_name 0x%x is not a program query", (unsigned)name);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id d, cl_program_build_info name,
+                                                      size_t size, void *value, size_t *size_ret) {
+  static const char *fn = "clGetProgramBuildInfo";
+  if (!RVCL_VALID(p, RVCL_MAGIC_PROGRAM)) return rvcl_fail(NULL, fn, CL_INVALID_PROGRAM, "%p", (void *)p);
+  if (d != p->device) return rvcl_fail(p->context, fn, CL_INVALID_DEVICE, "device %p is not the program's", (void *)d);
+  switch (name) {
+  case CL_PROGRAM_BUILD_STATUS: return rvcl_info(&p->status, sizeof p->status, size, value, size_ret);
+  case CL_PROGRAM_BUILD_OPTIONS: return rvcl_info_str(p->options ? p->options : "", size, value, size_ret);
+  case CL_PROGRAM_BUILD_LOG: return rvcl_info_str(p->log ? p->log : "", size, value, size_ret);
+  case CL_PROGRAM_BINARY_TYPE: return rvcl_info(&p->binary_type, sizeof p->binary_type, size, value, size_ret);
+  case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
+    size_t z = 0;
+    return rvcl_info(&z, sizeof z, size, value, size_ret);
+  }
+  }
+  return rvcl_fail(p->context, fn, CL_INVALID_VALUE, "param_name 0x%x is not a build query", (unsigned)name);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program p, void(CL_CALLBACK *fn)(cl_program, void *),
+                                                            void *user) {
+  (void)fn, (void)user;
+  if (!RVCL_VALID(p, RVCL_MAGIC_PROGRAM)) return rvcl_fail(NULL, "clSetProgramReleaseCallback", CL_INVALID_PROGRAM, "%p", (void *)p);
+  return rvcl_fail(p->context, "clSetProgramReleaseCallback", CL_INVALID_OPERATION,
+                   "no program-scope global constructors or destructors on rvhal devices");
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program p, cl_uint id, size_t size, const void *v) {
+  (void)id, (void)size, (void)v;
+  if (!RVCL_VALID(p, RVCL_MAGIC_PROGRAM))
+    return rvcl_fail(NULL, "clSetProgramSpecializationConstant", CL_INVALID_PROGRAM, "%p", (void *)p);
+  return rvcl_fail(p->context, "clSetProgramSpecializationConstant", CL_INVALID_OPERATION,
+                   "the program was not made from an IL");
+}

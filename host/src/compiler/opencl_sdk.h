@@ -1,0 +1,42 @@
+/* What the OpenCL C compiler runs and links with: clang and the LLVM tools
+ * of its version, the RISC-V GCC driver (linker, picolibc), and the kernel
+ * SDK of one XLEN (install_paths.c finds it). */
+#ifndef RVHAL_OPENCL_SDK_H
+#define RVHAL_OPENCL_SDK_H
+
+#include <limits.h>
+#include <stdint.h>
+
+/* The extensions rvhal's devices support (clang -cl-ext): doubles, 64-bit
+ * atomics (RV64 only: RV32 has no 64-bit AMOs), byte-addressable stores, and the OpenCL 3.0 features the
+ * built-in library implements. Images, pipes, device-side enqueue stay off. */
+#define RVHAL_OPENCL_EXTENSIONS_RV64 RVHAL_OPENCL_EXTENSIONS_RV32 ",+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics"
+#define RVHAL_OPENCL_EXTENSIONS_RV32                                                                     \
+  "-cl-ext=-all,+cl_khr_fp64,+__opencl_c_fp64,"                                                          \
+  "+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,"                            \
+  "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store," \
+  "+__opencl_c_program_scope_global_variables,+__opencl_c_named_address_space_builtins,"               \
+  "+__opencl_c_generic_address_space,+__opencl_c_atomic_order_seq_cst,+__opencl_c_atomic_scope_device,"   \
+  "+__opencl_c_int64"
+
+/* OpenCL C 3.0 features clang's header leaves to the target (it defines
+ * them itself only for SPIR): the memory scopes and orders the C11-style
+ * atomics need, all of which rvhal's atomics (RISC-V AMOs) give. */
+#define RVHAL_OPENCL_HEADER_FEATURES                                                      \
+  "-D__opencl_c_atomic_scope_device=1", "-D__opencl_c_atomic_scope_all_devices=1",       \
+      "-D__opencl_c_atomic_order_acq_rel=1", "-D__opencl_c_atomic_order_seq_cst=1"
+
+typedef struct rvhal_opencl_sdk {
+  char clang[PATH_MAX], llvm_link[PATH_MAX], opt[PATH_MAX], llc[PATH_MAX], gcc[PATH_MAX];
+  char sdk_include[PATH_MAX], abi_include[PATH_MAX];
+  char kernel_lib[PATH_MAX + 32], opencl_lib[PATH_MAX + 32], linker_script[PATH_MAX + 32];
+} rvhal_opencl_sdk_t;
+
+/* RVHAL_MISSING_TOOL naming what is missing and how to install it. */
+int rvhal_opencl_sdk_find(uint32_t xlen, rvhal_opencl_sdk_t *out);
+
+/* install_paths.c */
+int rvhal_kernel_sdk_paths(uint32_t xlen, char lib_dir[PATH_MAX], char ld_dir[PATH_MAX], char opencl_dir[PATH_MAX],
+                           char sdk_inc[PATH_MAX], char abi_inc[PATH_MAX]);
+
+#endif /* RVHAL_OPENCL_SDK_H */

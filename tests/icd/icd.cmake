@@ -1,0 +1,81 @@
+# The OpenCL platform's tests (host/opencl): programs linked against the system's ICD loader (libOpenCL,
+# Debian ocl-icd-libopencl1) that reach rvhal through build/opencl/rvhal.icd
+# (OCL_ICD_VENDORS), run real kernels on QEMU harts, and check the spec's
+# codes and values. Each runs on the qemu-virt RV64 device (platform device
+# 0) and, with RV32, also on qemu-virt RV32 (device 1) as icd.<name>.rv32.
+if(NOT RVHAL_HAVE_OPENCL)
+  return()
+endif()
+find_library(RVHAL_OPENCL_LOADER OpenCL)
+if(NOT RVHAL_OPENCL_LOADER)
+  message(STATUS "rvhal: libOpenCL (Debian ocl-icd-opencl-dev) not found: the OpenCL tests are not built")
+  return()
+endif()
+# Each test has its own binary cache (icd.source counts its entries).
+set(RVHAL_OPENCL_TEST_ENV OCL_ICD_VENDORS=${RVHAL_OPENCL_ICD_FILE} RVHAL_TEST_SUITE=1)
+set(RVHAL_OPENCL_CACHE_ROOT ${CMAKE_BINARY_DIR}/opencl/test-cache)
+
+function(rvhal_icd_test name)
+  cmake_parse_arguments(T "RV32" "TIMEOUT" "" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  add_executable(icd_${name} ${RVHAL_SOURCE_DIR}/tests/icd/${name}.c)
+  target_include_directories(icd_${name} PRIVATE ${RVHAL_SOURCE_DIR}/tests/common ${RVHAL_CL_HEADERS})
+  target_link_libraries(icd_${name} PRIVATE ${RVHAL_OPENCL_LOADER})
+  add_dependencies(icd_${name} RvhalOpenCL ${RVHAL_DEVICE_TARGETS})
+  add_test(NAME icd.${name} COMMAND icd_${name} 0 ${RVHAL_TEST_KERNEL_DIR_RV64})
+  set_tests_properties(icd.${name} PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/${name}" LABELS "icd;device"
+                       TIMEOUT ${T_TIMEOUT} FIXTURES_REQUIRED device)
+  if(T_RV32 AND RVHAL_BUILD_RV32)
+    add_test(NAME icd.${name}.rv32 COMMAND icd_${name} 1 ${RVHAL_TEST_KERNEL_DIR_RV32})
+    set_tests_properties(icd.${name}.rv32 PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/${name}.rv32" LABELS "icd;device"
+                         TIMEOUT ${T_TIMEOUT} FIXTURES_REQUIRED device)
+  endif()
+endfunction()
+
+rvhal_icd_test(buffers RV32)
+rvhal_icd_test(kernels RV32)
+rvhal_icd_test(events RV32)
+rvhal_icd_test(source RV32 TIMEOUT 300)
+# RVHAL_OPENCL_DEBUG=1 prints each failing call with rvhal's message.
+add_test(NAME icd.debug_output COMMAND icd_events 0 ${RVHAL_TEST_KERNEL_DIR_RV64})
+set_tests_properties(icd.debug_output PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/shared;RVHAL_OPENCL_DEBUG=1"
+                     LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device
+                     PASS_REGULAR_EXPRESSION "rvhal-opencl: clCreateCommandQueue: CL_INVALID_QUEUE_PROPERTIES: on-device queues are not supported.*icd.events: [0-9]+ checks, 0 failed")
+
+# Debian's clinfo and python3-pyopencl (with python3-numpy) against the
+# platform: Debian's own python3, where those modules live (a python3
+# earlier on PATH, pyenv's say, would not have them).
+find_program(RVHAL_CLINFO clinfo)
+find_program(RVHAL_DEBIAN_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
+# Not under the sanitizers: clinfo and python3 are not built with them, and
+# a sanitized ICD needs its runtime in the program that loads it.
+if(RVHAL_SANITIZE)
+  message(STATUS "rvhal: sanitized build: icd.clinfo and icd.pyopencl not registered")
+elseif(RVHAL_CLINFO AND RVHAL_DEBIAN_PYTHON)
+  add_test(NAME icd.clinfo COMMAND ${RVHAL_DEBIAN_PYTHON} ${RVHAL_SOURCE_DIR}/tests/icd/clinfo_check.py $<TARGET_FILE:rvhal-cli>)
+  set_tests_properties(icd.clinfo PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/shared" LABELS "icd;device" TIMEOUT 600
+                       FIXTURES_REQUIRED device)
+else()
+  message(STATUS "rvhal: clinfo or /usr/bin/python3 missing (Debian clinfo, python3): icd.clinfo not registered")
+endif()
+if(RVHAL_DEBIAN_PYTHON AND NOT RVHAL_SANITIZE)
+  # Registered whenever python3 is there: without pyopencl/numpy it fails and says so.
+  add_test(NAME icd.pyopencl COMMAND ${RVHAL_DEBIAN_PYTHON} ${RVHAL_SOURCE_DIR}/tests/icd/pyopencl_numpy.py 0)
+  # every device of the platform (each board), one after another
+  add_test(NAME icd.pyopencl.all_devices COMMAND ${RVHAL_DEBIAN_PYTHON} ${RVHAL_SOURCE_DIR}/tests/icd/pyopencl_numpy.py all)
+  set(_py icd.pyopencl icd.pyopencl.all_devices)
+  if(RVHAL_BUILD_RV32)
+    add_test(NAME icd.pyopencl.rv32 COMMAND ${RVHAL_DEBIAN_PYTHON} ${RVHAL_SOURCE_DIR}/tests/icd/pyopencl_numpy.py 1)
+    list(APPEND _py icd.pyopencl.rv32)
+  endif()
+  set_tests_properties(${_py} PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/shared"
+                       LABELS "icd;device" TIMEOUT 300 FIXTURES_REQUIRED device)
+endif()
+# RVHAL_PROFILE works unchanged under an OpenCL program: the per-hart table
+# of each launch.
+add_test(NAME icd.profile COMMAND icd_events 0 ${RVHAL_TEST_KERNEL_DIR_RV64})
+set_tests_properties(icd.profile PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/shared;RVHAL_PROFILE=table"
+                     LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device
+                     PASS_REGULAR_EXPRESSION "rvhal profile: launch 1 vector_add_entry.*total.*icd.events: [0-9]+ checks, 0 failed")

@@ -1,0 +1,174 @@
+/* OpenCL programs from source on an rvhal device: clBuildProgram runs the
+ * OpenCL C compiler with the program's options (a -D reaches the kernel),
+ * a compile error fails with CL_BUILD_PROGRAM_FAILURE and clang's
+ * diagnostic (file and line) in the build log, the argument info comes from
+ * the OpenCL metadata, the binary reads back and builds again, and a second
+ * build of the same source hits the binary cache (RVHAL_OPENCL_CACHE_DIR). */
+#include <dirent.h>
+#include <stdint.h>
+
+#include "cl_test.h"
+
+static const char *saxpy_src =
+    "__kernel void saxpy(__global const float *restrict x, __global float *y, const float a) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  y[i] = a * x[i] + y[i] + BIAS;\n"
+    "}\n"
+    "__kernel void scale(__global int *v, int k) { v[get_global_id(0)] *= k; }\n";
+
+static int cache_entries(void) {
+  const char *dir = getenv("RVHAL_OPENCL_CACHE_DIR");
+  DIR *d = dir ? opendir(dir) : NULL;
+  int n = 0;
+  for (struct dirent *e; d && (e = readdir(d));) n += strstr(e->d_name, ".elf") && !strstr(e->d_name, ".tmp");
+  if (d) closedir(d);
+  return n;
+}
+
+static cl_program build(cl_test_env_t *env, const char *src, const char *options, cl_int *build_err) {
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(env->context, 1, &src, NULL, &err);
+  CHECK_CL(err);
+  *build_err = p ? clBuildProgram(p, 1, &env->device, options, NULL, NULL) : err;
+  return p;
+}
+
+int main(int argc, char **argv) {
+  cl_test_env_t env;
+  if (cl_test_open(argc, argv, &env) != 0) return 1;
+  cl_int err, berr;
+  cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, NULL, &err);
+  CHECK_CL(err);
+
+  /* a compile error: the build log holds clang's diagnostic */
+  cl_program bad = build(&env, "__kernel void broken(__global int *p) { p[0] = undeclared_name; }\n", "", &berr);
+  CHECK_CL_ERR(berr, CL_BUILD_PROGRAM_FAILURE);
+  char log[8192] = "";
+  cl_build_status status = 0;
+  clGetProgramBuildInfo(bad, env.device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+  clGetProgramBuildInfo(bad, env.device, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, NULL);
+  CHECK_EQ_U64(status, (uint64_t)(int64_t)CL_BUILD_ERROR);
+  CHECK_MSG(strstr(log, "undeclared_name") && strstr(log, ":1:"), "build log: %s", log);
+  cl_kernel none = clCreateKernel(bad, "broken", &err);
+  CHECK(none == NULL);
+  CHECK_CL_ERR(err, CL_INVALID_PROGRAM_EXECUTABLE);
+  clReleaseProgram(bad);
+  /* a bad option */
+  bad = build(&env, saxpy_src, "-cl-no-such-option", &berr);
+  CHECK_MSG(berr == CL_INVALID_BUILD_OPTIONS || berr == CL_BUILD_PROGRAM_FAILURE, "bad option: %d", berr);
+  clReleaseProgram(bad);
+
+  /* saxpy with -DBIAS=0.5f: the option reaches the kernel */
+  int before = cache_entries();
+  cl_program p = build(&env, saxpy_src, "-DBIAS=0.5f -cl-std=CL1.2", &berr);
+  CHECK_CL(berr);
+  char opts[128] = "";
+  clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_OPTIONS, sizeof opts, opts, NULL);
+  CHECK(!strcmp(opts, "-DBIAS=0.5f -cl-std=CL1.2"));
+  int after = cache_entries();
+  CHECK_MSG(after >= 1 && after >= before, "cache entries %d then %d", before, after);
+  size_t nk = 0;
+  CHECK_CL(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof nk, &nk, NULL));
+  CHECK_EQ_U64(nk, 2);
+  cl_kernel k = clCreateKernel(p, "saxpy", &err);
+  CHECK_CL(err);
+  /* argument info from the OpenCL metadata */
+  char tname[64] = "", aname[64] = "";
+  cl_kernel_arg_type_qualifier tq = 0;
+  cl_kernel_arg_address_qualifier aq = 0;
+  CHECK_CL(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof tname, tname, NULL));
+  CHECK_CL(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof aname, aname, NULL));
+  CHECK_CL(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL));
+  CHECK_CL(clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL));
+  CHECK_MSG(!strcmp(tname, "float*"), "type name \"%s\"", tname);
+  CHECK(!strcmp(aname, "x"));
+  CHECK_MSG((tq & CL_KERNEL_ARG_TYPE_CONST) && (tq & CL_KERNEL_ARG_TYPE_RESTRICT), "qualifiers 0x%llx",
+            (unsigned long long)tq);
+  CHECK_EQ_U64(aq, CL_KERNEL_ARG_ADDRESS_PRIVATE);
+  double wrong = 1.0;
+  CHECK_CL_ERR(clSetKernelArg(k, 2, sizeof wrong, &wrong), CL_INVALID_ARG_SIZE);
+  CHECK_MSG(strstr(cl_test_last_msg, "(a") != NULL, "message names the argument: %s", cl_test_last_msg);
+
+  size_t n = env.harts * 100;
+  float *x = malloc(n * 4), *y = malloc(n * 4), *out = malloc(n * 4);
+  for (size_t i = 0; i < n; i++) x[i] = (float)i * 0.25f, y[i] = 1000.0f - (float)i;
+  cl_mem bx = clCreateBuffer(env.context, CL_MEM_COPY_HOST_PTR, n * 4, x, &err);
+  cl_mem by = clCreateBuffer(env.context, CL_MEM_COPY_HOST_PTR, n * 4, y, &err);
+  float a = 3.0f;
+  CHECK_CL(clSetKernelArg(k, 0, sizeof bx, &bx));
+  CHECK_CL(clSetKernelArg(k, 1, sizeof by, &by));
+  CHECK_CL(clSetKernelArg(k, 2, sizeof a, &a));
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(q, by, CL_TRUE, 0, n * 4, out, 0, NULL, NULL));
+  size_t bad_words = 0;
+  for (size_t i = 0; i < n; i++) bad_words += out[i] != a * x[i] + y[i] + 0.5f;
+  CHECK_MSG(bad_words == 0, "saxpy: %zu of %zu wrong", bad_words, n);
+
+  /* the binary of a source program builds again and runs the same */
+  size_t bsize = 0;
+  clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof bsize, &bsize, NULL);
+  unsigned char *bin = malloc(bsize), *bins[1] = {bin};
+  CHECK_CL(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL));
+  cl_program p2 = clCreateProgramWithBinary(env.context, 1, &env.device, &bsize, (const unsigned char **)bins, NULL, &err);
+  CHECK_CL(err);
+  CHECK_CL(clBuildProgram(p2, 0, NULL, NULL, NULL, NULL));
+  cl_kernel k2 = clCreateKernel(p2, "scale", &err);
+  CHECK_CL(err);
+  int v[8] = {1, 2, 3, 4, 5, 6, 7, 8}, k3 = -3;
+  cl_mem bv = clCreateBuffer(env.context, CL_MEM_COPY_HOST_PTR, sizeof v, v, &err);
+  CHECK_CL(clSetKernelArg(k2, 0, sizeof bv, &bv));
+  CHECK_CL(clSetKernelArg(k2, 1, sizeof k3, &k3));
+  size_t eight = 8;
+  CHECK_CL(clEnqueueNDRangeKernel(q, k2, 1, NULL, &eight, NULL, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(q, bv, CL_TRUE, 0, sizeof v, v, 0, NULL, NULL));
+  for (int i = 0; i < 8; i++) CHECK_EQ_U64((int64_t)v[i], (int64_t)((i + 1) * -3));
+
+  /* the same source and options again: served by the cache */
+  cl_program p3 = build(&env, saxpy_src, "-DBIAS=0.5f -cl-std=CL1.2", &berr);
+  CHECK_CL(berr);
+  CHECK_EQ_U64(cache_entries(), after);
+
+  /* clCompileProgram with an embedded header, clLinkProgram of two objects */
+  const char *hdr_src = "#define SCALE 3\n", *a_src =
+      "#include \"inc/scale.h\"\nint helper(int x);\n"
+      "__kernel void linked(__global int *v) { size_t i = get_global_id(0); v[i] = SCALE * helper(v[i]); }\n",
+             *b_src = "int helper(int x) { return x + 1; }\n";
+  cl_program hdr = clCreateProgramWithSource(env.context, 1, &hdr_src, NULL, &err);
+  cl_program pa = clCreateProgramWithSource(env.context, 1, &a_src, NULL, &err);
+  cl_program pb = clCreateProgramWithSource(env.context, 1, &b_src, NULL, &err);
+  const char *hname = "inc/scale.h";
+  CHECK_CL(clCompileProgram(pa, 1, &env.device, "", 1, &hdr, &hname, NULL, NULL));
+  CHECK_CL(clCompileProgram(pb, 1, &env.device, "", 0, NULL, NULL, NULL, NULL));
+  cl_program_binary_type bt = 0;
+  clGetProgramBuildInfo(pa, env.device, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL);
+  CHECK_EQ_U64(bt, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  cl_program objs[2] = {pa, pb};
+  cl_program linked = clLinkProgram(env.context, 1, &env.device, "", 2, objs, NULL, NULL, &err);
+  CHECK_CL(err);
+  cl_kernel kl = linked ? clCreateKernel(linked, "linked", &err) : NULL;
+  CHECK_CL(err);
+  if (kl) {
+    int w[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    cl_mem bw = clCreateBuffer(env.context, CL_MEM_COPY_HOST_PTR, sizeof w, w, &err);
+    CHECK_CL(clSetKernelArg(kl, 0, sizeof bw, &bw));
+    CHECK_CL(clEnqueueNDRangeKernel(q, kl, 1, NULL, &eight, NULL, 0, NULL, NULL));
+    CHECK_CL(clEnqueueReadBuffer(q, bw, CL_TRUE, 0, sizeof w, w, 0, NULL, NULL));
+    for (int i = 0; i < 8; i++) CHECK_EQ_U64((int64_t)w[i], (int64_t)(3 * (i + 1)));
+    clReleaseMemObject(bw);
+    clReleaseKernel(kl);
+  }
+  if (linked) clReleaseProgram(linked);
+  const char *broken_src = "int helper2(int x) { return x + ; }\n";
+  cl_program broken = clCreateProgramWithSource(env.context, 1, &broken_src, NULL, &err);
+  CHECK_CL_ERR(clCompileProgram(broken, 1, &env.device, "", 0, NULL, NULL, NULL, NULL), CL_COMPILE_PROGRAM_FAILURE);
+  clReleaseProgram(broken);
+  clReleaseProgram(hdr), clReleaseProgram(pa), clReleaseProgram(pb);
+
+  clReleaseMemObject(bx), clReleaseMemObject(by), clReleaseMemObject(bv);
+  clReleaseKernel(k), clReleaseKernel(k2);
+  clReleaseProgram(p), clReleaseProgram(p2), clReleaseProgram(p3);
+  clReleaseCommandQueue(q);
+  CHECK_CL(clReleaseContext(env.context));
+  free(x), free(y), free(out), free(bin);
+  return check_result("icd.source");
+}

@@ -1,0 +1,165 @@
+/* rvhal_opencl_compile and what rvhal_program_info_read then reports for
+ * an OpenCL C kernel (no device): the contract the OpenCL platform builds
+ * on. For RV64 and RV32: tests/opencl/kernels/values.cl compiles; its
+ * kernel is found by its OpenCL name with language OPENCL and source_name;
+ * each argument has clang's type name and name, its address space, its
+ * qualifiers, kind, size, offset and value type; a damaged or other-version
+ * OpenCL record is refused; a syntax error is RVHAL_BUILD_FAILED with
+ * clang's file:line in the log; bad arguments are refused by name. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "rvhal/compiler.h"
+#include "rvhal/program_info.h"
+#include "rvhal/rvhal.h"
+
+static char *read_text(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  rewind(f);
+  char *b = malloc((size_t)n + 1);
+  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) b = (free(b), NULL);
+  if (b) b[n] = '\0';
+  fclose(f);
+  return b;
+}
+
+typedef struct want {
+  const char *type_name, *name;
+  uint32_t kind, space, quals, type, size;
+} want_t;
+
+static void check_values(uint32_t xlen, const char *src) {
+  const uint32_t w = xlen / 8;
+  rvhal_opencl_compile_desc_t d = {src, 0, "values.cl", "-cl-std=CL1.2", xlen, NULL};
+  void *elf = NULL;
+  size_t size = 0;
+  char *log = NULL;
+  int rc = rvhal_opencl_compile(&d, &elf, &size, &log);
+  CHECK_MSG(rc == RVHAL_OK, "RV%u: opencl_compile: %s: %s\n%s", xlen, rvhal_status_name(rc), rvhal_last_error(),
+            log ? log : "");
+  free(log);
+  if (rc) return;
+  rvhal_program_info_t *info = NULL;
+  CHECK_OK(rvhal_program_info_read(elf, size, &info));
+  if (!info) {
+    free(elf);
+    return;
+  }
+  CHECK_EQ_U64(info->word_size, w);
+  CHECK_EQ_U64(info->num_kernels, 1);
+  const rvhal_kernel_info_t *k = &info->kernels[0];
+  CHECK(!strcmp(k->name, "values"));
+  CHECK(k->source_name && !strcmp(k->source_name, "values"));
+  CHECK_EQ_U64(k->language, RVHAL_KERNEL_LANG_OPENCL);
+  CHECK_EQ_U64(k->num_args, 9);
+  const uint32_t V = RVHAL_ARG_KIND_VALUE, G = RVHAL_ARG_KIND_GLOBAL, L = RVHAL_ARG_KIND_LOCAL;
+  const want_t want[9] = {
+      {"float*", "out", G, RVHAL_ADDRESS_GLOBAL, 0, RVHAL_TYPE_UNKNOWN, w},
+      {"char", "c", V, RVHAL_ADDRESS_PRIVATE, 0, RVHAL_TYPE_I8, 1},
+      {"ushort", "s", V, RVHAL_ADDRESS_PRIVATE, 0, RVHAL_TYPE_U16, 2},
+      {"long", "l", V, RVHAL_ADDRESS_PRIVATE, 0, RVHAL_TYPE_I64, 8},
+      {"double", "d", V, RVHAL_ADDRESS_PRIVATE, 0, RVHAL_TYPE_F64, 8},
+      {"float4", "v", V, RVHAL_ADDRESS_PRIVATE, 0, RVHAL_TYPE_POD, 16},
+      {"triple", "t", V, RVHAL_ADDRESS_PRIVATE, 0, RVHAL_TYPE_POD, 12},
+      {"int*", "scratch", L, RVHAL_ADDRESS_LOCAL, 0, RVHAL_TYPE_UNKNOWN, w},
+      {"int*", "k", G, RVHAL_ADDRESS_CONSTANT, RVHAL_TYPE_QUAL_CONST, RVHAL_TYPE_UNKNOWN, w},
+  };
+  /* The pack: each argument at the next multiple of the power of two >= its size. */
+  uint32_t off = 0;
+  for (uint32_t i = 0; i < 9 && i < k->num_args; i++) {
+    const rvhal_kernel_arg_info_t *a = &k->args[i];
+    uint32_t al = 1;
+    while (al < want[i].size) al <<= 1;
+    off = (off + al - 1) & ~(al - 1);
+    CHECK_MSG(a->type_name && !strcmp(a->type_name, want[i].type_name), "RV%u arg %u type %s, want %s", xlen, i,
+              a->type_name ? a->type_name : "(null)", want[i].type_name);
+    CHECK_MSG(a->name && !strcmp(a->name, want[i].name), "RV%u arg %u name %s", xlen, i, a->name ? a->name : "(null)");
+    CHECK_MSG(a->kind == want[i].kind && a->address_space == want[i].space && a->type_qualifiers == want[i].quals &&
+                  a->access_qualifier == RVHAL_ACCESS_NONE && a->type == want[i].type && a->size == want[i].size &&
+                  a->offset == off,
+              "RV%u arg %u '%s': kind %u space %u quals %u access %u type %u size %u offset %u; want %u %u %u 0 %u %u %u",
+              xlen, i, want[i].name, a->kind, a->address_space, a->type_qualifiers, a->access_qualifier, a->type, a->size,
+              a->offset, want[i].kind, want[i].space, want[i].quals, want[i].type, want[i].size, off);
+    off += want[i].size;
+  }
+  rvhal_program_info_free(info);
+
+  /* The OpenCL record at another version: refused, saying so. */
+  uint8_t *b = elf;
+  int found = 0;
+  for (size_t i = 0; i + 8 <= size; i++)
+    if (!memcmp(b + i, "OCCL", 4) && b[i + 4] == RVHAL_OPENCL_META_VERSION && !b[i + 5] && !b[i + 6] && !b[i + 7]) {
+      b[i + 4] = 99;
+      found++;
+    }
+  CHECK_EQ_U64(found, 1);
+  info = NULL;
+  CHECK_EQ_U64(rvhal_program_info_read(elf, size, &info), (uint64_t)(int64_t)RVHAL_BAD_ELF);
+  CHECK_MSG(strstr(rvhal_last_error(), "OpenCL metadata values__rvhal_opencl is version 99") != NULL, "%s",
+            rvhal_last_error());
+  free(elf);
+}
+
+/* Entries of a directory besides . and .. */
+static int entries(const char *dir) {
+  DIR *d = opendir(dir);
+  int n = 0;
+  for (struct dirent *e; d && (e = readdir(d));) n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+  if (d) closedir(d);
+  return n;
+}
+
+int main(void) {
+  /* Every build works in a directory of its own under $TMPDIR and removes it. */
+  char tmp[] = "/tmp/rvhal-test-tmpdir-XXXXXX";
+  CHECK(mkdtemp(tmp) != NULL);
+  setenv("TMPDIR", tmp, 1);
+  char *src = read_text(RVHAL_TEST_OPENCL_DIR "/kernels/values.cl");
+  CHECK(src != NULL);
+  if (!src) return check_result("unit.test_opencl_compile");
+  check_values(64, src);
+  check_values(32, src);
+
+  void *elf = NULL;
+  size_t size = 0;
+  char *log = NULL;
+  /* clang's diagnostic, with the caller's file name and the line. */
+  rvhal_opencl_compile_desc_t bad = {"__kernel void k(__global int *p) {\n  p[0] = nope;\n}\n", 0, "mine.cl", NULL, 64,
+                                     NULL};
+  CHECK_EQ_U64(rvhal_opencl_compile(&bad, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_BUILD_FAILED);
+  CHECK_MSG(log && strstr(log, "mine.cl:2:10: error: use of undeclared identifier 'nope'"), "log: %s", log ? log : "");
+  CHECK(elf == NULL && size == 0);
+  free(log);
+  log = NULL;
+  /* No __kernel at all. */
+  rvhal_opencl_compile_desc_t none = {"int f(int x) { return x; }\n", 0, NULL, NULL, 64, NULL};
+  CHECK_EQ_U64(rvhal_opencl_compile(&none, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_BUILD_FAILED);
+  CHECK(strstr(rvhal_last_error(), "has no __kernel function") != NULL);
+  free(log);
+  log = NULL;
+  /* Bad arguments, each named. */
+  rvhal_opencl_compile_desc_t x16 = {src, 0, NULL, NULL, 16, NULL};
+  CHECK_EQ_U64(rvhal_opencl_compile(&x16, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
+  CHECK(strstr(rvhal_last_error(), "xlen 16 is not 32 or 64") != NULL);
+  rvhal_opencl_compile_desc_t opt = {src, 0, NULL, "-O3 -fno-such", 64, NULL}; /* -O3 accepted, ignored */
+  CHECK_EQ_U64(rvhal_opencl_compile(&opt, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
+  CHECK(strstr(rvhal_last_error(), "unknown build option '-fno-such'") != NULL);
+  rvhal_opencl_compile_desc_t std = {src, 0, NULL, "-cl-std=CL9.9", 64, NULL};
+  CHECK_EQ_U64(rvhal_opencl_compile(&std, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
+  CHECK(strstr(rvhal_last_error(), "-cl-std=CL9.9") != NULL);
+  rvhal_opencl_compile_desc_t isa = {src, 0, NULL, NULL, 64, "rv32imac"};
+  CHECK_EQ_U64(rvhal_opencl_compile(&isa, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
+  CHECK(strstr(rvhal_last_error(), "isa 'rv32imac' is not an RV64 ISA string") != NULL);
+  CHECK_EQ_U64(rvhal_opencl_compile(NULL, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
+  free(src);
+  CHECK_MSG(entries(tmp) == 0, "%d build directories left in %s", entries(tmp), tmp);
+  rmdir(tmp);
+  return check_result("unit.test_opencl_compile");
+}
