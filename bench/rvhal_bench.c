@@ -17,6 +17,8 @@
  *   counters  a kernel on 2 harts with counters on and off
  *   peers     four kernels on rvhal, natively and under QEMU user mode (not by default)
  *   gdb       the GDB-remote backend against the QEMU one: launch round trip, ms per MiB
+ *   rvv       RVV kernels (clang-16) against scalar twins on vector harts, per VLEN: exact
+ *             instructions and wall time (only when asked)
  *   icd       an empty launch through the OpenCL platform (ICD) against rvhal_kernel_exec
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
@@ -215,7 +217,7 @@ static void print_host(void) {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: rvhal-bench [options] [launch] [create] [transfer] [overhead] [vadd] [teams] [queue] [counters]\n"
-          "                   [peers] [gdb] [opencl] [icd]\n"
+          "                   [peers] [gdb] [opencl] [icd] [rvv]\n"
           "Prints rvhal's performance figures (all sections but peers by default).\n\n"
           "  -r, --runs N       repetitions per figure (default 1000; create and transfer use at most 100,\n"
           "                     vadd, counters and peers at most 5, teams at most 7)\n"
@@ -254,7 +256,7 @@ int main(int argc, char **argv) {
   print_host();
   static const char *const sections[] = {"launch", "create",   "transfer", "overhead", "vadd",
                                          "teams",  "queue",    "counters", "peers",    "gdb", "opencl",
-                                         "icd"};
+                                         "icd",    "rvv"};
   const size_t nsections = sizeof sections / sizeof *sections;
   for (int i = optind; i < argc; i++) {
     size_t k = 0;
@@ -266,7 +268,8 @@ int main(int argc, char **argv) {
     }
   }
   for (size_t k = 0; k < nsections; k++) {
-    int want = optind == argc && strcmp(sections[k], "peers"); /* peers takes minutes: only when asked */
+    int want = optind == argc && strcmp(sections[k], "peers") && strcmp(sections[k], "rvv"); /* peers takes minutes,
+                                                             rvv needs clang-16's kernels: only when asked */
     for (int i = optind; i < argc; i++) want |= !strcmp(argv[i], sections[k]);
     if (!want) continue;
     switch (k) {
@@ -295,6 +298,7 @@ int main(int argc, char **argv) {
       printf("icd     not built: the OpenCL platform needs opencl-c-headers and ocl-icd-opencl-dev\n");
 #endif
       break;
+    case 12: bench_rvv(kernel_dir, runs); break;
     }
     fflush(stdout);
   }

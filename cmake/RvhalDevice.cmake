@@ -34,3 +34,29 @@ function(rvhal_add_kernel name)
   set_target_properties(${name} PROPERTIES LINK_DEPENDS ${RVHAL_KERNEL_LD})
   add_dependencies(${name} rvhal-kernel-ld)
 endfunction()
+
+# rvhal_add_rvv_kernel(<name> <source>): a kernel using the RISC-V vector
+# extension through clang-16's intrinsics (riscv_vector.h, __riscv_ names;
+# GCC 12 has none), compiled for the device's ISA plus V and linked like
+# any kernel. Its .riscv.attributes then name V, and the host refuses it on
+# a device without vector harts. Skipped (with a message) without clang-16.
+find_program(RVHAL_CLANG16 clang-16)
+function(rvhal_add_rvv_kernel name src)
+  if(NOT RVHAL_CLANG16)
+    message(STATUS "rvhal: clang-16 not found: RVV kernel ${name} not built (scripts/setup.sh installs clang-16)")
+    return()
+  endif()
+  string(REGEX MATCH "^rv(32|64)" xlen_prefix ${RVHAL_MARCH})
+  string(REPLACE "rv" "riscv" triple_arch ${xlen_prefix})
+  # clang spells GCC's -Werror=frame-larger-than=N in two flags
+  string(REPLACE "-Werror=frame-larger-than=" "-Wframe-larger-than=" cflags "${RVHAL_KERNEL_CFLAGS}")
+  set(obj ${CMAKE_CURRENT_BINARY_DIR}/${name}.rvv.o)
+  add_custom_command(OUTPUT ${obj}
+    COMMAND ${RVHAL_CLANG16} --target=${triple_arch}-unknown-elf -march=${RVHAL_MARCH}v -mabi=${RVHAL_MABI}
+            -mcmodel=medany -ffreestanding ${cflags} -Werror=frame-larger-than -Wno-unused-command-line-argument
+            -I${RVHAL_SOURCE_DIR}/sdk/include -I${RVHAL_SOURCE_DIR}/abi -c ${src} -o ${obj}
+    DEPENDS ${src} VERBATIM)
+  set_source_files_properties(${obj} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+  rvhal_add_kernel(${name} ${obj})
+  set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C) # its only source is an object
+endfunction()

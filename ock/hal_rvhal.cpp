@@ -344,6 +344,12 @@ class rvhal_ock_hal final : public hal::hal_t {
       d.max_workgroup_size = di->max_work_group_size;
       d.is_little_endian = true;
       d.extensions = extensions_of(di->isa);
+      // VLEN: devices this adapter creates take $RVHAL_VLEN (it passes no
+      // options), so the catalogue reports it too.
+      const char *vlen = getenv("RVHAL_VLEN");
+      d.vlen = vlen && *vlen ? (uint32_t)strtoul(vlen, nullptr, 10) : di->vlen;
+      if (d.vlen) d.extensions |= riscv::rv_extension_V;
+      d.should_vectorize = (d.extensions & riscv::rv_extension_V) != 0;
       d.supports_doubles = (d.extensions & riscv::rv_extension_D) != 0;
       const bool fd = (d.extensions & riscv::rv_extension_D) != 0, ff = (d.extensions & riscv::rv_extension_F) != 0;
       d.abi = di->word_size == 8 ? (fd ? riscv::rv_abi_LP64D : ff ? riscv::rv_abi_LP64F : riscv::rv_abi_LP64)

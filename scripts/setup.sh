@@ -26,7 +26,7 @@ PACKAGES=(
   "make:make"
   "pkg-config:pkg-config"
   "clang:clang"
-  "clang-16:clang-16"   # OpenCL C kernels (rvhal cc): clang 16 and its LLVM tools
+  "clang-16:clang-16"   # OpenCL C kernels (rvhal cc) and RVV kernels (riscv_vector.h, __riscv_ names): clang 16
   "llvm-16:llvm-link-16"
   "python3-clang-16:/usr/lib/python3/dist-packages/clang/cindex.py" # scripts/opencl_builtin_coverage.py lists opencl-c.h overloads with libclang
   "libc6-dev:/usr/include/stdio.h"

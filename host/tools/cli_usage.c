@@ -69,7 +69,10 @@ int cli_opt_u32(const char *cmd, const char *opt, const char *text, uint32_t min
 int cli_opt_device(const char *cmd, const char *text, uint32_t *out) {
   const uint32_t n = rvhal_platform_info()->num_devices;
   if (n == 0) return cli_usage_error(cmd, NULL, "--device %s: the platform has no devices", text);
-  return cli_opt_u32(cmd, "--device", text, 0, n - 1, out);
+  if (*text >= '0' && *text <= '9') return cli_opt_u32(cmd, "--device", text, 0, n - 1, out);
+  /* a name: the device's ("qemu-virt-rv64") or its board's if it has one device */
+  if (rvhal_platform_find_device(text, out)) return cli_usage_error(cmd, NULL, "--device: %s", rvhal_last_error());
+  return 0;
 }
 
 int cli_opt_harts(const char *cmd, const char *opt, const char *text, uint32_t *out) {

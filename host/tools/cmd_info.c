@@ -15,7 +15,7 @@ void cmd_info_usage(FILE *f) {
           "usage: rvhal info [--device N] [--boot [--harts N]] [--json]\n"
           "Shows the platform and each device's information. Without --boot the values are the\n"
           "defaults of the device catalogue; nothing is started.\n\n"
-          "  -d, --device N   only device N (default: every device)\n"
+          "  -d, --device N   only device N, an index or a name (qemu-virt-rv64; default: every device)\n"
           "  -b, --boot       start the device(s), report the boot time and the live information;\n"
           "                   fails (exit 1) with the reason if QEMU or the firmware is missing\n"
           "  -n, --harts N    harts of a booted device (default: $RVHAL_HARTS or 4)\n"
@@ -60,6 +60,8 @@ static void print_device(uint32_t index, const rvhal_device_info_t *di, double b
   else printf("  %-22s not started (catalogue defaults; --boot starts it)\n", "status");
   printf("  %-22s %s\n", "board", di->board);
   printf("  %-22s %s\n", "ISA", di->isa);
+  if (di->vlen) printf("  %-22s VLEN %u bits (RVV)\n", "vector unit", di->vlen);
+  else printf("  %-22s none%s\n", "vector unit", boot_ms >= 0 ? "" : " (RVHAL_VLEN=128..1024 gives vector harts on virt)");
   printf("  %-22s %u bytes (RV%u)\n", "word size", di->word_size, di->word_size * 8);
   printf("  %-22s %u\n", "harts", di->num_harts);
   printf("  %-22s %u\n", "max harts", di->max_harts);

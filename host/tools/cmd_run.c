@@ -24,13 +24,15 @@ void cmd_run_usage(FILE *f) {
           "  -l, --local X[,Y[,Z]]    work-group size (default: the largest divisor of the global size\n"
           "                           that is <= 64 in dimension 0, 1 in the others)\n"
           "      --offset X[,Y[,Z]]   global offset (default 0)\n"
-          "  -d, --device N           device index (default 0; see `rvhal info`)\n"
+          "  -d, --device N           device index or name, e.g. qemu-virt-rv64 (default 0; see `rvhal info`)\n"
           "  -n, --harts N            harts of the device (default: $RVHAL_HARTS or 4)\n"
           "      --harts-per-group N  harts cooperating on one work-group (default: the library chooses)\n"
           "      --timing fast|exact  fast: harts in parallel; exact: QEMU -icount, repeatable\n"
           "      --backend qemu|gdb   how the host reaches the device: qemu (guest RAM shared, the default),\n"
           "                           gdb (GDB remote protocol to QEMU's gdbstub, as to OpenOCD on a board;\n"
           "                           default: $RVHAL_BACKEND; see docs/porting.md)\n"
+          "      --gdb-remote ADDR    attach to a GDB stub rvhal did not start: host:port or unix:PATH (a QEMU's\n"
+          "                           -gdb, OpenOCD's gdb_port); implies --backend gdb (default: $RVHAL_GDB_REMOTE)\n"
           "      --timeout-ms N       give up on a launch after N ms (default: $RVHAL_LAUNCH_TIMEOUT_MS or 60000)\n"
           "      --profile[=SPEC]     profile the launch; SPEC: table (default, to stderr), csv=FILE,\n"
           "                           trace=FILE (Chrome/Perfetto JSON), svg=FILE, comma-separated\n"
@@ -74,7 +76,7 @@ typedef struct run_opts {
   int quiet, local_default, offset_given;
   uint32_t work_dim;
   uint64_t global[3], local[3], offset[3];
-  const char *elf, *kernel, *profile, *out_dir;
+  const char *elf, *kernel, *profile, *out_dir, *gdb_remote;
 } run_opts_t;
 
 static void discard_print(void *user, const char *line, size_t len) {
@@ -93,13 +95,14 @@ static int dims_option(const char *opt, const char *text, uint64_t min, uint64_t
 /* Options and the ELF and KERNEL words; optind is left at the first ARG
  * (getopt_long moves the non-options to the end). */
 static int parse_options(int argc, char **argv, run_opts_t *o) {
-  enum { OPT_OFFSET = 256, OPT_HPG, OPT_TIMING, OPT_TIMEOUT, OPT_PROFILE, OPT_BACKEND };
+  enum { OPT_OFFSET = 256, OPT_HPG, OPT_TIMING, OPT_TIMEOUT, OPT_PROFILE, OPT_BACKEND, OPT_GDB_REMOTE };
   static const struct option opts[] = {
       {"global", 1, 0, 'g'},          {"local", 1, 0, 'l'},     {"offset", 1, 0, OPT_OFFSET},
       {"device", 1, 0, 'd'},          {"harts", 1, 0, 'n'},     {"harts-per-group", 1, 0, OPT_HPG},
       {"timing", 1, 0, OPT_TIMING},   {"timeout-ms", 1, 0, OPT_TIMEOUT}, {"show", 1, 0, 's'},
       {"profile", 2, 0, OPT_PROFILE}, {"quiet", 0, 0, 'q'},           {"help", 0, 0, 'h'},
-      {"out-dir", 1, 0, 'o'},         {"backend", 1, 0, OPT_BACKEND}, {0, 0, 0, 0}};
+      {"out-dir", 1, 0, 'o'},         {"backend", 1, 0, OPT_BACKEND}, {"gdb-remote", 1, 0, OPT_GDB_REMOTE},
+      {0, 0, 0, 0}};
   const char *global_text = NULL, *local_text = NULL, *offset_text = NULL;
   uint32_t nlocal = 0, noffset = 0;
   int c;
@@ -148,6 +151,10 @@ static int parse_options(int argc, char **argv, run_opts_t *o) {
       if (strcmp(optarg, "qemu") && strcmp(optarg, "gdb"))
         return cli_usage_error(CMD, NULL, "--backend '%s': expected qemu or gdb", optarg);
       setenv("RVHAL_BACKEND", optarg, 1);
+      break;
+    case OPT_GDB_REMOTE:
+      if (!*optarg) return cli_usage_error(CMD, NULL, "--gdb-remote: expected host:port or unix:PATH");
+      o->gdb_remote = optarg;
       break;
     case 'q': o->quiet = 1; break;
     case 'o': o->out_dir = optarg; break;
@@ -305,7 +312,8 @@ static int execute(const run_opts_t *o, run_arg_t *args, uint32_t num_args) {
                                  .timing = o->timing,
                                  .launch_timeout_ms = o->timeout_ms,
                                  .print_fn = o->quiet ? discard_print : NULL,
-                                 .profile = o->profile};
+                                 .profile = o->profile,
+                                 .gdb_remote = o->gdb_remote};
   rvhal_device_t *dev = NULL;
   hal_arg_t *desc = calloc(num_args ? num_args : 1, sizeof *desc);
   uint8_t *types = calloc(num_args ? num_args : 1, 1);

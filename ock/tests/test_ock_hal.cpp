@@ -13,6 +13,7 @@
 #include <dlfcn.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -131,6 +132,13 @@ int main(int argc, char **argv) {
   CHECK(rv->abi == riscv::rv_abi_LP64D && (rv->extensions & riscv::rv_extension_D));
   check_extensions(lib, rv);
   const uint32_t harts = check_counter_descriptions(di);
+  // V and its VLEN where $RVHAL_VLEN gives the harts a vector unit
+  const char *vlen = std::getenv("RVHAL_VLEN");
+  if (vlen && *vlen)
+    CHECK((rv->extensions & riscv::rv_extension_V) && rv->vlen == std::strtoul(vlen, nullptr, 10) &&
+          rv->should_vectorize);
+  else
+    CHECK(!(rv->extensions & riscv::rv_extension_V) && rv->vlen == 0 && !rv->should_vectorize);
 
   hal::hal_device_t *dev = hal->device_create(0);
   CHECK(dev != nullptr);

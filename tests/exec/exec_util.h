@@ -90,10 +90,29 @@ static inline void ex_print_counts(FILE *f, const ex_counts_t *c, const char *wh
   }
 }
 
-/* A launch that must succeed; returns its status (0) or the error. */
+/* A case written for more harts than the device has (a team of 4 on a
+ * one-hart board) is not run, and says so: EX_NOT_RUN. */
+#define EX_NOT_RUN 1
+static int ex_not_run_count;
+
+/* 1 if the device has the harts `opt` asks for (opt->harts, and teams of
+ * opt->harts_per_group that divide them); else prints why not. */
+static inline int ex_fits(rvhal_device_t *d, const rvhal_launch_options_t *opt, const char *what) {
+  const uint32_t have = rvhal_device_get_info(d)->num_harts;
+  const uint32_t harts = opt && opt->harts ? opt->harts : have, team = opt ? opt->harts_per_group : 0;
+  if (harts <= have && (!team || (team <= harts && harts % team == 0))) return 1;
+  printf("  %-58s not run: asks for %u harts%s%u, the device has %u\n", what, harts, team ? " in teams of " : "",
+         team ? team : harts, have);
+  ex_not_run_count++;
+  return 0;
+}
+
+/* A launch that must succeed; returns its status (0), the error, or
+ * EX_NOT_RUN if the device has too few harts for it (ex_fits). */
 static inline int ex_launch(rvhal_device_t *d, hal_program_t p, hal_kernel_t k, uint32_t dim, const uint64_t global[3],
                             const uint64_t local[3], const hal_arg_t *args, uint32_t nargs,
                             const rvhal_launch_options_t *opt, const char *what) {
+  if (!ex_fits(d, opt, what)) return EX_NOT_RUN;
   hal_ndrange_t nd = {{0, 0, 0}, {1, 1, 1}, {1, 1, 1}};
   for (uint32_t i = 0; i < dim; i++) {
     nd.global[i] = global[i];

@@ -11,6 +11,7 @@ rvhal_unit_test(test_allocator)
 # rvhal/version.h against the library's version.
 rvhal_unit_test(test_version)
 rvhal_unit_test(test_elf_loader)
+rvhal_unit_test(test_isa_check)
 # Argument packing, the device memory map, print-ring draining.
 rvhal_unit_test(test_arg_pack)
 rvhal_unit_test(test_layout)

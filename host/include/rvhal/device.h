@@ -69,7 +69,13 @@ typedef struct rvhal_device_info {
   uint32_t max_harts;             /* harts the board can give a device */
   uint64_t fault_addr;            /* an address whose loads and stores fault on this board */
   const char *firmware_mode;      /* "M" (the firmware owns the machine) or "S" (under SBI) */
+  uint32_t vlen;                  /* bits in a vector register (RVV, "v" in isa); 0: the harts have no vector unit */
 } rvhal_device_info_t;
+
+/* The index of the device called `name` ("qemu-virt-rv64", as rvhal_device_info_t.name and `rvhal info` say), or
+ * of the only device of board `name` ("shakti-c"); also a decimal index. Names do not move when boards are
+ * added; indices follow the build's list. RVHAL_NOT_FOUND names the devices there are. */
+int rvhal_platform_find_device(const char *name, uint32_t *out_index);
 
 /* Information about device `index` with default options. */
 int rvhal_platform_device_info(uint32_t index, const rvhal_device_info_t **out_info);
@@ -127,6 +133,12 @@ typedef struct rvhal_device_options {
   uint32_t tlb_care_off;       /* for measuring only: RVHAL_TLB_NO_COLOURING and/or RVHAL_TLB_NO_FLUSH turn off
                                   what keeps QEMU's software TLB effective (docs/architecture.md, "Emulation
                                   speed"); 0: $RVHAL_TLB_CARE_OFF ("colouring", "flush" or "colouring,flush") */
+  uint32_t vlen;               /* vector harts: the V extension with this VLEN in bits, a power of two from 128
+                                  to 1024 (QEMU -cpu rvXX,v=true,vlen=N); 0: $RVHAL_VLEN, else none */
+  const char *gdb_remote;      /* a GDB stub rvhal does not start, "host:port" or "unix:PATH" (a QEMU's -gdb,
+                                  OpenOCD's gdb_port): the device is reached through it (the GDB-remote
+                                  backend, docs/porting.md); NULL: $RVHAL_GDB_REMOTE, or $RVHAL_GDB_SPAWN (a
+                                  command speaking the protocol on stdin/stdout), or QEMU as usual */
 } rvhal_device_options_t;
 
 #define RVHAL_LINGER_OFF UINT32_MAX

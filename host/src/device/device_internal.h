@@ -85,6 +85,7 @@ struct rvhal_device {
   rvhal_device_info_t info;
   const rvhal_device_kind_t *kind;
   rvhal_device_options_t options;
+  char isa[96]; /* info.isa: the board's, with "v" for vector harts */
   rvhal_layout_t layout;
   rvhal_backend_t *backend;
   rvhal_ctrl_t *ctrl;        /* host view of the control block */
