@@ -38,6 +38,7 @@ void bench_overhead(const char *kernel_dir);
 void bench_vadd(const char *kernel_dir, int runs);
 void bench_teams(const char *kernel_dir, int runs);
 void bench_queue(const char *kernel_dir, int runs);
+void bench_rvv(const char *kernel_dir, int runs); /* bench_rvv.c: RVV against scalar */
 void bench_peers(const char *kernel_dir, int runs);
 void bench_counters(const char *kernel_dir, int runs);
 void bench_gdb(const char *kernel_dir, int runs);

@@ -1,7 +1,9 @@
 /* rvhal-bench gdb: what reaching the device through the GDB remote protocol
  * costs (host/src/backend/gdb_backend.c, RVHAL_BACKEND=gdb), next to the QEMU
  * backend's shared memory: the round trip of an empty launch, and the time
- * per MiB written and read. With RVHAL_GDB_STATS=1 the gdb device also
+ * per MiB written and read. With $RVHAL_GDB_REMOTE set (a stub rvhal did
+ * not start: tests/device/external_stub.c starts one, "external_stub tcp
+ * rvhal-bench gdb"), the same rows through it follow. With RVHAL_GDB_STATS=1 the gdb device also
  * prints its packet counts when deleted (divide by the launches run). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +22,8 @@ static void one_backend(const char *kernel_dir, int runs, const char *backend, c
   hal_kernel_t k = bench_kernel(&b, "empty");
   double *t = bench_time_launches(&b, k, n);
   bench_stats_t s = bench_stats(t, (size_t)n);
-  printf("gdb     %-24s empty launch round trip  p50 %8.1f us  p90 %8.1f  (%d launches%s)\n", label, s.median, s.p90, n,
-         ring ? ", each rings" : "");
+  printf("gdb     %-24s empty launch round trip  p50 %8.1f us  p99 %8.1f  max %8.1f  (%d launches%s)\n", label,
+         s.median, s.p99, s.max, n, ring ? ", each rings" : "");
   free(t);
   if (ring) {
     bench_close(&b);
@@ -61,6 +63,9 @@ static void one_backend(const char *kernel_dir, int runs, const char *backend, c
 void bench_gdb(const char *kernel_dir, int runs) {
   const char *env = getenv("RVHAL_BACKEND");
   char *saved = env ? strdup(env) : NULL;
+  const char *remote_env = getenv("RVHAL_GDB_REMOTE");
+  char *remote = remote_env && *remote_env ? strdup(remote_env) : NULL;
+  unsetenv("RVHAL_GDB_REMOTE"); /* the rows of the QEMU rvhal starts first */
   one_backend(kernel_dir, runs, "qemu", "qemu backend:", 0);
   /* The doorbell the board gives a debugger (its descriptor's
    * debug_doorbell: hart 0's MSIP written through the protocol; the UART
@@ -77,6 +82,12 @@ void bench_gdb(const char *kernel_dir, int runs) {
   if (saved_db) setenv("RVHAL_GDB_DOORBELL", saved_db, 1);
   else unsetenv("RVHAL_GDB_DOORBELL");
   free(saved_db);
+  if (remote) { /* the external stub: its board bell (MSIP), and its UART if RVHAL_UART names one */
+    setenv("RVHAL_GDB_REMOTE", remote, 1);
+    one_backend(kernel_dir, runs, "gdb", "gdb, external stub:", 0);
+    one_backend(kernel_dir, runs, "gdb", "gdb, external stub:", 1);
+    free(remote);
+  }
   if (saved) setenv("RVHAL_BACKEND", saved, 1);
   else unsetenv("RVHAL_BACKEND");
   free(saved);

@@ -1,17 +1,28 @@
 /* rvhal-bench peers: the four kernels of peer_kernels.h on rvhal (the example
- * kernels, fast timing, 1 and 2 harts), natively and under QEMU user mode
- * (the same kernels as a pthreads program, peers/peer.c), with the ratios
- * rvhal / qemu-user. Times are medians of kernel_exec (rvhal) or of thread
- * create..join (peers), inputs prepared outside; checksums say whether the
- * outputs agree. qemu-user needs the Debian packages qemu-user and
- * gcc-riscv64-linux-gnu (bench/peers/run.sh installs them). */
+ * kernels, fast timing, 1, 2 and 4 harts), natively and under QEMU user mode
+ * (the same kernels as a pthreads program, peers/peer.c), and their floor:
+ * the same loops as a bare-metal program (peers/floor/floor.c) on the same
+ * QEMU machine and options without rvhal, its buffers at the addresses
+ * rvhal gave the same allocations and its TLB grown to rvhal's size. Ratios
+ * rvhal / floor (rvhal's own cost), floor / qemu-user (the system
+ * emulation's) and rvhal / qemu-user. Times are medians of kernel_exec
+ * (rvhal), of thread create..join (peers), or between the floor's "S" and
+ * "E" lines (QEMU's own CPU time, from its threads' schedstat, and wall
+ * time, both read by this process as the lines arrive); inputs prepared
+ * outside; checksums say whether the outputs agree. qemu-user needs the
+ * Debian packages qemu-user and gcc-riscv64-linux-gnu (bench/peers/run.sh
+ * installs them). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
 #include "bench_util.h"
+#include "peers/floor/floor_params.h"
 #include "peers/peer_kernels.h"
 #include "rvhal/rvhal.h"
 
@@ -19,8 +30,17 @@
 /* Untimed launches first: the program install, first touch, and growing
  * QEMU's TLB (docs/architecture.md). */
 #define PEERS_WARM_UP 3
-#define NSIDES 3 /* native, qemu-user, rvhal */
-#define NTHREADS 2
+enum { SIDE_NATIVE, SIDE_USER, SIDE_FLOOR, SIDE_RVHAL, NSIDES };
+#define NTHREADS 3 /* 1, 2, 4 threads or harts */
+static const uint32_t thread_counts[NTHREADS] = {1, 2, 4};
+#define RAM_MIB 512u /* the rvhal device's: 3 x 64 MiB for vector_add */
+
+/* Where rvhal put a kernel's buffers, and the TLB size it grew the harts
+ * to: what the floor copies. */
+typedef struct placement {
+  uint64_t in0, in1, out;
+  uint32_t tlb_log2;
+} placement_t;
 
 typedef struct result {
   double ms;     /* wall; < 0: not run */
@@ -105,7 +125,11 @@ static void run_once(rvhal_run_t *r, double *wall_us, double *cpu_ns) {
   const uint32_t zero = 0;
   BENCH_CHECK(rvhal_mem_fill(r->b->d, r->out, &zero, 4, r->out_size));
   double c = bench_proc_cpu_ns(r->pid), a = bench_now_us();
-  BENCH_CHECK(rvhal_kernel_exec(r->b->d, r->b->p, r->k, &nd, r->args, r->nargs, pk->dims));
+  /* RVHAL_PEERS_PRIVILEGED=1: kernels in the firmware's mode, not isolated
+   * in U-mode, for measuring what isolation costs a kernel */
+  const char *priv = getenv("RVHAL_PEERS_PRIVILEGED");
+  const rvhal_launch_options_t lo = {.privileged = priv && *priv == '1'};
+  BENCH_CHECK(rvhal_kernel_exec_ex(r->b->d, r->b->p, r->k, &nd, r->args, r->nargs, pk->dims, &lo));
   *wall_us = bench_now_us() - a;
   *cpu_ns = bench_proc_cpu_ns(r->pid) - c;
 }
@@ -121,10 +145,28 @@ static uint64_t run_finish(rvhal_run_t *r) {
   return sum;
 }
 
+/* The TLB size rvhal's launch asks for (host/src/launch/launch.c,
+ * tlb_flags): the launch's buffers' pages / 0.7, as a power of two from
+ * 256 up to 16384 entries; 0 when the starting 256 suffice. */
+static uint32_t tlb_log2_for(uint64_t bytes) {
+  const uint64_t needed = bytes / 4096 * 10 / 7;
+  if (needed <= 256) return 0;
+  uint32_t log2 = 0;
+  while ((1ull << log2) < needed && log2 < 14) log2++;
+  return log2;
+}
+
 /* One kernel on an rvhal device: median wall time of kernel_exec. */
-static result_t rvhal_kernel(bench_dev_t *b, const peer_kernel_t *pk, int runs) {
+static result_t rvhal_kernel(bench_dev_t *b, const peer_kernel_t *pk, int runs, placement_t *where) {
   rvhal_run_t r;
   run_prepare(&r, b, pk);
+  uint64_t bytes = 0;
+  for (uint32_t i = 0; i < r.nargs; i++)
+    if (r.args[i].kind == hal_arg_address) {
+      hal_addr_t a = r.args[i].address;
+      bytes += a == r.out ? r.out_size : pk - peer_kernels == PEER_HIST ? PEER_HIST_BYTES : r.out_size;
+    }
+  *where = (placement_t){r.in0, r.in1 ? r.in1 : r.in0, r.out, tlb_log2_for(bytes)};
   double t[PEERS_RUNS_MAX], cpu[PEERS_RUNS_MAX];
   for (int i = -PEERS_WARM_UP; i < runs; i++) {
     double w, c;
@@ -133,6 +175,84 @@ static result_t rvhal_kernel(bench_dev_t *b, const peer_kernel_t *pk, int runs) 
   }
   result_t res = {bench_stats(t, (size_t)runs).median / 1e3, bench_stats(cpu, (size_t)runs).median / 1e6, 0};
   res.sum = run_finish(&r);
+  return res;
+}
+
+/* The floor: QEMU started as rvhal starts it for this device (machine,
+ * harts, RAM size, memfd RAM, no BIOS, fast timing), the floor image as
+ * its firmware, parameters through the generic loader; the loop timed
+ * between its "S" and "E" lines. ms < 0 if it did not run. */
+static result_t floor_kernel(const char *kernel_dir, const peer_kernel_t *pk, uint32_t harts, int runs,
+                             const placement_t *where) {
+  result_t res = {-1, -1, 0};
+  char image[1024];
+  snprintf(image, sizeof image, "%s/peer_floor.elf", kernel_dir);
+  if (access(image, R_OK) != 0) return res;
+  const uint64_t lowest = where->in0 < where->out ? where->in0 : where->out;
+  if (lowest < FLOOR_PARAMS_ADDR + 4096) return res; /* rvhal's heap over the floor's image: not comparable */
+  const uint64_t params[] = {FLOOR_MAGIC, (uint64_t)(pk - peer_kernels), harts, (uint64_t)(PEERS_WARM_UP + runs),
+                             where->in0, where->in1, where->out, where->tlb_log2, lowest & ~4095ull};
+  enum { NPARAMS = sizeof params / sizeof *params };
+  char loaders[NPARAMS][96], smp[16], mem[96], ram[32];
+  const char *qemu = getenv("RVHAL_QEMU");
+  if (!qemu || !*qemu) qemu = "qemu-system-riscv64";
+  snprintf(smp, sizeof smp, "%u", harts);
+  snprintf(ram, sizeof ram, "%uM", RAM_MIB);
+  snprintf(mem, sizeof mem, "memory-backend-memfd,id=ram,size=%uM,share=on", RAM_MIB);
+  const char *argv[64] = {qemu, "-nodefaults", "-no-user-config", "-display", "none", "-monitor", "none",
+                          "-machine", "virt,memory-backend=ram", "-smp", smp, "-m", ram, "-object", mem,
+                          "-bios", "none", "-kernel", image, "-no-reboot", "-serial", "stdio"};
+  int argc = 22;
+  for (int i = 0; i < NPARAMS; i++) {
+    snprintf(loaders[i], sizeof loaders[i], "loader,addr=0x%llx,data=0x%llx,data-len=8",
+             (unsigned long long)(FLOOR_PARAMS_ADDR + 8u * (unsigned)i), (unsigned long long)params[i]);
+    argv[argc++] = "-device";
+    argv[argc++] = loaders[i];
+  }
+  argv[argc] = NULL;
+  int out[2];
+  if (pipe(out) != 0) return res;
+  pid_t pid = fork();
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* dies with the bench, however that ends */
+    dup2(out[1], 1);
+    close(out[0]);
+    close(out[1]);
+    execvp(qemu, (char *const *)argv);
+    _exit(127);
+  }
+  close(out[1]);
+  FILE *f = pid > 0 ? fdopen(out[0], "r") : NULL;
+  double t[PEERS_RUNS_MAX + PEERS_WARM_UP], cpu[PEERS_RUNS_MAX + PEERS_WARM_UP], w0 = 0, c0 = 0;
+  int rounds = 0, ok = 0;
+  char line[128];
+  while (f && fgets(line, sizeof line, f)) {
+    if (line[0] == 'S') {
+      c0 = bench_proc_cpu_ns(pid);
+      w0 = bench_now_us();
+    } else if (line[0] == 'E' && rounds < PEERS_WARM_UP + runs) {
+      double w = bench_now_us() - w0, c = bench_proc_cpu_ns(pid) - c0;
+      t[rounds] = w, cpu[rounds] = c;
+      rounds++;
+    } else if (line[0] == 'C') {
+      unsigned long long sum;
+      ok = sscanf(line, "C %llx", &sum) == 1;
+      res.sum = sum;
+    } else {
+      fprintf(stderr, "rvhal-bench: floor (%s, %u harts): %s", pk->name, harts, line);
+    }
+  }
+  if (f) fclose(f);
+  else close(out[0]);
+  int status = 0;
+  if (pid > 0) waitpid(pid, &status, 0);
+  if (!ok || rounds != PEERS_WARM_UP + runs) {
+    fprintf(stderr, "rvhal-bench: floor (%s, %u harts) gave %d of %d rounds%s\n", pk->name, harts, rounds,
+            PEERS_WARM_UP + runs, ok ? "" : " and no checksum");
+    return res;
+  }
+  res.ms = bench_stats(t + PEERS_WARM_UP, (size_t)runs).median / 1e3;
+  res.cpu_ms = bench_stats(cpu + PEERS_WARM_UP, (size_t)runs).median / 1e6;
   return res;
 }
 
@@ -193,6 +313,17 @@ void bench_counters(const char *kernel_dir, int runs) {
 
 static int executable(const char *path) { return path && *path && access(path, X_OK) == 0; }
 
+static void ratio(char *buf, size_t cap, const result_t *num, const result_t *den, int cpu) {
+  int n = 0;
+  buf[0] = '\0';
+  for (int t = 0; t < NTHREADS; t++) {
+    double a = cpu ? num[t].cpu_ms : num[t].ms, b = cpu ? den[t].cpu_ms : den[t].ms;
+    n += snprintf(buf + n, cap - (size_t)n, t ? " / " : "");
+    n += num[t].ms < 0 || den[t].ms < 0 || b <= 0 ? snprintf(buf + n, cap - (size_t)n, "-")
+                                                   : snprintf(buf + n, cap - (size_t)n, "%.2f", a / b);
+  }
+}
+
 void bench_peers(const char *kernel_dir, int runs) {
   if (runs > PEERS_RUNS_MAX)
     runs = PEERS_RUNS_MAX;
@@ -221,56 +352,73 @@ void bench_peers(const char *kernel_dir, int runs) {
   if (rvhal_only && *rvhal_only == '1') have_user = 0;
   for (int k = 0; k < PEER_NUM_KERNELS; k++)
     for (int t = 0; t < NTHREADS && want[k] && !(rvhal_only && *rvhal_only == '1'); t++) {
-      res[k][0][t] = run_peer("", native, &peer_kernels[k], t + 1, runs);
+      res[k][SIDE_NATIVE][t] = run_peer("", native, &peer_kernels[k], (int)thread_counts[t], runs);
       if (have_user)
-        res[k][1][t] = run_peer(user_prefix, rv64, &peer_kernels[k], t + 1, runs);
+        res[k][SIDE_USER][t] = run_peer(user_prefix, rv64, &peer_kernels[k], (int)thread_counts[t], runs);
     }
+  int floor_missing = 0;
   for (int t = 0; t < NTHREADS; t++) {
-    /* 3 x 64 MiB for vector_add */
-    rvhal_device_options_t o = {.num_harts = (uint32_t)t + 1, .ram_size = 512u << 20, .timing = RVHAL_TIMING_FAST};
+    rvhal_device_options_t o = {.num_harts = thread_counts[t], .ram_size = (uint64_t)RAM_MIB << 20,
+                                .timing = RVHAL_TIMING_FAST};
     for (int k = 0; k < PEER_NUM_KERNELS; k++) {
       if (!want[k]) continue;
       bench_dev_t b = bench_open(kernel_dir, peer_kernels[k].elf, &o);
-      res[k][2][t] = rvhal_kernel(&b, &peer_kernels[k], runs);
-      bench_close(&b);
+      const int virt = !strcmp(rvhal_device_get_info(b.d)->board, "qemu-virt");
+      placement_t where;
+      res[k][SIDE_RVHAL][t] = rvhal_kernel(&b, &peer_kernels[k], runs, &where);
+      bench_close(&b); /* its QEMU gone before the floor's starts */
+      if (virt && !(rvhal_only && *rvhal_only == '1'))
+        res[k][SIDE_FLOOR][t] = floor_kernel(kernel_dir, &peer_kernels[k], thread_counts[t], runs, &where);
+      floor_missing |= res[k][SIDE_FLOOR][t].ms < 0;
     }
   }
+  if (floor_missing)
+    printf("peers     floor column incomplete: it needs %s/peer_floor.elf (built with the kernels) and device %u "
+           "on the qemu-virt board (-d)\n", kernel_dir, bench_device);
 
+  static const char *const side_names[NSIDES] = {"native", "qemu-user", "floor", "rvhal"};
   for (int cpu = 0; cpu < 2; cpu++) {
-    printf("peers     %s, medians of %d, threads or harts 1 / 2 (fast timing)\n",
-           cpu ? "host CPU ms (all threads; less disturbed by a loaded host)" : "wall ms", runs);
-    printf("peers     %-26s %17s %17s %17s %17s  %s\n", "kernel", "native", "qemu-user", "rvhal", "rvhal/qemu-user",
-           "checksums");
+    printf("peers     %s, medians of %d, threads or harts 1 / 2 / 4 (fast timing)\n",
+           cpu ? "host CPU ms (all threads; QEMU's for floor and rvhal; less disturbed by a loaded host)" : "wall ms",
+           runs);
+    printf("peers     %-24s", "kernel");
+    for (int s = 0; s < NSIDES; s++) printf(" %22s", side_names[s]);
+    printf(" %18s %18s %18s  %s\n", "rvhal/floor", "floor/qemu-user", "rvhal/qemu-user", "checksums");
     for (int k = 0; k < PEER_NUM_KERNELS; k++) {
-      char name[64], cols[NSIDES + 1][32];
+      if (!want[k]) continue;
+      char name[64], col[32], r[3][40];
       snprintf(name, sizeof name, "%s %s", peer_kernels[k].name, peer_kernels[k].what);
+      printf("peers     %-24s", name);
       for (int s = 0; s < NSIDES; s++) {
-        double a = cpu ? res[k][s][0].cpu_ms : res[k][s][0].ms, b = cpu ? res[k][s][1].cpu_ms : res[k][s][1].ms;
-        if (res[k][s][0].ms < 0 || res[k][s][1].ms < 0)
-          snprintf(cols[s], sizeof cols[s], "-");
-        else
-          snprintf(cols[s], sizeof cols[s], "%.1f / %.1f", a, b);
+        int n = 0;
+        for (int t = 0; t < NTHREADS; t++) {
+          const result_t *x = &res[k][s][t];
+          n += snprintf(col + n, sizeof col - (size_t)n, t ? " / " : "");
+          n += x->ms < 0 ? snprintf(col + n, sizeof col - (size_t)n, "-")
+                         : snprintf(col + n, sizeof col - (size_t)n, "%.1f", cpu ? x->cpu_ms : x->ms);
+          if (n >= (int)sizeof col) n = (int)sizeof col - 1;
+        }
+        printf(" %22s", col);
       }
-      if (res[k][1][0].ms > 0 && res[k][1][1].ms > 0 && !cpu)
-        snprintf(cols[3], sizeof cols[3], "%.2fx / %.2fx", res[k][2][0].ms / res[k][1][0].ms,
-                 res[k][2][1].ms / res[k][1][1].ms);
-      else if (res[k][1][0].ms > 0 && res[k][1][1].ms > 0)
-        snprintf(cols[3], sizeof cols[3], "%.2fx / %.2fx", res[k][2][0].cpu_ms / res[k][1][0].cpu_ms,
-                 res[k][2][1].cpu_ms / res[k][1][1].cpu_ms);
-      else
-        snprintf(cols[3], sizeof cols[3], "-");
-      /* rvhal and qemu-user run the same RISC-V code: bit-identical outputs.
-       * Native x86 may round floats differently (no fused multiply-add). */
-      const char *agree = "rvhal differs between 1 and 2 harts";
-      if (res[k][2][0].sum == res[k][2][1].sum) {
-        if (res[k][1][0].ms < 0)
-          agree = "rvhal 1 = 2 harts";
-        else if (res[k][1][0].sum == res[k][2][0].sum && res[k][1][1].sum == res[k][2][0].sum)
-          agree = res[k][0][0].sum == res[k][2][0].sum ? "all equal" : "rvhal = qemu-user (native rounds differently)";
-        else
-          agree = "RVHAL DIFFERS FROM QEMU-USER";
+      ratio(r[0], sizeof r[0], res[k][SIDE_RVHAL], res[k][SIDE_FLOOR], cpu);
+      ratio(r[1], sizeof r[1], res[k][SIDE_FLOOR], res[k][SIDE_USER], cpu);
+      ratio(r[2], sizeof r[2], res[k][SIDE_RVHAL], res[k][SIDE_USER], cpu);
+      /* rvhal, the floor and qemu-user run the same RISC-V loops: bit-identical
+       * outputs. Native x86 may round floats differently (no fused multiply-add). */
+      const uint64_t want_sum = res[k][SIDE_RVHAL][0].sum;
+      int same_rvhal = 1, same_floor = 1, same_user = 1, have_floor = 0, have_user_k = 0;
+      for (int t = 0; t < NTHREADS; t++) {
+        same_rvhal &= res[k][SIDE_RVHAL][t].sum == want_sum;
+        if (res[k][SIDE_FLOOR][t].ms >= 0) have_floor = 1, same_floor &= res[k][SIDE_FLOOR][t].sum == want_sum;
+        if (res[k][SIDE_USER][t].ms >= 0) have_user_k = 1, same_user &= res[k][SIDE_USER][t].sum == want_sum;
       }
-      printf("peers     %-26s %17s %17s %17s %17s  %s\n", name, cols[0], cols[1], cols[2], cols[3], agree);
+      const char *agree = !same_rvhal                ? "RVHAL DIFFERS BETWEEN HART COUNTS"
+                          : have_floor && !same_floor ? "FLOOR DIFFERS FROM RVHAL"
+                          : have_user_k && !same_user ? "RVHAL DIFFERS FROM QEMU-USER"
+                          : !have_user_k              ? (have_floor ? "rvhal = floor" : "rvhal 1 = 2 = 4 harts")
+                          : res[k][SIDE_NATIVE][0].sum == want_sum ? "all equal"
+                                                                   : "rvhal = floor = qemu-user (native rounds differently)";
+      printf(" %18s %18s %18s  %s\n", r[0], r[1], r[2], agree);
     }
   }
 }

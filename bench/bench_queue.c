@@ -89,9 +89,9 @@ static void bench_gap(bench_dev_t *b, rvhal_queue_t *q, hal_kernel_t k, int runs
   }
   rvhal_semaphore_destroy(gate);
   bench_stats_t s = bench_stats(gap, (size_t)runs);
-  printf("queue   device idle between two enqueued kernels, %-17s median %7.2f us   p10 %7.2f   p90 %7.2f   "
-         "(%d runs)\n",
-         gated ? "both on device:" : "one after other:", s.median, s.p10, s.p90, runs);
+  printf("queue   device idle between two enqueued kernels, %-17s p50 %7.2f us   p90 %7.2f   p99 %7.2f   "
+         "max %7.2f   (%d runs)\n",
+         gated ? "both on device:" : "one after other:", s.median, s.p90, s.p99, s.max, runs);
   free(gap);
 }
 

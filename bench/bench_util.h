@@ -39,14 +39,16 @@ static int bench_cmp_(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* Every latency is printed with its p50, p99 and max: a median alone hides
+ * the tail. */
 typedef struct bench_stats {
-  double median, p10, p90;
+  double median, p10, p90, p99, max;
 } bench_stats_t;
 
 /* Sorts v in place. */
 static inline bench_stats_t bench_stats(double *v, size_t n) {
   qsort(v, n, sizeof *v, bench_cmp_);
-  bench_stats_t s = {v[n / 2], v[n / 10], v[n * 9 / 10]};
+  bench_stats_t s = {v[n / 2], v[n / 10], v[n * 9 / 10], v[n * 99 / 100], v[n - 1]};
   return s;
 }
 

@@ -22,3 +22,20 @@ function(rvhal_board_devices out_var)
   endforeach()
   set(${out_var} ${first} ${rest} PARENT_SCOPE)
 endfunction()
+
+# The devices whose harts run the build's kernels (the board's ISA is the
+# build's: board.cmake sets no RVHAL_BOARD_ISA): the test suite runs on
+# these. A board with an ISA of its own (qemu-virt-imac) gets its firmware
+# only, and the host refuses the build's kernels there.
+function(rvhal_kernel_devices out_var)
+  set(result)
+  foreach(dev ${RVHAL_DEVICES})
+    string(REGEX REPLACE "-rv(32|64)$" "" board ${dev})
+    unset(RVHAL_BOARD_ISA)
+    include(${RVHAL_SOURCE_DIR}/boards/${board}/board.cmake)
+    if(NOT RVHAL_BOARD_ISA)
+      list(APPEND result ${dev})
+    endif()
+  endforeach()
+  set(${out_var} ${result} PARENT_SCOPE)
+endfunction()

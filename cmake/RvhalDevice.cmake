@@ -18,16 +18,10 @@ function(rvhal_linker_script out_var template)
   set(${out_var} ${out} PARENT_SCOPE)
 endfunction()
 
-# Kernel objects: no gp relaxation (the firmware owns gp) and local-exec TLS
-# (__local_variable storage is addressed from tp).
-# Stack frames cannot jump the guard below each hart's stack
-# (RVHAL_STACK_GUARD, 64 KiB): variable-sized ones (VLAs, alloca) touch every
-# 4 KiB page on their way down (stack-clash protection), so the first page
-# past the stack is a store into the guard; fixed ones are limited at
-# compile time to half the guard (GCC 12 does not probe those on RISC-V).
-set(RVHAL_KERNEL_FRAME_MAX 32768)
-set(RVHAL_KERNEL_CFLAGS -O2 -g -mno-relax -ftls-model=local-exec -fno-common -Wall -Wextra
-    -fstack-clash-protection -Werror=frame-larger-than=${RVHAL_KERNEL_FRAME_MAX})
+# Kernel objects: the one kernel flag set (cmake/package/RvhalKernelFlags.cmake);
+# the arch and target flags come from the toolchain file.
+include(${RVHAL_SOURCE_DIR}/cmake/package/RvhalKernelFlags.cmake)
+set(RVHAL_KERNEL_CFLAGS ${RVHAL_KERNEL_DEFAULT_FLAGS} ${RVHAL_KERNEL_REQUIRED_FLAGS})
 
 # rvhal_add_kernel(<name> <source>...): builds kernels/<name>.elf, linked
 # with the kernel SDK at the device's program area.
@@ -36,8 +30,33 @@ function(rvhal_add_kernel name)
   set_target_properties(${name} PROPERTIES SUFFIX .elf RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/kernels)
   target_compile_options(${name} PRIVATE ${RVHAL_KERNEL_CFLAGS})
   target_link_libraries(${name} PRIVATE rvhal_kernel)
-  # picolibc.specs links with --gc-sections; kernels have no single entry, keep all.
-  target_link_options(${name} PRIVATE -T ${RVHAL_KERNEL_LD} -Wl,--no-relax -nostartfiles -Wl,--no-gc-sections)
+  target_link_options(${name} PRIVATE -T ${RVHAL_KERNEL_LD} ${RVHAL_KERNEL_LINK_FLAGS})
   set_target_properties(${name} PROPERTIES LINK_DEPENDS ${RVHAL_KERNEL_LD})
   add_dependencies(${name} rvhal-kernel-ld)
+endfunction()
+
+# rvhal_add_rvv_kernel(<name> <source>): a kernel using the RISC-V vector
+# extension through clang-16's intrinsics (riscv_vector.h, __riscv_ names;
+# GCC 12 has none), compiled for the device's ISA plus V and linked like
+# any kernel. Its .riscv.attributes then name V, and the host refuses it on
+# a device without vector harts. Skipped (with a message) without clang-16.
+find_program(RVHAL_CLANG16 clang-16)
+function(rvhal_add_rvv_kernel name src)
+  if(NOT RVHAL_CLANG16)
+    message(STATUS "rvhal: clang-16 not found: RVV kernel ${name} not built (scripts/setup.sh installs clang-16)")
+    return()
+  endif()
+  string(REGEX MATCH "^rv(32|64)" xlen_prefix ${RVHAL_MARCH})
+  string(REPLACE "rv" "riscv" triple_arch ${xlen_prefix})
+  # clang spells GCC's -Werror=frame-larger-than=N in two flags
+  string(REPLACE "-Werror=frame-larger-than=" "-Wframe-larger-than=" cflags "${RVHAL_KERNEL_CFLAGS}")
+  set(obj ${CMAKE_CURRENT_BINARY_DIR}/${name}.rvv.o)
+  add_custom_command(OUTPUT ${obj}
+    COMMAND ${RVHAL_CLANG16} --target=${triple_arch}-unknown-elf -march=${RVHAL_MARCH}v -mabi=${RVHAL_MABI}
+            -mcmodel=medany -ffreestanding ${cflags} -Werror=frame-larger-than -Wno-unused-command-line-argument
+            -I${RVHAL_SOURCE_DIR}/sdk/include -I${RVHAL_SOURCE_DIR}/abi -c ${src} -o ${obj}
+    DEPENDS ${src} VERBATIM)
+  set_source_files_properties(${obj} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+  rvhal_add_kernel(${name} ${obj})
+  set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C) # its only source is an object
 endfunction()

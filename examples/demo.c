@@ -12,7 +12,7 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: rvhal-demo [options]\n"
           "Runs the example kernels on an emulated RISC-V device and checks every result on the host.\n\n"
-          "  -d, --device N        device index (default 0; see `rvhal info`)\n"
+          "  -d, --device N        device index or name, e.g. qemu-virt-rv32 (default 0; see `rvhal info`)\n"
           "  -n, --harts N         harts (default 4)\n"
           "  -l, --local N         work-group size for every example (default: each example's own)\n"
           "  -o, --only NAME       run only this example (repeatable)\n"
@@ -46,7 +46,12 @@ int main(int argc, char **argv) {
   int c;
   while ((c = getopt_long(argc, argv, "d:n:l:o:k:vh", opts, NULL)) != -1) {
     switch (c) {
-    case 'd': device = (uint32_t)strtoul(optarg, NULL, 0); break;
+    case 'd':
+      if (rvhal_platform_find_device(optarg, &device)) {
+        fprintf(stderr, "rvhal-demo: --device %s\n", rvhal_last_error());
+        return 2;
+      }
+      break;
     case 'n': harts = (uint32_t)strtoul(optarg, NULL, 0); break;
     case 'l': local = (uint32_t)strtoul(optarg, NULL, 0); break;
     case 'o':
@@ -77,8 +82,13 @@ int main(int argc, char **argv) {
     }
   }
   const rvhal_platform_info_t *pi = rvhal_platform_info();
-  if (!kernel_dir || !*kernel_dir)
-    kernel_dir = device == 0 ? RVHAL_EXAMPLE_KERNEL_DIR_RV64 : RVHAL_EXAMPLE_KERNEL_DIR_RV32;
+  const rvhal_device_info_t *catalogue;
+  if (rvhal_platform_device_info(device, &catalogue)) {
+    fprintf(stderr, "rvhal-demo: %s\n", rvhal_last_error());
+    return 2;
+  }
+  if (!kernel_dir || !*kernel_dir) /* kernels for the device's XLEN */
+    kernel_dir = catalogue->word_size == 8 ? RVHAL_EXAMPLE_KERNEL_DIR_RV64 : RVHAL_EXAMPLE_KERNEL_DIR_RV32;
 
   rvhal_device_options_t o = {.num_harts = harts, .print_fn = verbose ? NULL : quiet_print};
   rvhal_device_t *dev;

@@ -15,17 +15,28 @@ static void quiet(void *user, const char *line, size_t len) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: test_examples HARTS [DEVICE]\n");
+    fprintf(stderr, "usage: test_examples HARTS [DEVICE (index or name)]\n");
     return 2;
   }
-  uint32_t harts = (uint32_t)atoi(argv[1]), device = argc > 2 ? (uint32_t)atoi(argv[2]) : 0;
+  uint32_t harts = (uint32_t)atoi(argv[1]), device = 0;
+  if (argc > 2 && rvhal_platform_find_device(argv[2], &device)) { /* an index or a device name */
+    fprintf(stderr, "test_examples: %s\n", rvhal_last_error());
+    return 2;
+  }
+  const rvhal_device_info_t *catalogue;
+  if (rvhal_platform_device_info(device, &catalogue)) {
+    fprintf(stderr, "test_examples: %s\n", rvhal_last_error());
+    return 2;
+  }
+  if (harts > catalogue->max_harts) harts = catalogue->max_harts; /* a one-hart board runs the 1-hart case */
   rvhal_device_options_t o = {.num_harts = harts, .print_fn = quiet};
   rvhal_device_t *dev;
   if (rvhal_device_create(device, &o, &dev)) {
     fprintf(stderr, "device_create: %s\n", rvhal_last_error());
     return 1;
   }
-  const char *dir = device == 0 ? RVHAL_EXAMPLE_KERNEL_DIR_RV64 : RVHAL_EXAMPLE_KERNEL_DIR_RV32;
+  const char *dir = rvhal_device_get_info(dev)->word_size == 8 ? RVHAL_EXAMPLE_KERNEL_DIR_RV64
+                                                                : RVHAL_EXAMPLE_KERNEL_DIR_RV32;
   /* local sizes around the hart count, and the examples' defaults (0) */
   uint32_t locals[] = {0, 1, harts > 1 ? harts - 1 : 2, harts, harts + 1, 2 * harts + 1, 16};
   uint32_t teams[] = {0, 1, 2, 4};

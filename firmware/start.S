@@ -35,6 +35,12 @@ _start:
   csrs CSR_XSTATUS, t0
   csrw fcsr, zero
 #endif
+  /* Kernels may use the vector unit (RVV); on harts without V the field
+   * stays zero. Left on: the firmware's own code touches no vector state,
+   * and no vector register survives a call (psABI), so a barrier's context
+   * switch has none to save. */
+  li t0, XSTATUS_VS_INITIAL
+  csrs CSR_XSTATUS, t0
   mv tp, zero
   la sp, fw_boot_stacks
   addi t0, a0, 1

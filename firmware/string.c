@@ -3,8 +3,8 @@
  * byte. Every launch copies the descriptor (376 bytes) and the arguments
  * to the kernel's block (user.c copies those inline now) and compares the
  * PMP ranges: ~2,700 instructions a launch; measured, an empty launch in a
- * command list 2.45 -> 2.12 us under QEMU (docs/architecture.md, "The
- * launch path's cost").
+ * command list 2.45 -> 2.12 us under QEMU (docs/performance.md, "Launch
+ * latency").
  * Built with -fno-tree-loop-distribute-patterns (CMakeLists.txt), so that
  * GCC does not turn these loops back into calls to themselves. */
 #include <stddef.h>

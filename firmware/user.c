@@ -18,7 +18,7 @@
 
 /* Word copies written out: a call to memcpy and its return,
  * on another page of firmware code, each end QEMU's translation block
- * (~40 ns each; docs/architecture.md, "The launch path's cost"). */
+ * (~40 ns each; docs/performance.md, "Launch latency"). */
 typedef uintptr_t __attribute__((may_alias)) fw_word_t; /* copies any type's words */
 static inline __attribute__((always_inline)) void copy_words(fw_word_t *d, const fw_word_t *s, size_t n) {
   for (size_t i = 0; i < n; i++) d[i] = s[i];

@@ -7,11 +7,20 @@
 // OCK hosts pass a size_t for kernel parameters declared uint: a value
 // argument wider than the kernel's declared integer is narrowed when the
 // value fits, and refused with a message when it does not.
+//
+// Counters: the device info describes rvhal's per-hart counters as the
+// construction kit's RefSi HAL does (retired_inst and cycles per "hart" at
+// low verbosity, the others at high), and counter_read returns them. Devices
+// are created with counters on (fast timing unless $RVHAL_TIMING says
+// otherwise); launches record them only while counter_set_enabled(true).
+#include <atomic>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -45,6 +54,79 @@ bool fits(const uint8_t *p, uint64_t from, uint32_t to, uint32_t t) {
   return (v >> (8 * to)) == 0;
 }
 
+// The extension bits of an ISA string such as "rv64imafdc" or
+// "rv64gc_zba_zbb" (single letters after rv32/rv64, then _-separated
+// multi-letter extensions), as OCK's hal_riscv.h numbers them.
+uint64_t extensions_of(const char *isa) {
+  if (!isa || std::strncmp(isa, "rv", 2) != 0) return 0;
+  const char *p = isa + 2;
+  while (*p >= '0' && *p <= '9') p++;
+  uint64_t ext = 0;
+  for (; *p && *p != '_'; p++) {
+    switch (*p) {
+      case 'g': ext |= riscv::rv_extension_G; break;
+      case 'm': ext |= riscv::rv_extension_M; break;
+      case 'a': ext |= riscv::rv_extension_A; break;
+      case 'f': ext |= riscv::rv_extension_F; break;
+      case 'd': ext |= riscv::rv_extension_D; break;
+      case 'q': ext |= riscv::rv_extension_Q; break;
+      case 'c': ext |= riscv::rv_extension_C; break;
+      case 'b': ext |= riscv::rv_extension_B; break;
+      case 'v': ext |= riscv::rv_extension_V; break;
+      case 'h': ext |= riscv::rv_extension_H; break;
+      case 'e': ext |= riscv::rv_extension_E; break;
+      default: break; // i, and letters OCK has no bit for
+    }
+  }
+  static const struct { const char *name; uint64_t bit; } multi[] = {
+      {"zba", riscv::rv_extension_Zba}, {"zbb", riscv::rv_extension_Zbb}, {"zbc", riscv::rv_extension_Zbc},
+      {"zbs", riscv::rv_extension_Zbs}, {"zfh", riscv::rv_extension_Zfh}};
+  while (*p == '_') {
+    const char *start = ++p;
+    while (*p && *p != '_') p++;
+    for (const auto &m : multi)
+      if (std::strlen(m.name) == (size_t)(p - start) && !std::strncmp(start, m.name, p - start)) ext |= m.bit;
+  }
+  return ext;
+}
+
+// rvhal's counters as OCK describes counters: ids are rvhal's (hart
+// counters 0.., device counters 16..), names as RefSi's where they mean the
+// same.
+std::vector<hal::hal_counter_description_t> counter_descriptions(uint32_t harts) {
+  const hal::hal_counter_log_config_t main_cfg = {hal::hal_counter_verbose_mid, hal::hal_counter_verbose_low};
+  const hal::hal_counter_log_config_t detail_cfg = {hal::hal_counter_verbose_high, hal::hal_counter_verbose_none};
+  auto unit = [](int u) {
+    return u == RVHAL_UNIT_BYTES ? hal::hal_counter_unit_bytes
+           : u == RVHAL_UNIT_CYCLES ? hal::hal_counter_unit_cycles
+           : u == RVHAL_UNIT_NANOSECONDS ? hal::hal_counter_unit_nanoseconds
+                                         : hal::hal_counter_unit_generic;
+  };
+  std::vector<hal::hal_counter_description_t> v;
+#define RVHAL_OCK_HART_(id, name, u, desc)                                                                     \
+  v.push_back({RVHAL_HART_COUNTER_##id,                                                                        \
+               RVHAL_HART_COUNTER_##id == RVHAL_HART_COUNTER_INSTRET ? "retired_inst" : name, desc, "hart", harts, \
+               unit(u),                                                                                        \
+               RVHAL_HART_COUNTER_##id == RVHAL_HART_COUNTER_INSTRET ||                                        \
+                       RVHAL_HART_COUNTER_##id == RVHAL_HART_COUNTER_CYCLES                                    \
+                   ? main_cfg                                                                                  \
+                   : detail_cfg});
+  RVHAL_HART_COUNTER_MAP(RVHAL_OCK_HART_)
+#undef RVHAL_OCK_HART_
+#define RVHAL_OCK_DEVICE_(id, num, name, u, desc)                                                         \
+  v.push_back({RVHAL_COUNTER_##id,                                                                        \
+               RVHAL_COUNTER_##id == RVHAL_COUNTER_BYTES_WRITTEN ? "host_write"                           \
+               : RVHAL_COUNTER_##id == RVHAL_COUNTER_BYTES_READ  ? "host_read"                            \
+                                                                 : name,                                  \
+               desc, "", 1, unit(u),                                                                      \
+               RVHAL_COUNTER_##id == RVHAL_COUNTER_BYTES_WRITTEN || RVHAL_COUNTER_##id == RVHAL_COUNTER_BYTES_READ \
+                   ? main_cfg                                                                             \
+                   : detail_cfg});
+  RVHAL_DEVICE_COUNTER_MAP(RVHAL_OCK_DEVICE_)
+#undef RVHAL_OCK_DEVICE_
+  return v;
+}
+
 class rvhal_ock_device final : public hal::hal_device_t {
  public:
   rvhal_ock_device(hal::hal_device_info_t *info, rvhal_device_t *dev) : hal::hal_device_t(info), dev_(dev) {}
@@ -57,7 +139,10 @@ class rvhal_ock_device final : public hal::hal_device_t {
       return hal::hal_invalid_program;
     }
     rvhal_program_info_t *info = nullptr;
-    if (rvhal_program_info_read(data, size, &info) == RVHAL_OK) programs_[p].reset(info);
+    if (rvhal_program_info_read(data, size, &info) == RVHAL_OK) {
+      std::lock_guard<std::mutex> hold(maps_lock_);
+      programs_[p].reset(info);
+    }
     return p;
   }
 
@@ -69,9 +154,12 @@ class rvhal_ock_device final : public hal::hal_device_t {
       tries.push_back(stem + "_entry");
       tries.push_back(stem);
     }
-    auto it = programs_.find(program);
-    if (name == "kernel_main" && it != programs_.end() && it->second->num_kernels == 1)
-      tries.push_back(it->second->kernels[0].name);
+    {
+      std::lock_guard<std::mutex> hold(maps_lock_);
+      auto it = programs_.find(program);
+      if (name == "kernel_main" && it != programs_.end() && it->second->num_kernels == 1)
+        tries.push_back(it->second->kernels[0].name);
+    }
     std::string first;
     for (const std::string &t : tries) {
       if (rvhal_program_find_kernel(dev_, program, t.c_str(), k) == RVHAL_OK) {
@@ -96,6 +184,7 @@ class rvhal_ock_device final : public hal::hal_device_t {
     hal_kernel_t k;
     std::string entry;
     if (!find_by_clik_name(program, name, &k, &entry)) return hal::hal_invalid_kernel;
+    std::lock_guard<std::mutex> hold(maps_lock_);
     auto it = programs_.find(program);
     if (it != programs_.end())
       for (uint32_t i = 0; i < it->second->num_kernels; i++)
@@ -106,6 +195,7 @@ class rvhal_ock_device final : public hal::hal_device_t {
   bool kernel_exec(hal::hal_program_t program, hal::hal_kernel_t kernel, const hal::hal_ndrange_t *nd,
                    const hal::hal_arg_t *args, uint32_t num_args, uint32_t work_dim) override {
     if (!nd || (num_args && !args)) return false;
+    std::unique_lock<std::mutex> hold(maps_lock_);  // ki points into programs_: held until the args are packed
     auto kit = kernels_.find(kernel);
     const rvhal_kernel_info_t *ki = kit == kernels_.end() ? nullptr : kit->second;
     std::vector<::hal_arg_t> a(num_args);
@@ -135,11 +225,14 @@ class rvhal_ock_device final : public hal::hal_device_t {
       std::memcpy(&narrowed[i], bytes, d.size);  // little-endian: the low bytes
       a[i] = rvhal_arg_value(&narrowed[i], d.size);
     }
+    hold.unlock();
     ::hal_ndrange_t r;
     std::memcpy(r.offset, nd->offset, sizeof r.offset);
     std::memcpy(r.global, nd->global, sizeof r.global);
     std::memcpy(r.local, nd->local, sizeof r.local);
-    if (rvhal_kernel_exec(dev_, program, kernel, &r, a.data(), num_args, work_dim)) {
+    rvhal_launch_options_t lo = {};
+    lo.counters_off = !counters_on_.load();
+    if (rvhal_kernel_exec_ex(dev_, program, kernel, &r, a.data(), num_args, work_dim, &lo)) {
       report("kernel_exec");
       return false;
     }
@@ -147,6 +240,7 @@ class rvhal_ock_device final : public hal::hal_device_t {
   }
 
   bool program_free(hal::hal_program_t program) override {
+    std::unique_lock<std::mutex> hold(maps_lock_);
     for (auto it = kernels_.begin(); it != kernels_.end();) {
       auto p = programs_.find(program);
       bool mine = false;
@@ -155,6 +249,7 @@ class rvhal_ock_device final : public hal::hal_device_t {
       it = mine ? kernels_.erase(it) : std::next(it);
     }
     programs_.erase(program);
+    hold.unlock();
     return ok(rvhal_program_free(dev_, program), "program_free");
   }
 
@@ -170,9 +265,28 @@ class rvhal_ock_device final : public hal::hal_device_t {
     return ok(rvhal_mem_copy(dev_, dst, src, size), "mem_copy");
   }
   bool mem_free(hal::hal_addr_t addr) override { return ok(rvhal_mem_free(dev_, addr), "mem_free"); }
+  // As OCK's default mem_fill: whole copies of the pattern while they fit,
+  // the remainder (size % pattern_size bytes) left as it was; any pattern
+  // size (rvhal_mem_fill takes up to RVHAL_FILL_PATTERN_MAX bytes: longer
+  // ones are written once and doubled with mem_copy).
   bool mem_fill(hal::hal_addr_t dst, const void *pattern, hal::hal_size_t pattern_size,
                 hal::hal_size_t size) override {
-    return ok(rvhal_mem_fill(dev_, dst, pattern, pattern_size, size), "mem_fill");
+    if (!pattern) return false;
+    if (!pattern_size) {  // OCK's default would loop for ever
+      std::fprintf(stderr, "rvhal HAL: mem_fill: pattern of 0 bytes\n");
+      return false;
+    }
+    const hal::hal_size_t whole = size / pattern_size * pattern_size;
+    if (!whole) return true;
+    if (pattern_size <= RVHAL_FILL_PATTERN_MAX)
+      return ok(rvhal_mem_fill(dev_, dst, pattern, pattern_size, whole), "mem_fill");
+    if (!ok(rvhal_mem_write(dev_, dst, pattern, pattern_size), "mem_fill")) return false;
+    for (hal::hal_size_t done = pattern_size; done < whole;) {
+      hal::hal_size_t n = done < whole - done ? done : whole - done;
+      if (!ok(rvhal_mem_copy(dev_, dst + done, dst, n), "mem_fill")) return false;
+      done += n;
+    }
+    return true;
   }
   bool mem_read(void *dst, hal::hal_addr_t src, hal::hal_size_t size) override {
     return ok(rvhal_mem_read(dev_, dst, src, size), "mem_read");
@@ -180,9 +294,17 @@ class rvhal_ock_device final : public hal::hal_device_t {
   bool mem_write(hal::hal_addr_t dst, const void *src, hal::hal_size_t size) override {
     return ok(rvhal_mem_write(dev_, dst, src, size), "mem_write");
   }
-  // rvhal's counters are read through rvhal/counters.h; none are offered here.
-  bool counter_read(uint32_t, uint64_t &, uint32_t) override { return false; }
-  void counter_set_enabled(bool) override {}
+  // Value `index` (the hart; 0 for a device counter) of the last launch or
+  // memory operation: true once per new value, as rvhal_counter_read.
+  bool counter_read(uint32_t counter_id, uint64_t &out, uint32_t index) override {
+    uint64_t v = 0;
+    int rc = rvhal_counter_read(dev_, counter_id, &v, index);
+    if (rc < 0) report("counter_read");
+    if (rc != 1) return false;
+    out = v;
+    return true;
+  }
+  void counter_set_enabled(bool enable) override { counters_on_.store(enable); }
 
  private:
   static bool ok(int rc, const char *what) {
@@ -190,6 +312,8 @@ class rvhal_ock_device final : public hal::hal_device_t {
     return rc == RVHAL_OK;
   }
   rvhal_device_t *dev_;
+  std::atomic<bool> counters_on_{false};
+  std::mutex maps_lock_;  // programs_ and kernels_: OCK hosts call from several threads
   std::map<hal::hal_program_t, program_info_ptr> programs_;
   std::map<hal::hal_kernel_t, const rvhal_kernel_info_t *> kernels_;
 };
@@ -202,6 +326,7 @@ class rvhal_ock_hal final : public hal::hal_t {
     info_.num_devices = pi->num_devices;
     info_.api_version = implemented_api_version;
     devices_.resize(pi->num_devices);
+    counters_.resize(pi->num_devices);
     for (uint32_t i = 0; i < pi->num_devices; i++) {
       const rvhal_device_info_t *di;
       if (rvhal_platform_device_info(i, &di)) continue;
@@ -218,9 +343,20 @@ class rvhal_ock_hal final : public hal::hal_t {
       d.supports_doubles = true;
       d.max_workgroup_size = di->max_work_group_size;
       d.is_little_endian = true;
-      d.extensions = riscv::rv_extension_M | riscv::rv_extension_A | riscv::rv_extension_F |
-                     riscv::rv_extension_D | riscv::rv_extension_C;
-      d.abi = di->word_size == 8 ? riscv::rv_abi_LP64D : riscv::rv_abi_ILP32D;
+      d.extensions = extensions_of(di->isa);
+      // VLEN: devices this adapter creates take $RVHAL_VLEN (it passes no
+      // options), so the catalogue reports it too.
+      const char *vlen = getenv("RVHAL_VLEN");
+      d.vlen = vlen && *vlen ? (uint32_t)strtoul(vlen, nullptr, 10) : di->vlen;
+      if (d.vlen) d.extensions |= riscv::rv_extension_V;
+      d.should_vectorize = (d.extensions & riscv::rv_extension_V) != 0;
+      d.supports_doubles = (d.extensions & riscv::rv_extension_D) != 0;
+      const bool fd = (d.extensions & riscv::rv_extension_D) != 0, ff = (d.extensions & riscv::rv_extension_F) != 0;
+      d.abi = di->word_size == 8 ? (fd ? riscv::rv_abi_LP64D : ff ? riscv::rv_abi_LP64F : riscv::rv_abi_LP64)
+                                 : (fd ? riscv::rv_abi_ILP32D : ff ? riscv::rv_abi_ILP32F : riscv::rv_abi_ILP32);
+      counters_[i] = counter_descriptions(di->num_harts);
+      d.num_counters = (uint32_t)counters_[i].size();
+      d.counter_descriptions = counters_[i].data();
     }
   }
   const hal::hal_info_t &get_info() override { return info_; }
@@ -230,7 +366,11 @@ class rvhal_ock_hal final : public hal::hal_t {
   hal::hal_device_t *device_create(uint32_t index) override {
     if (index >= devices_.size()) return nullptr;
     rvhal_device_t *dev;
-    if (rvhal_device_create(index, nullptr, &dev)) {
+    rvhal_device_options_t o = {};
+    o.counters = 1;  // recorded per launch only while counter_set_enabled(true)
+    const char *timing = std::getenv("RVHAL_TIMING");
+    o.timing = timing && *timing ? RVHAL_TIMING_DEFAULT : RVHAL_TIMING_FAST;
+    if (rvhal_device_create(index, &o, &dev)) {
       report("device_create");
       return nullptr;
     }
@@ -244,6 +384,7 @@ class rvhal_ock_hal final : public hal::hal_t {
  private:
   hal::hal_info_t info_;
   std::vector<riscv::hal_device_info_riscv_t> devices_;
+  std::vector<std::vector<hal::hal_counter_description_t>> counters_;
 };
 
 }  // namespace

@@ -120,13 +120,24 @@ struct hal_t {
 
 namespace riscv {
 
-// Extension bits and ABIs of OCK's hal_riscv.h that rvhal devices report.
+// Extension bits and ABIs of OCK's hal_riscv.h that rvhal devices may report.
 enum riscv_extension_t : uint64_t {
   rv_extension_M = 1 << 0,
   rv_extension_A = 1 << 1,
   rv_extension_F = 1 << 2,
   rv_extension_D = 1 << 3,
+  rv_extension_G = rv_extension_M | rv_extension_A | rv_extension_F | rv_extension_D,
+  rv_extension_Q = 1 << 5,
   rv_extension_C = 1 << 7,
+  rv_extension_B = 1 << 8,
+  rv_extension_V = 1 << 0xc,
+  rv_extension_H = 1 << 0xe,
+  rv_extension_E = 1 << 0xf,
+  rv_extension_Zba = 1 << 0x10,
+  rv_extension_Zbb = 1 << 0x11,
+  rv_extension_Zbc = 1 << 0x12,
+  rv_extension_Zbs = 1 << 0x13,
+  rv_extension_Zfh = 1 << 0x14,
 };
 enum riscv_abi_t { rv_abi_ILP32, rv_abi_ILP32F, rv_abi_ILP32D, rv_abi_ILP32E, rv_abi_LP64, rv_abi_LP64F,
                    rv_abi_LP64D, rv_abi_LP64Q };

@@ -26,8 +26,9 @@ PACKAGES=(
   "make:make"
   "pkg-config:pkg-config"
   "clang:clang"
-  "clang-16:clang-16"   # OpenCL C kernels (rvhal cc): clang 16 and its LLVM tools
+  "clang-16:clang-16"   # OpenCL C kernels (rvhal cc) and RVV kernels (riscv_vector.h, __riscv_ names): clang 16
   "llvm-16:llvm-link-16"
+  "python3-clang-16:/usr/lib/python3/dist-packages/clang/cindex.py" # scripts/opencl_builtin_coverage.py lists opencl-c.h overloads with libclang
   "libc6-dev:/usr/include/stdio.h"
   # The OpenCL platform (host/opencl): the ICD loader and headers, and what tests and compares against it
   "ocl-icd-libopencl1:/usr/lib/${MULTIARCH}/libOpenCL.so.1"
@@ -38,6 +39,7 @@ PACKAGES=(
   "python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py"
   "pocl-opencl-icd:/etc/OpenCL/vendors/pocl.icd"
   "spirv-tools:spirv-as" # scripts/opencl_cts.sh: the CTS's test_compiler
+  "lintian:lintian" # checks the Debian packages cpack makes (test install.deb_lintian)
 )
 
 have() {

@@ -79,3 +79,39 @@ static void work_item(const work_args *a, exec_state_t *e) {
 }
 
 RVHAL_KERNEL(bench_work, work_args, work_item, RVHAL_GLOBAL(out), RVHAL_VALUE(work), RVHAL_VALUE(rounds))
+
+/* Scalar twins of tests/kernels/rvv_ops.c (same arguments, same chunk per
+ * work-item), built by GCC 12, which does not vectorize for RVV: rvhal-bench
+ * rvv compares them with the vector kernels on the same device. */
+__kernel void scalar_vadd(__global uint *a, __global uint *b, __global uint *c, uint per_item, exec_state_t *e) {
+  size_t at = (size_t)get_global_id(0, e) * per_item;
+  for (uint i = 0; i < per_item; i++) c[at + i] = a[at + i] + b[at + i];
+}
+RVHAL_KERNEL_ENTRY(scalar_vadd, RVHAL_GLOBAL(uint *, a), RVHAL_GLOBAL(uint *, b), RVHAL_GLOBAL(uint *, c),
+                   RVHAL_VALUE(uint, per_item))
+
+__kernel void scalar_saxpy(float alpha, __global float *x, __global float *y, uint per_item, exec_state_t *e) {
+  size_t at = (size_t)get_global_id(0, e) * per_item;
+  for (uint i = 0; i < per_item; i++) y[at + i] = __builtin_fmaf(alpha, x[at + i], y[at + i]);
+}
+RVHAL_KERNEL_ENTRY(scalar_saxpy, RVHAL_VALUE(float, alpha), RVHAL_GLOBAL(float *, x), RVHAL_GLOBAL(float *, y),
+                   RVHAL_VALUE(uint, per_item))
+
+__kernel void scalar_vredsum(__global uint *in, __global uint *out, uint per_item, exec_state_t *e) {
+  size_t item = get_global_id(0, e), at = item * per_item;
+  uint sum = 0;
+  for (uint i = 0; i < per_item; i++) sum += in[at + i];
+  out[item] = sum;
+}
+RVHAL_KERNEL_ENTRY(scalar_vredsum, RVHAL_GLOBAL(uint *, in), RVHAL_GLOBAL(uint *, out), RVHAL_VALUE(uint, per_item))
+
+__kernel void scalar_matmul(__global float *A, __global float *B, __global float *C, uint n, exec_state_t *e) {
+  size_t r = get_global_id(0, e);
+  for (size_t j = 0; j < n; j++) {
+    float acc = 0.0f;
+    for (size_t k = 0; k < n; k++) acc = __builtin_fmaf(A[r * n + k], B[k * n + j], acc);
+    C[r * n + j] = acc;
+  }
+}
+RVHAL_KERNEL_ENTRY(scalar_matmul, RVHAL_GLOBAL(float *, A), RVHAL_GLOBAL(float *, B), RVHAL_GLOBAL(float *, C),
+                   RVHAL_VALUE(uint, n))

@@ -28,61 +28,10 @@ static struct {
 static const peer_kernel_t *kern;
 static unsigned nthreads;
 
-static inline int clamp_int(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
-
-/* The work-items of groups [g0, g1), in the SDK's order (x fastest). */
-static void run_groups(uint64_t g0, uint64_t g1) {
-  const uint32_t gx = kern->global[0] / kern->local[0], lx = kern->local[0], ly = kern->local[1];
-  for (uint64_t g = g0; g < g1; g++) {
-    const uint32_t x0 = (uint32_t)(g % gx) * lx, y0 = (uint32_t)(g / gx) * ly;
-    switch ((int)(kern - peer_kernels)) {
-    case PEER_VADD:
-      for (uint32_t i = x0; i < x0 + lx; i++)
-        buf.c[i] = buf.a[i] + buf.b[i];
-      break;
-    case PEER_MATMUL:
-      for (uint32_t row = y0; row < y0 + ly; row++)
-        for (uint32_t col = x0; col < x0 + lx; col++) {
-          float sum = 0.0f;
-          for (uint32_t i = 0; i < PEER_MM_N; i++)
-            sum += buf.fa[row * PEER_MM_N + i] * buf.fb[(size_t)i * PEER_MM_N + col];
-          buf.fc[row * PEER_MM_N + col] = sum;
-        }
-      break;
-    case PEER_BLUR:
-      for (int y = (int)y0; y < (int)(y0 + ly); y++)
-        for (int x = (int)x0; x < (int)(x0 + lx); x++) {
-          const int w = (int)PEER_BLUR_N, h = (int)PEER_BLUR_N;
-          float sum = 0.0f;
-          for (int dy = -1; dy <= 1; dy++) {
-            int yy = clamp_int(y + dy, 0, h - 1);
-            for (int dx = -1; dx <= 1; dx++)
-              sum += buf.fa[yy * w + clamp_int(x + dx, 0, w - 1)];
-          }
-          buf.fc[y * w + x] = sum / 9.0f;
-        }
-      break;
-    case PEER_HIST: {
-      /* The group's local histogram, updated atomically as the kernel does
-       * (its work-items share it), then merged with atomic adds. */
-      uint32_t local[PEER_HIST_BINS];
-      memset(local, 0, sizeof local);
-      for (uint32_t item = x0; item < x0 + lx; item++)
-        for (uint32_t i = item; i < PEER_HIST_BYTES; i += PEER_HIST_ITEMS)
-          __atomic_fetch_add(&local[buf.data[i]], 1, __ATOMIC_SEQ_CST);
-      for (uint32_t b = 0; b < PEER_HIST_BINS; b++)
-        if (local[b])
-          __atomic_fetch_add(&buf.hist[b], local[b], __ATOMIC_SEQ_CST);
-      break;
-    }
-    }
-  }
-}
-
 static void *thread_main(void *arg) {
-  const uint64_t t = (uintptr_t)arg;
-  const uint64_t groups = (uint64_t)(kern->global[0] / kern->local[0]) * (kern->global[1] / kern->local[1]);
-  run_groups(groups * t / nthreads, groups * (t + 1) / nthreads);
+  const uint64_t t = (uintptr_t)arg, groups = peer_groups(kern);
+  const peer_bufs_t b = {buf.a, buf.b, buf.c, buf.fa, buf.fb, buf.fc, buf.data, buf.hist};
+  peer_run_groups(kern, &b, groups * t / nthreads, groups * (t + 1) / nthreads);
   return NULL;
 }
 

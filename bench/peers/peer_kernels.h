@@ -2,7 +2,9 @@
  * sizes, ND-ranges, input data and the output checksum, shared by the rvhal
  * side (bench_peers.c, which launches the example kernels) and the peer
  * program (peer.c, the same kernels as a pthreads program, built natively
- * and for riscv64-linux-gnu to run under qemu-riscv64). Header-only, plain C.
+ * and for riscv64-linux-gnu to run under qemu-riscv64) and the bare-metal
+ * floor (floor.c, the same loops on rvhal's QEMU machine without rvhal).
+ * Header-only, plain C, freestanding.
  */
 #ifndef RVHAL_PEER_KERNELS_H
 #define RVHAL_PEER_KERNELS_H
@@ -61,6 +63,74 @@ static inline void peer_init_hist(uint8_t *data) {
     uint32_t r = peer_rand(&seed);
     data[i] = r & 1 ? hot[(r >> 1) % 3] : (uint8_t)(r >> 23);
   }
+}
+
+/* The buffers a kernel works on. */
+typedef struct peer_bufs {
+  uint32_t *a, *b, *c;  /* vector_add */
+  float *fa, *fb, *fc;  /* matmul: A, B, C; blur: in = fa, out = fc */
+  const uint8_t *data;  /* histogram */
+  uint32_t *hist;       /* PEER_HIST_BINS */
+} peer_bufs_t;
+
+static inline int peer_clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* The work-items of groups [g0, g1) of kernel k, in the SDK's order (x
+ * fastest): the loop of examples/<k>/kernel.c written out, for the
+ * pthreads peers (peer.c) and the bare-metal floor (floor.c). */
+static inline void peer_run_groups(const peer_kernel_t *k, const peer_bufs_t *buf, uint64_t g0, uint64_t g1) {
+  const uint32_t gx = k->global[0] / k->local[0], lx = k->local[0], ly = k->local[1];
+  for (uint64_t g = g0; g < g1; g++) {
+    const uint32_t x0 = (uint32_t)(g % gx) * lx, y0 = (uint32_t)(g / gx) * ly;
+    switch ((int)(k - peer_kernels)) {
+    case PEER_VADD:
+      for (uint32_t i = x0; i < x0 + lx; i++)
+        buf->c[i] = buf->a[i] + buf->b[i];
+      break;
+    case PEER_MATMUL:
+      for (uint32_t row = y0; row < y0 + ly; row++)
+        for (uint32_t col = x0; col < x0 + lx; col++) {
+          float sum = 0.0f;
+          for (uint32_t i = 0; i < PEER_MM_N; i++)
+            sum += buf->fa[row * PEER_MM_N + i] * buf->fb[(size_t)i * PEER_MM_N + col];
+          buf->fc[row * PEER_MM_N + col] = sum;
+        }
+      break;
+    case PEER_BLUR:
+      for (int y = (int)y0; y < (int)(y0 + ly); y++)
+        for (int x = (int)x0; x < (int)(x0 + lx); x++) {
+          const int w = (int)PEER_BLUR_N, h = (int)PEER_BLUR_N;
+          float sum = 0.0f;
+          for (int dy = -1; dy <= 1; dy++) {
+            int yy = peer_clamp(y + dy, 0, h - 1);
+            for (int dx = -1; dx <= 1; dx++)
+              sum += buf->fa[yy * w + peer_clamp(x + dx, 0, w - 1)];
+          }
+          buf->fc[y * w + x] = sum / 9.0f;
+        }
+      break;
+    case PEER_HIST: {
+      /* The group's local histogram, updated atomically as the kernel does
+       * (its work-items share it), then merged with atomic adds; relaxed, as
+       * the SDK's atomics are (OpenCL 1.2 atomics order nothing else). */
+      uint32_t local[PEER_HIST_BINS];
+      for (uint32_t b = 0; b < PEER_HIST_BINS; b++)
+        local[b] = 0;
+      for (uint32_t item = x0; item < x0 + lx; item++)
+        for (uint32_t i = item; i < PEER_HIST_BYTES; i += PEER_HIST_ITEMS)
+          __atomic_fetch_add(&local[buf->data[i]], 1, __ATOMIC_RELAXED);
+      for (uint32_t b = 0; b < PEER_HIST_BINS; b++)
+        if (local[b])
+          __atomic_fetch_add(&buf->hist[b], local[b], __ATOMIC_RELAXED);
+      break;
+    }
+    }
+  }
+}
+
+/* Groups of kernel k; thread t of n takes [groups*t/n, groups*(t+1)/n). */
+static inline uint64_t peer_groups(const peer_kernel_t *k) {
+  return (uint64_t)(k->global[0] / k->local[0]) * (k->global[1] / k->local[1]);
 }
 
 /* FNV-1a over the output bytes: RISC-V sides must agree bit for bit. */

@@ -11,7 +11,8 @@
 # link the host program with it and
 #     #include "<name>_kernel.h"  /* extern const unsigned char <name>_elf[]; size_t <name>_elf_size */
 #     rvhal_program_load(device, <name>_elf, <name>_elf_size, &program);
-# so the program needs no kernel file at run time.
+# so the program needs no kernel file at run time. The array is compiled as
+# C, or as C++ in a project that enables only CXX.
 #
 # The cross compiler is $RVHAL_KERNEL_CC (default riscv64-unknown-elf-gcc,
 # which builds RV32 too).
@@ -52,7 +53,7 @@ function(rvhal_add_kernel name)
   get_target_property(ld ${sdk} RVHAL_LINKER_SCRIPT)
   get_target_property(built_by ${sdk} RVHAL_BUILT_BY) # add_subdirectory(rvhal): the device build makes the SDK
 
-  set(cflags ${copts} -O2 -g -Wall -Wextra ${K_COMPILE_OPTIONS})
+  set(cflags ${copts} ${RVHAL_KERNEL_DEFAULT_FLAGS} ${K_COMPILE_OPTIONS}) # RvhalKernelFlags.cmake
   foreach(dir ${K_INCLUDE_DIRECTORIES} ${incs})
     get_filename_component(dir ${dir} ABSOLUTE)
     list(APPEND cflags -I${dir})
@@ -120,7 +121,19 @@ function(rvhal_add_kernel name)
     endif()
     return()
   endif()
-  set(c ${work}/${name}_kernel.c)
+  # The array is compiled as C, or as C++ in a project without C (the
+  # generated file is valid as both).
+  get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if("C" IN_LIST langs)
+    set(lang C)
+    set(c ${work}/${name}_kernel.c)
+  elseif("CXX" IN_LIST langs)
+    set(lang CXX)
+    set(c ${work}/${name}_kernel.cpp)
+  else()
+    message(FATAL_ERROR "rvhal_add_kernel(${name} ... EMBED): the embedded kernel is compiled as C or C++, and this "
+                        "project has neither enabled: add C or CXX to its project(... LANGUAGES ...)")
+  endif()
   set(h ${work}/include/${name}_kernel.h)
   add_custom_command(OUTPUT ${c} ${h}
     COMMAND ${CMAKE_COMMAND} -DELF=${elf} -DNAME=${name} -DOUT_C=${c} -DOUT_H=${h}
@@ -129,7 +142,7 @@ function(rvhal_add_kernel name)
     COMMENT "Embedding kernel ${name}.elf as ${name}_elf[]" VERBATIM)
   add_library(${name} STATIC ${c} ${h})
   target_include_directories(${name} PUBLIC $<BUILD_INTERFACE:${work}/include>)
-  set_target_properties(${name} PROPERTIES RVHAL_KERNEL_FILE ${elf} LINKER_LANGUAGE C)
+  set_target_properties(${name} PROPERTIES RVHAL_KERNEL_FILE ${elf} LINKER_LANGUAGE ${lang})
   if(built_by)
     add_dependencies(${name} ${built_by})
   endif()

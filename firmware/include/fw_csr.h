@@ -59,6 +59,8 @@
 /* mstatus.FS and sstatus.FS are the same field. */
 #define XSTATUS_FS_INITIAL (1ul << 13)
 #define XSTATUS_FS_MASK (3ul << 13)
+/* mstatus.VS and sstatus.VS: read-only zero on harts without V. */
+#define XSTATUS_VS_INITIAL (1ul << 9)
 
 #define FW_CAUSE_ECALL_U 8 /* xcause of an ecall from U-mode (both firmware modes) */
 

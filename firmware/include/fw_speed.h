@@ -1,6 +1,6 @@
 /* What the firmware does only so that QEMU runs it fast; nothing here
- * changes what a kernel computes. Measurements: docs/architecture.md,
- * "Emulation speed". */
+ * changes what a kernel computes. How: docs/architecture.md, "Emulation
+ * speed"; measurements: docs/performance.md. */
 #ifndef FW_SPEED_H
 #define FW_SPEED_H
 

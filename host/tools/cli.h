@@ -32,19 +32,22 @@ int cmd_kernels(int argc, char **argv);
 int cmd_cc(int argc, char **argv);
 void cmd_cc_usage(FILE *f);
 void cmd_kernels_usage(FILE *f);
-/* rvhal abi ELF...: the kernels' layouts checked (cmd_kernels.c). */
-int cmd_abi_elf(int argc, char **argv);
+/* rvhal abi ELF...: the kernels' layouts checked (cmd_kernels.c); json:
+ * as one JSON object. */
+int cmd_abi_elf(int argc, char **argv, int json);
 /* The file exists and starts like an ELF file. */
 int cli_is_elf_file(const char *path);
 
 /* "rvhal CMD: message" on stderr; returns CLI_USAGE. With usage, the
- * command's usage follows; otherwise a pointer to `rvhal CMD --help`. */
+ * command's usage follows; otherwise a pointer to `rvhal CMD --help` (or,
+ * cmd NULL, `rvhal --help`). */
 int cli_usage_error(const char *cmd, void (*usage)(FILE *f), const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* getopt_long's failure as a usage error (call with its '?' or ':'); an
+/* getopt_long's failure as a usage error (call with its '?' or ':'): one
+ * line and a pointer to `rvhal CMD --help`, not the whole usage; an
  * unknown long option close to one of opts gets "did you mean". */
 struct option;
-int cli_getopt_error(const char *cmd, void (*usage)(FILE *f), char **argv, const struct option *opts, int c);
+int cli_getopt_error(const char *cmd, char **argv, const struct option *opts, int c);
 /* The name among names[0..n) that word[0..len) most likely meant (a typo
  * or a prefix away), or NULL. */
 const char *cli_closest(const char *word, size_t len, const char *const *names, size_t n);

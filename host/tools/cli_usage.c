@@ -22,6 +22,8 @@ int cli_usage_error(const char *cmd, void (*usage)(FILE *f), const char *fmt, ..
     usage(stderr);
   } else if (cmd) {
     fprintf(stderr, "Try 'rvhal %s --help'.\n", cmd);
+  } else {
+    fputs("Try 'rvhal --help'.\n", stderr);
   }
   return CLI_USAGE;
 }
@@ -40,18 +42,18 @@ const char *cli_closest(const char *word, size_t len, const char *const *names, 
   return best_d <= (len < 6 ? 2 : 3) ? best : NULL;
 }
 
-int cli_getopt_error(const char *cmd, void (*usage)(FILE *f), char **argv, const struct option *opts, int c) {
+int cli_getopt_error(const char *cmd, char **argv, const struct option *opts, int c) {
   extern int optind, optopt;
   /* getopt has already advanced past the offending word. */
   const char *word = argv[optind - 1];
-  if (c == ':') return cli_usage_error(cmd, usage, "option '%s' needs a value", word);
-  if (optopt && strncmp(word, "--", 2)) return cli_usage_error(cmd, usage, "unknown option '-%c'", optopt);
+  if (c == ':') return cli_usage_error(cmd, NULL, "option '%s' needs a value", word);
+  if (optopt && strncmp(word, "--", 2)) return cli_usage_error(cmd, NULL, "unknown option '-%c'", optopt);
   const char *names[64];
   size_t n = 0;
   for (; opts && opts[n].name && n < 64; n++) names[n] = opts[n].name;
   const char *near = strncmp(word, "--", 2) ? NULL : cli_closest(word + 2, strcspn(word + 2, "="), names, n);
   if (near) return cli_usage_error(cmd, NULL, "unknown option '%s'; did you mean --%s?", word, near);
-  return cli_usage_error(cmd, usage, "unknown option '%s'", word);
+  return cli_usage_error(cmd, NULL, "unknown option '%s'", word);
 }
 
 int cli_opt_u32(const char *cmd, const char *opt, const char *text, uint32_t min, uint32_t max, uint32_t *out) {
@@ -67,7 +69,10 @@ int cli_opt_u32(const char *cmd, const char *opt, const char *text, uint32_t min
 int cli_opt_device(const char *cmd, const char *text, uint32_t *out) {
   const uint32_t n = rvhal_platform_info()->num_devices;
   if (n == 0) return cli_usage_error(cmd, NULL, "--device %s: the platform has no devices", text);
-  return cli_opt_u32(cmd, "--device", text, 0, n - 1, out);
+  if (*text >= '0' && *text <= '9') return cli_opt_u32(cmd, "--device", text, 0, n - 1, out);
+  /* a name: the device's ("qemu-virt-rv64") or its board's if it has one device */
+  if (rvhal_platform_find_device(text, out)) return cli_usage_error(cmd, NULL, "--device: %s", rvhal_last_error());
+  return 0;
 }
 
 int cli_opt_harts(const char *cmd, const char *opt, const char *text, uint32_t *out) {

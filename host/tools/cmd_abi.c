@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "run_args.h"
 #include "rvhal/rvhal.h"
 #include "rvhal/rvhal_kernel_meta.h"
@@ -16,8 +17,8 @@
 
 void cmd_abi_usage(FILE *f) {
   fprintf(f,
-          "usage: rvhal abi [--word 4|8] [--c-struct NAME] LIST...\n"
-          "       rvhal abi ELF...\n"
+          "usage: rvhal abi [--word 4|8] [--c-struct NAME | --json] LIST...\n"
+          "       rvhal abi [--json] ELF...\n"
           "Shows where each kernel argument sits in the packed argument buffer, for RV64 and RV32\n"
           "(or only the --word given): each argument is aligned to the smallest power of two >= its\n"
           "packed size. LIST is comma-separated argument kinds; several LIST words are joined.\n"
@@ -26,6 +27,7 @@ void cmd_abi_usage(FILE *f) {
           "  -w, --word 4|8       only the device word size given (4: RV32, 8: RV64)\n"
           "  -c, --c-struct NAME  also print the SDK argument struct NAME_args and the RVHAL_KERNEL\n"
           "                       line for a kernel NAME with these arguments\n"
+          "  -j, --json           the layouts (or the ELF's kernels) as one JSON object, for scripts\n"
           "  -h, --help           this help\n\n"
           "kinds:\n"
           "  ptr, global, buf     global buffer (a device address: one word)\n"
@@ -125,6 +127,39 @@ static uint32_t struct_size(const rvhal_arg_layout_t *l, uint32_t n, uint32_t to
   return (total + align - 1) / align * align;
 }
 
+/* --json: {"list": [kinds], "layouts": [{"word_size", "args": [...],
+ * "packed_size", "struct_size"}]}. */
+static void json_layouts(const abi_arg_t *args, uint32_t n, const uint32_t words[2],
+                         rvhal_arg_layout_t *const layouts[2], const uint32_t totals[2], uint32_t nwords) {
+  cli_json_t j = {.f = stdout};
+  cli_json_begin_object(&j, NULL);
+  cli_json_begin_array(&j, "list");
+  for (uint32_t i = 0; i < n; i++) cli_json_string(&j, NULL, args[i].text);
+  cli_json_end_array(&j);
+  cli_json_begin_array(&j, "layouts");
+  for (uint32_t k = 0; k < nwords; k++) {
+    cli_json_begin_object(&j, NULL);
+    cli_json_u64(&j, "word_size", words[k]);
+    cli_json_begin_array(&j, "args");
+    for (uint32_t i = 0; i < n; i++) {
+      cli_json_begin_object(&j, NULL);
+      cli_json_u64(&j, "index", i);
+      cli_json_string(&j, "kind", args[i].text);
+      cli_json_u64(&j, "offset", layouts[k][i].offset);
+      cli_json_u64(&j, "size", layouts[k][i].size);
+      cli_json_u64(&j, "align", layouts[k][i].align);
+      cli_json_end_object(&j);
+    }
+    cli_json_end_array(&j);
+    cli_json_u64(&j, "packed_size", totals[k]);
+    cli_json_u64(&j, "struct_size", struct_size(layouts[k], n, totals[k]));
+    cli_json_end_object(&j);
+  }
+  cli_json_end_array(&j);
+  cli_json_end_object(&j);
+  cli_json_finish(&j);
+}
+
 static void print_table(uint32_t word, const abi_arg_t *args, const rvhal_arg_layout_t *l, uint32_t n,
                         uint32_t total) {
   int w = 4;
@@ -218,12 +253,12 @@ static int is_identifier(const char *s) {
 
 int cmd_abi(int argc, char **argv) {
   static const struct option opts[] = {
-      {"word", 1, 0, 'w'}, {"c-struct", 1, 0, 'c'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+      {"word", 1, 0, 'w'}, {"c-struct", 1, 0, 'c'}, {"json", 0, 0, 'j'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
   uint32_t words[2] = {8, 4}, nwords = 2;
   const char *name = NULL;
-  int c;
+  int c, json = 0;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":w:c:h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":w:c:jh", opts, NULL)) != -1) {
     switch (c) {
     case 'w':
       if (strcmp(optarg, "4") && strcmp(optarg, "8"))
@@ -236,15 +271,17 @@ int cmd_abi(int argc, char **argv) {
         return cli_usage_error(CMD, NULL, "--c-struct '%s': not a C identifier of at most 64 characters", optarg);
       name = optarg;
       break;
+    case 'j': json = 1; break;
     case 'h': cmd_abi_usage(stdout); return CLI_OK;
-    default: return cli_getopt_error(CMD, cmd_abi_usage, argv, opts, c);
+    default: return cli_getopt_error(CMD, argv, opts, c);
     }
   }
   if (optind == argc) return cli_usage_error(CMD, cmd_abi_usage, "missing LIST of argument kinds, or an ELF");
   if (cli_is_elf_file(argv[optind])) {
     if (name || nwords == 1) return cli_usage_error(CMD, NULL, "--word and --c-struct apply to a LIST, not an ELF");
-    return cmd_abi_elf(argc - optind, argv + optind);
+    return cmd_abi_elf(argc - optind, argv + optind, json);
   }
+  if (json && name) return cli_usage_error(CMD, NULL, "--json and --c-struct: choose one (--c-struct prints C)");
 
   uint32_t n = 0, cap = 0;
   abi_arg_t *args = NULL;
@@ -296,7 +333,8 @@ int cmd_abi(int argc, char **argv) {
     if (rvhal_arg_layout(desc, n, words[k], layouts[k], &totals[k]))
       rc = cli_usage_error(CMD, NULL, "RV%u: %s", words[k] * 8, rvhal_last_error());
   }
-  for (uint32_t k = 0; rc == CLI_OK && k < nwords; k++) {
+  if (rc == CLI_OK && json) json_layouts(args, n, words, layouts, totals, nwords);
+  for (uint32_t k = 0; rc == CLI_OK && !json && k < nwords; k++) {
     if (k) printf("\n");
     print_table(words[k], args, layouts[k], n, totals[k]);
   }

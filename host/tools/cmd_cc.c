@@ -146,7 +146,7 @@ int cmd_cc(int argc, char **argv) {
       continue;
     }
     if (a[0] == '-' && a[1] == '-') { /* rvhal's own long options are above; clang's are single-dash */
-      rc = cli_usage_error("cc", cmd_cc_usage, "unknown option '%s'", a);
+      rc = cli_usage_error("cc", NULL, "unknown option '%s'", a);
       goto done;
     }
     if (a[0] == '-' && a[1]) {

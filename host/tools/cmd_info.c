@@ -7,17 +7,19 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "rvhal/rvhal.h"
 
 void cmd_info_usage(FILE *f) {
   fprintf(f,
-          "usage: rvhal info [--device N] [--boot [--harts N]]\n"
+          "usage: rvhal info [--device N] [--boot [--harts N]] [--json]\n"
           "Shows the platform and each device's information. Without --boot the values are the\n"
           "defaults of the device catalogue; nothing is started.\n\n"
-          "  -d, --device N   only device N (default: every device)\n"
+          "  -d, --device N   only device N, an index or a name (qemu-virt-rv64; default: every device)\n"
           "  -b, --boot       start the device(s), report the boot time and the live information;\n"
           "                   fails (exit 1) with the reason if QEMU or the firmware is missing\n"
           "  -n, --harts N    harts of a booted device (default: $RVHAL_HARTS or 4)\n"
+          "  -j, --json       the same as one JSON object (numbers in bytes and Hz), for scripts\n"
           "  -h, --help       this help\n\n"
           "example:\n"
           "  rvhal info --boot --device 0 --harts 2\n");
@@ -58,6 +60,8 @@ static void print_device(uint32_t index, const rvhal_device_info_t *di, double b
   else printf("  %-22s not started (catalogue defaults; --boot starts it)\n", "status");
   printf("  %-22s %s\n", "board", di->board);
   printf("  %-22s %s\n", "ISA", di->isa);
+  if (di->vlen) printf("  %-22s VLEN %u bits (RVV)\n", "vector unit", di->vlen);
+  else printf("  %-22s none%s\n", "vector unit", boot_ms >= 0 ? "" : " (RVHAL_VLEN=128..1024 gives vector harts on virt)");
   printf("  %-22s %u bytes (RV%u)\n", "word size", di->word_size, di->word_size * 8);
   printf("  %-22s %u\n", "harts", di->num_harts);
   printf("  %-22s %u\n", "max harts", di->max_harts);
@@ -82,14 +86,47 @@ static void print_device(uint32_t index, const rvhal_device_info_t *di, double b
   printf("  %-22s %s\n", "firmware from", fw ? fw : "(none)");
 }
 
+static const char *timing_word(rvhal_timing_mode_t t) {
+  return t == RVHAL_TIMING_FAST ? "fast" : t == RVHAL_TIMING_EXACT ? "exact" : "default";
+}
+
+/* The device as print_device shows it, as a JSON object; boot_ms < 0: not
+ * started. */
+static void json_device(cli_json_t *j, uint32_t index, const rvhal_device_info_t *di, double boot_ms) {
+  cli_json_begin_object(j, NULL);
+  cli_json_u64(j, "index", index);
+  cli_json_string(j, "name", di->name);
+  cli_json_string(j, "status", boot_ms >= 0 ? "booted" : "not started");
+  if (boot_ms >= 0) cli_json_double(j, "boot_ms", boot_ms);
+  cli_json_string(j, "board", di->board);
+  cli_json_string(j, "isa", di->isa);
+  cli_json_u64(j, "word_size", di->word_size);
+  cli_json_u64(j, "harts", di->num_harts);
+  cli_json_u64(j, "max_harts", di->max_harts);
+  cli_json_string(j, "firmware_mode", di->firmware_mode);
+  cli_json_u64(j, "ram_size", di->ram_size);
+  cli_json_u64(j, "global_mem_size", di->global_mem_size);
+  cli_json_u64(j, "local_mem_size", di->local_mem_size);
+  cli_json_u64(j, "max_work_group_size", di->max_work_group_size);
+  cli_json_u64(j, "program_area_base", di->program_area_base);
+  cli_json_u64(j, "program_area_size", di->program_area_size);
+  cli_json_u64(j, "max_args_size", di->max_args_size);
+  cli_json_u64(j, "timebase_hz", di->timebase_hz);
+  cli_json_string(j, "timing", timing_word(di->timing));
+  const char *backend = getenv("RVHAL_BACKEND");
+  cli_json_string(j, "backend", backend && !strcmp(backend, "gdb") ? "gdb" : "qemu");
+  cli_json_string(j, "firmware_dir", rvhal_firmware_dir(di->word_size * 8));
+  cli_json_end_object(j);
+}
+
 static double now_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* Starts device `index`, shows it, stops it. */
-static int boot_device(uint32_t index, uint32_t harts) {
+/* Starts device `index`, shows it (as JSON into j if set), stops it. */
+static int boot_device(uint32_t index, uint32_t harts, cli_json_t *j) {
   rvhal_device_options_t o = {.num_harts = harts};
   rvhal_device_t *dev = NULL;
   double t0 = now_ms();
@@ -97,36 +134,76 @@ static int boot_device(uint32_t index, uint32_t harts) {
     fprintf(stderr, "rvhal info: device %u does not start: %s\n", index, rvhal_last_error());
     return CLI_FAIL;
   }
-  print_device(index, rvhal_device_get_info(dev), now_ms() - t0);
+  if (j) json_device(j, index, rvhal_device_get_info(dev), now_ms() - t0);
+  else print_device(index, rvhal_device_get_info(dev), now_ms() - t0);
   rvhal_device_delete(dev);
   return CLI_OK;
 }
 
+/* Device `index`, booted or from the catalogue, as text or (j set) JSON. */
+static int show_device(uint32_t index, int boot, uint32_t harts, cli_json_t *j) {
+  if (boot) return boot_device(index, harts, j);
+  const rvhal_device_info_t *di;
+  if (rvhal_platform_device_info(index, &di)) {
+    fprintf(stderr, "rvhal info: %s\n", rvhal_last_error());
+    return CLI_FAIL;
+  }
+  if (j) json_device(j, index, di, -1);
+  else print_device(index, di, -1);
+  return CLI_OK;
+}
+
+/* rvhal info --json: one object, the devices [first, end) in "devices";
+ * a device that does not start is left out, with the reason on stderr and
+ * exit status 1 (as without --json). */
+static int info_json(const rvhal_platform_info_t *pi, uint32_t first, uint32_t end, int boot, uint32_t harts) {
+  cli_json_t j = {.f = stdout};
+  cli_json_begin_object(&j, NULL);
+  cli_json_begin_object(&j, "platform");
+  cli_json_string(&j, "name", pi->name);
+  cli_json_string(&j, "version", pi->version);
+  cli_json_u64(&j, "api_version", pi->api_version);
+  cli_json_u64(&j, "num_devices", pi->num_devices);
+  cli_json_end_object(&j);
+  cli_json_string(&j, "qemu_plugin", rvhal_qemu_plugin_path());
+  if (*rvhal_platform_skipped()) fprintf(stderr, "rvhal info: board descriptors left out: %s\n", rvhal_platform_skipped());
+  int rc = CLI_OK;
+  cli_json_begin_array(&j, "devices");
+  for (uint32_t i = first; i < end; i++)
+    if (show_device(i, boot, harts, &j)) rc = CLI_FAIL;
+  cli_json_end_array(&j);
+  cli_json_end_object(&j);
+  cli_json_finish(&j);
+  return rc;
+}
+
 int cmd_info(int argc, char **argv) {
   static const struct option opts[] = {{"device", 1, 0, 'd'}, {"boot", 0, 0, 'b'}, {"harts", 1, 0, 'n'},
-                                       {"help", 0, 0, 'h'},   {0, 0, 0, 0}};
+                                       {"json", 0, 0, 'j'},   {"help", 0, 0, 'h'},  {0, 0, 0, 0}};
   const rvhal_platform_info_t *pi = rvhal_platform_info();
   uint32_t device = 0, harts = 0;
-  int one = 0, boot = 0, c;
+  int one = 0, boot = 0, json = 0, c;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":d:bn:h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":d:bn:jh", opts, NULL)) != -1) {
     switch (c) {
     case 'd':
       if (cli_opt_device("info", optarg, &device)) return CLI_USAGE;
       one = 1;
       break;
     case 'b': boot = 1; break;
+    case 'j': json = 1; break;
     case 'n':
       if (cli_opt_harts("info", "--harts", optarg, &harts)) return CLI_USAGE;
       break;
     case 'h': cmd_info_usage(stdout); return CLI_OK;
-    default: return cli_getopt_error("info", cmd_info_usage, argv, opts, c);
+    default: return cli_getopt_error("info", argv, opts, c);
     }
   }
   if (optind < argc) return cli_usage_error("info", cmd_info_usage, "unexpected argument '%s'", argv[optind]);
   if (harts && !boot)
     return cli_usage_error("info", NULL, "--harts applies to a booted device: add --boot");
 
+  if (json) return info_json(pi, one ? device : 0, one ? device + 1 : pi->num_devices, boot, harts);
   printf("platform: %s %s, API version %u, %u device%s\n", pi->name, pi->version, pi->api_version, pi->num_devices,
          pi->num_devices == 1 ? "" : "s");
   const char *plugin = rvhal_qemu_plugin_path();
@@ -136,17 +213,7 @@ int cmd_info(int argc, char **argv) {
   for (uint32_t i = one ? device : 0; i < (one ? device + 1 : pi->num_devices); i++) {
     printf("\n");
     fflush(stdout); /* keep the order with stderr */
-    if (boot) {
-      if (boot_device(i, harts)) rc = CLI_FAIL;
-      continue;
-    }
-    const rvhal_device_info_t *di;
-    if (rvhal_platform_device_info(i, &di)) {
-      fprintf(stderr, "rvhal info: %s\n", rvhal_last_error());
-      rc = CLI_FAIL;
-      continue;
-    }
-    print_device(i, di, -1);
+    if (show_device(i, boot, harts, NULL)) rc = CLI_FAIL;
   }
   return rc;
 }

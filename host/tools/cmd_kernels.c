@@ -8,16 +8,18 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "rvhal/rvhal.h"
 #include "rvhal/rvhal_protocol.h"
 
 void cmd_kernels_usage(FILE *f) {
   fprintf(f,
-          "usage: rvhal kernels ELF...\n"
+          "usage: rvhal kernels [--json] ELF...\n"
           "Lists the kernels of each kernel ELF (the entry points the SDK's RVHAL_KERNEL_ENTRY or\n"
           "RVHAL_KERNEL made: the names to give `rvhal run`) with their arguments: kind, declared\n"
           "type and name (RVHAL_KERNEL_ENTRY records them), size and offset in the argument struct.\n"
           "`rvhal abi ELF` checks the same arguments against the packing rule.\n\n"
+          "  -j, --json  the same as one JSON object {\"files\": [...]}, for scripts\n"
           "  -h, --help  this help\n\n"
           "example:\n"
           "  $ rvhal kernels saxpy.elf\n"
@@ -125,18 +127,85 @@ static void print_kernel(const rvhal_kernel_info_t *k) {
   }
 }
 
+/* The arguments of kernel k as a JSON array "args". */
+static void json_args(cli_json_t *j, const rvhal_kernel_info_t *k, const rvhal_arg_layout_t *lay) {
+  cli_json_begin_array(j, "args");
+  for (uint32_t i = 0; i < k->num_args; i++) {
+    const rvhal_kernel_arg_info_t *a = &k->args[i];
+    cli_json_begin_object(j, NULL);
+    cli_json_u64(j, "index", i);
+    cli_json_string(j, "kind", kind_name(a->kind));
+    cli_json_string(j, "name", a->name);
+    cli_json_string(j, "type_name", a->type_name);
+    cli_json_string(j, "type", a->type != RVHAL_TYPE_UNKNOWN ? rvhal_type_name(a->type) : NULL);
+    cli_json_u64(j, "offset", a->offset); /* in the kernel's argument struct */
+    cli_json_u64(j, "size", a->size);
+    if (lay) { /* rvhal abi: where the packing rule puts it */
+      cli_json_u64(j, "packed_offset", lay[i].offset);
+      cli_json_u64(j, "packed_size", lay[i].size);
+      cli_json_u64(j, "packed_align", lay[i].align);
+    }
+    cli_json_end_object(j);
+  }
+  cli_json_end_array(j);
+}
+
+/* rvhal kernels --json: {"files": [{"file", "word_size", "kernels": [...]}]};
+ * a file that cannot be read has "error" instead (and exit status 1). */
+static int kernels_json(int argc, char **argv) {
+  cli_json_t j = {.f = stdout};
+  int rc = CLI_OK;
+  cli_json_begin_object(&j, NULL);
+  cli_json_begin_array(&j, "files");
+  for (int i = 0; i < argc; i++) {
+    rvhal_program_info_t *info;
+    cli_json_begin_object(&j, NULL);
+    cli_json_string(&j, "file", argv[i]);
+    if (load_info("kernels", argv[i], &info)) {
+      cli_json_string(&j, "error", rvhal_last_error());
+      cli_json_end_object(&j);
+      rc = CLI_FAIL;
+      continue;
+    }
+    cli_json_u64(&j, "word_size", info->word_size);
+    cli_json_begin_array(&j, "kernels");
+    for (uint32_t k = 0; k < info->num_kernels; k++) {
+      const rvhal_kernel_info_t *ki = &info->kernels[k];
+      cli_json_begin_object(&j, NULL);
+      cli_json_string(&j, "name", ki->name);
+      cli_json_string(&j, "source_name", ki->source_name ? ki->source_name : ki->name);
+      cli_json_string(&j, "language", ki->language == RVHAL_KERNEL_LANG_OPENCL ? "opencl" : "c");
+      cli_json_u64(&j, "args_size", ki->args_size);
+      json_args(&j, ki, NULL);
+      cli_json_end_object(&j);
+    }
+    cli_json_end_array(&j);
+    cli_json_end_object(&j);
+    rvhal_program_info_free(info);
+  }
+  cli_json_end_array(&j);
+  cli_json_end_object(&j);
+  cli_json_finish(&j);
+  return rc;
+}
+
 int cmd_kernels(int argc, char **argv) {
-  static const struct option opts[] = {{"help", 0, 0, 'h'}, {0, 0, 0, 0}};
-  int c;
+  static const struct option opts[] = {{"json", 0, 0, 'j'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+  int c, json = 0;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
     if (c == 'h') {
       cmd_kernels_usage(stdout);
       return CLI_OK;
     }
-    return cli_getopt_error("kernels", cmd_kernels_usage, argv, opts, c);
+    if (c == 'j') {
+      json = 1;
+      continue;
+    }
+    return cli_getopt_error("kernels", argv, opts, c);
   }
   if (optind == argc) return cli_usage_error("kernels", cmd_kernels_usage, "missing ELF");
+  if (json) return kernels_json(argc - optind, argv + optind);
   int rc = CLI_OK;
   for (int i = optind; i < argc; i++) {
     rvhal_program_info_t *info;
@@ -153,52 +222,99 @@ int cmd_kernels(int argc, char **argv) {
 }
 
 /* rvhal abi ELF...: each kernel's arguments laid out by the packing rule
- * (rvhal_arg_layout) next to where the kernel's struct keeps them. */
-int cmd_abi_elf(int argc, char **argv) {
+ * (rvhal_arg_layout) next to where the kernel's struct keeps them; with
+ * json, as {"files": [{"file", "word_size", "kernels": [{..., "ok"}]}]}. */
+int cmd_abi_elf(int argc, char **argv, int json) {
   int rc = CLI_OK;
+  cli_json_t j = {.f = stdout};
+  if (json) {
+    cli_json_begin_object(&j, NULL);
+    cli_json_begin_array(&j, "files");
+  }
   for (int i = 0; i < argc; i++) {
     rvhal_program_info_t *info;
+    if (json) {
+      cli_json_begin_object(&j, NULL);
+      cli_json_string(&j, "file", argv[i]);
+    }
     if (load_info("abi", argv[i], &info)) {
+      if (json) {
+        cli_json_string(&j, "error", rvhal_last_error());
+        cli_json_end_object(&j);
+      }
       rc = CLI_FAIL;
       continue;
     }
     uint32_t word = info->word_size;
-    printf("%s%s: RV%u (%u-byte words), %u kernel%s\n", i ? "\n" : "", argv[i], word * 8, word, info->num_kernels,
-           info->num_kernels == 1 ? "" : "s");
+    if (json) {
+      cli_json_u64(&j, "word_size", word);
+      cli_json_begin_array(&j, "kernels");
+    } else {
+      printf("%s%s: RV%u (%u-byte words), %u kernel%s\n", i ? "\n" : "", argv[i], word * 8, word, info->num_kernels,
+             info->num_kernels == 1 ? "" : "s");
+    }
     for (uint32_t k = 0; k < info->num_kernels; k++) {
       const rvhal_kernel_info_t *ki = &info->kernels[k];
       hal_arg_t desc[RVHAL_META_MAX_ARGS];
       rvhal_arg_layout_t lay[RVHAL_META_MAX_ARGS];
       static const uint8_t bytes[RVHAL_ARGS_MAX];
-      for (uint32_t j = 0; j < ki->num_args; j++) {
-        const rvhal_kernel_arg_info_t *a = &ki->args[j];
-        desc[j] = a->kind == RVHAL_ARG_KIND_GLOBAL ? rvhal_arg_global(0)
-                  : a->kind == RVHAL_ARG_KIND_LOCAL ? rvhal_arg_local(1)
-                                                    : rvhal_arg_value(bytes, a->size);
+      for (uint32_t a = 0; a < ki->num_args; a++) {
+        const rvhal_kernel_arg_info_t *ai = &ki->args[a];
+        desc[a] = ai->kind == RVHAL_ARG_KIND_GLOBAL ? rvhal_arg_global(0)
+                  : ai->kind == RVHAL_ARG_KIND_LOCAL ? rvhal_arg_local(1)
+                                                     : rvhal_arg_value(bytes, ai->size);
       }
       uint32_t total = 0, bad = 0;
       if (rvhal_arg_layout(desc, ki->num_args, word, lay, &total)) {
-        printf("kernel %s: cannot be packed: %s\n", ki->name, rvhal_last_error());
+        if (json) {
+          cli_json_begin_object(&j, NULL);
+          cli_json_string(&j, "name", ki->name);
+          cli_json_string(&j, "error", rvhal_last_error());
+          cli_json_bool(&j, "ok", 0);
+          cli_json_end_object(&j);
+        } else {
+          printf("kernel %s: cannot be packed: %s\n", ki->name, rvhal_last_error());
+        }
         rc = CLI_FAIL;
         continue;
       }
+      for (uint32_t a = 0; a < ki->num_args; a++)
+        bad += ki->args[a].offset != lay[a].offset || ki->args[a].size != lay[a].size;
+      if (ki->num_args && ki->args_size < total) bad++;
+      if (bad) rc = CLI_FAIL;
+      if (json) {
+        cli_json_begin_object(&j, NULL);
+        cli_json_string(&j, "name", ki->name);
+        cli_json_u64(&j, "packed_size", total);
+        cli_json_u64(&j, "args_size", ki->args_size);
+        cli_json_bool(&j, "ok", !bad);
+        json_args(&j, ki, lay);
+        cli_json_end_object(&j);
+        continue;
+      }
       printf("kernel %s\n  index  kind    offset  size  align  struct  declared\n", ki->name);
-      for (uint32_t j = 0; j < ki->num_args; j++) {
-        const rvhal_kernel_arg_info_t *a = &ki->args[j];
-        int ok = a->offset == lay[j].offset && a->size == lay[j].size;
-        bad += !ok;
+      for (uint32_t a = 0; a < ki->num_args; a++) {
+        const rvhal_kernel_arg_info_t *ai = &ki->args[a];
+        int ok = ai->offset == lay[a].offset && ai->size == lay[a].size;
         char decl[160];
-        declared(a, decl, sizeof decl);
-        printf("  %5u  %-6s  %6u  %4u  %5u  %6u  %s%s%s%s\n", j, kind_name(a->kind), lay[j].offset, lay[j].size,
-               lay[j].align, a->offset, decl, a->name ? " " : "", a->name ? a->name : "",
+        declared(ai, decl, sizeof decl);
+        printf("  %5u  %-6s  %6u  %4u  %5u  %6u  %s%s%s%s\n", a, kind_name(ai->kind), lay[a].offset, lay[a].size,
+               lay[a].align, ai->offset, decl, ai->name ? " " : "", ai->name ? ai->name : "",
                ok ? "" : "  MISMATCH: the kernel's struct member is elsewhere or another size");
       }
-      if (ki->num_args && ki->args_size < total) bad++;
       printf("  packed size %u bytes, kernel's argument struct %u bytes: %s\n", total, ki->args_size,
              bad ? "MISMATCH (declare the members with RVHAL_PACKED_ARG, or use RVHAL_KERNEL_ENTRY)" : "ok");
-      if (bad) rc = CLI_FAIL;
+    }
+    if (json) {
+      cli_json_end_array(&j);
+      cli_json_end_object(&j);
     }
     rvhal_program_info_free(info);
+  }
+  if (json) {
+    cli_json_end_array(&j);
+    cli_json_end_object(&j);
+    cli_json_finish(&j);
   }
   return rc;
 }

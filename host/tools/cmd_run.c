@@ -24,13 +24,15 @@ void cmd_run_usage(FILE *f) {
           "  -l, --local X[,Y[,Z]]    work-group size (default: the largest divisor of the global size\n"
           "                           that is <= 64 in dimension 0, 1 in the others)\n"
           "      --offset X[,Y[,Z]]   global offset (default 0)\n"
-          "  -d, --device N           device index (default 0; see `rvhal info`)\n"
+          "  -d, --device N           device index or name, e.g. qemu-virt-rv64 (default 0; see `rvhal info`)\n"
           "  -n, --harts N            harts of the device (default: $RVHAL_HARTS or 4)\n"
           "      --harts-per-group N  harts cooperating on one work-group (default: the library chooses)\n"
           "      --timing fast|exact  fast: harts in parallel; exact: QEMU -icount, repeatable\n"
           "      --backend qemu|gdb   how the host reaches the device: qemu (guest RAM shared, the default),\n"
           "                           gdb (GDB remote protocol to QEMU's gdbstub, as to OpenOCD on a board;\n"
           "                           default: $RVHAL_BACKEND; see docs/porting.md)\n"
+          "      --gdb-remote ADDR    attach to a GDB stub rvhal did not start: host:port or unix:PATH (a QEMU's\n"
+          "                           -gdb, OpenOCD's gdb_port); implies --backend gdb (default: $RVHAL_GDB_REMOTE)\n"
           "      --timeout-ms N       give up on a launch after N ms (default: $RVHAL_LAUNCH_TIMEOUT_MS or 60000)\n"
           "      --profile[=SPEC]     profile the launch; SPEC: table (default, to stderr), csv=FILE,\n"
           "                           trace=FILE (Chrome/Perfetto JSON), svg=FILE, comma-separated\n"
@@ -55,8 +57,8 @@ void cmd_run_usage(FILE *f) {
           "example:\n"
           "  rvhal run build/device-rv64/kernels/vector_add.elf vector_add_entry --global 8 --local 4 \\\n"
           "      buf:u32=iota buf:u32=10 buf:u32\n"
-          "prints\n"
-          "  vector_add_entry: global 8, local 4, 2 groups, 4 harts (2 per group), device 1.734 ms, host 1.333 ms\n"
+          "prints (the times, and the harts per group on a host with more cores, differ)\n"
+          "  vector_add_entry: global 8, local 4, 2 groups, 2 harts (1 per group), device 1.126 ms, host 2.268 ms\n"
           "  argument 0 'buf:u32=iota': 8 x u32\n"
           "    [0] 0 1 2 3 4 5 6 7\n"
           "  argument 1 'buf:u32=10': 8 x u32\n"
@@ -74,7 +76,7 @@ typedef struct run_opts {
   int quiet, local_default, offset_given;
   uint32_t work_dim;
   uint64_t global[3], local[3], offset[3];
-  const char *elf, *kernel, *profile, *out_dir;
+  const char *elf, *kernel, *profile, *out_dir, *gdb_remote;
 } run_opts_t;
 
 static void discard_print(void *user, const char *line, size_t len) {
@@ -93,13 +95,14 @@ static int dims_option(const char *opt, const char *text, uint64_t min, uint64_t
 /* Options and the ELF and KERNEL words; optind is left at the first ARG
  * (getopt_long moves the non-options to the end). */
 static int parse_options(int argc, char **argv, run_opts_t *o) {
-  enum { OPT_OFFSET = 256, OPT_HPG, OPT_TIMING, OPT_TIMEOUT, OPT_PROFILE, OPT_BACKEND };
+  enum { OPT_OFFSET = 256, OPT_HPG, OPT_TIMING, OPT_TIMEOUT, OPT_PROFILE, OPT_BACKEND, OPT_GDB_REMOTE };
   static const struct option opts[] = {
       {"global", 1, 0, 'g'},          {"local", 1, 0, 'l'},     {"offset", 1, 0, OPT_OFFSET},
       {"device", 1, 0, 'd'},          {"harts", 1, 0, 'n'},     {"harts-per-group", 1, 0, OPT_HPG},
       {"timing", 1, 0, OPT_TIMING},   {"timeout-ms", 1, 0, OPT_TIMEOUT}, {"show", 1, 0, 's'},
       {"profile", 2, 0, OPT_PROFILE}, {"quiet", 0, 0, 'q'},           {"help", 0, 0, 'h'},
-      {"out-dir", 1, 0, 'o'},         {"backend", 1, 0, OPT_BACKEND}, {0, 0, 0, 0}};
+      {"out-dir", 1, 0, 'o'},         {"backend", 1, 0, OPT_BACKEND}, {"gdb-remote", 1, 0, OPT_GDB_REMOTE},
+      {0, 0, 0, 0}};
   const char *global_text = NULL, *local_text = NULL, *offset_text = NULL;
   uint32_t nlocal = 0, noffset = 0;
   int c;
@@ -149,10 +152,14 @@ static int parse_options(int argc, char **argv, run_opts_t *o) {
         return cli_usage_error(CMD, NULL, "--backend '%s': expected qemu or gdb", optarg);
       setenv("RVHAL_BACKEND", optarg, 1);
       break;
+    case OPT_GDB_REMOTE:
+      if (!*optarg) return cli_usage_error(CMD, NULL, "--gdb-remote: expected host:port or unix:PATH");
+      o->gdb_remote = optarg;
+      break;
     case 'q': o->quiet = 1; break;
     case 'o': o->out_dir = optarg; break;
     case 'h': cmd_run_usage(stdout); return -1;
-    default: return cli_getopt_error(CMD, cmd_run_usage, argv, opts, c);
+    default: return cli_getopt_error(CMD, argv, opts, c);
     }
   }
   if (argc - optind < 2)
@@ -240,7 +247,8 @@ static void print_heartbeat(const heartbeat_t *hb) {
   if (p.have_groups) {
     uint64_t sum = 0;
     for (uint32_t h = 0; h < p.harts; h++) sum += p.groups_begun[h];
-    n += snprintf(line + n, sizeof line - n, "; groups begun %" PRIu64 ", per hart:", sum);
+    n += snprintf(line + n, sizeof line - n, "; %.1f %% of groups done, begun %" PRIu64 ", per hart:",
+                  100 * p.fraction_done, sum);
     for (uint32_t h = 0; h < p.harts && n < (int)sizeof line - 24; h++)
       n += snprintf(line + n, sizeof line - n, " %" PRIu64, p.groups_begun[h]);
   } else if (p.have_instructions) {
@@ -304,7 +312,8 @@ static int execute(const run_opts_t *o, run_arg_t *args, uint32_t num_args) {
                                  .timing = o->timing,
                                  .launch_timeout_ms = o->timeout_ms,
                                  .print_fn = o->quiet ? discard_print : NULL,
-                                 .profile = o->profile};
+                                 .profile = o->profile,
+                                 .gdb_remote = o->gdb_remote};
   rvhal_device_t *dev = NULL;
   hal_arg_t *desc = calloc(num_args ? num_args : 1, sizeof *desc);
   uint8_t *types = calloc(num_args ? num_args : 1, 1);
@@ -313,10 +322,14 @@ static int execute(const run_opts_t *o, run_arg_t *args, uint32_t num_args) {
     return CLI_FAIL;
   }
   int rc = CLI_FAIL;
-  if (rvhal_device_create(o->device, &dopt, &dev)) {
+  if ((rc = rvhal_device_create(o->device, &dopt, &dev))) {
+    /* The library checks --profile's SPEC: a wrong one is a usage error. */
+    int usage = rc == RVHAL_INVALID_ARGUMENT && o->profile && !strncmp(rvhal_last_error(), "profile:", 8);
     fprintf(stderr, "rvhal run: cannot start device %u: %s\n", o->device, rvhal_last_error());
+    rc = usage ? CLI_USAGE : CLI_FAIL;
     goto out;
   }
+  rc = CLI_FAIL;
   hal_program_t prog;
   hal_kernel_t kernel;
   if (rvhal_program_load_file(dev, o->elf, &prog) || rvhal_program_find_kernel(dev, prog, o->kernel, &kernel)) {

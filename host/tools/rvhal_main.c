@@ -45,8 +45,8 @@ static int unknown_command(const char *name) {
   for (size_t i = 0; i < NUM_COMMANDS; i++) names[i] = commands[i].name;
   names[NUM_COMMANDS] = "help";
   const char *near = cli_closest(name, strlen(name), names, NUM_COMMANDS + 1);
-  if (near) return cli_usage_error(NULL, NULL, "unknown command '%s'; did you mean '%s'? (rvhal --help lists them)", name, near);
-  return cli_usage_error(NULL, usage, "unknown command '%s'", name);
+  if (near) return cli_usage_error(NULL, NULL, "unknown command '%s'; did you mean '%s'?", name, near);
+  return cli_usage_error(NULL, NULL, "unknown command '%s'", name);
 }
 
 int main(int argc, char **argv) {
@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
     c->usage(stdout);
     return CLI_OK;
   }
-  if (first[0] == '-') return cli_usage_error(NULL, usage, "unknown option '%s'", first);
+  if (first[0] == '-') return cli_usage_error(NULL, NULL, "unknown option '%s' (before the command)", first);
   const cli_command_t *c = find_command(first);
   if (!c) return unknown_command(first);
   return c->run(argc - 1, argv + 1);

@@ -79,31 +79,45 @@ uintptr_t start_dma(void *dst, const void *src, size_t size_in_bytes, exec_state
 void wait_dma(uintptr_t xfer_id, exec_state_t *e);
 
 /* Atomics on global or local memory, across harts and work-items. Each
- * returns the old value; 32- and 64-bit, signed or unsigned. */
-#define atomic_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
-#define atomic_sub(p, v) __atomic_fetch_sub((p), (v), __ATOMIC_SEQ_CST)
-#define atomic_inc(p) __atomic_fetch_add((p), 1, __ATOMIC_SEQ_CST)
-#define atomic_dec(p) __atomic_fetch_sub((p), 1, __ATOMIC_SEQ_CST)
-#define atomic_and(p, v) __atomic_fetch_and((p), (v), __ATOMIC_SEQ_CST)
-#define atomic_or(p, v) __atomic_fetch_or((p), (v), __ATOMIC_SEQ_CST)
-#define atomic_xor(p, v) __atomic_fetch_xor((p), (v), __ATOMIC_SEQ_CST)
-#define atomic_xchg(p, v) __atomic_exchange_n((p), (v), __ATOMIC_SEQ_CST)
-
-#define RVHAL_AMO_(name, insn, type)                                              \
-  static inline type rvhal_##name(volatile type *p, type v) {                     \
-    type old;                                                                     \
-    __asm__ volatile(insn " %0, %2, %1" : "=r"(old), "+A"(*p) : "r"(v) : "memory"); \
-    return old;                                                                   \
+ * returns the old value; 32- and 64-bit, signed or unsigned.
+ *
+ * The arithmetic ones (add, sub, inc, dec, and, or, xor, min, max) are
+ * relaxed, as OpenCL 1.2 defines its atomic functions: atomic, with no
+ * ordering of other memory (barrier() and mem_fence() order it). They are
+ * one AMO instruction in an asm that tells the compiler it reads and
+ * changes *p and nothing else (not volatile: a volatile asm is a barrier to
+ * every memory access; its memory operand keeps it from being dropped or
+ * reordered against other accesses to *p, barrier() and fences). A GCC
+ * __atomic builtin, even relaxed, makes the compiler assume any memory
+ * changed, so a kernel looping `i += get_global_size(0, ctx)` around an
+ * atomic re-read the ND-range's sizes at every step (three dependent loads
+ * and a multiply per byte of the histogram example; now one load of the
+ * uint32 local size, which a uint atomic may alias).
+ * xchg and cmpxchg, used for flags and locks, stay sequentially
+ * consistent. */
+#define RVHAL_AMO_(name, insn, type)                                          \
+  static inline type rvhal_##name(volatile type *p, type v) {                 \
+    type old;                                                                 \
+    __asm__(insn " %0, %2, %1" : "=r"(old), "+A"(*(type *)p) : "r"(v));       \
+    return old;                                                               \
   }
-RVHAL_AMO_(amomin_i32, "amomin.w.aqrl", int32_t)
-RVHAL_AMO_(amomin_u32, "amominu.w.aqrl", uint32_t)
-RVHAL_AMO_(amomax_i32, "amomax.w.aqrl", int32_t)
-RVHAL_AMO_(amomax_u32, "amomaxu.w.aqrl", uint32_t)
+/* Each operation, signed and unsigned, for one access width. */
+#define RVHAL_AMO_ALL_(w, bits)                                               \
+  RVHAL_AMO_(amoadd_i##bits, "amoadd" w, int##bits##_t)                       \
+  RVHAL_AMO_(amoadd_u##bits, "amoadd" w, uint##bits##_t)                      \
+  RVHAL_AMO_(amoand_i##bits, "amoand" w, int##bits##_t)                       \
+  RVHAL_AMO_(amoand_u##bits, "amoand" w, uint##bits##_t)                      \
+  RVHAL_AMO_(amoor_i##bits, "amoor" w, int##bits##_t)                         \
+  RVHAL_AMO_(amoor_u##bits, "amoor" w, uint##bits##_t)                        \
+  RVHAL_AMO_(amoxor_i##bits, "amoxor" w, int##bits##_t)                       \
+  RVHAL_AMO_(amoxor_u##bits, "amoxor" w, uint##bits##_t)                      \
+  RVHAL_AMO_(amomin_i##bits, "amomin" w, int##bits##_t)                       \
+  RVHAL_AMO_(amomin_u##bits, "amominu" w, uint##bits##_t)                     \
+  RVHAL_AMO_(amomax_i##bits, "amomax" w, int##bits##_t)                       \
+  RVHAL_AMO_(amomax_u##bits, "amomaxu" w, uint##bits##_t)
+RVHAL_AMO_ALL_(".w", 32)
 #if __riscv_xlen == 64
-RVHAL_AMO_(amomin_i64, "amomin.d.aqrl", int64_t)
-RVHAL_AMO_(amomin_u64, "amominu.d.aqrl", uint64_t)
-RVHAL_AMO_(amomax_i64, "amomax.d.aqrl", int64_t)
-RVHAL_AMO_(amomax_u64, "amomaxu.d.aqrl", uint64_t)
+RVHAL_AMO_ALL_(".d", 64)
 #define RVHAL_AMO64_(op, p, v)                                                    \
   , volatile long long *: rvhal_##op##_i64((volatile int64_t *)(p), (int64_t)(v)), \
     volatile unsigned long long *: rvhal_##op##_u64((volatile uint64_t *)(p), (uint64_t)(v)), \
@@ -113,6 +127,7 @@ RVHAL_AMO_(amomax_u64, "amomaxu.d.aqrl", uint64_t)
 #define RVHAL_AMO64_(op, p, v)
 #endif
 #undef RVHAL_AMO_
+#undef RVHAL_AMO_ALL_
 
 /* _Generic on the pointer with volatile added, so plain and volatile
  * pointers both work. */
@@ -121,6 +136,14 @@ RVHAL_AMO_(amomax_u64, "amomaxu.d.aqrl", uint64_t)
       volatile int *: rvhal_##op##_i32((volatile int32_t *)(p), (int32_t)(v)),    \
       volatile unsigned int *: rvhal_##op##_u32((volatile uint32_t *)(p), (uint32_t)(v)) \
       RVHAL_AMO64_(op, p, v))
+#define atomic_add(p, v) RVHAL_AMO_DISPATCH_(amoadd, p, v)
+#define atomic_sub(p, v) RVHAL_AMO_DISPATCH_(amoadd, p, -(v))
+#define atomic_inc(p) RVHAL_AMO_DISPATCH_(amoadd, p, 1)
+#define atomic_dec(p) RVHAL_AMO_DISPATCH_(amoadd, p, -1)
+#define atomic_and(p, v) RVHAL_AMO_DISPATCH_(amoand, p, v)
+#define atomic_or(p, v) RVHAL_AMO_DISPATCH_(amoor, p, v)
+#define atomic_xor(p, v) RVHAL_AMO_DISPATCH_(amoxor, p, v)
+#define atomic_xchg(p, v) __atomic_exchange_n((p), (v), __ATOMIC_SEQ_CST)
 #define atomic_min(p, v) RVHAL_AMO_DISPATCH_(amomin, p, v)
 #define atomic_max(p, v) RVHAL_AMO_DISPATCH_(amomax, p, v)
 

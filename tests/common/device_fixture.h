@@ -15,6 +15,11 @@
 #error "RVHAL_TEST_KERNEL_DIR_RV64 must be defined by the build"
 #endif
 
+/* stdout line by line even into ctest's pipe: a test that ctest kills at
+ * its TIMEOUT then shows how far it got (a hang of device.ndrange.gdb.uart
+ * showed no output at all: block buffering had kept it). */
+__attribute__((constructor)) static void fixture_line_buffered_(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
+
 /* The device under test: RVHAL_TEST_DEVICE, an index or a device name
  * ("sifive-u-rv64", as `rvhal info` lists them; the suite's registry in
  * tests/device/device.cmake sets it), else device 0 (qemu-virt RV64). */

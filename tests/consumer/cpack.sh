@@ -1,24 +1,29 @@
 #!/bin/sh
-# cpack makes a .deb and a .tar.gz holding the install: library, tool,
-# headers, firmware, kernel SDK, the OpenCL ICD and the package files.
+# cpack makes Debian packages (library, -dev, tool) and a .tar.gz which
+# between them hold the install: library, tool, headers, firmware, kernel
+# SDK, the OpenCL ICD, the package files and the license.
 #   cpack.sh BUILD_DIR
 set -eu
 T=$(mktemp -d "${TMPDIR:-/tmp}/rvhal-cpack.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T"
 cpack --config "$1/CPackConfig.cmake" >/dev/null
-deb=$(ls ./*.deb)
+deb=$(ls ./*.deb | tr '\n' ' ')
 tgz=$(ls ./*.tar.gz)
-dpkg-deb -c "$deb" >"$T/deb.txt"
+for d in ./*.deb; do dpkg-deb -c "$d"; done >"$T/deb.txt"
 tar -tzf "$tgz" >"$T/tgz.txt"
 for want in bin/rvhal lib/librvhal.so lib/librvhal.a include/rvhal/rvhal.h include/rvhal/kernel/rvhal_kernel.h \
   share/rvhal/firmware/rv64/ lib/rvhal/rv64/librvhal_kernel.a lib/rvhal/rv64/kernel.ld \
   lib/cmake/rvhal/rvhalConfig.cmake lib/pkgconfig/rvhal.pc lib/libhal_rvhal.so lib/libRvhalOpenCL.so.1 \
-  etc/OpenCL/vendors/rvhal.icd; do
+  include/rvhal/version.h share/doc/rvhal/LICENSE share/doc/rvhal/copyright; do
   grep -q "$want" "$T/deb.txt" || { echo "FAIL: $deb has no $want"; exit 1; }
   grep -q "$want" "$T/tgz.txt" || { echo "FAIL: $tgz has no $want"; exit 1; }
 done
-dpkg-deb -e "$deb" "$T/control"
-grep -q "/etc/OpenCL/vendors/rvhal.icd" "$T/control/postinst" || { echo "FAIL: $deb does not register its OpenCL ICD"; exit 1; }
-dpkg-deb -f "$deb" Package Version Depends
+grep -q etc/OpenCL/vendors/rvhal.icd "$T/tgz.txt" || { echo "FAIL: $tgz has no etc/OpenCL/vendors/rvhal.icd"; exit 1; }
+! grep -q etc/OpenCL/vendors/rvhal.icd "$T/deb.txt" || { echo "FAIL: a .deb ships <prefix>/etc (its postinst registers the ICD)"; exit 1; }
+# The package holding the OpenCL ICD registers it in /etc/OpenCL/vendors.
+icd=$(for d in ./*.deb; do dpkg-deb -c "$d" | grep -q libRvhalOpenCL.so.1 && echo "$d"; done)
+dpkg-deb -e "$icd" "$T/control"
+grep -q "/etc/OpenCL/vendors/rvhal.icd" "$T/control/postinst" || { echo "FAIL: $icd does not register its OpenCL ICD"; exit 1; }
+for d in ./*.deb; do dpkg-deb -f "$d" Package Version Depends; done
 echo "cpack: $deb and $tgz ok"

@@ -92,7 +92,12 @@ static int stencil(rvhal_device_t *dev, const char *elf) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
+#ifdef SAXPY_ELF /* the path CMake gave (RVHAL_KERNEL_FILE): the README's way */
+  const char *saxpy_elf = argc > 1 ? argv[1] : SAXPY_ELF;
+#else
+  const char *saxpy_elf = argc > 1 ? argv[1] : NULL;
+#endif
+  if (!saxpy_elf) {
     fprintf(stderr, "usage: consumer SAXPY_ELF [STENCIL_ELF]\n");
     return 2;
   }
@@ -102,7 +107,7 @@ int main(int argc, char **argv) {
   opt.num_harts = 2;
   rvhal_device_t *dev;
   CHECK(rvhal_device_create(0, &opt, &dev));
-  int rc = saxpy(dev, argv[1]) || stencil(dev, argc > 2 ? argv[2] : NULL);
+  int rc = saxpy(dev, saxpy_elf) || stencil(dev, argc > 2 ? argv[2] : NULL);
   rvhal_device_delete(dev);
   return rc;
 }

@@ -166,7 +166,8 @@ static inline void dt_check_healthy(rvhal_device_t *d, hal_program_t prog, hal_a
   free(back);
   pid_t pids[8];
   int q = dt_find_qemu(getpid(), NULL, pids, 8);
-  CHECK_MSG(q == 1, "after line %d this process has %d QEMU children, expected 1", line, q);
+  const int mine = getenv("RVHAL_GDB_REMOTE") ? 0 : 1; /* an external stub's QEMU is not this process's */
+  CHECK_MSG(q == mine, "after line %d this process has %d QEMU children, expected %d", line, q, mine);
 }
 
 #endif /* RVHAL_TEST_DEV_UTIL_H */

@@ -8,7 +8,7 @@
 #
 # The registry of devices: the test runs on qemu-virt RV64 (device 0), with
 # RV32 also on qemu-virt RV32, and with BOARDS also on every other device
-# of the build (RVHAL_DEVICES, cmake/RvhalBoards.cmake: sifive-u, spike,
+# of the build whose harts run its kernels (RVHAL_TEST_DEVICES, cmake/RvhalBoards.cmake: sifive-u, spike,
 # icicle-kit, qemu-virt-sbi, ...), as device.<name>.<device name>. A test
 # takes hart counts, fault addresses and limits from the device it runs on
 # (tests/common/device_fixture.h), never from the board it was written on.
@@ -58,6 +58,7 @@ function(rvhal_device_test name)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 60)
   endif()
+  math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${RVHAL_TEST_TIMEOUT_SCALE}") # a hang guard, for a loaded host
   if(NOT T_SOURCE)
     set(T_SOURCE ${name})
   endif()
@@ -71,7 +72,7 @@ function(rvhal_device_test name)
     list(APPEND variants device.${name}.rv32=qemu-virt-rv32)
   endif()
   if(T_BOARDS)
-    foreach(dev ${RVHAL_DEVICES})
+    foreach(dev ${RVHAL_TEST_DEVICES})
       if(T_BOARDS_EXCEPT AND dev MATCHES "${T_BOARDS_EXCEPT}")
         continue()
       endif()
@@ -87,7 +88,7 @@ function(rvhal_device_test name)
     endif()
   endif()
   if(T_GDB_BOARDS)
-    foreach(dev ${RVHAL_DEVICES})
+    foreach(dev ${RVHAL_TEST_DEVICES})
       if(NOT dev MATCHES "^qemu-virt-rv")
         list(APPEND variants device.${name}.gdb.${dev}=${dev}=gdb)
       endif()
@@ -98,7 +99,7 @@ function(rvhal_device_test name)
   endif()
   if(T_GDB_WRONG)
     list(APPEND variants device.${name}.gdb.wrong=0=gdb)
-    foreach(dev ${RVHAL_DEVICES})
+    foreach(dev ${RVHAL_TEST_DEVICES})
       if(dev MATCHES "^qemu-virt-sbi-")
         list(APPEND variants device.${name}.gdb.wrong.${dev}=${dev}=gdb)
       endif()
@@ -121,6 +122,10 @@ function(rvhal_device_test name)
       list(APPEND env RVHAL_GDB_DOORBELL=0x2000004)
       set(args ${T_GDB_WRONG})
     endif()
+    # A launch that hangs fails with the library's diagnosis (which launch,
+    # the device's state) before ctest kills the test without one.
+    math(EXPR launch_timeout_ms "${T_TIMEOUT} * 1000 * 2 / 3")
+    list(APPEND env RVHAL_LAUNCH_TIMEOUT_MS=${launch_timeout_ms})
     add_test(NAME ${test} COMMAND ${target} ${args})
     set_tests_properties(${test} PROPERTIES LABELS device TIMEOUT ${T_TIMEOUT} ENVIRONMENT "${env}")
     if(T_CLEANUP)
@@ -143,6 +148,8 @@ rvhal_device_test(queues RV32 BOARDS GDB TIMEOUT 240)
 rvhal_device_test(command_buffers RV32 BOARDS GDB TIMEOUT 120)
 rvhal_device_test(hostile RV32 BOARDS TIMEOUT 120) # isolation: PMP (M-mode boards), page tables (qemu-virt-sbi)
 rvhal_device_test(limits RV32)
+# A launch deadline on a loaded host: QEMU's wait for a CPU does not count.
+rvhal_device_test(loaded_host TIMEOUT 120)
 rvhal_device_test(idle RV32 BOARDS)
 rvhal_device_test(deep_path TIMEOUT 120) # every device of the build, from a deep firmware path
 # Regression tests for bugs found and fixed (see each source's header): the
@@ -156,3 +163,37 @@ rvhal_device_test(hostile_probe RV32 BOARDS SOURCE hostile ARGS probe TIMEOUT 30
 rvhal_device_test(no_qemu_left_thread_exit SOURCE no_qemu_left ARGS thread)
 # The fixture's cleanup: runs after every test above.
 rvhal_device_test(no_qemu_left_after_suite CLEANUP SOURCE no_qemu_left ARGS after-suite TIMEOUT 30)
+
+# Vector harts (device option vlen) and RVV kernels: only where the device
+# build found clang-16 to compile them (cmake/RvhalDevice.cmake).
+find_program(RVHAL_CLANG16 clang-16)
+if(RVHAL_CLANG16)
+  rvhal_device_test(vector RV32)
+  target_link_libraries(device_test_vector PRIVATE m)
+endif()
+
+# Per-hart counters over the debug link: through gdb (and unsupported on the
+# QEMU backend).
+rvhal_device_test(debug_counters GDB)
+
+# A stub rvhal did not start (RVHAL_GDB_REMOTE): external_stub starts a QEMU
+# of its own (-S, a gdbstub on 127.0.0.1 TCP, a unix socket, or TCP through
+# a proxy adding 2 ms each way), runs a test against it, and passes only if
+# the test passes and that QEMU is still running after the test's devices
+# detached; then kills it. .pty: the UART as a tty (RVHAL_UART=/dev/pts/N).
+rvhal_device_test_executable(device_test_external_stub device external_stub)
+foreach(mode tcp unix proxy pty)
+  # not queues nor command_buffers: they hold two devices at once, and a stub
+  # serves one debugger
+  foreach(t ndrange args memory trap doorbell debug_counters)
+    if(mode STREQUAL "proxy" AND NOT t MATCHES "^(args|doorbell|debug_counters)$")
+      continue() # a slow link: a few tests, not the subset
+    endif()
+    if(mode STREQUAL "pty" AND NOT t MATCHES "^(ndrange|doorbell)$")
+      continue()
+    endif()
+    add_test(NAME device.${t}.gdb.remote.${mode} COMMAND device_test_external_stub ${mode} $<TARGET_FILE:device_test_${t}>)
+    set_tests_properties(device.${t}.gdb.remote.${mode} PROPERTIES LABELS device TIMEOUT 240 FIXTURES_REQUIRED device
+                         ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV};RVHAL_TEST_DEVICE=0")
+  endforeach()
+endforeach()

@@ -29,6 +29,9 @@
 #include "dt_shared.h"
 
 #define N 64
+/* The launches expected to time out wait this long. The good ones never
+ * meet it on a loaded host: time QEMU waits for a CPU does not count
+ * (launch_timeout_ms; device.loaded_host tests that). */
 #define TIMEOUT_MS 2000
 
 typedef struct {
@@ -334,7 +337,8 @@ static void residue(uint64_t stacks, uint64_t stack_size) {
             (unsigned long long)stack_size);
   uint64_t value = stacks | stack_size >> 16;
   EXPECT(act(HOSTILE_MARK_STACK, value, harts * 4, 4), RVHAL_OK, NULL, NULL); /* groups of 4: 3 work-item stacks */
-  hal_addr_t out = dt_buffer(c.d, harts * 4, NULL);
+  /* a count per hart, and at least the two words of mem_code_tail below (one-hart boards) */
+  hal_addr_t out = dt_buffer(c.d, (harts < 2 ? 2 : harts) * 4, NULL);
   hal_arg_t args[2] = {rvhal_arg_global(out), rvhal_arg_value(&value, 8)};
   hal_ndrange_t nd = {.global = {harts}, .local = {1}};
   rvhal_launch_options_t o = {.chunk_groups = 1};
@@ -582,11 +586,18 @@ static void traps(void) {
   } t[] = {{HOSTILE_ECALL, "environment call from U-mode"},
            {HOSTILE_EBREAK, "breakpoint"},
            {HOSTILE_JUMP_WILD, NULL}, /* instruction access fault (1), or page fault (12) under page tables */
-           {HOSTILE_AMO_MISALIGNED, "(mcause 6)"}};
+           /* store/AMO address misaligned (6); QEMU running one hart (no parallel TCG) does an AMO as a load
+              and a store, and the load traps first: load address misaligned (4) */
+           {HOSTILE_AMO_MISALIGNED, "address misaligned (mcause "}};
   const int paged = strcmp(rvhal_device_get_info(c.d)->firmware_mode, "S") == 0;
   for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
     const char *cause = t[i].cause ? t[i].cause : paged ? "(mcause 12)" : "(mcause 1)";
     EXPECT(act(t[i].what, 0, N, 4), RVHAL_KERNEL_TRAP, "hostile_act trapped on hart", cause);
+    if (t[i].what == HOSTILE_AMO_MISALIGNED) {
+      const char *msg = rvhal_last_error();
+      CHECK_MSG(strstr(msg, "(mcause 6)") || strstr(msg, "(mcause 4)"), "misaligned AMO: \"%s\": mcause 6 or 4 "
+                "expected", msg);
+    }
     /* the firmware's own reason for an ecall it refuses */
     if (t[i].what == HOSTILE_ECALL)
       CHECK_MSG(strstr(rvhal_last_error(), "unknown environment call number -1 (a7)") != NULL, "unknown ecall: %s",
@@ -676,7 +687,10 @@ static void stack_frames(void) {
   const uint64_t kib = 1024, sizes[] = {80 * kib, 128 * kib, 192 * kib, 200 * kib, 256 * kib, 1024 * kib};
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
     uint64_t bytes = sizes[i] + info->local_mem_size;
-    for (uint64_t items = 1; items <= info->num_harts; items *= info->num_harts) {
+    /* one work-item, then one per hart (the same case on a one-hart device) */
+    const uint64_t item_counts[2] = {1, info->num_harts};
+    for (size_t ic = 0; ic < (info->num_harts > 1 ? 2u : 1u); ic++) {
+      const uint64_t items = item_counts[ic];
       int rc = act(HOSTILE_STACK_BOTTOM, bytes, items, 1);
       /* a probed frame stops in the guard below the stack: named as such,
        * under either isolation scheme (access fault or page fault) */

@@ -2,7 +2,7 @@
  * a launch, the device's own QEMU process (rvhal_device_host_pid, never
  * looked up by name) may use at most IDLE_MAX_SHARE of one core over
  * IDLE_S seconds. The bound is generous (a spinning loop takes ~100 %) so
- * that a loaded host cannot make it fail; docs/architecture.md has the
+ * that a loaded host cannot make it fail; docs/performance.md has the
  * measured figure (0 %). Regression: with UINT64_MAX as the "timer off"
  * deadline, QEMU's -icount main loop spun at 99.5 %. */
 #include <dirent.h>

@@ -4,6 +4,7 @@
  * works; kernel names of one program are not found in the other; freed
  * handles are refused; the same file loaded twice gives two working
  * programs. */
+#define _GNU_SOURCE /* memmem */
 #include "dev_util.h"
 #include "dt_shared.h"
 
@@ -121,6 +122,26 @@ int main(void) {
   hal_program_t pa3 = fixture_program(d, "dt_prog_a");
   launch(&b, pa3, fixture_kernel(d, pa3, "prog_a_affine"), 1, 10, "A after 200 load/free");
   CHECK_OK(rvhal_program_free(d, pa3));
+
+  /* A kernel built for an extension the device lacks is refused at load,
+   * naming both ISAs: dt_prog_a with its .riscv.attributes saying V where
+   * they said C ("_c2p0" -> "_v2p0"; the code itself is unchanged). */
+  {
+    char path[1024];
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/dt_prog_a.elf", fixture_kernel_dir(d));
+    char *elf = dt_read_file(path, &len);
+    char *c = elf ? memmem(elf, len, "_c2p0_", 6) : NULL;
+    CHECK_MSG(c != NULL, "%s: no '_c2p0_' in its .riscv.attributes", path);
+    if (c && !strchr(rvhal_device_get_info(d)->isa + 4, 'v')) {
+      c[1] = 'v';
+      hal_program_t pv;
+      CHECK_FAILS(rvhal_program_load(d, elf, len, &pv), RVHAL_BAD_ELF, "lacks v");
+      CHECK_LAST_ERROR_HAS(rvhal_device_get_info(d)->isa);
+      CHECK_LAST_ERROR_HAS("_v2p0_");
+    }
+    free(elf);
+  }
 
   CHECK_OK(rvhal_mem_free(d, b.in));
   CHECK_OK(rvhal_mem_free(d, b.out));

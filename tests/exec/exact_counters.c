@@ -259,6 +259,10 @@ int main(int argc, char **argv) {
   for (size_t hi = 0; hi < sizeof hart_counts / sizeof *hart_counts; hi++) {
     uint32_t harts = hart_counts[hi];
     if (team_mode && harts == 1) continue;
+    if (harts > fixture_device_info()->max_harts) { /* a one-hart board: the 1-hart case only */
+      printf("  %u harts: not run, the board has %u\n", harts, fixture_device_info()->max_harts);
+      continue;
+    }
     char label[3][64];
     for (int k = 0; k < 3; k++) {
       snprintf(label[k], sizeof label[k], "%u harts, device %d%s", harts, k + 1, k == 2 ? " (linger off)" : "");

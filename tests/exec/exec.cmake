@@ -28,5 +28,7 @@ rvhal_device_test(exec.exact_counters DIR exec SOURCE exact_counters ARGS plain 
 rvhal_device_test(exec.exact_counters.team DIR exec SOURCE exact_counters ARGS team TIMEOUT 120)
 rvhal_device_test(exec.counter_api DIR exec SOURCE counter_api RV32 BOARDS)
 rvhal_device_test(exec.profile_files DIR exec SOURCE profile_files)
+rvhal_device_test(exec.profile_launches DIR exec SOURCE profile_launches)
+rvhal_device_test(exec.progress_callback DIR exec SOURCE progress_callback)
 rvhal_device_test(exec.print_volume DIR exec SOURCE print_volume RV32 BOARDS)
 rvhal_device_test(exec.local_init DIR exec SOURCE local_init RV32 BOARDS)

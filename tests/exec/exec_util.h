@@ -5,6 +5,7 @@
 #include <stdarg.h>
 
 #include "dev_util.h"
+#include "mini_json.h"
 
 #define EX_NUM_HART_COUNTERS RVHAL_NUM_HART_COUNTERS
 #define EX_MAX_HARTS RVHAL_MAX_HARTS
@@ -89,10 +90,29 @@ static inline void ex_print_counts(FILE *f, const ex_counts_t *c, const char *wh
   }
 }
 
-/* A launch that must succeed; returns its status (0) or the error. */
+/* A case written for more harts than the device has (a team of 4 on a
+ * one-hart board) is not run, and says so: EX_NOT_RUN. */
+#define EX_NOT_RUN 1
+static int ex_not_run_count;
+
+/* 1 if the device has the harts `opt` asks for (opt->harts, and teams of
+ * opt->harts_per_group that divide them); else prints why not. */
+static inline int ex_fits(rvhal_device_t *d, const rvhal_launch_options_t *opt, const char *what) {
+  const uint32_t have = rvhal_device_get_info(d)->num_harts;
+  const uint32_t harts = opt && opt->harts ? opt->harts : have, team = opt ? opt->harts_per_group : 0;
+  if (harts <= have && (!team || (team <= harts && harts % team == 0))) return 1;
+  printf("  %-58s not run: asks for %u harts%s%u, the device has %u\n", what, harts, team ? " in teams of " : "",
+         team ? team : harts, have);
+  ex_not_run_count++;
+  return 0;
+}
+
+/* A launch that must succeed; returns its status (0), the error, or
+ * EX_NOT_RUN if the device has too few harts for it (ex_fits). */
 static inline int ex_launch(rvhal_device_t *d, hal_program_t p, hal_kernel_t k, uint32_t dim, const uint64_t global[3],
                             const uint64_t local[3], const hal_arg_t *args, uint32_t nargs,
                             const rvhal_launch_options_t *opt, const char *what) {
+  if (!ex_fits(d, opt, what)) return EX_NOT_RUN;
   hal_ndrange_t nd = {{0, 0, 0}, {1, 1, 1}, {1, 1, 1}};
   for (uint32_t i = 0; i < dim; i++) {
     nd.global[i] = global[i];
@@ -101,6 +121,23 @@ static inline int ex_launch(rvhal_device_t *d, hal_program_t p, hal_kernel_t k, 
   int rc = rvhal_kernel_exec_ex(d, p, k, &nd, args, nargs, dim, opt);
   CHECK_MSG(rc == RVHAL_OK, "%s: kernel_exec: %s: %s", what, rvhal_status_name(rc), rvhal_last_error());
   return rc;
+}
+
+/* A profile's Chrome trace (trace=FILE): its traceEvents array, or NULL
+ * after a failed check saying why (not written, not JSON, no array).
+ * *out_root and *out_text (NULL on failure) are the caller's to free. */
+static inline const json_t *ex_load_trace(const char *path, json_t **out_root, char **out_text) {
+  size_t len;
+  *out_root = NULL;
+  *out_text = dt_read_file(path, &len);
+  CHECK_MSG(*out_text != NULL, "trace %s was not written", path);
+  if (!*out_text) return NULL;
+  char err[160];
+  *out_root = json_parse(*out_text, len, err, sizeof err);
+  CHECK_MSG(*out_root != NULL, "trace %s is not valid JSON: %s", path, err);
+  const json_t *events = *out_root ? json_get(*out_root, "traceEvents") : NULL;
+  CHECK_MSG(!*out_root || (events && events->type == JSON_ARRAY), "trace %s: no traceEvents array", path);
+  return events && events->type == JSON_ARRAY ? events : NULL;
 }
 
 /* snprintf into a fixed buffer, for messages. */

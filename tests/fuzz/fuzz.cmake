@@ -11,7 +11,7 @@ endif()
 
 function(rvhal_fuzz_target name)
   add_executable(${name} fuzz/${name}.c ${ARGN} ${RVHAL_SOURCE_DIR}/host/src/base/status.c)
-  target_include_directories(${name} PRIVATE ${RVHAL_SOURCE_DIR}/host/src ${RVHAL_SOURCE_DIR}/host/include
+  target_include_directories(${name} PRIVATE ${RVHAL_SOURCE_DIR}/host/src ${RVHAL_SOURCE_DIR}/host/include ${RVHAL_GENERATED_INCLUDE_DIR}
                                              ${RVHAL_SOURCE_DIR}/host/tools ${RVHAL_SOURCE_DIR}/abi)
   target_compile_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
   target_link_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined)

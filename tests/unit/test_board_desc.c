@@ -48,6 +48,7 @@ int main(void) {
   CHECK(b.qemu_dtb_empty == 1);
   CHECK(b.debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_MSIP);
   CHECK_EQ_U64(b.debug_doorbell_addr, 0x2000000);
+  CHECK(!strcmp(b.debug_reset, "system_reset") && b.debug_start_entry == 1);
   /* debug_doorbell none, and another hart's MSIP */
   char text[2048];
   rvhal_board_desc_t d;
@@ -57,7 +58,7 @@ int main(void) {
   CHECK(!rvhal_board_desc_parse(text, "t.board", &d) && d.debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_MSIP &&
         d.debug_doorbell_addr == 0x2000004);
 
-  refused("rvhal-board", "rvhal-board 1", "descriptor version 1; this rvhal reads version 3");
+  refused("rvhal-board", "rvhal-board 1", "descriptor version 1; this rvhal reads version 4");
   refused("rvhal-board", "board 1", "not a board descriptor");
   refused("name", NULL, "no name");
   refused("name", "name qemu-virt", "quoted string");
@@ -76,6 +77,9 @@ int main(void) {
   refused("qemu_dtb", "qemu_dtb empty", "qemu_dtb: expected");
   refused("qemu_dtb", NULL, "no qemu_dtb");
   refused("doorbell_polled", "doorbell_polled 2", "0 or 1");
+  refused("debug_start", "debug_start \"pc\"", "debug_start: expected \"entry\" or \"reset\", found \"pc\"");
+  refused("debug_start", NULL, "no debug_start");
+  refused("debug_reset", NULL, "no debug_reset");
   refused("isa_ext", "isa_ext \"IMA\"", "isa_ext");
   refused("qemu_machine", "qemu_machine \"virt,accel=kvm\"", "comma");
   refused("timebase_hz", "timebase_hz 0", "timebase_hz 0");
@@ -103,7 +107,7 @@ int main(void) {
   snprintf(twice, sizeof twice, "%sxlen 64\n", QEMU_VIRT_DESC);
   CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "xlen given twice");
   snprintf(twice, sizeof twice, "%sdebug_doorbell none\n", QEMU_VIRT_DESC);
-  CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "t.board:23: debug_doorbell given twice");
+  CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "t.board:25: debug_doorbell given twice");
   /* ssip: an S-mode board */
   edited("priv", "priv \"S\"", text, sizeof text);
   char smode[2048];

@@ -8,7 +8,10 @@ function(rvhal_unit_test name)
 endfunction()
 
 rvhal_unit_test(test_allocator)
+# rvhal/version.h against the library's version.
+rvhal_unit_test(test_version)
 rvhal_unit_test(test_elf_loader)
+rvhal_unit_test(test_isa_check)
 # Argument packing, the device memory map, print-ring draining.
 rvhal_unit_test(test_arg_pack)
 rvhal_unit_test(test_layout)

@@ -65,6 +65,14 @@ int rvhal_counter_read(rvhal_device_t *device, uint32_t counter_id, uint64_t *ou
  * RVHAL_UNSUPPORTED. */
 int rvhal_device_instructions(const rvhal_device_t *device, uint32_t hart, uint64_t *out_count);
 
+/* Hart `hart`'s own mcycle and minstret CSRs, read through the debug link
+ * (the GDB-remote backend: a hart halted, its registers read by name from
+ * the stub's target description), e.g. at the end of a launch. Counts of
+ * the hart since it was reset, firmware included, on any board a debugger
+ * reaches. RVHAL_UNSUPPORTED on a backend without a debug link (QEMU with
+ * shared memory: use the counters above). */
+int rvhal_device_debug_counters(rvhal_device_t *device, uint32_t hart, uint64_t *out_mcycle, uint64_t *out_minstret);
+
 /* 1 if instruction counts are exact per hart (rvhal's QEMU plugin counts
  * them) and cycles are deterministic (exact timing mode, and the last
  * launch ran one hart per group); 0 where numbers only look exact. out_why

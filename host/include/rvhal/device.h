@@ -19,6 +19,7 @@
 #include "rvhal/rvhal_limits.h" /* RVHAL_MAX_HARTS, abi/ */
 #include "rvhal/counters.h"
 #include "rvhal/status.h"
+#include "rvhal/version.h" /* RVHAL_VERSION_MAJOR/MINOR/PATCH, generated */
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,7 +69,13 @@ typedef struct rvhal_device_info {
   uint32_t max_harts;             /* harts the board can give a device */
   uint64_t fault_addr;            /* an address whose loads and stores fault on this board */
   const char *firmware_mode;      /* "M" (the firmware owns the machine) or "S" (under SBI) */
+  uint32_t vlen;                  /* bits in a vector register (RVV, "v" in isa); 0: the harts have no vector unit */
 } rvhal_device_info_t;
+
+/* The index of the device called `name` ("qemu-virt-rv64", as rvhal_device_info_t.name and `rvhal info` say), or
+ * of the only device of board `name` ("shakti-c"); also a decimal index. Names do not move when boards are
+ * added; indices follow the build's list. RVHAL_NOT_FOUND names the devices there are. */
+int rvhal_platform_find_device(const char *name, uint32_t *out_index);
 
 /* Information about device `index` with default options. */
 int rvhal_platform_device_info(uint32_t index, const rvhal_device_info_t **out_info);
@@ -93,6 +100,13 @@ typedef struct rvhal_device rvhal_device_t;
  * newline), in the order the print() calls were made. */
 typedef void (*rvhal_print_fn_t)(void *user, const char *line, size_t len);
 
+/* Receives a running launch's progress (see rvhal_launch_progress_t)
+ * every progress_interval_ms, from a thread of rvhal's own: a heartbeat
+ * without polling. It must return quickly and call no rvhal function on
+ * the device except rvhal_device_launch_progress. */
+struct rvhal_launch_progress;
+typedef void (*rvhal_progress_fn_t)(void *user, const struct rvhal_launch_progress *progress);
+
 typedef struct rvhal_device_options {
   uint32_t num_harts;          /* 0: $RVHAL_HARTS or 4 */
   uint64_t ram_size;           /* 0: 256 MiB */
@@ -102,7 +116,8 @@ typedef struct rvhal_device_options {
   rvhal_timing_mode_t timing;  /* DEFAULT: $RVHAL_TIMING ("fast"/"exact") or fast */
   const char *qemu_path;       /* NULL: $RVHAL_QEMU or qemu-system-riscv64/32 on PATH */
   const char *firmware_path;   /* NULL: the image beside the device's board descriptor (rvhal_firmware_dir) */
-  uint32_t launch_timeout_ms;  /* 0: $RVHAL_LAUNCH_TIMEOUT_MS or 60000 */
+  uint32_t launch_timeout_ms;  /* 0: $RVHAL_LAUNCH_TIMEOUT_MS or 60000; time the device's QEMU waits
+                                  for a CPU on a loaded host does not count (up to 5 timeouts in all) */
   uint32_t linger_us;          /* hart 0 watches for the next launch this long; 0: 500; RVHAL_LINGER_OFF: never */
   rvhal_print_fn_t print_fn;   /* NULL: kernel output goes to stdout */
   void *print_user;
@@ -110,9 +125,20 @@ typedef struct rvhal_device_options {
   const char *profile;         /* profile every launch: "table", "csv=FILE", "trace=FILE" (Chrome
                                   trace JSON), "svg=FILE", comma-separated; NULL: $RVHAL_PROFILE.
                                   Implies counters. docs/counters.md */
+  rvhal_progress_fn_t progress_fn; /* NULL: none. Called while a launch runs, first once it has run
+                                  progress_interval_ms, then every progress_interval_ms; turns on the
+                                  launches' timeline when counters are on (fraction_done) */
+  void *progress_user;
+  uint32_t progress_interval_ms; /* 0: 1000 */
   uint32_t tlb_care_off;       /* for measuring only: RVHAL_TLB_NO_COLOURING and/or RVHAL_TLB_NO_FLUSH turn off
                                   what keeps QEMU's software TLB effective (docs/architecture.md, "Emulation
                                   speed"); 0: $RVHAL_TLB_CARE_OFF ("colouring", "flush" or "colouring,flush") */
+  uint32_t vlen;               /* vector harts: the V extension with this VLEN in bits, a power of two from 128
+                                  to 1024 (QEMU -cpu rvXX,v=true,vlen=N); 0: $RVHAL_VLEN, else none */
+  const char *gdb_remote;      /* a GDB stub rvhal does not start, "host:port" or "unix:PATH" (a QEMU's -gdb,
+                                  OpenOCD's gdb_port): the device is reached through it (the GDB-remote
+                                  backend, docs/porting.md); NULL: $RVHAL_GDB_REMOTE, or $RVHAL_GDB_SPAWN (a
+                                  command speaking the protocol on stdin/stdout), or QEMU as usual */
 } rvhal_device_options_t;
 
 #define RVHAL_LINGER_OFF UINT32_MAX
@@ -207,7 +233,7 @@ typedef struct rvhal_launch_report {
 int rvhal_device_last_launch(const rvhal_device_t *device, rvhal_launch_report_t *out_report);
 
 /* How far the launch now running on a device is: for a heartbeat on long
- * launches. May be called from another thread while rvhal_kernel_exec
+ * launches (or have it called: rvhal_device_options_t.progress_fn). May be called from another thread while rvhal_kernel_exec
  * waits (it only reads). Per hart: groups begun when the launch records a
  * timeline (a profile with trace= or svg=), instructions when counters are
  * on with rvhal's QEMU plugin. */
@@ -220,6 +246,8 @@ typedef struct rvhal_launch_progress {
   int have_instructions;
   uint64_t groups_begun[RVHAL_MAX_HARTS];
   uint64_t instructions[RVHAL_MAX_HARTS];
+  uint64_t groups_done;   /* work-groups finished, when have_groups */
+  double fraction_done;   /* groups_done / num_groups in [0, 1] when have_groups; else -1 */
 } rvhal_launch_progress_t;
 
 int rvhal_device_launch_progress(const rvhal_device_t *device, rvhal_launch_progress_t *out_progress);

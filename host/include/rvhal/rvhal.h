@@ -9,5 +9,6 @@
 #include "rvhal/queue.h"
 #include "rvhal/program_info.h"
 #include "rvhal/status.h"
+#include "rvhal/version.h"
 
 #endif /* RVHAL_RVHAL_H */

@@ -42,6 +42,9 @@ typedef struct rvhal_backend_vtable {
    * device halted: wait and doorbell resume it. */
   int (*flush)(rvhal_backend_t *b, uint64_t addr, uint64_t len);
   int (*invalidate)(rvhal_backend_t *b, uint64_t addr, uint64_t len);
+  /* Hart `hart`'s (device index) mcycle and minstret read through the
+   * debugger (optional: gdb_backend.c). Leaves the device halted. */
+  int (*hart_counters)(rvhal_backend_t *b, uint32_t hart, uint64_t *out_cycle, uint64_t *out_instret);
 } rvhal_backend_vtable_t;
 
 struct rvhal_backend {
@@ -63,9 +66,16 @@ typedef struct rvhal_qemu_config {
   int exact_timing;          /* -icount shift=0 */
   const char *plugin_path;   /* rvhal's instruction-counting plugin, or NULL */
   uint64_t plugin_offset;    /* where its counts go, bytes into guest RAM */
+  uint32_t vlen;             /* vector harts: -cpu rvXX,v=true,vlen=N; 0: the machine's CPU */
   /* gdb_backend.c: guest RAM private to QEMU (ram stays NULL), a gdbstub on
    * a socketpair, QEMU started halted (-S). */
   int gdbstub;
+  /* gdb_backend.c, a stub rvhal does not start as QEMU (gdb_link.h): one of
+   * gdb_remote ("host:port", "unix:PATH") and gdb_spawn (a command speaking
+   * the protocol on stdin/stdout, e.g. OpenOCD with gdb_port pipe); uart a
+   * tty ("/dev/ttyUSB0[,baud]") or NULL; gdb_reset the monitor commands
+   * bringing the target to a known state, NULL: the board's debug_reset. */
+  const char *gdb_remote, *gdb_spawn, *uart, *gdb_reset;
 } rvhal_qemu_config_t;
 
 int rvhal_qemu_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t **out_backend);

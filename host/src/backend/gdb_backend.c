@@ -25,21 +25,38 @@
  * the image's symbols, OpenSBI jumps to the image's address), so the
  * protocol's write is redundant here; on a board it is the load. Reset is
  * a new QEMU, into which the host's view of memory (every non-zero page of
- * the mirror) is written before the firmware. */
+ * the mirror) is written before the firmware.
+ *
+ * A stub rvhal did not start (cfg->gdb_remote: "host:port" or "unix:PATH";
+ * cfg->gdb_spawn: a command such as OpenOCD with "gdb_port pipe";
+ * gdb_link.c) has no QEMU process here (qemu is NULL). There the target is
+ * brought to a known state as the board's descriptor says: its debug_reset
+ * monitor commands (qRcmd; "system_reset" on QEMU, "reset halt" on
+ * OpenOCD), the firmware region written whole (RAM after a reset is not
+ * zero), and with debug_start "entry" every hart the stub lists set to the
+ * image's entry. The host is woken by the board's UART as a tty (cfg->uart)
+ * or finds completions at its polls; the doorbell is the debug doorbell, or
+ * a byte to that tty. Deleting the device detaches (D): the target keeps
+ * running. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "backend/backend.h"
 #include "program/elf_loader.h"
+#include "backend/gdb_link.h"
 #include "backend/gdb_rsp.h"
+#include "backend/uart_tty.h"
 #include "base/internal.h"
+#include "rvhal/rvhal_protocol.h"
 
 #define RSP_TIMEOUT_MS 10000
 #define PAGE 4096u
@@ -58,7 +75,19 @@ typedef struct gdb_backend {
   uint64_t msip; /* ring by writing 1 there (the board's debug_doorbell, $RVHAL_GDB_DOORBELL); 0: the UART */
   int ssip;      /* ring by setting sip.SSIP of hart 0 (its thread: first_hart + 1) */
   unsigned sip_regnum, hart0_thread; /* from the stub's target description, at each start */
+  /* A stub rvhal did not start (qemu NULL): how to reach it, what it runs */
+  rvhal_board_desc_t board;
+  uint32_t num_harts;
+  char *remote, *spawn, *uart_spec, *reset;
+  int link_fd, log_fd, uart_fd;
+  pid_t stub_pid;
+  unsigned threads[RVHAL_MAX_HARTS + 64], num_threads; /* the stub's, in its order: hart id i is threads[i] */
+  unsigned pc_regnum, cycle_regnum, instret_regnum;
+  int counters_known; /* cycle_regnum and instret_regnum found in this connection */
+  char diag[1200];
 } gdb_backend_t;
+
+static int external(const gdb_backend_t *g) { return g->qemu == NULL; }
 
 static uint64_t now_ns(void) {
   struct timespec t;
@@ -84,12 +113,29 @@ static int halt_locked(gdb_backend_t *g) {
   return RVHAL_OK;
 }
 
+static void stop_external(gdb_backend_t *g) {
+  if (g->link_fd >= 0) {
+    /* D resumes the target and leaves it running; all-stop stubs (OpenOCD)
+     * read packets only while it is halted, so halt it first. A stub that
+     * will not answer is left as it is. */
+    if (g->connected && (halt_locked(g) || rvhal_rsp_detach(g->rsp))) rvhal_clear_error();
+    close(g->link_fd);
+    g->link_fd = -1;
+  }
+  if (g->stub_pid > 0) rvhal_gdb_link_reap(g->stub_pid, 2000);
+  g->stub_pid = 0;
+  if (g->uart_fd >= 0) close(g->uart_fd);
+  g->uart_fd = -1;
+}
+
 static void gdb_stop(rvhal_backend_t *base) {
   gdb_backend_t *g = (gdb_backend_t *)base;
   pthread_mutex_lock(&g->mu);
+  if (external(g)) stop_external(g);
   g->connected = 0;
   g->halted = 0;
-  g->qemu->vtable->stop(g->qemu); /* closes the gdbstub's socket too */
+  g->counters_known = 0;
+  if (!external(g)) g->qemu->vtable->stop(g->qemu); /* closes the gdbstub's socket too */
   pthread_mutex_unlock(&g->mu);
 }
 
@@ -104,6 +150,12 @@ static void gdb_destroy(rvhal_backend_t *base) {
             (unsigned long long)g->rsp->bytes_written, (unsigned long long)g->rsp->bytes_read, g->halt_ns / 1e6,
             g->access_ns / 1e6);
   if (g->qemu) g->qemu->vtable->destroy(g->qemu);
+  else if (g->rsp) stop_external(g);
+  if (g->log_fd >= 0) close(g->log_fd);
+  free(g->remote);
+  free(g->spawn);
+  free(g->uart_spec);
+  free(g->reset);
   if (g->base.ram) munmap(g->base.ram, g->base.ram_size);
   rvhal_elf_free(g->fw);
   free(g->rsp);
@@ -136,28 +188,84 @@ static int upload_mirror(gdb_backend_t *g) {
   return RVHAL_OK;
 }
 
+/* A stub rvhal did not start: connect (or spawn it), stop the target, and
+ * reset it as the board says; then the harts it lists. */
+static int attach_external(gdb_backend_t *g) {
+  int rc = g->spawn ? rvhal_gdb_link_spawn(g->spawn, g->log_fd, &g->link_fd, &g->stub_pid)
+                    : rvhal_gdb_link_connect(g->remote, RSP_TIMEOUT_MS, &g->link_fd);
+  if (!rc && g->uart_spec) rc = rvhal_uart_tty_open(g->uart_spec, &g->uart_fd);
+  if (!rc && (rc = rvhal_rsp_open(g->rsp, g->link_fd, RSP_TIMEOUT_MS)) == RVHAL_TIMEOUT && g->remote) {
+    char why[600];
+    snprintf(why, sizeof why, "%s", rvhal_last_error());
+    return rvhal_error(rc, "%s (a stub serves one debugger at a time: is another device or a gdb attached to %s?)",
+                       why, g->remote);
+  }
+  if (!rc) rc = rvhal_rsp_request(g->rsp, "?"); /* all-stop: a new connection finds the target stopped */
+  if (!rc && g->rsp->reply[0] != 'T' && g->rsp->reply[0] != 'S')
+    rc = rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '?' replied '%.40s', not a stop reply (is the target halted?)",
+                     g->rsp->reply);
+  if (rc) return rc;
+  g->connected = 1;
+  g->halted = 1;
+  /* The board's reset: ';'-separated monitor commands. */
+  char cmds[RVHAL_BOARD_STR_MAX], out[512], *save = NULL;
+  snprintf(cmds, sizeof cmds, "%s", g->reset ? g->reset : g->board.debug_reset);
+  for (char *c = strtok_r(cmds, ";", &save); !rc && c; c = strtok_r(NULL, ";", &save)) {
+    while (*c == ' ') c++;
+    if (*c) rc = rvhal_rsp_monitor(g->rsp, c, out, sizeof out);
+  }
+  if (!rc) rc = rvhal_rsp_threads(g->rsp, g->threads, sizeof g->threads / sizeof g->threads[0], &g->num_threads);
+  if (!rc && g->num_threads < g->board.first_hart + g->num_harts)
+    rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "gdbstub: the target has %u harts (threads); board %s needs %u (first_hart "
+                     "%u + %u harts of the device)", g->num_threads, g->board.name, g->board.first_hart + g->num_harts,
+                     g->board.first_hart, g->num_harts);
+  if (!rc) g->hart0_thread = g->threads[g->board.first_hart];
+  return rc;
+}
+
+/* Every hart the stub lists at the image's entry (debug_start "entry"). */
+static int start_harts_at_entry(gdb_backend_t *g) {
+  RVHAL_RETURN_IF_ERROR(rvhal_rsp_find_register(g->rsp, "pc", &g->pc_regnum));
+  for (unsigned i = 0; i < g->num_threads; i++) {
+    RVHAL_RETURN_IF_ERROR(rvhal_rsp_select_thread(g->rsp, g->threads[i]));
+    RVHAL_RETURN_IF_ERROR(rvhal_rsp_write_register(g->rsp, g->pc_regnum, g->fw->entry, g->board.xlen / 8));
+  }
+  return RVHAL_OK;
+}
+
 static int gdb_start(rvhal_backend_t *base) {
   gdb_backend_t *g = (gdb_backend_t *)base;
-  RVHAL_RETURN_IF_ERROR(g->qemu->vtable->start(g->qemu));
+  if (!external(g)) RVHAL_RETURN_IF_ERROR(g->qemu->vtable->start(g->qemu));
   pthread_mutex_lock(&g->mu);
-  int rc = rvhal_rsp_open(g->rsp, rvhal_qemu_backend_gdb_socket(g->qemu), RSP_TIMEOUT_MS);
-  if (!rc) {
-    g->connected = 1;
-    g->halted = 1; /* QEMU waits at -S */
-    /* Physical addresses whatever the halted hart's satp (QEMU's extension;
-     * OpenOCD accesses physical memory when the hart runs in M-mode). */
-    rc = rvhal_rsp_request(g->rsp, "Qqemu.PhyMemMode:1");
+  int rc;
+  if (external(g)) {
+    rc = attach_external(g);
+  } else {
+    rc = rvhal_rsp_open(g->rsp, rvhal_qemu_backend_gdb_socket(g->qemu), RSP_TIMEOUT_MS);
+    if (!rc) {
+      g->connected = 1;
+      g->halted = 1; /* QEMU waits at -S */
+    }
   }
+  /* Physical addresses whatever the halted hart's satp (QEMU's extension;
+   * OpenOCD accesses physical memory when the hart runs in M-mode, and
+   * answers '' to what it does not know). */
+  if (!rc) rc = rvhal_rsp_request(g->rsp, "Qqemu.PhyMemMode:1");
   if (!rc && g->ssip) rc = rvhal_rsp_find_register(g->rsp, "sip", &g->sip_regnum);
   if (!rc) rc = upload_mirror(g);
+  if (!rc && external(g)) { /* the control block and print rings, zeros too: RAM may hold an earlier run's */
+    const uint64_t ctrl = g->board.ram_base + g->board.fw_offset + RVHAL_CTRL_OFFSET;
+    rc = rvhal_rsp_write_mem(g->rsp, ctrl, g->base.ram + (ctrl - g->base.ram_base), RVHAL_FW_REGION_SIZE - RVHAL_CTRL_OFFSET);
+  }
   for (uint32_t i = 0; !rc && i < g->fw->num_segments; i++) {
     const rvhal_elf_segment_t *s = &g->fw->segments[i];
     rc = rvhal_rsp_write_mem(g->rsp, s->vaddr, g->fw->data + s->offset, (size_t)s->filesz); /* RAM starts zeroed */
   }
+  if (!rc && external(g) && g->board.debug_start_entry) rc = start_harts_at_entry(g);
   pthread_mutex_unlock(&g->mu);
   if (rc) {
-    rvhal_error_annotate(rc, "starting the device through its gdbstub: {}; QEMU said: %s",
-                         g->qemu->vtable->diagnostics(g->qemu));
+    rvhal_error_annotate(rc, "starting the device through its gdbstub: {}; %s said: %s",
+                         external(g) ? "the stub" : "QEMU", base->vtable->diagnostics(base));
     char *why = strdup(rvhal_last_error()); /* gdb_stop may set errors of its own */
     gdb_stop(base);
     if (why) rvhal_error(rc, "%s", why);
@@ -186,7 +294,43 @@ static int gdb_doorbell(rvhal_backend_t *base) {
   if (!rc) rc = resume_locked(g);
   pthread_mutex_unlock(&g->mu);
   if (rc || g->msip || g->ssip) return rc;
-  return g->qemu->vtable->doorbell(g->qemu);
+  if (!external(g)) return g->qemu->vtable->doorbell(g->qemu);
+  if (g->board.doorbell_polled) return RVHAL_OK; /* the firmware looks at the ring on its timer */
+  if (g->uart_fd < 0)
+    return rvhal_error(RVHAL_UNSUPPORTED, "gdb backend: board %s has no debug doorbell and no UART to ring: set "
+                       "RVHAL_UART=/dev/ttyX[,baud] (its serial port) or RVHAL_GDB_DOORBELL=<MSIP address>",
+                       g->board.name);
+  for (;;) { /* the firmware's RX interrupt; a full tty already holds unread doorbells */
+    ssize_t n = write(g->uart_fd, "d", 1);
+    if (n == 1 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))) return RVHAL_OK;
+    if (n < 0 && errno == EINTR) continue;
+    return rvhal_error(RVHAL_DEVICE_LOST, "gdb backend: ringing through the UART %s: %s", g->uart_spec,
+                       n < 0 ? strerror(errno) : "nothing written");
+  }
+}
+
+/* A stub rvhal did not start: the UART's wake-up byte, else the host's own
+ * polls (timeout_ms is short then: the core asks every 5 ms). */
+static int wait_external(gdb_backend_t *g, int timeout_ms) {
+  struct pollfd p[2] = {{.fd = g->uart_fd, .events = POLLIN}, {.fd = g->link_fd, .events = POLLRDHUP}};
+  int rc;
+  do rc = poll(p, 2, timeout_ms);
+  while (rc < 0 && errno == EINTR);
+  if (rc < 0) return rvhal_error(RVHAL_HOST_IO, "poll: %s", strerror(errno));
+  if (p[1].revents & (POLLRDHUP | POLLHUP | POLLERR))
+    return rvhal_error(RVHAL_DEVICE_LOST, "gdb backend: the stub closed the connection; it said: %s",
+                       g->base.vtable->diagnostics(&g->base));
+  if (p[0].revents & POLLIN) {
+    char buf[256];
+    while (read(g->uart_fd, buf, sizeof buf) > 0) {
+    }
+  }
+  if (g->stub_pid > 0 && waitpid(g->stub_pid, NULL, WNOHANG) == g->stub_pid) {
+    g->stub_pid = 0;
+    return rvhal_error(RVHAL_DEVICE_LOST, "gdb backend: the stub '%s' exited; it said: %s", g->spawn,
+                       g->base.vtable->diagnostics(&g->base));
+  }
+  return RVHAL_OK;
 }
 
 static int gdb_wait(rvhal_backend_t *base, int timeout_ms) {
@@ -196,7 +340,7 @@ static int gdb_wait(rvhal_backend_t *base, int timeout_ms) {
   if (!rc) g->waiters++;
   pthread_mutex_unlock(&g->mu);
   if (rc) return rc;
-  rc = g->qemu->vtable->wait(g->qemu, timeout_ms);
+  rc = external(g) ? wait_external(g, timeout_ms) : g->qemu->vtable->wait(g->qemu, timeout_ms);
   pthread_mutex_lock(&g->mu);
   g->waiters--;
   pthread_mutex_unlock(&g->mu);
@@ -238,22 +382,57 @@ static int gdb_invalidate(rvhal_backend_t *base, uint64_t addr, uint64_t len) {
 
 static const char *gdb_diagnostics(rvhal_backend_t *base) {
   gdb_backend_t *g = (gdb_backend_t *)base;
-  return g->qemu->vtable->diagnostics(g->qemu);
+  if (!external(g)) return g->qemu->vtable->diagnostics(g->qemu);
+  /* the spawned stub's last output (one line), or where the stub is */
+  char log[1024] = "";
+  off_t end = g->log_fd >= 0 ? lseek(g->log_fd, 0, SEEK_END) : 0;
+  off_t start = end > (off_t)sizeof log - 1 ? end - (off_t)sizeof log + 1 : 0;
+  ssize_t n = end > 0 ? pread(g->log_fd, log, sizeof log - 1, start) : 0;
+  log[n > 0 ? n : 0] = '\0';
+  for (char *p = log; *p; p++)
+    if (*p == '\n') *p = p[1] ? ' ' : '\0';
+  snprintf(g->diag, sizeof g->diag, "%s%s%s", g->spawn ? "" : "(the stub at ", g->spawn ? log : g->remote,
+           g->spawn ? "" : ")");
+  return g->diag;
 }
 
 static long gdb_process_id(rvhal_backend_t *base) {
   gdb_backend_t *g = (gdb_backend_t *)base;
-  return g->qemu->vtable->process_id(g->qemu);
+  return external(g) ? (long)g->stub_pid : g->qemu->vtable->process_id(g->qemu);
 }
 
 static void gdb_booted(rvhal_backend_t *base) {
   gdb_backend_t *g = (gdb_backend_t *)base;
-  if (g->qemu->vtable->booted) g->qemu->vtable->booted(g->qemu);
+  if (!external(g) && g->qemu->vtable->booted) g->qemu->vtable->booted(g->qemu);
 }
 
 static void gdb_place(rvhal_backend_t *base, int cpu) {
   gdb_backend_t *g = (gdb_backend_t *)base;
-  if (g->qemu->vtable->place) g->qemu->vtable->place(g->qemu, cpu);
+  if (!external(g) && g->qemu->vtable->place) g->qemu->vtable->place(g->qemu, cpu);
+}
+
+/* mcycle and minstret of one hart through the debugger: its thread (QEMU's
+ * cpu index + 1 for the QEMU rvhal starts; the stub's list otherwise), the
+ * CSRs by name from the target description (once a connection). */
+static int gdb_hart_counters(rvhal_backend_t *base, uint32_t hart, uint64_t *out_cycle, uint64_t *out_instret) {
+  gdb_backend_t *g = (gdb_backend_t *)base;
+  pthread_mutex_lock(&g->mu);
+  int rc = halt_locked(g);
+  if (!rc && !g->counters_known) {
+    rc = rvhal_rsp_find_register(g->rsp, "mcycle", &g->cycle_regnum);
+    if (!rc) rc = rvhal_rsp_find_register(g->rsp, "minstret", &g->instret_regnum);
+    g->counters_known = !rc;
+  }
+  unsigned id = g->board.first_hart + hart, bytes;
+  unsigned thread = external(g) ? (id < g->num_threads ? g->threads[id] : 0) : id + 1;
+  if (!rc && !thread)
+    rc = rvhal_error(RVHAL_OUT_OF_RANGE, "gdb backend: hart %u: the stub lists %u harts", hart, g->num_threads);
+  if (!rc) rc = rvhal_rsp_select_thread(g->rsp, thread);
+  if (!rc) rc = rvhal_rsp_read_register(g->rsp, g->cycle_regnum, out_cycle, &bytes);
+  if (!rc) rc = rvhal_rsp_read_register(g->rsp, g->instret_regnum, out_instret, &bytes);
+  if (!rc && g->waiters) rc = resume_locked(g);
+  pthread_mutex_unlock(&g->mu);
+  return rc;
 }
 
 static const rvhal_backend_vtable_t gdb_vtable = {
@@ -268,6 +447,7 @@ static const rvhal_backend_vtable_t gdb_vtable = {
     .place = gdb_place,
     .flush = gdb_flush,
     .invalidate = gdb_invalidate,
+    .hart_counters = gdb_hart_counters,
 };
 
 static int load_firmware(gdb_backend_t *g, const rvhal_qemu_config_t *cfg) {
@@ -337,6 +517,9 @@ int rvhal_gdb_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t 
   if (!g) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
   pthread_mutex_init(&g->mu, NULL);
   g->base.vtable = &gdb_vtable;
+  g->link_fd = g->log_fd = g->uart_fd = -1;
+  g->board = *config->board;
+  g->num_harts = config->num_harts;
   g->base.ram_base = config->ram_base;
   g->base.ram_size = config->ram_size;
   int rc = RVHAL_OK;
@@ -353,6 +536,31 @@ int rvhal_gdb_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t 
   g->base.ram = mirror;
   if ((rc = load_firmware(g, config))) goto fail;
   if ((rc = choose_doorbell(g, config->board))) goto fail;
+  if (config->gdb_remote || config->gdb_spawn) { /* a stub rvhal does not start as QEMU */
+    if (config->gdb_remote && config->gdb_spawn) {
+      rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "gdb backend: both a remote stub ('%s') and a command to start one "
+                       "('%s'): give one", config->gdb_remote, config->gdb_spawn);
+      goto fail;
+    }
+    if (config->board->priv != 'M') {
+      rc = rvhal_error(RVHAL_UNSUPPORTED, "gdb backend: board %s runs its firmware under an SBI firmware (%c-mode): "
+                       "attaching to a stub rvhal did not start takes M-mode boards only", config->board->name,
+                       config->board->priv);
+      goto fail;
+    }
+    g->remote = config->gdb_remote ? strdup(config->gdb_remote) : NULL;
+    g->spawn = config->gdb_spawn ? strdup(config->gdb_spawn) : NULL;
+    g->uart_spec = config->uart ? strdup(config->uart) : NULL;
+    g->reset = config->gdb_reset ? strdup(config->gdb_reset) : NULL;
+    g->log_fd = memfd_create("rvhal-gdb-stub-log", MFD_CLOEXEC);
+    if ((config->gdb_remote && !g->remote) || (config->gdb_spawn && !g->spawn) || (config->uart && !g->uart_spec) ||
+        (config->gdb_reset && !g->reset) || g->log_fd < 0) {
+      rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
+      goto fail;
+    }
+    *out_backend = &g->base;
+    return RVHAL_OK;
+  }
   rvhal_qemu_config_t qc = *config;
   qc.gdbstub = 1;
   qc.plugin_path = NULL; /* it counts into shared memory */

@@ -179,6 +179,13 @@ int rvhal_rsp_open(rvhal_rsp_t *r, int fd, int timeout_ms) {
   r->timeout_ms = timeout_ms;
   r->in_len = 0;
   RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, "qSupported:multiprocess-;swbreak+;hwbreak+"));
+  /* A stub that stops the target when a client connects may say so first
+   * (QEMU on a TCP or unix listener sends "T02thread:01;"): a stop reply is
+   * never the answer to qSupported. */
+  for (int stray = 0; (r->reply[0] == 'T' || r->reply[0] == 'S') && r->reply_len <= 64; stray++) {
+    if (stray == 4) return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: qSupported answered by stop replies only");
+    RVHAL_RETURN_IF_ERROR(recv_packet(r));
+  }
   const char *ps = strstr(r->reply, "PacketSize=");
   if (ps) {
     char *end;
@@ -441,5 +448,78 @@ int rvhal_rsp_write_register(rvhal_rsp_t *r, unsigned regnum, uint64_t value, un
   req[n] = '\0';
   RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, req));
   if (strcmp(r->reply, "OK")) return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s'", req, quote(r));
+  return RVHAL_OK;
+}
+
+/* ---- monitor commands, threads, detach ---- */
+
+int rvhal_rsp_monitor(rvhal_rsp_t *r, const char *cmd, char *out, size_t cap) {
+  size_t len = strlen(cmd), o = 0;
+  if (cap) out[0] = '\0';
+  if (len > (r->packet_size - 16) / 2 || len > 200)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "gdbstub: monitor command '%.40s...' is too long (%zu bytes)", cmd, len);
+  char req[16 + 2 * 200];
+  int n = snprintf(req, sizeof req, "qRcmd,");
+  for (size_t i = 0; i < len; i++) {
+    req[n++] = hexdig[(uint8_t)cmd[i] >> 4];
+    req[n++] = hexdig[(uint8_t)cmd[i] & 15];
+  }
+  req[n] = '\0';
+  RVHAL_RETURN_IF_ERROR(rvhal_rsp_send(r, req));
+  snprintf(r->what, sizeof r->what, "monitor %.40s", cmd);
+  for (int parts = 0;; parts++) {
+    if (parts == 10000)
+      return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: 'monitor %s' sent 10000 output packets and no reply", cmd);
+    RVHAL_RETURN_IF_ERROR(recv_packet(r));
+    if (r->reply[0] == 'O' && r->reply_len > 1 && r->reply_len % 2 == 1) { /* console output, hex */
+      for (size_t i = 1; i + 1 < r->reply_len; i += 2) {
+        int h = hexval(r->reply[i]), l = hexval(r->reply[i + 1]);
+        if (h < 0 || l < 0) break;
+        if (o + 1 < cap) out[o++] = (char)(h << 4 | l), out[o] = '\0';
+      }
+      continue;
+    }
+    r->packets++;
+    if (!strcmp(r->reply, "OK")) return RVHAL_OK;
+    if (r->reply_len == 0)
+      return rvhal_error(RVHAL_UNSUPPORTED, "gdbstub: the stub has no monitor commands ('monitor %s' replied '')", cmd);
+    if (r->reply_len % 2 == 0 && r->reply[0] != 'E') { /* output as the reply itself (older stubs), then OK */
+      for (size_t i = 0; i + 1 < r->reply_len; i += 2) {
+        int h = hexval(r->reply[i]), l = hexval(r->reply[i + 1]);
+        if (h < 0 || l < 0) break;
+        if (o + 1 < cap) out[o++] = (char)(h << 4 | l), out[o] = '\0';
+      }
+      continue;
+    }
+    return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: 'monitor %s' replied '%s'%s%.200s", cmd, quote(r),
+                       o ? "; it printed: " : "", o ? out : "");
+  }
+}
+
+int rvhal_rsp_threads(rvhal_rsp_t *r, unsigned *ids, unsigned max, unsigned *out_count) {
+  unsigned n = 0;
+  for (const char *req = "qfThreadInfo";; req = "qsThreadInfo") {
+    RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, req));
+    if (!strcmp(r->reply, "l")) break;
+    if (r->reply[0] != 'm')
+      return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s', not a thread list", req, quote(r));
+    for (const char *p = r->reply + 1; *p;) {
+      char *end;
+      unsigned long t = strtoul(p, &end, 16);
+      if (end == p || (*end && *end != ',') || t == 0 || t > 0xffffff)
+        return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s': not a list of thread ids", req, quote(r));
+      if (n == max)
+        return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: the stub lists more than %u threads (harts)", max);
+      ids[n++] = (unsigned)t;
+      p = *end ? end + 1 : end;
+    }
+  }
+  *out_count = n;
+  return RVHAL_OK;
+}
+
+int rvhal_rsp_detach(rvhal_rsp_t *r) {
+  RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, "D"));
+  if (strcmp(r->reply, "OK")) return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: 'D' (detach) replied '%s'", quote(r));
   return RVHAL_OK;
 }

@@ -73,4 +73,15 @@ int rvhal_rsp_select_thread(rvhal_rsp_t *r, unsigned thread);
 int rvhal_rsp_read_register(rvhal_rsp_t *r, unsigned regnum, uint64_t *out_value, unsigned *out_bytes);
 int rvhal_rsp_write_register(rvhal_rsp_t *r, unsigned regnum, uint64_t value, unsigned bytes);
 
+/* qRcmd: a `monitor` command of the stub (QEMU: an HMP command such as
+ * "system_reset"; OpenOCD: "reset halt"). Its console output (O packets)
+ * goes to out (NUL-terminated, cut at cap - 1); the final reply must be OK
+ * (or empty output followed by OK). An E reply is an error naming cmd. */
+int rvhal_rsp_monitor(rvhal_rsp_t *r, const char *cmd, char *out, size_t cap);
+/* qfThreadInfo / qsThreadInfo: the stub's thread ids (harts), at most max
+ * of them (more is an error: the list is untrusted). */
+int rvhal_rsp_threads(rvhal_rsp_t *r, unsigned *ids, unsigned max, unsigned *out_count);
+/* D: detach, leaving the target running. */
+int rvhal_rsp_detach(rvhal_rsp_t *r);
+
 #endif /* RVHAL_HOST_GDB_RSP_H */

@@ -141,7 +141,7 @@ static void make_empty_dtb(void) {
 /* QEMU's command line, built before fork so the child only execs. */
 #define MAX_LOADERS (RVHAL_MAX_HARTS + 8)
 typedef struct qemu_argv {
-  char smp[16], mem[32], backend[160], chardev[64], machine[96], qmp[64], gdb[64], dtb[32], bios[RVHAL_BOARD_STR_MAX];
+  char cpu[64], smp[16], mem[32], backend[160], chardev[64], machine[96], qmp[64], gdb[64], dtb[32], bios[RVHAL_BOARD_STR_MAX];
   char loader[MAX_LOADERS][64];
   char loader_fw[2 * 4096 + 32]; /* hart 0's, with the firmware's path (commas doubled) */
   char plugin[4200];
@@ -198,6 +198,11 @@ static int build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) {
   *v++ = a->machine;
   *v++ = "-smp";
   *v++ = a->smp;
+  if (q->cfg.vlen) { /* vector harts: QEMU's generic CPU with V */
+    ARG_FMT(a->cpu, "-cpu", "rv%u,v=true,vlen=%u,elen=64", b->xlen, q->cfg.vlen);
+    *v++ = "-cpu";
+    *v++ = a->cpu;
+  }
   *v++ = "-m";
   *v++ = a->mem;
   if (q->ram_fd >= 0) {
@@ -208,8 +213,10 @@ static int build_argv(const qemu_backend_t *q, int child_sock, qemu_argv_t *a) {
   *v++ = a->chardev;
   *v++ = "-serial";
   *v++ = "chardev:uart";
-  *v++ = "-bios";
-  *v++ = a->bios;
+  if (strcmp(a->bios, "default")) { /* "default": the machine's own (shakti_c refuses "none") */
+    *v++ = "-bios";
+    *v++ = a->bios;
+  }
   if (q->dtb_fd >= 0) {
     ARG_FMT(a->dtb, "-dtb", "/dev/fd/%d", q->dtb_fd);
     *v++ = "-dtb";
@@ -665,9 +672,9 @@ static char last_key[4400];            /* configuration of the last device creat
 
 /* The configuration as one string: devices with equal keys can share a spare. */
 static void config_key(const rvhal_qemu_config_t *c, char *buf, size_t cap) {
-  snprintf(buf, cap, "%s|%s|%s|%s|%u|%llx|%llx|%d|%llx", c->qemu_path, c->firmware_path, c->board->name,
+  snprintf(buf, cap, "%s|%s|%s|%s|%u|%llx|%llx|%d|%llx|%u", c->qemu_path, c->firmware_path, c->board->name,
            c->plugin_path ? c->plugin_path : "", c->num_harts, (unsigned long long)c->ram_base,
-           (unsigned long long)c->ram_size, c->exact_timing, (unsigned long long)c->plugin_offset);
+           (unsigned long long)c->ram_size, c->exact_timing, (unsigned long long)c->plugin_offset, c->vlen);
 }
 
 static int spare_alive(qemu_backend_t *s) {

@@ -35,12 +35,19 @@ extern char **environ;
 
 #define MAX_ARGV 192
 
-/* As the C SDK's kernels (cmake/RvhalDevice.cmake): no fixed frame may jump
- * the 64 KiB guard below a hart's stack, so frames are limited to half of
- * it. clang marks the functions; llc warns ("stack frame size ... exceeds
- * limit"), and that warning fails the build. OpenCL C has no VLAs. */
-#define FRAME_LIMIT 32768
-#define FRAME_LIMIT_FLAG "-Wframe-larger-than=32768"
+/* As the C SDK's kernels: no fixed frame may jump the 64 KiB guard below a
+ * hart's stack, so frames are limited to half of it; the limit is the
+ * kernel flag set's (cmake/package/RvhalKernelFlags.cmake, passed by
+ * host/CMakeLists.txt). clang marks the functions; llc warns ("stack frame
+ * size ... exceeds limit"), and that warning fails the build. OpenCL C has
+ * no VLAs. */
+#ifndef RVHAL_KERNEL_FRAME_MAX
+#error "RVHAL_KERNEL_FRAME_MAX must come from the build (RvhalKernelFlags.cmake)"
+#endif
+#define FRAME_LIMIT RVHAL_KERNEL_FRAME_MAX
+#define FRAME_LIMIT_STR_(x) #x
+#define FRAME_LIMIT_STR(x) FRAME_LIMIT_STR_(x)
+#define FRAME_LIMIT_FLAG "-Wframe-larger-than=" FRAME_LIMIT_STR(RVHAL_KERNEL_FRAME_MAX)
 
 typedef struct argv_buf {
   const char *v[MAX_ARGV + 1];

@@ -41,15 +41,17 @@ static const field_t fields[] = {
     U32("max_harts", max_harts),
     U64("timebase_hz", timebase_hz),
     U64("fault_addr", fault_addr),
+    STR("debug_reset", debug_reset),
     STR("qemu_machine", qemu_machine),
     STR("qemu_bios", qemu_bios),
     U64("qemu_min_ram", qemu_min_ram),
     STR("qemu_args", qemu_args),
 };
-/* The other keys: "isa_ext", "priv", "doorbell_polled", "qemu_boot", "debug_doorbell", "qemu_dtb". */
-enum { F_ISA_EXT = 0, F_PRIV, F_DOORBELL, F_BOOT, F_DEBUG_DOORBELL, F_DTB, NUM_EXTRA };
-static const char *const extra_keys[NUM_EXTRA] = {"isa_ext",        "priv",    "doorbell_polled", "qemu_boot",
-                                                  "debug_doorbell", "qemu_dtb"};
+/* The other keys: "isa_ext", "priv", "doorbell_polled", "qemu_boot", "debug_doorbell", "qemu_dtb",
+ * "debug_start". */
+enum { F_ISA_EXT = 0, F_PRIV, F_DOORBELL, F_BOOT, F_DEBUG_DOORBELL, F_DTB, F_DEBUG_START, NUM_EXTRA };
+static const char *const extra_keys[NUM_EXTRA] = {"isa_ext",        "priv",     "doorbell_polled", "qemu_boot",
+                                                  "debug_doorbell", "qemu_dtb", "debug_start"};
 #define NUM_FIELDS (sizeof fields / sizeof fields[0])
 
 static int parse_u64(const char *v, uint64_t *out) {
@@ -102,7 +104,7 @@ static int check(const rvhal_board_desc_t *d, const char *what) {
   if (!d->qemu_machine[0]) return BAD("%s: empty qemu_machine", what);
   for (const char *p = d->qemu_machine; *p; p++)
     if (*p == ',' || *p == ' ') return BAD("%s: qemu_machine \"%s\" has a comma or blank", what, d->qemu_machine);
-  if (!d->qemu_bios[0]) return BAD("%s: empty qemu_bios (use \"none\")", what);
+  if (!d->qemu_bios[0]) return BAD("%s: empty qemu_bios (use \"none\", or \"default\" for no -bios)", what);
   if (d->qemu_min_ram > (64ull << 30)) return BAD("%s: qemu_min_ram 0x%llx is implausible", what,
                                                   (unsigned long long)d->qemu_min_ram);
   return RVHAL_OK;
@@ -193,6 +195,11 @@ int rvhal_board_desc_parse(const char *text, const char *what, rvhal_board_desc_
         if (parse_str(val, s, sizeof s) || (strcmp(s, "machine") && strcmp(s, "empty")))
           return BAD("%s:%u: qemu_dtb: expected \"machine\" or \"empty\", found %s", what, line_no, val);
         d.qemu_dtb_empty = s[0] == 'e';
+        break;
+      case F_DEBUG_START:
+        if (parse_str(val, s, sizeof s) || (strcmp(s, "entry") && strcmp(s, "reset")))
+          return BAD("%s:%u: debug_start: expected \"entry\" or \"reset\", found %s", what, line_no, val);
+        d.debug_start_entry = s[0] == 'e';
         break;
       case F_DEBUG_DOORBELL:
         debug_doorbell_line = line_no;

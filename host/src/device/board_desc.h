@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#define RVHAL_BOARD_DESC_VERSION 3 /* 2: debug_doorbell; 3: qemu_dtb */
+#define RVHAL_BOARD_DESC_VERSION 4 /* 2: debug_doorbell; 3: qemu_dtb; 4: debug_reset, debug_start */
 #define RVHAL_BOARD_STR_MAX 256
 
 typedef enum rvhal_board_boot {
@@ -40,9 +40,17 @@ typedef struct rvhal_board_desc {
   uint64_t fault_addr;        /* loads and stores there fault */
   rvhal_board_debug_doorbell_t debug_doorbell;
   uint64_t debug_doorbell_addr; /* MSIP: hart 0's M-mode software-interrupt register (CLINT/ACLINT MSWI) */
+  /* Bringing a target reached through a debugger (gdb_backend.c, a stub
+   * rvhal did not start) to a known state: monitor commands (qRcmd),
+   * ';'-separated ("" none; QEMU "system_reset", OpenOCD "reset halt"); then
+   * every hart the stub lists starts at the image's entry (debug_start_entry
+   * 1, "entry") or where the reset left it (0, "reset": a boot ROM that
+   * jumps to the image). */
+  char debug_reset[RVHAL_BOARD_STR_MAX];
+  int debug_start_entry;
   char qemu_machine[64];
   rvhal_board_boot_t qemu_boot;
-  char qemu_bios[RVHAL_BOARD_STR_MAX]; /* "none" or a file */
+  char qemu_bios[RVHAL_BOARD_STR_MAX]; /* -bios: "none" or a file; "default": no -bios (the machine's own) */
   uint64_t qemu_min_ram;      /* -m at least this (0: none) */
   char qemu_args[RVHAL_BOARD_STR_MAX]; /* extra arguments, blank-separated */
   int qemu_dtb_empty; /* the firmware reads no device tree: QEMU is handed an empty one instead of building

@@ -74,7 +74,15 @@ static int resolve_options(const rvhal_board_desc_t *board, const rvhal_device_o
   if (!o->max_work_group_size) o->max_work_group_size = RVHAL_DEFAULT_MAX_WG;
   if (!o->item_stack_size) o->item_stack_size = RVHAL_DEFAULT_ITEM_STACK;
   if (!o->linger_us) o->linger_us = RVHAL_DEFAULT_LINGER_US;
+  if (o->progress_fn && !o->progress_interval_ms) o->progress_interval_ms = 1000;
   if (!o->tlb_care_off) RVHAL_RETURN_IF_ERROR(env_tlb_care_off(&o->tlb_care_off));
+  if (!o->vlen) RVHAL_RETURN_IF_ERROR(env_u32("RVHAL_VLEN", &o->vlen));
+  if (o->vlen && (o->vlen < 128 || o->vlen > 1024 || (o->vlen & (o->vlen - 1))))
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "vlen %u: vector harts take a VLEN of 128, 256, 512 or 1024 bits (0: none)",
+                       o->vlen);
+  if (o->vlen && strchr(board->isa + 4, 'v') == NULL && strcmp(board->qemu_machine, "virt"))
+    return rvhal_error(RVHAL_UNSUPPORTED, "vlen %u: vector harts are given on QEMU's virt machine (-cpu rvXX,v=true); "
+                       "board %s runs %s", o->vlen, board->name, board->qemu_machine);
   o->counters = o->counters != 0;
   return RVHAL_OK;
 }
@@ -158,13 +166,29 @@ int rvhal_device_boot(rvhal_device_t *d) {
                          rvhal_status_name(d->ctrl->fw.error));
     }
     if (waited >= RVHAL_BOOT_TIMEOUT_MS) {
-      int rc = rvhal_error(RVHAL_TIMEOUT, "firmware not ready after %d ms (%u of %u harts up); QEMU said: %s", waited,
-                           d->ctrl->fw.harts_online, d->info.num_harts, be->vtable->diagnostics(be));
+      /* What the firmware got to: nothing at all (no hart reached boot.c:
+       * the image, the reset, or a trap in start.S) or some harts. */
+      char msg[sizeof d->ctrl->fw.message + 1];
+      memcpy(msg, d->ctrl->fw.message, sizeof d->ctrl->fw.message);
+      msg[sizeof msg - 1] = '\0';
+      const uint32_t up = d->ctrl->fw.harts_online;
+      const char *qemu_said = be->vtable->diagnostics(be);
+      int rc = rvhal_error(RVHAL_TIMEOUT, "firmware not ready after %d ms (%u of %u harts up%s%s%s); %s said: %s", waited,
+                           up, d->info.num_harts,
+                           up ? "" : ": none finished start-up; a trap before that, e.g. in start.S an FP CSR on "
+                                     "harts without F/D, or an image the machine did not load",
+                           msg[0] ? "; the firmware's last message: " : "", msg, rvhal_dev_coherent(d) ? "QEMU" : "the stub",
+                           qemu_said[0] ? qemu_said : "nothing");
       be->vtable->stop(be);
       return rc;
     }
     RVHAL_RETURN_IF_ERROR(be->vtable->wait(be, rvhal_dev_coherent(d) ? 100 : 5)); /* a mirror is not woken by "ready" */
   }
+}
+
+static const char *env_nonempty(const char *name) {
+  const char *v = getenv(name);
+  return v && *v ? v : NULL;
 }
 
 static void fill_info(rvhal_device_t *d) {
@@ -175,6 +199,9 @@ static void fill_info(rvhal_device_t *d) {
   d->info.local_mem_size = d->layout.local_mem_size;
   d->info.max_work_group_size = d->layout.max_work_group_size;
   d->info.timing = d->options.timing;
+  d->info.vlen = d->options.vlen;
+  snprintf(d->isa, sizeof d->isa, "%s%s", d->kind->info.isa, d->options.vlen && !strchr(d->kind->info.isa + 4, 'v') ? "v" : "");
+  d->info.isa = d->isa;
 }
 
 int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, rvhal_device_t **out_device) {
@@ -205,6 +232,11 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
   fill_info(d);
   /* A bad profile spec fails before any QEMU starts. */
   if (d->options.profile && (rc = rvhal_profile_open(d->options.profile, &d->profile))) goto fail;
+  if (d->profile) {
+    char pname[160];
+    snprintf(pname, sizeof pname, "rvhal device %u: %s, %u harts", index, d->info.name, d->info.num_harts);
+    rvhal_profile_name_process(d->profile, pname);
+  }
 
   const char *env_qemu = getenv("RVHAL_QEMU");
   rvhal_qemu_config_t qc = {
@@ -218,12 +250,26 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
       .exact_timing = d->options.timing == RVHAL_TIMING_EXACT,
       .plugin_path = d->options.counters ? rvhal_qemu_plugin_path() : NULL,
       .plugin_offset = d->layout.ctrl - d->layout.ram_base + offsetof(rvhal_ctrl_t, insns),
+      .vlen = d->options.vlen,
   };
   const char *backend = getenv("RVHAL_BACKEND");
   if (backend && *backend && strcmp(backend, "qemu") && strcmp(backend, "gdb")) {
     rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_BACKEND=%s: use \"qemu\" (shared memory, the default) or \"gdb\" "
                      "(GDB remote protocol)", backend);
     goto fail;
+  }
+  /* A stub rvhal does not start implies the GDB-remote backend. */
+  qc.gdb_remote = options && options->gdb_remote ? options->gdb_remote : env_nonempty("RVHAL_GDB_REMOTE");
+  qc.gdb_spawn = qc.gdb_remote ? NULL : env_nonempty("RVHAL_GDB_SPAWN");
+  qc.uart = env_nonempty("RVHAL_UART");
+  qc.gdb_reset = getenv("RVHAL_GDB_RESET"); /* "" too: no reset */
+  if (qc.gdb_remote || qc.gdb_spawn) {
+    if (backend && !strcmp(backend, "qemu")) {
+      rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_BACKEND=qemu with a GDB stub to attach to (%s): the stub is "
+                       "reached by the gdb backend", qc.gdb_remote ? qc.gdb_remote : qc.gdb_spawn);
+      goto fail;
+    }
+    backend = "gdb";
   }
   if (backend && !strcmp(backend, "gdb")) rc = rvhal_gdb_backend_create(&qc, &d->backend);
   else rc = rvhal_qemu_backend_create(&qc, &d->backend);
@@ -239,6 +285,7 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
   d->host_cpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? (uint32_t)CPU_COUNT(&cpus) : 1;
   if (d->host_cpus < 1) d->host_cpus = 1;
   if ((rc = rvhal_device_boot(d))) goto fail;
+  if ((rc = rvhal_progress_thread_start(d))) goto fail;
   *out_device = d;
   return RVHAL_OK;
 fail:
@@ -248,6 +295,7 @@ fail:
 
 void rvhal_device_delete(rvhal_device_t *d) {
   if (!d) return;
+  rvhal_progress_thread_stop(d);
   rvhal_queues_device_deleted(d); /* before the lock: their threads may be waiting for it */
   rvhal_launch_release(d); /* deleted from a print callback: undefined, but not a loop here */
   while (d->programs) rvhal_program_free(d, d->programs->handle);

@@ -85,6 +85,7 @@ struct rvhal_device {
   rvhal_device_info_t info;
   const rvhal_device_kind_t *kind;
   rvhal_device_options_t options;
+  char isa[96]; /* info.isa: the board's, with "v" for vector harts */
   rvhal_layout_t layout;
   rvhal_backend_t *backend;
   rvhal_ctrl_t *ctrl;        /* host view of the control block */
@@ -115,8 +116,9 @@ struct rvhal_device {
   struct {
     uint64_t seq; /* 0: none */
     uint64_t start_ns, groups;
-    uint32_t harts, trace;
+    uint32_t harts, trace, team;
   } inflight;
+  struct rvhal_progress_thread *progress_thread; /* calls options.progress_fn (observe/progress.c) */
   uint64_t recent_launch_ns;     /* running average of launches' device times: how long to spin (launch.c) */
   uint64_t tlb_entries;          /* what the harts' TLBs were grown to (launch.c; 0: not yet) */
   int placed_cpu;                /* host CPU hart 0 was last kept off (launch.c; -1: none) */
@@ -232,6 +234,11 @@ static inline void rvhal_heap_guard_release_(pthread_mutex_t **m) {
 /* memory.c: [addr, addr+size) inside one allocation, or the error mem_<op>
  * gives ("mem_copy: source address ... is not inside any allocation"). */
 int rvhal_mem_check(rvhal_device_t *d, const char *op, const char *what, hal_addr_t addr, hal_size_t size);
+
+/* progress.c: the thread that calls options.progress_fn while launches
+ * run (started when the device has one; stop is idempotent). */
+int rvhal_progress_thread_start(rvhal_device_t *d);
+void rvhal_progress_thread_stop(rvhal_device_t *d);
 
 /* queue.c: stops the device's queues, cancelling what has not started. */
 void rvhal_queues_device_deleted(rvhal_device_t *d);

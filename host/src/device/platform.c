@@ -14,10 +14,6 @@
 
 #include "device/device_internal.h"
 
-#ifndef RVHAL_VERSION_STRING
-#define RVHAL_VERSION_STRING "0.0.0"
-#endif
-
 #define MAX_KINDS 32
 
 static rvhal_device_kind_t kinds[MAX_KINDS];
@@ -154,4 +150,39 @@ int rvhal_platform_device_info(uint32_t index, const rvhal_device_info_t **out_i
   if (!k) return rvhal_error(RVHAL_NOT_FOUND, "device index %u: the platform has %u devices", index, num_kinds);
   *out_info = &k->info;
   return RVHAL_OK;
+}
+
+int rvhal_platform_find_device(const char *name, uint32_t *out_index) {
+  pthread_once(&once, init_kinds);
+  if (!name || !out_index) return rvhal_error(RVHAL_INVALID_ARGUMENT, "platform_find_device: NULL argument");
+  if (*name >= '0' && *name <= '9') {
+    char *end;
+    unsigned long i = strtoul(name, &end, 10);
+    if (*end || i >= num_kinds)
+      return rvhal_error(RVHAL_NOT_FOUND, "device '%s': the platform has %u devices (0 to %u)", name, num_kinds,
+                         num_kinds ? num_kinds - 1 : 0);
+    *out_index = (uint32_t)i;
+    return RVHAL_OK;
+  }
+  uint32_t board_matches = 0, board_index = 0;
+  for (uint32_t i = 0; i < num_kinds; i++) {
+    if (!strcmp(kinds[i].name, name)) {
+      *out_index = i;
+      return RVHAL_OK;
+    }
+    if (!strcmp(kinds[i].board.name, name)) board_matches++, board_index = i;
+  }
+  if (board_matches == 1) {
+    *out_index = board_index;
+    return RVHAL_OK;
+  }
+  char names[1024] = "";
+  size_t o = 0;
+  for (uint32_t i = 0; i < num_kinds && o < sizeof names - 1; i++)
+    o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", i ? ", " : "", kinds[i].name);
+  if (board_matches > 1)
+    return rvhal_error(RVHAL_NOT_FOUND, "device '%s': board %s has %u devices (one per XLEN); name one: %s", name, name,
+                       board_matches, names);
+  return rvhal_error(RVHAL_NOT_FOUND, "device '%s': no such device; the platform has: %s", name,
+                     num_kinds ? names : "none");
 }

@@ -24,7 +24,7 @@
  * large allocations all differ modulo 64, and so modulo any larger TLB.
  * Smaller allocations need none: back to back, they are fewer than COLOURS
  * pages apart. The padding stays free for later small allocations.
- * docs/architecture.md, "Emulation speed", has the measurements. */
+ * docs/performance.md, "What each speed measure buys", has the measurements. */
 #define COLOUR_PAGE 4096u
 #define COLOURS 64u
 #define COLOUR_STEP 17u

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "device/device_internal.h"
+#include "observe/profile.h"
 
 /* [addr, addr+size) inside one allocation: its host pointer. */
 static int check_range(rvhal_device_t *d, const char *op, const char *what, hal_addr_t addr, hal_size_t size,
@@ -49,6 +50,7 @@ int rvhal_mem_free(rvhal_device_t *d, hal_addr_t addr) {
 
 int rvhal_mem_write(rvhal_device_t *d, hal_addr_t dst, const void *src, hal_size_t size) {
   RVHAL_HEAP_GUARD(d);
+  RVHAL_PROFILE_CALL(d, "mem_write", size);
   if (!d || (!src && size)) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_write: NULL device or source");
   if (!size) return RVHAL_OK;
   uint8_t *p;
@@ -61,6 +63,7 @@ int rvhal_mem_write(rvhal_device_t *d, hal_addr_t dst, const void *src, hal_size
 
 int rvhal_mem_read(rvhal_device_t *d, void *dst, hal_addr_t src, hal_size_t size) {
   RVHAL_HEAP_GUARD(d);
+  RVHAL_PROFILE_CALL(d, "mem_read", size);
   if (!d || (!dst && size)) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_read: NULL device or destination");
   if (!size) return RVHAL_OK;
   uint8_t *p;
@@ -73,6 +76,7 @@ int rvhal_mem_read(rvhal_device_t *d, void *dst, hal_addr_t src, hal_size_t size
 
 int rvhal_mem_copy(rvhal_device_t *d, hal_addr_t dst, hal_addr_t src, hal_size_t size) {
   RVHAL_HEAP_GUARD(d);
+  RVHAL_PROFILE_CALL(d, "mem_copy", size);
   rvhal_clear_error();
   if (!d) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_copy: NULL device");
   if (!size) return RVHAL_OK;
@@ -94,6 +98,7 @@ int rvhal_check_fill_pattern(const char *what, const void *pattern, uint64_t pat
 
 int rvhal_mem_fill(rvhal_device_t *d, hal_addr_t dst, const void *pattern, hal_size_t pattern_size, hal_size_t size) {
   RVHAL_HEAP_GUARD(d);
+  RVHAL_PROFILE_CALL(d, "mem_fill", size);
   rvhal_clear_error();
   if (!d) return rvhal_error(RVHAL_INVALID_ARGUMENT, "mem_fill: NULL device");
   RVHAL_RETURN_IF_ERROR(rvhal_check_fill_pattern("mem_fill", pattern, pattern_size));

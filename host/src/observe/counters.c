@@ -148,3 +148,16 @@ int rvhal_device_instructions(const rvhal_device_t *d, uint32_t hart, uint64_t *
   *out_count = __atomic_load_n(&d->ctrl->insns.hart[hart].count, __ATOMIC_ACQUIRE);
   return RVHAL_OK;
 }
+
+int rvhal_device_debug_counters(rvhal_device_t *d, uint32_t hart, uint64_t *out_mcycle, uint64_t *out_minstret) {
+  RVHAL_DEVICE_GUARD(d);
+  if (!d || !out_mcycle || !out_minstret)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_debug_counters: NULL argument");
+  if (hart >= d->info.num_harts)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_debug_counters: hart %u, the device has %u", hart,
+                       d->info.num_harts);
+  if (!d->backend->vtable->hart_counters)
+    return rvhal_error(RVHAL_UNSUPPORTED, "device_debug_counters: the device has no debug link (the GDB-remote "
+                       "backend has: RVHAL_BACKEND=gdb or RVHAL_GDB_REMOTE)");
+  return d->backend->vtable->hart_counters(d->backend, hart, out_mcycle, out_minstret);
+}

@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/internal.h"
 #include "observe/counters_internal.h"
@@ -24,12 +26,14 @@ typedef struct span {
 } span_t;
 
 struct rvhal_profile {
+  pthread_mutex_t lock; /* the host tracks are written from any thread */
   int table;
   FILE *csv, *trace;
   char *svg_path;
   int trace_events;  /* events written to the JSON so far */
   uint32_t harts_named;
   uint64_t queues_named[4];  /* bit per queue id < 256 that has its track's name */
+  uint32_t host_named;       /* bit per rvhal_profile_track_t that has its name */
   span_t *spans;
   size_t num_spans, dropped_spans;
   char *kernels[MAX_KERNELS];
@@ -38,6 +42,7 @@ struct rvhal_profile {
 };
 
 static void free_profile(rvhal_profile_t *p) {
+  pthread_mutex_destroy(&p->lock);
   if (p->csv) fclose(p->csv);
   if (p->trace) fclose(p->trace);
   for (uint32_t i = 0; i < p->num_kernels; i++) free(p->kernels[i]);
@@ -85,6 +90,7 @@ int rvhal_profile_open(const char *spec, rvhal_profile_t **out_profile) {
     free(copy);
     return rvhal_error(RVHAL_HOST_IO, "out of host memory");
   }
+  pthread_mutex_init(&p->lock, NULL);
   int rc = RVHAL_OK;
   for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
     if (!strcmp(item, "table")) p->table = 1;
@@ -281,7 +287,11 @@ static void print_table(const rvhal_launch_record_t *l, int exact, const char *w
   fputc('\n', stderr);
 }
 
+static void host_span(rvhal_profile_t *p, rvhal_profile_track_t track, const char *name, double t0_us,
+                      double t1_us, const char *args_json);
+
 void rvhal_profile_record(rvhal_profile_t *p, const rvhal_launch_record_t *l) {
+  pthread_mutex_lock(&p->lock);
   const char *why;
   int exact = rvhal_counters_exactness(1, l->plugin_counts, l->exact_timing, l->harts_per_group, &why);
   if (p->table) print_table(l, exact, why);
@@ -294,7 +304,84 @@ void rvhal_profile_record(rvhal_profile_t *p, const rvhal_launch_record_t *l) {
     fflush(p->csv);
   }
   if (rvhal_profile_wants_events(p)) collect_spans(p, l);
-  if (p->trace) fflush(p->trace);
+  if (p->trace) {
+    char name[160], args[64];
+    snprintf(name, sizeof name, "launch %" PRIu64 " %s", l->seq, l->kernel);
+    snprintf(args, sizeof args, "{\"launch\": %" PRIu64 ", \"groups\": %" PRIu64 "}", l->seq, l->groups);
+    host_span(p, RVHAL_PROFILE_TRACK_LAUNCHES, name, (double)l->host_start_ns / 1e3,
+              (double)(l->host_start_ns + l->host_ns) / 1e3, args);
+    fflush(p->trace);
+  }
+  pthread_mutex_unlock(&p->lock);
+}
+
+/* ---- host tracks -----------------------------------------------------------
+ * The host's side beside the harts (tids RVHAL_PROFILE_HOST_TID + track):
+ * the API calls, each launch from submit to completion seen, and waits. */
+
+void rvhal_profile_name_process(rvhal_profile_t *p, const char *name) {
+  if (!p || !p->trace) return;
+  pthread_mutex_lock(&p->lock);
+  fprintf(p->trace, "%s{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": ",
+          p->trace_events++ ? ",\n" : "");
+  json_string(p->trace, name);
+  fputs("}}", p->trace);
+  /* the host's tracks above the harts' */
+  fprintf(p->trace, ",\n{\"name\": \"process_sort_index\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"sort_index\": 0}}");
+  p->trace_events++;
+  pthread_mutex_unlock(&p->lock);
+}
+
+static void host_span(rvhal_profile_t *p, rvhal_profile_track_t track, const char *name, double t0_us,
+                      double t1_us, const char *args_json) {
+  static const char *const track_names[] = {"host: API calls", "host: launches (submit to completion)",
+                                            "host: waits"};
+  const uint32_t tid = RVHAL_PROFILE_HOST_TID + (uint32_t)track;
+  if (!(p->host_named >> track & 1)) {
+    p->host_named |= 1u << track;
+    fprintf(p->trace, "%s{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, \"args\": "
+                      "{\"name\": \"%s\"}},\n{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 1, "
+                      "\"tid\": %u, \"args\": {\"sort_index\": %d}}",
+            p->trace_events++ ? ",\n" : "", tid, track_names[track], tid, -10 + (int)track);
+    p->trace_events++;
+  }
+  fprintf(p->trace, "%s{\"name\": ", p->trace_events++ ? ",\n" : "");
+  json_string(p->trace, name);
+  fprintf(p->trace, ", \"cat\": \"host\", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": 1, \"tid\": %u",
+          t0_us, t1_us > t0_us ? t1_us - t0_us : 0, tid);
+  if (args_json) fprintf(p->trace, ", \"args\": %s", args_json);
+  fputc('}', p->trace);
+}
+
+void rvhal_profile_host_call(rvhal_profile_t *p, uint64_t created_ns, rvhal_profile_track_t track, const char *name,
+                             uint64_t bytes, uint64_t start_ns, uint64_t end_ns) {
+  if (!p || !p->trace || (unsigned)track > RVHAL_PROFILE_TRACK_WAITS) return;
+  char args[48] = "";
+  if (bytes) snprintf(args, sizeof args, "{\"bytes\": %" PRIu64 "}", bytes);
+  pthread_mutex_lock(&p->lock);
+  host_span(p, track, name, (double)(start_ns - created_ns) / 1e3, (double)(end_ns - created_ns) / 1e3,
+            bytes ? args : NULL);
+  pthread_mutex_unlock(&p->lock);
+}
+
+/* The host clock the device's created_ns is on (CLOCK_MONOTONIC). */
+static uint64_t host_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+rvhal_profile_call_t rvhal_profile_call_begin_(rvhal_profile_t *p, uint64_t created_ns, const char *name,
+                                               uint64_t bytes) {
+  rvhal_profile_call_t c = {0};
+  if (p && p->trace) c = (rvhal_profile_call_t){p, created_ns, name, bytes, host_now_ns()};
+  return c;
+}
+
+void rvhal_profile_call_end_(rvhal_profile_call_t *c) {
+  if (c->p)
+    rvhal_profile_host_call(c->p, c->created_ns, RVHAL_PROFILE_TRACK_CALLS, c->name, c->bytes, c->start_ns,
+                            host_now_ns());
 }
 
 /* Queue tracks sit below the harts' (tid 1000 + queue id): what the host
@@ -303,6 +390,7 @@ void rvhal_profile_record(rvhal_profile_t *p, const rvhal_launch_record_t *l) {
 void rvhal_profile_queue_command(rvhal_profile_t *p, uint64_t created_ns, uint32_t queue_id, const char *what,
                                  uint64_t queued_ns, uint64_t submitted_ns, uint64_t started_ns, uint64_t ended_ns) {
   if (!p || !p->trace) return;
+  pthread_mutex_lock(&p->lock);
   uint32_t tid = 1000 + queue_id;
   if (queue_id >= 256 || !(p->queues_named[queue_id / 64] >> (queue_id % 64) & 1)) {
     if (queue_id < 256) p->queues_named[queue_id / 64] |= 1ull << (queue_id % 64);
@@ -318,11 +406,18 @@ void rvhal_profile_queue_command(rvhal_profile_t *p, uint64_t created_ns, uint32
           p->trace_events++ ? ",\n" : "", US(queued_ns), tid);
   json_string(p->trace, what);
   fprintf(p->trace, ", \"waited_us\": %.3f}}", US(submitted_ns) - US(queued_ns));
+  /* submitted: its dependencies met, handed to the queue's worker */
+  fprintf(p->trace, "%s{\"name\": \"submit\", \"cat\": \"queue\", \"ph\": \"i\", \"s\": \"t\", \"ts\": %.3f, "
+                    "\"pid\": 1, \"tid\": %u, \"args\": {\"command\": ",
+          p->trace_events++ ? ",\n" : "", US(submitted_ns), tid);
+  json_string(p->trace, what);
+  fputs("}}", p->trace);
   fprintf(p->trace, "%s{\"name\": ", p->trace_events++ ? ",\n" : "");
   json_string(p->trace, what);
   fprintf(p->trace, ", \"cat\": \"queue\", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": 1, \"tid\": %u}",
           US(started_ns), US(ended_ns) - US(started_ns), tid);
 #undef US
+  pthread_mutex_unlock(&p->lock);
 }
 
 /* ---- SVG timeline --------------------------------------------------------- */
@@ -335,6 +430,81 @@ static double nice_step(double range) {
   while (p * 10 <= raw) p *= 10;
   while (p > raw) p /= 10;
   return raw >= 5 * p ? 5 * p : raw >= 2 * p ? 2 * p : p;
+}
+
+/* The plot's time axis, piecewise: every idle gap longer than a tenth of
+ * the busy time (the host's work between launches: 200 ms would otherwise
+ * set the scale and make each launch a sliver) is drawn as a fixed-width
+ * break, marked and labelled with its length; the busy pieces between the
+ * breaks share the width. */
+#define MAX_PIECES 64
+#define BREAK_PX 28.0
+
+typedef struct piece {
+  double t0, t1; /* host microseconds */
+  double x0, x1; /* plot pixels */
+} piece_t;
+
+typedef struct time_axis {
+  piece_t piece[MAX_PIECES];
+  uint32_t n;
+} time_axis_t;
+
+static int by_start(const void *a, const void *b) {
+  const span_t *x = a, *y = b;
+  return (x->t0 > y->t0) - (x->t0 < y->t0);
+}
+
+/* Sorts the spans by start and cuts the axis at the long gaps. */
+static void build_axis(span_t *spans, size_t n, double plot_w, time_axis_t *ax) {
+  qsort(spans, n, sizeof *spans, by_start);
+  /* busy stretches: the union of the spans */
+  double busy = 0, a = spans[0].t0, b = spans[0].t1;
+  for (size_t i = 1; i <= n; i++) {
+    if (i < n && spans[i].t0 <= b) {
+      if (spans[i].t1 > b) b = spans[i].t1;
+      continue;
+    }
+    busy += b - a;
+    if (i < n) a = spans[i].t0, b = spans[i].t1;
+  }
+  /* pieces: stretches joined across the gaps too short to cut; a gap is
+   * cut only while pieces remain (the last piece takes the rest) */
+  const double min_gap = busy / 10;
+  ax->n = 0;
+  a = spans[0].t0, b = spans[0].t1;
+  for (size_t i = 1; i <= n; i++) {
+    if (i < n && (spans[i].t0 - b <= min_gap || ax->n + 1 == MAX_PIECES)) {
+      if (spans[i].t1 > b) b = spans[i].t1;
+      continue;
+    }
+    ax->piece[ax->n].t0 = a;
+    ax->piece[ax->n++].t1 = b;
+    if (i < n) a = spans[i].t0, b = spans[i].t1;
+  }
+  double total = 0;
+  for (uint32_t k = 0; k < ax->n; k++) total += ax->piece[k].t1 - ax->piece[k].t0;
+  /* Half the room shared evenly, half in proportion to time: a short
+   * launch beside a long one stays readable (each piece has its own ticks). */
+  double room = plot_w - BREAK_PX * (ax->n - 1), x = 0;
+  for (uint32_t k = 0; k < ax->n; k++) {
+    piece_t *pc = &ax->piece[k];
+    double share = total > 0 ? (pc->t1 - pc->t0) / total : 1.0 / ax->n;
+    double w = ax->n == 1 ? room : room * (0.5 / ax->n + 0.5 * share);
+    pc->x0 = x;
+    pc->x1 = x + w;
+    x = pc->x1 + BREAK_PX;
+  }
+}
+
+/* Where host time t is on the plot (t inside the timeline). */
+static double axis_x(const time_axis_t *ax, double t) {
+  uint32_t k = 0;
+  while (k + 1 < ax->n && t >= ax->piece[k + 1].t0) k++;
+  const piece_t *pc = &ax->piece[k];
+  if (t <= pc->t0) return pc->x0;
+  if (t >= pc->t1) return pc->x1;
+  return pc->x0 + (t - pc->t0) * (pc->x1 - pc->x0) / (pc->t1 - pc->t0);
 }
 
 static void write_svg(rvhal_profile_t *p) {
@@ -359,16 +529,25 @@ static void write_svg(rvhal_profile_t *p) {
     fclose(f);
     return;
   }
-  double scale = plot_w / (t1 - t0);
+  time_axis_t ax;
+  build_axis(p->spans, p->num_spans, plot_w, &ax);
   for (uint32_t h = 0; h < lanes; h++) {
     double y = top + h * (lane_h + gap);
     fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">hart %u</text>\n", left - 8, y + lane_h / 2 + 4, h);
-    fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" fill=\"#f7f7f7\"/>\n", left, y, plot_w,
-            lane_h);
+    fprintf(f, "<rect class=\"lane\" x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" fill=\"#f7f7f7\"/>\n", left,
+            y, plot_w, lane_h);
+  }
+  const double lanes_h = lanes * (lane_h + gap) - gap;
+  for (uint32_t k = 0; k + 1 < ax.n; k++) { /* the cut gaps: hatched, with their length */
+    double x = left + ax.piece[k].x1, idle_ms = (ax.piece[k + 1].t0 - ax.piece[k].t1) / 1e3;
+    fprintf(f, "<g class=\"gap\"><rect x=\"%.2f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" fill=\"#ffffff\" "
+               "stroke=\"#888888\" stroke-dasharray=\"3,3\"><title>no launch for %.3f ms (not to scale)</title></rect>"
+               "<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\" fill=\"#555555\">%.3g ms</text></g>\n",
+            x, top, BREAK_PX, lanes_h, idle_ms, x + BREAK_PX / 2, top - 4, idle_ms);
   }
   for (size_t i = 0; i < p->num_spans; i++) {
     const span_t *s = &p->spans[i];
-    double x = left + (s->t0 - t0) * scale, w = (s->t1 - s->t0) * scale;
+    double x = left + axis_x(&ax, s->t0), w = axis_x(&ax, s->t1) - (x - left);
     if (w < 0.5) w = 0.5;
     double y = top + s->hart * (lane_h + gap);
     const char *fill = s->kind == SPAN_CALL ? palette[s->kernel % 8] : s->kind == SPAN_WAIT ? "#d62728" : "#c8c8c8";
@@ -383,17 +562,24 @@ static void write_svg(rvhal_profile_t *p) {
               s->group[2]);
     fputs("</title></rect>\n", f);
   }
-  /* time axis */
-  double axis_y = top + lanes * (lane_h + gap) + 4, step = nice_step(t1 - t0);
-  fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"black\"/>\n", left, axis_y, left + plot_w,
-          axis_y);
-  for (double t = 0; t <= t1 - t0 + 1e-9; t += step) {
-    double x = left + t * scale;
-    fprintf(f, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"black\"/>"
-               "<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
-            x, axis_y, x, axis_y + 5, x, axis_y + 18, t);
+  /* time axis: microseconds since the first span, ticked piece by piece */
+  double axis_y = top + lanes * (lane_h + gap) + 4;
+  for (uint32_t k = 0; k < ax.n; k++) {
+    const piece_t *pc = &ax.piece[k];
+    fprintf(f, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"black\"/>\n", left + pc->x0, axis_y,
+            left + pc->x1, axis_y);
+    double len = pc->t1 - pc->t0, step = len > 0 ? nice_step(len * plot_w / (pc->x1 - pc->x0 + 1e-9)) : 1;
+    double first = (pc->t0 - t0) / step, t = (double)(uint64_t)first * step;
+    if (t < pc->t0 - t0 - 1e-9) t += step;
+    for (uint32_t ticks = 0; t <= pc->t1 - t0 + 1e-9 && ticks < 64; t += step, ticks++) {
+      double x = left + axis_x(&ax, t + t0);
+      fprintf(f, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"black\"/>"
+                 "<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+              x, axis_y, x, axis_y + 5, x, axis_y + 18, t);
+    }
   }
-  fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">microseconds</text>\n", left + plot_w, axis_y + 34);
+  fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">microseconds%s</text>\n", left + plot_w, axis_y + 34,
+          ax.n > 1 ? " (dashed breaks: idle gaps cut out; each piece has its own scale)" : "");
   /* legend */
   double ly = axis_y + 52, lx = left;
   for (uint32_t k = 0; k < p->num_kernels && k < 8; k++) {
@@ -414,9 +600,11 @@ static void write_svg(rvhal_profile_t *p) {
 
 void rvhal_profile_close(rvhal_profile_t *p) {
   if (!p) return;
+  pthread_mutex_lock(&p->lock);
   if (p->trace) {
     fputs("\n],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"producer\": \"rvhal\"}}\n", p->trace);
   }
   if (p->svg_path) write_svg(p);
+  pthread_mutex_unlock(&p->lock);
   free_profile(p);
 }

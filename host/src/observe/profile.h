@@ -20,6 +20,37 @@ void rvhal_profile_record(rvhal_profile_t *p, const rvhal_launch_record_t *launc
 /* One queue command, on the queue's track of the trace (host clock ns). */
 void rvhal_profile_queue_command(rvhal_profile_t *p, uint64_t created_ns, uint32_t queue_id, const char *what,
                                  uint64_t queued_ns, uint64_t submitted_ns, uint64_t started_ns, uint64_t ended_ns);
+/* The trace's process name (Perfetto shows "Process 1" without one). */
+void rvhal_profile_name_process(rvhal_profile_t *p, const char *name);
+
+/* The host's tracks in the trace, beside the harts' (tid HOST_TID + track). */
+typedef enum rvhal_profile_track {
+  RVHAL_PROFILE_TRACK_CALLS = 0,    /* API calls: mem_write, mem_read, ... */
+  RVHAL_PROFILE_TRACK_LAUNCHES = 1, /* each launch, submit to completion seen */
+  RVHAL_PROFILE_TRACK_WAITS = 2,    /* the host waiting: queue_finish */
+} rvhal_profile_track_t;
+#define RVHAL_PROFILE_HOST_TID 900u
+
+/* A span on a host track (host clock ns; bytes 0: none said). */
+void rvhal_profile_host_call(rvhal_profile_t *p, uint64_t created_ns, rvhal_profile_track_t track, const char *name,
+                             uint64_t bytes, uint64_t start_ns, uint64_t end_ns);
+
+/* RVHAL_PROFILE_CALL(d, "mem_write", size) at the top of an API function:
+ * the call, from there to its return, on the API-calls track. */
+typedef struct rvhal_profile_call {
+  rvhal_profile_t *p;
+  uint64_t created_ns;
+  const char *name;
+  uint64_t bytes, start_ns;
+} rvhal_profile_call_t;
+rvhal_profile_call_t rvhal_profile_call_begin_(rvhal_profile_t *p, uint64_t created_ns, const char *name,
+                                               uint64_t bytes);
+void rvhal_profile_call_end_(rvhal_profile_call_t *c);
+#define RVHAL_PROFILE_CALL(d, name, bytes)                                                       \
+  rvhal_profile_call_t rvhal_profile_call_ __attribute__((cleanup(rvhal_profile_call_end_), unused)) = \
+      (d) && (d)->profile ? rvhal_profile_call_begin_((d)->profile, (d)->created_ns, name, bytes)   \
+                          : (rvhal_profile_call_t){0}
+
 /* Finishes the files (closes the JSON, draws the SVG) and frees. */
 void rvhal_profile_close(rvhal_profile_t *p);
 

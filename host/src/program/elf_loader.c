@@ -350,9 +350,11 @@ static int parse_segments(const parser_t *p, rvhal_elf_image_t *img, uint64_t ar
   return RVHAL_OK;
 }
 
-static int parse_symbols(const parser_t *p, rvhal_elf_image_t *img) {
+/* The number of section headers, checked to lie in the file (0: none). */
+static int section_count(const parser_t *p, uint64_t *out_shnum) {
   const ehdr_t *h = &p->eh;
-  if (h->shoff == 0) return RVHAL_OK; /* no section headers: no symbols */
+  *out_shnum = 0;
+  if (h->shoff == 0) return RVHAL_OK; /* no section headers */
   if (h->shentsize != shdr_size(p))
     return rvhal_error(RVHAL_BAD_ELF, "ELF: e_shentsize is %u, expected %zu (sizeof(Elf%d_Shdr))", h->shentsize, shdr_size(p),
                        p->is64 ? 64 : 32);
@@ -372,7 +374,93 @@ static int parse_symbols(const parser_t *p, rvhal_elf_image_t *img) {
                        "ELF: section header table (e_shoff 0x%" PRIx64 ", %" PRIu64
                        " entries of %u bytes) lies outside the file (%zu bytes)",
                        h->shoff, shnum, h->shentsize, p->size);
+  *out_shnum = shnum;
+  return RVHAL_OK;
+}
 
+/* ULEB128 at *at (bounded by end); -1 if it runs off the end or past 64 bits. */
+static int uleb(const uint8_t **at, const uint8_t *end, uint64_t *out) {
+  uint64_t v = 0;
+  for (unsigned shift = 0; *at < end && shift < 64; shift += 7) {
+    uint8_t b = *(*at)++;
+    v |= (uint64_t)(b & 0x7f) << shift;
+    if (!(b & 0x80)) {
+      *out = v;
+      return 0;
+    }
+  }
+  return -1;
+}
+
+#define SHT_RISCV_ATTRIBUTES_ 0x70000003u
+#define TAG_RISCV_ARCH 5
+
+/* Tag_RISCV_arch of the "riscv" attributes (the psABI's format: 'A', then
+ * subsections of length, vendor, and tagged attributes: an even tag takes
+ * a ULEB128, an odd one a NUL-terminated string) into img->arch; left
+ * empty when the file has none. Every length is checked against the
+ * section. */
+static int parse_attributes(const parser_t *p, rvhal_elf_image_t *img) {
+  uint64_t shnum;
+  RVHAL_RETURN_IF_ERROR(section_count(p, &shnum));
+  shdr_t sh = {0};
+  uint64_t i = 1;
+  for (; i < shnum; i++) {
+    read_shdr(p, i, &sh);
+    if (sh.type == SHT_RISCV_ATTRIBUTES_) break;
+  }
+  if (i >= shnum) return RVHAL_OK;
+  if (!in_file(p, sh.offset, sh.size))
+    return rvhal_error(RVHAL_BAD_ELF, "ELF: .riscv.attributes (section %" PRIu64 ", sh_offset 0x%" PRIx64 ", sh_size 0x%"
+                       PRIx64 ") lies outside the file (%zu bytes)", i, sh.offset, sh.size, p->size);
+  const uint8_t *at = p->data + sh.offset, *end = at + sh.size;
+#define BAD_ATTR(what) rvhal_error(RVHAL_BAD_ELF, "ELF: .riscv.attributes: %s at byte %td", what, at - (p->data + sh.offset))
+  if (at == end || *at++ != 'A') return BAD_ATTR("not format version 'A'");
+  while (at < end) {
+    const uint8_t *sub = at;
+    if (end - at < 4) return BAD_ATTR("a subsection length cut short");
+    uint32_t len = (uint32_t)at[0] | (uint32_t)at[1] << 8 | (uint32_t)at[2] << 16 | (uint32_t)at[3] << 24;
+    if (len < 4 || len > (uint64_t)(end - sub)) return BAD_ATTR("a subsection longer than the section");
+    const uint8_t *sub_end = sub + len;
+    at += 4;
+    const uint8_t *nul = memchr(at, 0, (size_t)(sub_end - at));
+    if (!nul) return BAD_ATTR("a vendor name without its NUL");
+    int riscv = !strcmp((const char *)at, "riscv");
+    at = nul + 1;
+    while (riscv && at < sub_end) { /* sub-subsections: tag, length, attributes */
+      const uint8_t *ss = at;
+      uint8_t kind = *at++;
+      if (sub_end - at < 4) return BAD_ATTR("a sub-subsection length cut short");
+      uint32_t sl = (uint32_t)at[0] | (uint32_t)at[1] << 8 | (uint32_t)at[2] << 16 | (uint32_t)at[3] << 24;
+      if (sl < 5 || sl > (uint64_t)(sub_end - ss)) return BAD_ATTR("a sub-subsection longer than its subsection");
+      const uint8_t *ss_end = ss + sl;
+      at += 4;
+      while (kind == 1 && at < ss_end) { /* Tag_File: the whole file's attributes */
+        uint64_t tag, v;
+        if (uleb(&at, ss_end, &tag)) return BAD_ATTR("a bad tag");
+        if (tag % 2 == 0) {
+          if (uleb(&at, ss_end, &v)) return BAD_ATTR("a bad number");
+          continue;
+        }
+        const uint8_t *z = memchr(at, 0, (size_t)(ss_end - at));
+        if (!z) return BAD_ATTR("a string without its NUL");
+        if (tag == TAG_RISCV_ARCH) {
+          if ((size_t)(z - at) >= sizeof img->arch) return BAD_ATTR("Tag_RISCV_arch longer than rvhal takes");
+          memcpy(img->arch, at, (size_t)(z - at) + 1);
+        }
+        at = z + 1;
+      }
+      at = ss_end;
+    }
+    at = sub_end;
+  }
+#undef BAD_ATTR
+  return RVHAL_OK;
+}
+
+static int parse_symbols(const parser_t *p, rvhal_elf_image_t *img) {
+  uint64_t shnum;
+  RVHAL_RETURN_IF_ERROR(section_count(p, &shnum));
   uint64_t symtab_index = 0;
   shdr_t symtab = {0};
   for (uint64_t i = 0; i < shnum && symtab_index == 0; i++) {
@@ -471,6 +559,7 @@ int rvhal_elf_parse(const void *data, size_t size, uint32_t word_size, hal_addr_
   int rc = parse_header(&p, word_size);
   if (rc == RVHAL_OK) rc = parse_segments(&p, img, area_base, area_size);
   if (rc == RVHAL_OK) rc = parse_symbols(&p, img);
+  if (rc == RVHAL_OK) rc = parse_attributes(&p, img);
   if (rc != RVHAL_OK) {
     rvhal_elf_free(img);
     return rc;

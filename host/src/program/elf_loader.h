@@ -41,6 +41,7 @@ typedef struct rvhal_elf_image {
   uint64_t tls_size;  /* PT_TLS memsz (0 if none): __local_variable storage per group;
                          the kernel SDK copies its initial data (.tdata) itself */
   uint64_t tls_align;
+  char arch[160];     /* .riscv.attributes' Tag_RISCV_arch ("rv64i2p1_m2p0_..."), "" if it has none */
   uint32_t num_symbols;                           /* defined FUNC/OBJECT/NOTYPE symbols */
   rvhal_elf_symbol_t *symbols;
 } rvhal_elf_image_t;

@@ -16,6 +16,7 @@
 
 #include "device/device_internal.h"
 #include "base/edit_distance.h"
+#include "program/isa_check.h"
 
 /* A kernel ELF links into the program area; its file may hold symbols and
  * debug information besides, but nothing near this. */
@@ -71,6 +72,13 @@ int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_
   int rc = rvhal_elf_parse(elf, (size_t)size, d->info.word_size, d->layout.program_base, d->layout.program_size,
                            &p->elf);
   if (rc) goto fail;
+  char lacks[40];
+  if (p->elf->arch[0] && rvhal_isa_check(p->elf->arch, d->info.isa, lacks, sizeof lacks)) {
+    rc = rvhal_error(RVHAL_BAD_ELF, "program_load: the kernel was built for %s (its .riscv.attributes), device %s is %s: "
+                     "it lacks %s (rebuild the kernel with -march=%s)", p->elf->arch, d->info.name, d->info.isa, lacks,
+                     d->info.isa);
+    goto fail;
+  }
   if ((rc = collect_kernels(p))) goto fail;
   /* Stage every segment's file bytes in global memory, back to back. */
   uint64_t staged = 0;

@@ -498,7 +498,7 @@ rvhal_device_t *rvhal_queue_device(const rvhal_queue_t *q) { return q ? q->devic
 
 int rvhal_queue_finish(rvhal_queue_t *q, uint32_t timeout_ms) {
   if (!q) return rvhal_error(RVHAL_INVALID_ARGUMENT, "queue is NULL");
-  uint64_t deadline = rvhal_sync_deadline(timeout_ms);
+  uint64_t deadline = rvhal_sync_deadline(timeout_ms), waited_from = rvhal_now_ns();
   rvhal_sync_lock();
   uint64_t target = q->enqueued;
   q->finish_waiters++;
@@ -519,6 +519,10 @@ int rvhal_queue_finish(rvhal_queue_t *q, uint32_t timeout_ms) {
     q->fail_message = q->fail_cause = NULL;
   }
   rvhal_sync_unlock();
+  char what[48];
+  snprintf(what, sizeof what, "queue %u: finish", q->id);
+  rvhal_profile_host_call(q->device->profile, q->device->created_ns, RVHAL_PROFILE_TRACK_WAITS, what, 0, waited_from,
+                          rvhal_now_ns());
   return rc;
 }
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Help and version: every way of asking for help shows it on stdout with an
-# example, and a wrong command or option prints a message and the usage on
-# stderr with exit status 2.
+# example; a wrong command or option prints one line naming it and a hint
+# (not the whole usage) on stderr, with exit status 2.
 set -u
 EXPECT=$(dirname "$0")/expect.sh
 RVHAL=$1
@@ -29,12 +29,31 @@ if [ "$actual" != "$shown" ]; then
   failed=1
 fi
 
-ok 2 "err:^rvhal: unknown command 'frobnicate'$" 'err:^usage: rvhal ' -- "$RVHAL" frobnicate
-ok 2 "err:^rvhal: unknown command 'frobnicate'$" -- "$RVHAL" help frobnicate
+# one_line_and_hint HINT EXPECT-ARGS...: as ok, and stderr is exactly the
+# message and "Try 'HINT'."
+one_line_and_hint() {
+  hint=$1
+  shift
+  ok "$@"
+  while [ "$1" != "--" ]; do shift; done
+  shift
+  err=$("$@" 2>&1 >/dev/null)
+  if [ "$(printf '%s\n' "$err" | wc -l)" != 2 ] || [ "$(printf '%s\n' "$err" | sed -n 2p)" != "Try '$hint'." ]; then
+    echo "FAIL: '$*' should print one line and \"Try '$hint'.\"; it printed:"
+    printf '%s\n' "$err"
+    failed=1
+  fi
+}
+one_line_and_hint "rvhal --help" 2 "err:^rvhal: unknown command 'frobnicate'$" -- "$RVHAL" frobnicate
+one_line_and_hint "rvhal --help" 2 "err:^rvhal: unknown command 'frobnicate'$" -- "$RVHAL" help frobnicate
 ok 2 'err:^rvhal: no command given$' 'err:^usage: rvhal ' -- "$RVHAL"
-ok 2 "err:^rvhal: unknown option '--frob'$" 'err:^usage: rvhal ' -- "$RVHAL" --frob
+one_line_and_hint "rvhal --help" 2 "err:^rvhal: unknown option '--frob' \\(before the command\\)$" -- "$RVHAL" --frob
 for cmd in info run abi kernels cc; do
-  ok 2 "err:^rvhal $cmd: unknown option '--frob'$" "err:^usage: rvhal $cmd " -- "$RVHAL" "$cmd" --frob
+  one_line_and_hint "rvhal $cmd --help" 2 "err:^rvhal $cmd: unknown option '--frob'$" -- "$RVHAL" "$cmd" --frob
 done
+for cmd in info run abi kernels; do # (rvhal cc passes single-dash options to the OpenCL compiler)
+  one_line_and_hint "rvhal $cmd --help" 2 "err:^rvhal $cmd: unknown option '-Z'$" -- "$RVHAL" "$cmd" -Z
+done
+one_line_and_hint "rvhal run --help" 2 "err:^rvhal run: option '--global' needs a value$" -- "$RVHAL" run x.elf k --global
 [ $failed = 0 ] && echo "all help checks passed"
 exit $failed

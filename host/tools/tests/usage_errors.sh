@@ -52,6 +52,8 @@ bad "err:^rvhal abi: 'bytes:0': N must be" -- "$RVHAL" abi bytes:0
 bad 'err:^rvhal abi: RV64: argument 1: POD value of 5000 bytes' -- "$RVHAL" abi ptr,bytes:5000
 bad "err:^rvhal abi: --word '5': expected 4 \(RV32\) or 8 \(RV64\)" -- "$RVHAL" abi --word 5 ptr
 bad "err:^rvhal abi: --c-struct '9x': not a C identifier" -- "$RVHAL" abi --c-struct 9x ptr
+bad "err:^rvhal abi: --json and --c-struct: choose one" -- "$RVHAL" abi --json --c-struct k ptr
+bad "err:^rvhal run: cannot start device 0: profile: 'sheet'" -- "$RVHAL" run --profile=table,sheet "$ELF" vector_add_entry --global 8 buf:u32 buf:u32 buf:u32
 bad 'err:^rvhal info: --device 99: must be 0\.\.' -- "$RVHAL" info --device 99
 bad 'err:^rvhal info: --harts applies to a booted device' -- "$RVHAL" info --harts 2
 [ $failed = 0 ] && echo "all usage error checks passed"

@@ -1,0 +1,434 @@
+/* OpenCL 1.2 math functions (section 6.12.2), float and double, scalar and
+ * every vector width, native_* and half_* forms.
+ *
+ * Double: libm (picolibc on the device) where it has the function, else
+ * the double helpers below, each built from libm functions with its error
+ * bound in a comment. Float: the double function rounded once to float
+ * (error <= 0.5 ulp + the double's error, far inside table 7.1), except the
+ * exact operations (fabs, floor, fma, ...), which use the float instruction
+ * or libm's float function. Vectors: per component (clc_internal.h). */
+#include "clc_internal.h"
+
+/* ---- double helpers not in libm ---------------------------------------- */
+
+#define CLC_PI 0x1.921fb54442d18p+1
+#define CLC_1_PI 0x1.45f306dc9c883p-2
+
+/* sin(pi x), cos(pi x) for |r| <= 0.25: the argument pi*r carries < 1 ulp
+ * of error (pi's rounding + the product), sin/cos add < 1: <= 2.5 ulp. */
+_CLC_INL double __clc_sinpi_k(double r) { return __clc_libm_sin(CLC_PI * r); }
+_CLC_INL double __clc_cospi_k(double r) { return __clc_libm_cos(CLC_PI * r); }
+
+/* x - 2*rint(x/2): exact, in [-1, 1]. */
+_CLC_INL double __clc_mod2(double x) { return x - 2.0 * __clc_rint(x * 0.5); }
+
+_CLC_INL double __clc_sinpi(double x) {
+  if (__builtin_isinf(x) || __builtin_isnan(x)) return __builtin_nan("");
+  double r = __clc_mod2(x); /* sinpi has period 2 */
+  double a = __builtin_fabs(r);
+  double s;
+  if (a > 0.5) a = 1.0 - a; /* sin(pi (1-a)) = sin(pi a), exact by Sterbenz */
+  if (a <= 0.25) s = __clc_sinpi_k(a);
+  else s = __clc_cospi_k(0.5 - a);
+  /* sign: of r; integers give +-0 with the sign of x */
+  if (s == 0.0) return __builtin_copysign(0.0, x);
+  return __builtin_copysign(s, r);
+}
+
+_CLC_INL double __clc_cospi(double x) {
+  if (__builtin_isinf(x) || __builtin_isnan(x)) return __builtin_nan("");
+  double a = __builtin_fabs(__clc_mod2(x)); /* [0, 1] */
+  double sign = 1.0;
+  if (a > 0.5) { a = 1.0 - a; sign = -1.0; } /* cos(pi (1-a)) = -cos(pi a) */
+  double c;
+  if (a <= 0.25) c = __clc_cospi_k(a);
+  else c = __clc_sinpi_k(0.5 - a); /* cos(pi a) = sin(pi (1/2 - a)) */
+  if (c == 0.0) return 0.0; /* cospi(n + 1/2) is +0 */
+  return sign * c;
+}
+
+_CLC_INL double __clc_tanpi(double x) {
+  if (__builtin_isinf(x) || __builtin_isnan(x)) return __builtin_nan("");
+  double r = x - __clc_rint(x); /* period 1: [-0.5, 0.5], exact */
+  double a = __builtin_fabs(r);
+  double t;
+  if (a <= 0.25) {
+    t = __builtin_copysign(__clc_libm_tan(CLC_PI * a), r);
+    if (a == 0.0) {
+      /* tanpi(n) = +-0: sign of x for even n, its opposite for odd n */
+      double n = __clc_rint(x);
+      int odd = __builtin_fabs(__clc_mod2(n)) == 1.0;
+      return __builtin_copysign(0.0, odd ? -x : x);
+    }
+  } else {
+    /* tan(pi a) = 1 / tan(pi (1/2 - a)); a = 1/2 is the pole */
+    double b = 0.5 - a;
+    if (b == 0.0) {
+      double n = __clc_rint(x - 0.5); /* x = n + 1/2 */
+      int odd = __builtin_fabs(__clc_mod2(n)) == 1.0;
+      return odd ? -__builtin_inf() : __builtin_inf();
+    }
+    t = __builtin_copysign(1.0 / __clc_libm_tan(CLC_PI * b), r);
+  }
+  return t;
+}
+
+/* cbrt: libm's, then one Newton step on the exact residual y^3 - x
+ * (y*y split exactly by an fma): within 0.6 ulp whatever the libm (glibc's
+ * own reaches 2.8 ulp, over OpenCL's 2). */
+_CLC_INL double __clc_cbrt(double x) {
+  double y = __clc_libm_cbrt(x);
+  if (y == 0.0 || __builtin_isinf(y) || __builtin_isnan(y)) return y;
+  double a = x, s = 1.0;
+  if (__builtin_fabs(y) > 0x1p300 || __builtin_fabs(y) < 0x1p-300) { /* keep y^3 in range */
+    int e = (int)__clc_libm_logb(y);
+    s = __clc_libm_ldexp(1.0, e);
+    y = __clc_libm_ldexp(y, -e);
+    a = __clc_libm_ldexp(x, -3 * e);
+  }
+  double y2 = y * y, y2lo = __builtin_fma(y, y, -y2);
+  double r = __builtin_fma(y2, y, -a) + y2lo * y; /* y^3 - a */
+  return (y - r / (3.0 * y2)) * s;
+}
+
+/* tgamma. picolibc's measured 362 ulp (limit 16), so: Gamma(x) =
+ * Gamma(r) * prod (x + j) or Gamma(r) / prod (x + j), r = x - n in [1, 2],
+ * with r and every factor carried as an exact double-double (two-sum), the
+ * product as a double-double with its exponent kept apart (no overflow on
+ * the way), and Gamma(r) = exp(lgamma(r)) (lgamma is near 0 on [1, 2], so
+ * its absolute error is the result's relative one), corrected for r's low
+ * part by psi(r) ~ r - 1.5772 (|psi(r) - that| < 0.08, times < 2^-52). */
+_CLC_INL void __clc_two_sum(double a, double b, double *s, double *e) {
+  double t = a + b, bb = t - a;
+  *s = t;
+  *e = (a - (t - bb)) + (b - bb);
+}
+_CLC_INL double __clc_tgamma(double x) {
+  if (__builtin_isnan(x)) return x;
+  if (x == 0.0) return __builtin_copysign(__builtin_inf(), x);
+  if (__builtin_isinf(x)) return x > 0.0 ? x : __builtin_nan("");
+  if (x < 0.0 && x == __clc_rint(x)) return __builtin_nan("");
+  if (x > 171.7) return __builtin_inf();
+  if (__builtin_fabs(x) < 0x1p-54) return 1.0 / x; /* Gamma(x) = 1/x - 0.577.. + O(x) */
+  double n = __clc_floor(x) - 1.0; /* x = r + n, r in [1, 2] */
+  if (x < -200.0) { /* |Gamma(x)| < 2^-1200: +-0, the sign of (-1)^ceil(-x) */
+    return __builtin_fabs(__clc_mod2(n)) == 1.0 ? 0.0 : -0.0;
+  }
+  double rh, rl;
+  __clc_two_sum(x, -n, &rh, &rl);
+  int s;
+  double g = __clc_libm_exp(__clc_libm_lgamma_r(rh, &s));
+  g = __builtin_fma(g, (rh - 1.5772156649015329) * rl, g);
+  /* the product of (x + j), j over the integers between x and r */
+  double ph = 1.0, pl = 0.0;
+  int e = 0;
+  double j0 = n > 0.0 ? 0.0 : n, j1 = n > 0.0 ? n : 0.0; /* j in [j0, j1) gives the factors x - ... */
+  for (double j = j0; j < j1; j += 1.0) {
+    double mh, ml;
+    /* factors: r + j for n > 0 (r, r+1, ..., x-1); x + (j - n) for n < 0 */
+    if (n > 0.0) __clc_two_sum(rh, j, &mh, &ml), ml += rl;
+    else __clc_two_sum(x, j - n, &mh, &ml);
+    double hi = ph * mh, lo = __builtin_fma(ph, mh, -hi) + (ph * ml + pl * mh);
+    double t = hi + lo;
+    pl = lo - (t - hi);
+    ph = t;
+    if (__builtin_fabs(ph) > 0x1p500) { ph *= 0x1p-500; pl *= 0x1p-500; e += 500; }
+  }
+  double res;
+  if (n > 0.0) {
+    double hi = g * ph;
+    res = hi + (__builtin_fma(g, ph, -hi) + g * pl);
+    return __clc_libm_ldexp(res, e);
+  }
+  double q = g / ph;
+  double rem = __builtin_fma(-q, ph, g);
+  res = q + (rem - q * pl) / ph;
+  return __clc_libm_ldexp(res, -e);
+}
+
+_CLC_INL double __clc_asinpi(double x) { return __clc_libm_asin(x) * CLC_1_PI; }
+_CLC_INL double __clc_acospi(double x) { return __clc_libm_acos(x) * CLC_1_PI; }
+_CLC_INL double __clc_atanpi(double x) { return __clc_libm_atan(x) * CLC_1_PI; }
+_CLC_INL double __clc_atan2pi(double y, double x) { return __clc_libm_atan2(y, x) * CLC_1_PI; }
+
+/* 1/sqrt(x): two roundings, <= 1.5 ulp (limit 2 for double). */
+_CLC_INL double __clc_rsqrt(double x) { return 1.0 / __builtin_sqrt(x); }
+
+_CLC_INL double __clc_powr(double x, double y) {
+  if (x < 0.0 || __builtin_isnan(x) || __builtin_isnan(y)) return __builtin_nan("");
+  if ((x == 0.0 || __builtin_isinf(x)) && y == 0.0) return __builtin_nan("");
+  if (x == 1.0 && __builtin_isinf(y)) return __builtin_nan("");
+  return __clc_libm_pow(x, y);
+}
+
+/* x^n: pow with an exactly converted integer exponent. */
+_CLC_INL double __clc_pown(double x, int n) { return __clc_libm_pow(x, (double)n); }
+
+/* x^(1/n). pow(|x|, d) with d = fl(1/n) is off by the factor
+ * |x|^(1/n - d) = 1 + (1/n - d) ln|x| (up to ~230 ulp for |x| near the top
+ * of the range): the residual 1/n - d comes exactly from an fma, and the
+ * factor is applied as one correction. */
+_CLC_INL double __clc_rootn(double x, int n) {
+  if (n == 0 || __builtin_isnan(x)) return __builtin_nan("");
+  int odd = n & 1;
+  if (x < 0.0 && !odd) return __builtin_nan("");
+  double a = __builtin_fabs(x);
+  double d = 1.0 / (double)n;
+  double y = __clc_libm_pow(a, d);
+  if (y != 0.0 && !__builtin_isinf(y) && a != 1.0) {
+    double delta = __builtin_fma(-d, (double)n, 1.0) / (double)n;
+    y = __builtin_fma(y, delta * __clc_libm_log(a), y);
+  }
+  return odd ? __builtin_copysign(y, x) : y;
+}
+
+/* The quotient's low 7 bits and its sign (OpenCL asks for >= 7; C's libm
+ * only promises 3). fmod by 128|y| keeps them; remainder is exact. */
+_CLC_INL double __clc_remquo(double x, double y, int *quo) {
+  double r = __clc_libm_remainder(x, y);
+  if (__builtin_isnan(r) || __builtin_isinf(x) || y == 0.0) { *quo = 0; return r; }
+  double ay = __builtin_fabs(y);
+  double a = __clc_libm_fmod(__builtin_fabs(x), 128.0 * ay); /* 128|y| may be inf: fmod = |x| */
+  double k = __clc_rint((a - __clc_libm_remainder(a, ay)) / ay);
+  int q = (int)k & 127;
+  *quo = ((x < 0.0) != (y < 0.0)) ? -q : q;
+  return r;
+}
+
+_CLC_INL int __clc_ilogb(double x) {
+  if (__builtin_isnan(x)) return FP_ILOGBNAN;
+  if (x == 0.0) return FP_ILOGB0;
+  if (__builtin_isinf(x)) return INT_MAX;
+  int e;
+  __clc_libm_frexp(x, &e);
+  return e - 1;
+}
+
+_CLC_INL double __clc_maxmag(double x, double y) {
+  double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
+  if (ax > ay) return x;
+  if (ay > ax) return y;
+  return __builtin_fmax(x, y);
+}
+_CLC_INL double __clc_minmag(double x, double y) {
+  double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
+  if (ax < ay) return x;
+  if (ay < ax) return y;
+  return __builtin_fmin(x, y);
+}
+
+_CLC_INL double __clc_fdim(double x, double y) {
+  if (__builtin_isnan(x) || __builtin_isnan(y)) return __builtin_nan("");
+  return x > y ? x - y : 0.0;
+}
+
+_CLC_INL double __clc_ldexp(double x, int n) { return __clc_libm_ldexp(x, n); }
+
+_CLC_INL double __clc_lgamma(double x) { int s; return __clc_libm_lgamma_r(x, &s); }
+
+/* ---- generators ----------------------------------------------------------- */
+
+/* F(x): double from IMPL, float through it, every width. */
+#define MATH_D1(F, IMPL)                                                                      \
+  _CLC_DEF double F(double x) { return IMPL(x); }                                             \
+  _CLC_DEF float F(float x) { return (float)IMPL((double)x); }                                \
+  CLC_V1(float, F, float) CLC_V1(double, F, double)
+#define MATH_D2(F, IMPL)                                                                      \
+  _CLC_DEF double F(double x, double y) { return IMPL(x, y); }                                \
+  _CLC_DEF float F(float x, float y) { return (float)IMPL((double)x, (double)y); }            \
+  CLC_V2(float, F, float, float) CLC_V2(double, F, double, double)
+/* Exact in each type: float uses the float operation itself. */
+#define MATH_EXACT1(F, FIMPL, DIMPL)                                                          \
+  _CLC_DEF double F(double x) { return DIMPL(x); }                                            \
+  _CLC_DEF float F(float x) { return FIMPL(x); }                                              \
+  CLC_V1(float, F, float) CLC_V1(double, F, double)
+#define MATH_EXACT2(F, FIMPL, DIMPL)                                                          \
+  _CLC_DEF double F(double x, double y) { return DIMPL(x, y); }                               \
+  _CLC_DEF float F(float x, float y) { return FIMPL(x, y); }                                  \
+  CLC_V2(float, F, float, float) CLC_V2(double, F, double, double)
+/* half_* and native_*: float only, the full-precision function. */
+#define MATH_FLOAT_ALIAS1(F, G)                                                               \
+  _CLC_DEF float F(float x) { return G(x); }                                                  \
+  CLC_V1(float, F, float)
+#define MATH_FLOAT_ALIAS2(F, G)                                                               \
+  _CLC_DEF float F(float x, float y) { return G(x, y); }                                      \
+  CLC_V2(float, F, float, float)
+
+/* ---- one argument --------------------------------------------------------- */
+MATH_D1(acos, __clc_libm_acos)
+MATH_D1(acosh, __clc_libm_acosh)
+MATH_D1(acospi, __clc_acospi)
+MATH_D1(asin, __clc_libm_asin)
+MATH_D1(asinh, __clc_libm_asinh)
+MATH_D1(asinpi, __clc_asinpi)
+MATH_D1(atan, __clc_libm_atan)
+MATH_D1(atanh, __clc_libm_atanh)
+MATH_D1(atanpi, __clc_atanpi)
+MATH_D1(cbrt, __clc_cbrt)
+MATH_D1(cos, __clc_libm_cos)
+MATH_D1(cosh, __clc_libm_cosh)
+MATH_D1(cospi, __clc_cospi)
+MATH_D1(erfc, __clc_libm_erfc)
+MATH_D1(erf, __clc_libm_erf)
+MATH_D1(exp, __clc_libm_exp)
+MATH_D1(exp2, __clc_libm_exp2)
+MATH_D1(exp10, __clc_libm_exp10)
+MATH_D1(expm1, __clc_libm_expm1)
+MATH_D1(lgamma, __clc_lgamma)
+MATH_D1(log, __clc_libm_log)
+MATH_D1(log2, __clc_libm_log2)
+MATH_D1(log10, __clc_libm_log10)
+MATH_D1(log1p, __clc_libm_log1p)
+MATH_D1(logb, __clc_libm_logb)
+MATH_D1(rsqrt, __clc_rsqrt)
+MATH_D1(sin, __clc_libm_sin)
+MATH_D1(sinh, __clc_libm_sinh)
+MATH_D1(sinpi, __clc_sinpi)
+MATH_D1(tan, __clc_libm_tan)
+MATH_D1(tanh, __clc_libm_tanh)
+MATH_D1(tanpi, __clc_tanpi)
+MATH_D1(tgamma, __clc_tgamma)
+
+MATH_EXACT1(ceil, __clc_ceil, __clc_ceil)
+MATH_EXACT1(fabs, __builtin_fabsf, __builtin_fabs)
+MATH_EXACT1(floor, __clc_floor, __clc_floor)
+MATH_EXACT1(rint, __clc_rint, __clc_rint)
+MATH_EXACT1(round, __clc_round, __clc_round)
+MATH_EXACT1(sqrt, __builtin_sqrtf, __builtin_sqrt) /* correctly rounded in both */
+MATH_EXACT1(trunc, __clc_trunc, __clc_trunc)
+
+/* ---- two arguments -------------------------------------------------------- */
+MATH_D2(atan2, __clc_libm_atan2)
+MATH_D2(atan2pi, __clc_atan2pi)
+MATH_D2(fdim, __clc_fdim)
+MATH_D2(fmod, __clc_libm_fmod) /* exact: float through double loses nothing */
+MATH_D2(hypot, __clc_libm_hypot)
+MATH_D2(maxmag, __clc_maxmag)
+MATH_D2(minmag, __clc_minmag)
+MATH_D2(pow, __clc_libm_pow)
+MATH_D2(powr, __clc_powr)
+MATH_D2(remainder, __clc_libm_remainder)
+
+MATH_EXACT2(copysign, __builtin_copysignf, __builtin_copysign)
+MATH_EXACT2(fmax, __builtin_fmaxf, __builtin_fmax)
+MATH_EXACT2(fmin, __builtin_fminf, __builtin_fmin)
+CLC_V2S(float, fmax, float, float) CLC_V2S(double, fmax, double, double)
+CLC_V2S(float, fmin, float, float) CLC_V2S(double, fmin, double, double)
+
+/* nextafter steps in the argument's own type. */
+#define NEXTAFTER(T, I, ASI, AST, TINY)                                                       \
+  _CLC_DEF T nextafter(T x, T y) {                                                            \
+    if (__builtin_isnan(x) || __builtin_isnan(y)) return x + y;                               \
+    if (x == y) return y;                                                                     \
+    if (x == (T)0) return __builtin_copysign(TINY, y);                                        \
+    I b = ASI(x);                                                                             \
+    b += ((x < y) == (x > (T)0)) ? (I)1 : (I)-1;                                              \
+    return AST(b);                                                                            \
+  }                                                                                           \
+  CLC_V2(T, nextafter, T, T)
+NEXTAFTER(float, int, as_int, as_float, 0x1p-149f)
+NEXTAFTER(double, long, as_long, as_double, 0x1p-1074)
+
+/* ---- three arguments ------------------------------------------------------ */
+_CLC_DEF float fma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+_CLC_DEF double fma(double a, double b, double c) { return __builtin_fma(a, b, c); }
+_CLC_DEF float mad(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+_CLC_DEF double mad(double a, double b, double c) { return __builtin_fma(a, b, c); }
+CLC_V3(float, fma, float, float, float) CLC_V3(double, fma, double, double, double)
+CLC_V3(float, mad, float, float, float) CLC_V3(double, mad, double, double, double)
+
+/* ---- integer arguments and results ---------------------------------------- */
+_CLC_DEF double ldexp(double x, int n) { return __clc_ldexp(x, n); }
+_CLC_DEF float ldexp(float x, int n) { return (float)__clc_ldexp((double)x, n); }
+CLC_V2(float, ldexp, float, int) CLC_V2(double, ldexp, double, int)
+CLC_V2S(float, ldexp, float, int) CLC_V2S(double, ldexp, double, int)
+
+_CLC_DEF double pown(double x, int n) { return __clc_pown(x, n); }
+_CLC_DEF float pown(float x, int n) { return (float)__clc_pown((double)x, n); }
+CLC_V2(float, pown, float, int) CLC_V2(double, pown, double, int)
+
+_CLC_DEF double rootn(double x, int n) { return __clc_rootn(x, n); }
+_CLC_DEF float rootn(float x, int n) { return (float)__clc_rootn((double)x, n); }
+CLC_V2(float, rootn, float, int) CLC_V2(double, rootn, double, int)
+
+_CLC_DEF int ilogb(double x) { return __clc_ilogb(x); }
+_CLC_DEF int ilogb(float x) { return __clc_ilogb((double)x); }
+CLC_V1(int, ilogb, float) CLC_V1(int, ilogb, double)
+
+_CLC_DEF float nan(uint c) { return as_float(0x7fc00000u | (c & 0x003fffffu)); }
+_CLC_DEF double nan(ulong c) { return as_double(0x7ff8000000000000ul | (c & 0x0007fffffffffffful)); }
+CLC_V1(float, nan, uint) CLC_V1(double, nan, ulong)
+
+/* ---- pointer outputs (private here; __global/__local below) ---------------- */
+
+_CLC_DEF double lgamma_r(double x, int *s) { return __clc_libm_lgamma_r(x, s); }
+_CLC_DEF float lgamma_r(float x, int *s) { return (float)__clc_libm_lgamma_r((double)x, s); }
+CLC_VP1(float, lgamma_r, float, int) CLC_VP1(double, lgamma_r, double, int)
+
+_CLC_DEF double frexp(double x, int *e) {
+  if (__builtin_isinf(x) || __builtin_isnan(x)) { *e = 0; return x; }
+  return __clc_libm_frexp(x, e);
+}
+_CLC_DEF float frexp(float x, int *e) { return (float)frexp((double)x, e); }
+CLC_VP1(float, frexp, float, int) CLC_VP1(double, frexp, double, int)
+
+_CLC_DEF double remquo(double x, double y, int *q) { return __clc_remquo(x, y, q); }
+_CLC_DEF float remquo(float x, float y, int *q) { return (float)__clc_remquo((double)x, (double)y, q); }
+CLC_VP2(float, remquo, float, int) CLC_VP2(double, remquo, double, int)
+
+/* fract: x - floor(x), below 1 (the largest value under 1 of the type). */
+#define FRACT_MODF_SINCOS(T, ONE_MINUS)                                                       \
+  _CLC_DEF T fract(T x, T *ip) {                                                              \
+    T f = __clc_floor(x);                                                                 \
+    *ip = f;                                                                                  \
+    if (__builtin_isnan(x)) return x;                                                         \
+    if (__builtin_isinf(x)) return __builtin_copysign((T)0, x);                               \
+    return __builtin_fmin(x - f, ONE_MINUS);                                                  \
+  }                                                                                           \
+  _CLC_DEF T modf(T x, T *ip) {                                                               \
+    T i = __clc_trunc(x);                                                                 \
+    *ip = i;                                                                                  \
+    if (__builtin_isnan(x)) return x;                                                         \
+    return __builtin_copysign(__builtin_isinf(x) ? (T)0 : x - i, x);                         \
+  }                                                                                           \
+  _CLC_DEF T sincos(T x, T *c) { *c = cos(x); return sin(x); }                                \
+  CLC_VP1(T, fract, T, T) CLC_VP1(T, modf, T, T) CLC_VP1(T, sincos, T, T)
+FRACT_MODF_SINCOS(float, 0x1.fffffep-1f)
+FRACT_MODF_SINCOS(double, 0x1.fffffffffffffp-1)
+
+#define MATH_PTR_SPACES(T, I)                                                                 \
+  CLC_ALLW(CLC_AS1, T, fract, T, T) CLC_ALLW(CLC_AS1, T, modf, T, T)                          \
+  CLC_ALLW(CLC_AS1, T, sincos, T, T) CLC_ALLW(CLC_AS1, T, frexp, T, I)                        \
+  CLC_ALLW(CLC_AS1, T, lgamma_r, T, I) CLC_ALLW(CLC_AS2, T, remquo, T, I)
+MATH_PTR_SPACES(float, int)
+MATH_PTR_SPACES(double, int)
+
+/* Built with the generic address space (OpenCL C 2.0/3.0, as
+ * sdk/opencl/CMakeLists.txt builds the library), the unqualified pointers
+ * above are generic: OpenCL C 1.x kernels also need the __private forms
+ * (which reach the generic ones through a (P *) cast: &t alone would pick
+ * the __private overload itself). */
+#ifdef __opencl_c_generic_address_space
+#define CLC_ASP1(R, F, A, P) _CLC_DEF R F(A x, __private P *p) { P t; R r = F(x, (P *)&t); *p = t; return r; }
+#define CLC_ASP2(R, F, A, P) _CLC_DEF R F(A x, A y, __private P *p) { P t; R r = F(x, y, (P *)&t); *p = t; return r; }
+#define MATH_PTR_PRIVATE(T, I)                                                                \
+  CLC_ALLW(CLC_ASP1, T, fract, T, T) CLC_ALLW(CLC_ASP1, T, modf, T, T)                        \
+  CLC_ALLW(CLC_ASP1, T, sincos, T, T) CLC_ALLW(CLC_ASP1, T, frexp, T, I)                      \
+  CLC_ALLW(CLC_ASP1, T, lgamma_r, T, I) CLC_ALLW(CLC_ASP2, T, remquo, T, I)
+MATH_PTR_PRIVATE(float, int)
+MATH_PTR_PRIVATE(double, int)
+#endif
+
+/* ---- half_* and native_* (float): the full-precision functions ------------ */
+_CLC_INL float __clc_divide(float x, float y) { return x / y; }
+_CLC_INL float __clc_recip(float x) { return 1.0f / x; }
+#define MATH_REDUCED(P)                                                                       \
+  MATH_FLOAT_ALIAS1(P##cos, cos) MATH_FLOAT_ALIAS2(P##divide, __clc_divide)                   \
+  MATH_FLOAT_ALIAS1(P##exp, exp) MATH_FLOAT_ALIAS1(P##exp2, exp2)                             \
+  MATH_FLOAT_ALIAS1(P##exp10, exp10) MATH_FLOAT_ALIAS1(P##log, log)                           \
+  MATH_FLOAT_ALIAS1(P##log2, log2) MATH_FLOAT_ALIAS1(P##log10, log10)                         \
+  MATH_FLOAT_ALIAS2(P##powr, powr) MATH_FLOAT_ALIAS1(P##recip, __clc_recip)                   \
+  MATH_FLOAT_ALIAS1(P##rsqrt, rsqrt) MATH_FLOAT_ALIAS1(P##sin, sin)                           \
+  MATH_FLOAT_ALIAS1(P##sqrt, sqrt) MATH_FLOAT_ALIAS1(P##tan, tan)
+MATH_REDUCED(half_)
+MATH_REDUCED(native_)

@@ -1,0 +1,260 @@
+/* external_stub MODE TEST [ARGS...]: the GDB-remote backend attached to a
+ * stub rvhal did not start. This program starts a QEMU of its own, as a
+ * separate process, halted (-S) with a gdbstub on a loopback listener:
+ *   tcp    -gdb tcp:127.0.0.1:PORT              RVHAL_GDB_REMOTE=127.0.0.1:PORT
+ *   unix   a unix socket in a private directory  RVHAL_GDB_REMOTE=unix:PATH
+ *   proxy  tcp, through a proxy here that holds every chunk DELAY_US (2 ms)
+ *          in each direction (a slow link: a JTAG host across a network)
+ *   pty    tcp, and the UART as a pty (-serial pty): RVHAL_UART=/dev/pts/N
+ *          wakes the host (a board's serial port beside its probe)
+ * then runs TEST with that environment (every device it creates attaches
+ * to this one QEMU, resets it and loads the firmware through the protocol),
+ * and passes only if TEST passes and QEMU is still running after TEST's
+ * devices detached. Then it kills its QEMU. The board is qemu-virt (the
+ * device under test must be one: RVHAL_TEST_DEVICE unset or 0); -smp is
+ * its max_harts so that any team a test asks for exists. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rvhal/rvhal.h"
+
+static int free_port(void) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  socklen_t len = sizeof a;
+  if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) || getsockname(fd, (struct sockaddr *)&a, &len)) {
+    perror("external_stub: finding a free port");
+    exit(2);
+  }
+  close(fd);
+  return ntohs(a.sin_port);
+}
+
+static int listen_loopback(int *out_port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  socklen_t len = sizeof a;
+  if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) || listen(fd, 4) ||
+      getsockname(fd, (struct sockaddr *)&a, &len)) {
+    perror("external_stub: proxy listener");
+    exit(2);
+  }
+  *out_port = ntohs(a.sin_port);
+  return fd;
+}
+
+/* ---- the delaying proxy: one connection at a time, in order ---- */
+
+static int qemu_port, proxy_delay_us = 2000;
+
+static int connect_qemu(void) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)qemu_port),
+                          .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a)) {
+    perror("external_stub proxy: connecting to QEMU");
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  return fd;
+}
+
+static void *proxy_main(void *arg) {
+  int lfd = *(int *)arg;
+  for (;;) {
+    int c = accept(lfd, NULL, NULL);
+    if (c < 0) continue;
+    int one = 1;
+    setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    int q = connect_qemu();
+    struct pollfd p[2] = {{.fd = c, .events = POLLIN}, {.fd = q, .events = POLLIN}};
+    char buf[8192];
+    while (q >= 0 && poll(p, 2, -1) > 0) {
+      int from = (p[0].revents & (POLLIN | POLLHUP)) ? 0 : 1;
+      ssize_t n = read(p[from].fd, buf, sizeof buf);
+      if (n <= 0) break;
+      struct timespec d = {0, proxy_delay_us * 1000L};
+      nanosleep(&d, NULL);
+      if (write(p[1 - from].fd, buf, (size_t)n) != n) break;
+    }
+    close(c);
+    if (q >= 0) close(q);
+  }
+  return NULL;
+}
+
+/* ---- QEMU ---- */
+
+static pid_t start_qemu(char **argv, int *out_err_fd) {
+  int pipefd[2];
+  if (pipe(pipefd)) exit(2);
+  pid_t parent = getpid(), pid = fork();
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
+    dup2(pipefd[1], 2);
+    dup2(pipefd[1], 1);
+    close(pipefd[0]);
+    execvp(argv[0], argv);
+    _exit(127);
+  }
+  close(pipefd[1]);
+  *out_err_fd = pipefd[0];
+  return pid;
+}
+
+/* Reads QEMU's output until "char device redirected to /dev/pts/N". */
+static int find_pty(int fd, char *path, size_t cap) {
+  char buf[4096];
+  size_t len = 0;
+  for (int tries = 0; tries < 100 && len < sizeof buf - 1; tries++) {
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    if (poll(&p, 1, 100) <= 0) continue;
+    ssize_t n = read(fd, buf + len, sizeof buf - 1 - len);
+    if (n <= 0) break;
+    len += (size_t)n;
+    buf[len] = '\0';
+    const char *at = strstr(buf, "redirected to ");
+    if (at && strchr(at, ' ' ) && strstr(at, " (label")) {
+      at += strlen("redirected to ");
+      size_t l = strcspn(at, " ");
+      if (l >= cap) return -1;
+      memcpy(path, at, l);
+      path[l] = '\0';
+      return 0;
+    }
+  }
+  fprintf(stderr, "external_stub: QEMU named no pty; it said: %.*s\n", (int)len, buf);
+  return -1;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: external_stub tcp|unix|proxy|pty TEST [ARGS...]\n");
+    return 2;
+  }
+  const char *mode = argv[1];
+  if (strcmp(mode, "tcp") && strcmp(mode, "unix") && strcmp(mode, "proxy") && strcmp(mode, "pty")) {
+    fprintf(stderr, "external_stub: mode '%s': tcp, unix, proxy or pty\n", mode);
+    return 2;
+  }
+  const char *dev = getenv("RVHAL_TEST_DEVICE");
+  const rvhal_device_info_t *di;
+  if ((dev && *dev && strcmp(dev, "0")) || rvhal_platform_device_info(0, &di) || strcmp(di->board, "qemu-virt")) {
+    fprintf(stderr, "external_stub: the device under test must be device 0, qemu-virt\n");
+    return 2;
+  }
+  const char *delay = getenv("RVHAL_TEST_PROXY_DELAY_US");
+  if (delay && *delay) proxy_delay_us = atoi(delay);
+  char smp[16], mem[32], gdb[300], remote[300], dir[] = "/tmp/rvhal-stub-XXXXXX";
+  snprintf(smp, sizeof smp, "%u", di->max_harts);
+  snprintf(mem, sizeof mem, "%lluM", (unsigned long long)(di->ram_size >> 20) + 64);
+  const char *qemu = getenv("RVHAL_QEMU") && *getenv("RVHAL_QEMU") ? getenv("RVHAL_QEMU") : "qemu-system-riscv64";
+  char *qargv[40];
+  int n = 0;
+  qargv[n++] = (char *)qemu;
+  char *fixed[] = {"-nodefaults", "-no-user-config", "-nographic", "-monitor", "none", "-machine", "virt",
+                   "-bios", "none", "-S"};
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) qargv[n++] = fixed[i];
+  qargv[n++] = "-smp";
+  qargv[n++] = smp;
+  qargv[n++] = "-m";
+  qargv[n++] = mem;
+  qargv[n++] = "-serial";
+  qargv[n++] = !strcmp(mode, "pty") ? "pty" : "none";
+  if (!strcmp(mode, "unix")) {
+    if (!mkdtemp(dir)) return 2;
+    static char chardev[300];
+    snprintf(chardev, sizeof chardev, "socket,id=g,path=%s/gdb.sock,server=on,wait=off", dir);
+    snprintf(remote, sizeof remote, "unix:%s/gdb.sock", dir);
+    qargv[n++] = "-chardev";
+    qargv[n++] = chardev;
+    qargv[n++] = "-gdb";
+    qargv[n++] = "chardev:g";
+  } else {
+    qemu_port = free_port();
+    snprintf(gdb, sizeof gdb, "tcp:127.0.0.1:%d", qemu_port);
+    snprintf(remote, sizeof remote, "127.0.0.1:%d", qemu_port);
+    qargv[n++] = "-gdb";
+    qargv[n++] = gdb;
+  }
+  qargv[n] = NULL;
+  int qout;
+  pid_t qpid = start_qemu(qargv, &qout);
+  char pty[128] = "";
+  if (!strcmp(mode, "pty") && find_pty(qout, pty, sizeof pty)) {
+    kill(qpid, SIGKILL);
+    return 1;
+  }
+  if (!strcmp(mode, "proxy")) {
+    int port, lfd = listen_loopback(&port);
+    static int proxy_fd;
+    proxy_fd = lfd;
+    pthread_t t;
+    pthread_create(&t, NULL, proxy_main, &proxy_fd);
+    snprintf(remote, sizeof remote, "127.0.0.1:%d", port);
+  }
+  /* QEMU listens once it has started: wait for that (up to 10 s) */
+  for (int i = 0; i < 200; i++) {
+    struct stat st;
+    if (!strcmp(mode, "unix") ? stat(remote + 5, &st) == 0 : 1) {
+      if (strcmp(mode, "unix")) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)qemu_port),
+                                .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+        int ok = connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
+        close(fd);
+        if (ok) break;
+      } else {
+        break;
+      }
+    }
+    struct timespec d = {0, 50000000};
+    nanosleep(&d, NULL);
+  }
+  setenv("RVHAL_GDB_REMOTE", remote, 1);
+  setenv("RVHAL_BACKEND", "gdb", 1); /* what the tests look at to expect a device they cannot map */
+  if (pty[0]) setenv("RVHAL_UART", pty, 1);
+  fprintf(stderr, "external_stub: QEMU pid %d, RVHAL_GDB_REMOTE=%s%s%s\n", (int)qpid, remote, pty[0] ? " RVHAL_UART=" : "",
+          pty);
+  pid_t tpid = fork();
+  if (tpid == 0) {
+    execv(argv[2], argv + 2);
+    perror("external_stub: running the test");
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(tpid, &status, 0) < 0 && errno == EINTR) {
+  }
+  int test_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  int alive = waitpid(qpid, NULL, WNOHANG) == 0;
+  /* a QEMU left running must also still answer its gdbstub */
+  printf("external_stub: %s %s; QEMU %s after the test detached\n", argv[2], test_ok ? "passed" : "FAILED",
+         alive ? "still running" : "NOT running");
+  kill(qpid, SIGKILL);
+  while (waitpid(qpid, NULL, 0) < 0 && errno == EINTR) {
+  }
+  if (!strcmp(mode, "unix")) {
+    char sock[320];
+    snprintf(sock, sizeof sock, "%s/gdb.sock", dir);
+    unlink(sock);
+    rmdir(dir);
+  }
+  return test_ok && alive ? 0 : 1;
+}

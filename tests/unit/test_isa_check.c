@@ -1,0 +1,41 @@
+/* Kernel ISA against device ISA (host/src/program/isa_check.c): the
+ * .riscv.attributes strings GCC and clang write, against the ISAs the
+ * boards declare. */
+#include <string.h>
+
+#include "check.h"
+#include "program/isa_check.h"
+
+static void runs(const char *kernel, const char *device) {
+  char lacks[40];
+  CHECK_MSG(rvhal_isa_check(kernel, device, lacks, sizeof lacks) == 0, "%s on %s: lacks '%s'", kernel, device, lacks);
+}
+
+static void refused(const char *kernel, const char *device, const char *want) {
+  char lacks[40] = "";
+  CHECK_MSG(rvhal_isa_check(kernel, device, lacks, sizeof lacks) == -1 && !strcmp(lacks, want),
+            "%s on %s: lacks '%s', expected '%s'", kernel, device, lacks, want);
+}
+
+int main(void) {
+  const char *gcc = "rv64i2p1_m2p0_a2p1_f2p2_d2p2_c2p0_zicsr2p0_zmmul1p0"; /* GCC 12, -march=rv64imafdc */
+  runs(gcc, "rv64imafdc");
+  runs(gcc, "rv64gc");
+  runs(gcc, "rv64imafdcv");
+  refused(gcc, "rv64imac", "fd");
+  refused(gcc, "rv32imafdc", "rv64");
+  runs("rv64imac", "rv64imafdc");
+  runs("rv32i2p1_m2p0_a2p1_c2p0", "rv32imac");
+  refused("rv64i2p1_m2p0_a2p1_f2p2_d2p2_c2p0_v1p0_zicsr2p0_zve32f1p0_zve64d1p0_zvl128b1p0", "rv64imafdc", "v");
+  refused("rv64i2p1_zve32x1p0", "rv64imac", "v"); /* a vector subset needs v */
+  runs("rv64i2p1_m2p0_a2p1_f2p2_d2p2_c2p0_v1p0_zve64d1p0_zvl512b1p0", "rv64imafdcv");
+  refused("rv64gcv", "rv64imafdc", "v");
+  char lacks[40];
+  CHECK(rvhal_isa_check("x86_64", "rv64imafdc", lacks, sizeof lacks) == -1);
+  CHECK(rvhal_isa_check("rv64", "rv64imafdc", lacks, sizeof lacks) == -1);
+  char letters[32];
+  unsigned xlen = 0;
+  CHECK(rvhal_isa_letters("rv64gcv", &xlen, letters, sizeof letters) == 0 && xlen == 64 &&
+        !strcmp(letters, "imafdcv"));
+  return check_result("isa_check");
+}
