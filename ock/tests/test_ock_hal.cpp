@@ -67,6 +67,8 @@ static void check_extensions(void *lib, const riscv::hal_device_info_riscv_t *rv
     if (letters.find(order[i]) != std::string::npos) want |= 1ull << i;
   if (letters.find('c') != std::string::npos) want |= riscv::rv_extension_C;
   if (letters.find('v') != std::string::npos) want |= riscv::rv_extension_V;
+  const char *vlen = std::getenv("RVHAL_VLEN"); /* vector harts: the catalogue's ISA has no v, the adapter adds it */
+  if (vlen && *vlen) want |= riscv::rv_extension_V;
   const uint64_t known = riscv::rv_extension_M | riscv::rv_extension_A | riscv::rv_extension_F |
                          riscv::rv_extension_D | riscv::rv_extension_C | riscv::rv_extension_V;
   std::printf("device 0: ISA %s, extensions 0x%llx\n", di->isa, (unsigned long long)rv->extensions);
