@@ -3,7 +3,8 @@
 # same arch and target flags), the installed CMake package
 # (RvhalKernelSdk.cmake, RvhalAddKernel.cmake) and rvhal.pc
 # (cmake/RvhalInstall.cmake). install.kernel_flags compares the three.
-include_guard(GLOBAL)
+# No include_guard: the variables are per directory scope, and both
+# host/CMakeLists.txt and RvhalInstall.cmake (top level) include this.
 
 # A fixed stack frame may be at most half the guard below each hart's stack
 # (RVHAL_STACK_GUARD, 64 KiB): GCC 12 does not probe fixed frames on RISC-V,
