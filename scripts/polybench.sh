@@ -62,7 +62,7 @@ for f in $LIST; do
     continue
   fi
   runner=$WORK/${f%.cl}.runner
-  cc -O1 -std=gnu11 -Wno-unknown-pragmas -I"$HERE/polybench" -I"$BUILD/../host/include" -I"$HERE/../host/include" \
+  cc -O1 -std=gnu11 -Wno-unknown-pragmas -I"$HERE/polybench" -I"$BUILD/host/include" -I"$HERE/../host/include" \
      -I"$HERE/../abi" -DPB_BENCH_$(echo "$bench" | tr '-' '_') -DPB_CL_FILE="\"$cl\"" $opts \
      "$HERE/polybench/runner.c" -o "$runner" -L"$BUILD/host" -Wl,-rpath,"$BUILD/host" -lrvhal -lm
   "$runner" "$bench" "$elf" "$DEVICE" 2>> "$WORK/${f%.cl}.log" || status=1
