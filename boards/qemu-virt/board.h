@@ -7,8 +7,12 @@
 #ifndef RVHAL_BOARD_H
 #define RVHAL_BOARD_H
 
+/* A variant of this machine (boards/qemu-virt-imac) defines these three
+ * first and includes this header for the rest. */
+#ifndef RVHAL_BOARD_NAME
 #define RVHAL_BOARD_NAME "qemu-virt"
 #define RVHAL_BOARD_ISA_EXT "imafdc" /* after rv32/rv64: what the harts run */
+#endif
 
 /* Memory. QEMU places the device tree in the last 2 MiB of RAM. The
  * firmware region starts at RAM + FW_OFFSET (0: the firmware owns the
@@ -54,7 +58,9 @@
 #define RVHAL_BOARD_QEMU_BOOT "kernel"
 #define RVHAL_BOARD_QEMU_BIOS "none"
 #define RVHAL_BOARD_QEMU_MIN_RAM 0
+#ifndef RVHAL_BOARD_QEMU_ARGS
 #define RVHAL_BOARD_QEMU_ARGS ""
+#endif
 #define RVHAL_BOARD_QEMU_DTB "empty" /* the firmware reads no device tree */
 
 #endif /* RVHAL_BOARD_H */
