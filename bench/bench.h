@@ -30,6 +30,9 @@ hal_kernel_t bench_kernel(bench_dev_t *b, const char *name);
 /* The round trip of n blocking launches of kernel k (one item), in µs, after
  * 20 unmeasured ones: a malloc'd array, in launch order. */
 double *bench_time_launches(bench_dev_t *b, hal_kernel_t k, int n);
+/* The same over ND-range nd (1-D) with launch options o (NULL: defaults). */
+double *bench_time_launches_ex(bench_dev_t *b, hal_kernel_t k, const hal_ndrange_t *nd,
+                               const rvhal_launch_options_t *o, int n);
 /* Frees the program and deletes the device. */
 void bench_close(bench_dev_t *b);
 

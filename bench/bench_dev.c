@@ -22,8 +22,13 @@ hal_kernel_t bench_kernel(bench_dev_t *b, const char *name) {
 }
 
 double *bench_time_launches(bench_dev_t *b, hal_kernel_t k, int n) {
-  hal_ndrange_t nd = {.global = {1, 1, 1}, .local = {1, 1, 1}};
-  for (int i = 0; i < 20; i++) BENCH_CHECK(rvhal_kernel_exec(b->d, b->p, k, &nd, NULL, 0, 1)); /* warm up */
+  const hal_ndrange_t nd = {.global = {1, 1, 1}, .local = {1, 1, 1}};
+  return bench_time_launches_ex(b, k, &nd, NULL, n);
+}
+
+double *bench_time_launches_ex(bench_dev_t *b, hal_kernel_t k, const hal_ndrange_t *nd,
+                               const rvhal_launch_options_t *o, int n) {
+  for (int i = 0; i < 20; i++) BENCH_CHECK(rvhal_kernel_exec_ex(b->d, b->p, k, nd, NULL, 0, 1, o)); /* warm up */
   double *t = malloc(sizeof *t * (size_t)n);
   if (!t) {
     fprintf(stderr, "rvhal-bench: out of memory\n");
@@ -31,7 +36,7 @@ double *bench_time_launches(bench_dev_t *b, hal_kernel_t k, int n) {
   }
   for (int i = 0; i < n; i++) {
     double a = bench_now_us();
-    BENCH_CHECK(rvhal_kernel_exec(b->d, b->p, k, &nd, NULL, 0, 1));
+    BENCH_CHECK(rvhal_kernel_exec_ex(b->d, b->p, k, nd, NULL, 0, 1, o));
     t[i] = bench_now_us() - a;
   }
   return t;

@@ -3,9 +3,10 @@
  * It starts with the host's CPU model, cores and load average; every
  * latency is printed with p50, p99 and max.
  *
- *   launch    round trip of an empty launch (1 work-item): p50/p90/p99/max
- *             over 10,000, with hart 0 lingering (back-to-back launches)
- *             and with the doorbell only
+ *   launch    round trip of an empty launch: p50/p90/p99/max over 10,000,
+ *             with hart 0 lingering (back-to-back launches) and with the
+ *             doorbell only; 1 item, and on 4 harts a group per hart and
+ *             one group of 4 items shared by all 4
  *   create    rvhal_device_create + delete: a program's first (a fresh
  *             process each time), cold in one process, and with the warm
  *             QEMU the library keeps for programs that create devices again
@@ -39,16 +40,37 @@ static int runs = 1000;
 static int launches = 10000;
 static uint32_t harts = 4;
 
-static void bench_launch(uint32_t linger_us, const char *label) {
+/* n empty launches of `groups` groups of `items` work-items each, with
+ * `team` harts per group (0: the default's choice). */
+static void bench_launch_case(bench_dev_t *b, hal_kernel_t k, uint64_t groups, uint64_t items, uint32_t team,
+                              const char *label) {
   const int n = launches;
+  const hal_ndrange_t nd = {.global = {groups * items, 1, 1}, .local = {items, 1, 1}};
+  const rvhal_launch_options_t lo = {.harts_per_group = team};
+  double *t = bench_time_launches_ex(b, k, &nd, &lo, n);
+  rvhal_launch_report_t r;
+  BENCH_CHECK(rvhal_device_last_launch(b->d, &r));
+  bench_stats_t s = bench_stats(t, (size_t)n);
+  printf("launch  empty kernel, %-44s p50 %6.1f us  p90 %6.1f  p99 %6.1f  max %7.1f  (%d launches, %u harts)\n",
+         label, s.median, s.p90, s.p99, s.max, n, r.harts);
+  free(t);
+}
+
+/* One item on one hart; with 4 harts (when the device has them): a group
+ * per hart, and one group of 4 items shared by all 4 (a team). */
+static void bench_launch(uint32_t linger_us, const char *mode) {
   rvhal_device_options_t o = {.num_harts = harts, .linger_us = linger_us};
   bench_dev_t b = bench_open(kernel_dir, "empty", &o);
   hal_kernel_t k = bench_kernel(&b, "empty");
-  double *t = bench_time_launches(&b, k, n);
-  bench_stats_t s = bench_stats(t, (size_t)n);
-  printf("launch  empty kernel, %-28s p50 %6.1f us  p90 %6.1f  p99 %6.1f  max %7.1f  (%d launches)\n", label,
-         s.median, s.p90, s.p99, s.max, n);
-  free(t);
+  char label[64];
+  snprintf(label, sizeof label, "%s:", mode);
+  bench_launch_case(&b, k, 1, 1, 0, label);
+  if (harts >= 4) {
+    snprintf(label, sizeof label, "%s, 4 groups:", mode);
+    bench_launch_case(&b, k, 4, 1, 1, label);
+    snprintf(label, sizeof label, "%s, 1 group on 4:", mode);
+    bench_launch_case(&b, k, 1, 4, 4, label);
+  }
   bench_close(&b);
 }
 
@@ -274,8 +296,8 @@ int main(int argc, char **argv) {
     if (!want) continue;
     switch (k) {
     case 0:
-      bench_launch(0, "hart 0 lingering (default):");
-      bench_launch(RVHAL_LINGER_OFF, "doorbell every launch:");
+      bench_launch(0, "hart 0 lingering (default)");
+      bench_launch(RVHAL_LINGER_OFF, "doorbell every launch");
       break;
     case 1: bench_create(); break;
     case 2: bench_transfer(); break;
