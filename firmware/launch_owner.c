@@ -99,6 +99,22 @@ static void complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t
   st->seq = seq;
 }
 
+/* A skippable launch wakes its harts as a tree, each only while groups are
+ * left to claim: hart 0 wakes hart 1, hart h >= 1 (once it joined) harts
+ * 2h and 2h+1. A launch done before its helpers could start (an empty
+ * kernel: hart 0 runs 4 groups in less time than one wake-up takes) wakes
+ * one hart for nothing, not all: each wake-up is an IPI through QEMU's
+ * global lock and a futex round trip for the woken hart's thread, on the
+ * same 2 host cores as the harts doing the work. A long launch reaches
+ * its last hart after log2(harts) wake-ups. */
+static void wake_helpers(uint32_t h) {
+  const fw_launch_t *L = &fw_launch;
+  const uintptr_t claimed = L->next_chunk > fw_user_shared.next_chunk ? L->next_chunk : fw_user_shared.next_chunk;
+  if (claimed >= L->total_chunks || __atomic_load_n(&L->abort, __ATOMIC_RELAXED)) return; /* they would find nothing */
+  const uint32_t first = h ? 2 * h : 1, last = h ? 2 * h + 1 : 1;
+  for (uint32_t i = first; i <= last && i < L->participants; i++) fw_wake(i, FW_WAKE_LAUNCH);
+}
+
 /* Inlined into both callers: the tail call would cross a page of code,
  * which ends QEMU's translation block. */
 static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const rvhal_launch_desc_t *d,
@@ -126,7 +142,10 @@ static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const r
   L->next_chunk = 0;
   fw_user_shared.next_chunk = 0; /* U-mode claims (user_loop.c) */
   fw_user_shared.abort = 0;
-  L->finished = 0;
+  /* Counters keep their meaning (docs/counters.md): every participant takes
+   * part, with 0 groups if it came late. */
+  L->skippable = L->team_size == 1 && !(FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) &&
+                 !(d->flags & RVHAL_LAUNCH_COUNTERS);
   L->status = RVHAL_OK;
   L->abort = 0;
   L->fault_hart = 0;
@@ -140,10 +159,31 @@ static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const r
   }
   L->turn = 0;
   L->arrived = 0;
-  __atomic_store_n(&fw_launch_gen, fw_launch_gen + 1, __ATOMIC_RELEASE);
+  const uintptr_t gen = fw_launch_gen + 1;
+  L->members = gen << FW_MEMBERS_TAG_SHIFT | FW_MEMBERS_IN(0) | FW_MEMBERS_TOOK_PART(0); /* hart 0 is in */
+  __atomic_store_n(&fw_launch_gen, gen, __ATOMIC_RELEASE);
   fw_fence();
-  for (uint32_t i = 1; i < L->participants; i++) fw_wake(i, FW_WAKE_LAUNCH);
+  if (L->skippable) wake_helpers(0);
+  else
+    for (uint32_t i = 1; i < L->participants; i++) fw_wake(i, FW_WAKE_LAUNCH);
   return RVHAL_OK;
+}
+
+int fw_launch_join(fw_hart_t *hart, uintptr_t gen) {
+  fw_launch_t *L = &fw_launch;
+  const uintptr_t tag = gen << FW_MEMBERS_TAG_SHIFT;
+  const uintptr_t in = FW_MEMBERS_IN(hart->index), took_part = FW_MEMBERS_TOOK_PART(hart->index);
+  uintptr_t v = __atomic_load_n(&L->members, __ATOMIC_ACQUIRE);
+  do {
+    /* Another launch's word, or this one closed: its fields may be
+     * rewritten at any time now. participants is read before the CAS,
+     * which fails if the launch changed since v was read. */
+    if ((v & ~(FW_MEMBERS_IN_MASK | (FW_MEMBERS_IN_MASK << RVHAL_MAX_HARTS) | FW_MEMBERS_CLOSED)) != tag ||
+        (v & FW_MEMBERS_CLOSED) || hart->index >= L->participants)
+      return 0;
+  } while (!__atomic_compare_exchange_n(&L->members, &v, v | in | took_part, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+  if (L->skippable) wake_helpers(hart->index);
+  return 1;
 }
 
 int32_t fw_launch_start(uint64_t seq) {
@@ -177,10 +217,11 @@ void fw_launch_fail(const fw_hart_t *hart, int32_t status) {
  * participant its idle cycles: the launch's span minus its own. In exact
  * timing the teams ran in turn, so the launch's span is that of the
  * longest hart, as if they had run side by side. */
-static void account_idle(void) {
+static void account_idle(uintptr_t members) {
   fw_launch_t *L = &fw_launch;
   uint64_t first = UINT64_MAX, last = 0, longest = 0;
   for (uint32_t i = 0; i < L->participants; i++) {
+    if (!(members & FW_MEMBERS_TOOK_PART(i))) continue; /* (every participant takes part when counting) */
     rvhal_hart_block_t *b = fw_harts[i].block;
     if (b->start_cycle < first) first = b->start_cycle;
     if (b->end_cycle > last) last = b->end_cycle;
@@ -188,6 +229,7 @@ static void account_idle(void) {
   }
   uint64_t span = FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING ? longest : last - first;
   for (uint32_t i = 0; i < L->participants; i++) {
+    if (!(members & FW_MEMBERS_TOOK_PART(i))) continue;
     rvhal_hart_block_t *b = fw_harts[i].block;
     b->counters[RVHAL_HART_COUNTER_IDLE_CYCLES] = span - (b->end_cycle - b->start_cycle);
   }
@@ -196,14 +238,25 @@ static void account_idle(void) {
 void fw_launch_finish(fw_hart_t *hart) {
   fw_launch_t *L = &fw_launch;
   uint64_t seq = L->seq, start = L->start_mtime;
-  if (__atomic_add_fetch(&L->finished, 1, __ATOMIC_ACQ_REL) != L->participants) return;
+  /* Leave. A hart here found nothing left to claim (or the launch failed):
+   * in a skippable launch it closes it, for a hart joining now would find
+   * nothing either. Otherwise the launch closes once every participant
+   * has taken part. */
+  const uintptr_t all = (FW_MEMBERS_IN_MASK >> (RVHAL_MAX_HARTS - L->participants)) << RVHAL_MAX_HARTS;
+  const uintptr_t close = L->skippable ? FW_MEMBERS_CLOSED : 0;
+  uintptr_t v = __atomic_load_n(&L->members, __ATOMIC_ACQUIRE), left;
+  do {
+    left = (v & ~FW_MEMBERS_IN(hart->index)) | close;
+    if (!(left & FW_MEMBERS_IN_MASK) && (left & all) == all) left |= FW_MEMBERS_CLOSED;
+  } while (!__atomic_compare_exchange_n(&L->members, &v, left, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+  if ((left & FW_MEMBERS_IN_MASK) || !(left & FW_MEMBERS_CLOSED)) return;
   /* Every kernel call of the launch has returned: a canary broken now was
    * broken by this launch, on whichever hart (a kernel may store into
    * another hart's stack after that hart checked its own): it fails this
    * launch, not the next one there. */
   for (uint32_t h = 0; h < fw_num_harts; h++)
     if (fw_stack_canary_broken(h)) first_failure(L, RVHAL_STACK_OVERFLOW, h);
-  if (L->desc->flags & RVHAL_LAUNCH_COUNTERS) account_idle();
+  if (L->desc->flags & RVHAL_LAUNCH_COUNTERS) account_idle(left);
   complete(seq, L->status, L->fault_hart, start);
   __atomic_store_n(&fw_retired, fw_started, __ATOMIC_RELEASE);
   if (hart->index != 0) fw_wake(0, FW_WAKE_RETIRED); /* hart 0 may wait to reuse fw_launch */

@@ -240,7 +240,7 @@ void fw_worker_loop(fw_hart_t *hart) {
     uintptr_t gen;
     FW_WAIT_UNTIL(hart->index, (gen = __atomic_load_n(&fw_launch_gen, __ATOMIC_ACQUIRE)) != hart->seen_gen);
     hart->seen_gen = gen;
-    if (hart->index < fw_launch.participants) {
+    if (fw_launch_join(hart, gen)) {
       __asm__ volatile("fence.i" ::: "memory"); /* hart 0 may have installed a program */
       fw_run_share(hart);
     }

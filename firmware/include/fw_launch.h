@@ -1,8 +1,16 @@
 /* The launch being run, and the one place that changes its state
- * (launch_owner.c): hart 0 starts it, participants claim work from it, any hart
- * may fail it (the first failure wins), each participant finishes its
- * share, and the last one completes it; in exact timing the teams take
- * turns through it. Nothing else writes fw_launch. */
+ * (launch_owner.c): hart 0 starts it, participants join it and claim work
+ * from it, any hart may fail it (the first failure wins), each member
+ * finishes its share, and the last one completes it; in exact timing the
+ * teams take turns through it. Nothing else writes fw_launch.
+ *
+ * A launch is complete when its work is done, not when every hart woken
+ * for it has checked in: in a launch of teams of one in fast timing, the
+ * first hart to find nothing left to claim closes it, and a hart that wakes
+ * later finds it closed (or a later launch running) and sleeps again
+ * without touching it. A team needs all its harts, exact timing all
+ * participants, and counters a record from every participant, so those
+ * launches close only when every participant has finished. Joining and leaving change one word, `members`. */
 #ifndef FW_LAUNCH_H
 #define FW_LAUNCH_H
 
@@ -21,7 +29,8 @@ typedef struct fw_launch {
   uint32_t team_size;
   uint64_t start_mtime;
   volatile uintptr_t next_chunk; /* claimed with an atomic add */
-  volatile uint32_t finished;   /* participants done */
+  volatile uintptr_t members;   /* FW_MEMBERS_*: who is in the launch, who took part, closed, the launch's tag */
+  uint32_t skippable;           /* 1: the launch closes when a hart finds no work (late harts skip it) */
   volatile int32_t status;      /* first error wins */
   volatile uint32_t abort;      /* set on error: take no more groups */
   volatile uint32_t fault_hart;
@@ -30,8 +39,27 @@ typedef struct fw_launch {
   uint32_t privileged; /* RVHAL_LAUNCH_PRIVILEGED: the kernel runs in our mode, not isolated */
 } fw_launch_t;
 
+/* fw_launch_t.members: a bit per hart in the launch now (joined, not yet
+ * finished), a bit per hart that took part, CLOSED (no hart may join),
+ * and above them the launch's generation (its low bits), so that a hart
+ * woken for one launch cannot join another by mistake. (Joining a later
+ * launch whose low bits match would still be right: the hart is a
+ * participant of a launch that is open.) */
+#define FW_MEMBERS_IN(h) ((uintptr_t)1 << (h))
+#define FW_MEMBERS_IN_MASK (((uintptr_t)1 << RVHAL_MAX_HARTS) - 1)
+#define FW_MEMBERS_TOOK_PART(h) ((uintptr_t)1 << (RVHAL_MAX_HARTS + (h)))
+#define FW_MEMBERS_CLOSED ((uintptr_t)1 << (2 * RVHAL_MAX_HARTS))
+#define FW_MEMBERS_TAG_SHIFT (2 * RVHAL_MAX_HARTS + 1)
+_Static_assert(FW_MEMBERS_TAG_SHIFT + 8 <= sizeof(uintptr_t) * 8, "members: at least 8 bits of generation");
+
 extern fw_launch_t fw_launch;
 extern volatile uintptr_t fw_launch_gen; /* bumped at each launch's start: the workers' wake-up */
+
+/* A worker woken for generation `gen`: 1 if it joined that launch (it is
+ * a participant and the launch is still open: run its share, then
+ * fw_launch_finish), 0 if there is nothing for it (then it must not touch
+ * fw_launch). */
+int fw_launch_join(fw_hart_t *hart, uintptr_t gen);
 
 /* Hart 0: check and set up launch `seq` from the ring, install its program
  * and wake its participants. RVHAL_OK, or the launch was refused and is
@@ -81,7 +109,8 @@ void fw_launch_fail(const fw_hart_t *hart, int32_t status);
 void fw_launch_wait_turn(const fw_hart_t *hart, uint32_t team);
 void fw_launch_pass_turn(uint32_t next_team);
 
-/* `hart` has done its share; the last participant completes the launch. */
+/* `hart` has done its share and leaves the launch; the last member to
+ * leave a closed launch completes it. */
 void fw_launch_finish(fw_hart_t *hart);
 
 /* Hart 0: sleep until launch `seq` is completed (fw_launch is reusable).
