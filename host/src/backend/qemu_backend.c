@@ -497,6 +497,7 @@ static int qemu_wait(rvhal_backend_t *base, int timeout_ms) {
   char buf[256];
   for (;;) {
     ssize_t n = recv(q->sock, buf, sizeof buf, MSG_DONTWAIT);
+    if (n > 0 && (size_t)n < sizeof buf) return RVHAL_OK; /* all there was: no second call to hear EAGAIN */
     if (n > 0) continue;
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return RVHAL_OK;

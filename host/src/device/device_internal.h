@@ -154,6 +154,7 @@ typedef struct rvhal_launch {
   uint64_t t0, total_groups, chunk, global[3], local[3];
   uint32_t harts, team, work_dim;
   int counting;
+  int rang; /* its submission rang the doorbell (hart 0 was asleep) */
   rvhal_launch_times_t times; /* set when it completed (rvhal_launch_wait) */
 } rvhal_launch_t;
 
