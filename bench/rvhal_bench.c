@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_cpu_wait.h"
 #include "bench_util.h"
 #include "rvhal/rvhal.h"
 
@@ -41,18 +42,46 @@ static int launches = 10000;
 static uint32_t harts = 4;
 
 /* n empty launches of `groups` groups of `items` work-items each, with
- * `team` harts per group (0: the default's choice). */
+ * `team` harts per group (0: the default's choice): wall time per launch,
+ * QEMU's CPU time per launch (all its threads), and of the launches over
+ * SLOW_US, those during which a thread of this program or of QEMU waited
+ * for a CPU at least half the launch (bench_cpu_wait.h). */
+#define SLOW_US 20.0 /* the aim for an empty launch's p99 */
 static void bench_launch_case(bench_dev_t *b, hal_kernel_t k, uint64_t groups, uint64_t items, uint32_t team,
                               const char *label) {
   const int n = launches;
   const hal_ndrange_t nd = {.global = {groups * items, 1, 1}, .local = {items, 1, 1}};
   const rvhal_launch_options_t lo = {.harts_per_group = team};
-  double *t = bench_time_launches_ex(b, k, &nd, &lo, n);
+  for (int i = 0; i < 20; i++) BENCH_CHECK(rvhal_kernel_exec_ex(b->d, b->p, k, &nd, NULL, 0, 1, &lo)); /* warm up */
+  long pid = 0;
+  if (rvhal_device_host_pid(b->d, &pid)) pid = 0;
+  bench_threads_t th = bench_threads_open(pid);
+  unsigned long long w0[BENCH_WAIT_THREADS], w1[BENCH_WAIT_THREADS];
+  double *t = malloc(sizeof *t * (size_t)n);
+  if (!t) {
+    fprintf(stderr, "rvhal-bench: out of memory\n");
+    exit(1);
+  }
+  int slow = 0, slow_waited = 0;
+  const double cpu0 = pid ? bench_proc_cpu_ns(pid) : 0;
+  for (int i = 0; i < n; i++) {
+    bench_threads_waited(&th, w0);
+    double a = bench_now_us();
+    BENCH_CHECK(rvhal_kernel_exec_ex(b->d, b->p, k, &nd, NULL, 0, 1, &lo));
+    t[i] = bench_now_us() - a;
+    if (t[i] <= SLOW_US) continue;
+    bench_threads_waited(&th, w1);
+    slow++;
+    slow_waited += bench_threads_longest_us(&th, w0, w1) >= t[i] / 2;
+  }
+  const double qemu_us = pid ? (bench_proc_cpu_ns(pid) - cpu0) / 1e3 / n : 0;
+  bench_threads_close(&th);
   rvhal_launch_report_t r;
   BENCH_CHECK(rvhal_device_last_launch(b->d, &r));
   bench_stats_t s = bench_stats(t, (size_t)n);
-  printf("launch  empty kernel, %-44s p50 %6.1f us  p90 %6.1f  p99 %6.1f  max %7.1f  (%d launches, %u harts)\n",
-         label, s.median, s.p90, s.p99, s.max, n, r.harts);
+  printf("launch  empty kernel, %-44s p50 %6.1f us  p90 %6.1f  p99 %6.1f  max %7.1f  (%d launches, %u harts; "
+         "QEMU CPU %.1f us a launch; %d over %.0f us, %d of them waited for a CPU)\n",
+         label, s.median, s.p90, s.p99, s.max, n, r.harts, qemu_us, slow, SLOW_US, slow_waited);
   free(t);
 }
 
