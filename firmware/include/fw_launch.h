@@ -5,12 +5,13 @@
  * teams take turns through it. Nothing else writes fw_launch.
  *
  * A launch is complete when its work is done, not when every hart woken
- * for it has checked in: in a launch of teams of one in fast timing, the
- * first hart to find nothing left to claim closes it, and a hart that wakes
- * later finds it closed (or a later launch running) and sleeps again
- * without touching it. A team needs all its harts, exact timing all
- * participants, and counters a record from every participant, so those
- * launches close only when every participant has finished. Joining and leaving change one word, `members`. */
+ * for it has checked in: in a launch of teams of one in fast timing
+ * without counters, the first hart to find nothing left to claim closes
+ * it, and a hart that wakes later finds it closed (or a later launch
+ * running) and sleeps again without touching it. A team needs all its
+ * harts, exact timing all participants, and counters a record from every
+ * participant, so those launches close only when every participant has
+ * finished. Joining and leaving change one word, `members`. */
 #ifndef FW_LAUNCH_H
 #define FW_LAUNCH_H
 
