@@ -174,6 +174,8 @@ if(RVHAL_CLANG16)
   # vector state across barrier(): on qemu-virt at every VLEN, and on the
   # vector boards at their own
   rvhal_device_test(vector_barrier RV32 BOARDS BOARDS_MATCH "-rvv-rv(32|64)$")
+  # the vector_groups / fp_groups counters, exact
+  rvhal_device_test(exec.vector_counters DIR exec SOURCE vector_counters RV32 BOARDS BOARDS_MATCH "-rvv-rv(32|64)$")
 endif()
 
 # Per-hart counters over the debug link: through gdb (and unsupported on the
