@@ -2,8 +2,9 @@
  * against their scalar twins (bench/kernels/bench_kernels.c, GCC) on the
  * same vector device, per VLEN: instructions retired by the launch (the
  * firmware's per-hart INSTRET counters summed, in exact timing: they repeat
- * exactly) and the launch's wall time (median; exact timing runs every hart
- * on one host thread, and the machine is shared: noisy). The results of both are compared, so a figure is
+ * exactly), the launch's wall time and QEMU's CPU time during it (medians;
+ * exact timing runs every hart on one host thread; on a shared machine the
+ * wall time is noisy, the CPU time less so). The results of both are compared, so a figure is
  * never of a wrong answer. Needs clang-16's rvv_ops.elf in the kernel dir. */
 #include <stdint.h>
 #include <string.h>
@@ -30,22 +31,28 @@ static uint64_t launch_insns(rvhal_device_t *d) {
   return sum;
 }
 
-/* One launch of k: instructions and µs; the output buffer read into out. */
+/* `runs` launches of k: instructions, wall µs and QEMU's CPU µs (medians);
+ * the output buffer read into out. */
 static void measure(rvhal_device_t *d, hal_program_t p, const char *name, const hal_arg_t *args, uint32_t nargs,
                     uint64_t items, hal_addr_t dout, void *out, size_t out_size, int runs, uint64_t *insns,
-                    double *us) {
+                    double *us, double *cpu_us) {
   hal_kernel_t k;
   BENCH_CHECK(rvhal_program_find_kernel(d, p, name, &k));
+  long pid = 0;
+  BENCH_CHECK(rvhal_device_host_pid(d, &pid));
   hal_ndrange_t nd = {.global = {items}, .local = {1}};
-  double *t = malloc(sizeof *t * (size_t)runs);
+  double *t = malloc(sizeof *t * (size_t)runs), *c = malloc(sizeof *c * (size_t)runs);
   for (int r = 0; r < runs; r++) {
-    double t0 = bench_now_us();
+    double c0 = bench_proc_cpu_ns(pid), t0 = bench_now_us();
     BENCH_CHECK(rvhal_kernel_exec(d, p, k, &nd, args, nargs, 1));
     t[r] = bench_now_us() - t0;
+    c[r] = (bench_proc_cpu_ns(pid) - c0) / 1e3;
     if (r == 0) *insns = launch_insns(d);
   }
   *us = bench_stats(t, (size_t)runs).median;
+  *cpu_us = bench_stats(c, (size_t)runs).median;
   free(t);
+  free(c);
   BENCH_CHECK(rvhal_mem_read(d, out, dout, out_size));
 }
 
@@ -91,21 +98,22 @@ static void one_vlen(const char *kernel_dir, uint32_t vlen, int runs) {
       BENCH_CHECK(rvhal_mem_write(b.d, da, x, MAT * MAT * 4));
     }
     uint64_t iv = 0, is = 0;
-    double tv = 0, ts = 0;
+    double tv = 0, ts = 0, cv = 0, cs = 0;
     BENCH_CHECK(rvhal_mem_write(b.d, dy, y, n * 4)); /* saxpy's y afresh for each */
-    measure(b.d, b.p, pairs[i].vec, args[i], nargs[i], items[i], outs[i], o1, out_sizes[i], 1, &iv, &tv);
+    measure(b.d, b.p, pairs[i].vec, args[i], nargs[i], items[i], outs[i], o1, out_sizes[i], 1, &iv, &tv, &cv);
     BENCH_CHECK(rvhal_mem_write(b.d, dy, y, n * 4));
-    measure(b.d, ps, pairs[i].scalar, args[i], nargs[i], items[i], outs[i], o2, out_sizes[i], 1, &is, &ts);
+    measure(b.d, ps, pairs[i].scalar, args[i], nargs[i], items[i], outs[i], o2, out_sizes[i], 1, &is, &ts, &cs);
     if (memcmp(o1, o2, out_sizes[i])) {
       fprintf(stderr, "rvhal-bench rvv: %s: the RVV and scalar results differ (VLEN %u)\n", pairs[i].what, vlen);
       exit(1);
     }
     /* wall time: more runs, y no longer matters (results checked above) */
-    measure(b.d, b.p, pairs[i].vec, args[i], nargs[i], items[i], outs[i], o1, out_sizes[i], runs, &iv, &tv);
-    measure(b.d, ps, pairs[i].scalar, args[i], nargs[i], items[i], outs[i], o2, out_sizes[i], runs, &is, &ts);
-    printf("rvv     VLEN %4u %-18s RVV %10llu insns %9.0f us | scalar %10llu insns %9.0f us | %5.1fx fewer insns, "
-           "%4.1fx time\n", vlen, pairs[i].what, (unsigned long long)iv, tv, (unsigned long long)is, ts,
-           (double)is / (double)(iv ? iv : 1), ts / (tv > 0 ? tv : 1));
+    measure(b.d, b.p, pairs[i].vec, args[i], nargs[i], items[i], outs[i], o1, out_sizes[i], runs, &iv, &tv, &cv);
+    measure(b.d, ps, pairs[i].scalar, args[i], nargs[i], items[i], outs[i], o2, out_sizes[i], runs, &is, &ts, &cs);
+    printf("rvv     VLEN %4u %-18s RVV %9llu insns %8.0f us wall %8.0f us QEMU CPU | scalar %9llu insns %8.0f us "
+           "wall %8.0f us QEMU CPU | %5.1fx fewer insns, RVV/scalar CPU time %4.2f\n",
+           vlen, pairs[i].what, (unsigned long long)iv, tv, cv, (unsigned long long)is, ts, cs,
+           (double)is / (double)(iv ? iv : 1), cv / (cs > 0 ? cs : 1));
   }
   free(a), free(bb), free(o1), free(o2), free(x), free(y);
   BENCH_CHECK(rvhal_program_free(b.d, ps));

@@ -19,7 +19,7 @@
  *   peers     four kernels on rvhal, natively and under QEMU user mode (not by default)
  *   gdb       the GDB-remote backend against the QEMU one: launch round trip, ms per MiB
  *   rvv       RVV kernels (clang-16) against scalar twins on vector harts, per VLEN: exact
- *             instructions and wall time (only when asked)
+ *             instructions, wall and QEMU CPU time (only when asked)
  *   icd       an empty launch through the OpenCL platform (ICD) against rvhal_kernel_exec
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */

@@ -200,6 +200,10 @@ void fw_run_share(fw_hart_t *hart) {
     memset(blk->counters, 0, sizeof(uint64_t) * RVHAL_NUM_HART_COUNTERS);
     memset(hart->user->counters, 0, sizeof hart->user->counters);
     blk->counters_seq = L->seq;
+    /* VS to Initial: Dirty at the share's end says its kernel wrote vector
+     * state (vector_groups; the firmware itself never does). */
+    xcsr_clear(CSR_XSTATUS, XSTATUS_VS_MASK);
+    xcsr_set(CSR_XSTATUS, XSTATUS_VS_INITIAL);
     i0 = fw_instret(hart);
     blk->start_cycle = fw_read_mcycle();
   }
@@ -224,6 +228,12 @@ void fw_run_share(fw_hart_t *hart) {
     ctr[RVHAL_HART_COUNTER_INSTRET] = fw_instret(hart) - i0;
     blk->end_cycle = fw_read_mcycle();
     ctr[RVHAL_HART_COUNTER_CYCLES] = blk->end_cycle - blk->start_cycle;
+    if ((xcsr_read(CSR_XSTATUS) & XSTATUS_VS_MASK) == XSTATUS_VS_MASK)
+      ctr[RVHAL_HART_COUNTER_VECTOR_GROUPS] += tally.groups;
+    /* FP: the share started with FS off and the kernel's first FP
+     * instruction trapped (trap.c). A privileged launch keeps the FPU on and
+     * the SDK resets FS each call: not measured there (0). */
+    if (hart->user->call.fp_live) ctr[RVHAL_HART_COUNTER_FP_GROUPS] += tally.groups;
   }
   fw_launch_finish(hart);
 }

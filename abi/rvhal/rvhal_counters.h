@@ -20,7 +20,9 @@
   X(BARRIER_WAIT_CYCLES, "barrier_wait_cycles", RVHAL_UNIT_CYCLES, "cycles asleep waiting for other harts at barriers") \
   X(IDLE_CYCLES, "idle_cycles", RVHAL_UNIT_CYCLES, "launch cycles this hart was not running: before it woke, after its last group") \
   X(KERNEL_CYCLES, "kernel_cycles", RVHAL_UNIT_CYCLES, "cycles inside kernel calls") \
-  X(CONTEXT_SWITCHES, "context_switches", RVHAL_UNIT_GENERIC, "work-item context switches at barriers")
+  X(CONTEXT_SWITCHES, "context_switches", RVHAL_UNIT_GENERIC, "work-item context switches at barriers") \
+  X(VECTOR_GROUPS, "vector_groups", RVHAL_UNIT_GENERIC, "work-groups of a share of this hart that wrote vector state (VS Dirty at its end)") \
+  X(FP_GROUPS, "fp_groups", RVHAL_UNIT_GENERIC, "work-groups of a share of this hart whose kernel used the FPU (its first-use trap; 0 in privileged launches)")
 
 /* Device counters, kept by the host library (one value each).
  * X(ID, id, name, unit, description) */

@@ -61,6 +61,7 @@
 #define XSTATUS_FS_MASK (3ul << 13)
 /* mstatus.VS and sstatus.VS: read-only zero on harts without V. */
 #define XSTATUS_VS_INITIAL (1ul << 9)
+#define XSTATUS_VS_MASK (3ul << 9) /* also Dirty */
 
 #define FW_CAUSE_ECALL_U 8 /* xcause of an ecall from U-mode (both firmware modes) */
 

@@ -20,6 +20,8 @@ void cmd_cc_usage(FILE *f) {
           "`rvhal run FILE.elf NAME ...`, `rvhal kernels FILE.elf`.\n\n"
           "  -o FILE            the kernel ELF to write (required)\n"
           "  --xlen 32|64       the device's XLEN (default 64)\n"
+          "  --isa ISA          the device's ISA (rvhal info), e.g. rv64imafdcv: with v, clang's\n"
+          "                     auto-vectorizer may emit RVV (default rv64imafdc / rv32imafdc)\n"
           "  -DNAME[=VALUE]     define a macro (also -D NAME)\n"
           "  -IDIR              add an include directory (also -I DIR); FILE's directory is searched first\n"
           "  -cl-std=CLx.y      CL1.0, CL1.1, CL1.2 (default), CL2.0 or CL3.0\n"
@@ -109,6 +111,7 @@ static int add_opt(char **opts, size_t *len, const char *a, const char *b) {
 int cmd_cc(int argc, char **argv) {
   const char *out = NULL, *in = NULL, *depfile = NULL;
   uint32_t xlen = 64;
+  const char *isa = NULL; /* --isa: the device's ISA, e.g. rv64imafdcv (RVV: clang may auto-vectorize) */
   char *opts = calloc(1, 1);
   size_t olen = 0;
   int rc = CLI_USAGE;
@@ -120,7 +123,7 @@ int cmd_cc(int argc, char **argv) {
       free(opts);
       return CLI_OK;
     }
-    if (!strcmp(a, "-o") || !strcmp(a, "--xlen") || !strcmp(a, "-D") || !strcmp(a, "-I") || !strcmp(a, "--depfile")) {
+    if (!strcmp(a, "-o") || !strcmp(a, "--xlen") || !strcmp(a, "--isa") || !strcmp(a, "-D") || !strcmp(a, "-I") || !strcmp(a, "--depfile")) {
       if (i + 1 >= argc) {
         rc = cli_usage_error("cc", NULL, "option '%s' needs a value", a);
         goto done;
@@ -128,6 +131,13 @@ int cmd_cc(int argc, char **argv) {
       const char *v = argv[++i];
       if (!strcmp(a, "-o")) out = v;
       else if (!strcmp(a, "--depfile")) depfile = v;
+      else if (!strcmp(a, "--isa")) {
+        if (strncmp(v, "rv32", 4) && strncmp(v, "rv64", 4)) {
+          rc = cli_usage_error("cc", NULL, "--isa '%s': expected an ISA string such as rv64imafdcv", v);
+          goto done;
+        }
+        isa = v;
+      }
       else if (!strcmp(a, "--xlen")) {
         if (strcmp(v, "32") && strcmp(v, "64")) {
           rc = cli_usage_error("cc", NULL, "--xlen '%s': expected 32 or 64", v);
@@ -189,7 +199,8 @@ int cmd_cc(int argc, char **argv) {
     free(src);
     goto oom;
   }
-  rvhal_opencl_compile_desc_t desc = {src, size, in, all, xlen, NULL};
+  if (isa) xlen = isa[2] == '3' ? 32 : 64; /* the ISA names the XLEN */
+  rvhal_opencl_compile_desc_t desc = {src, size, in, all, xlen, isa};
   void *elf = NULL;
   size_t elf_size = 0;
   char *log = NULL;

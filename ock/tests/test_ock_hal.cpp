@@ -142,6 +142,14 @@ int main(int argc, char **argv) {
   else
     CHECK(!(rv->extensions & riscv::rv_extension_V) && rv->vlen == 0 && !rv->should_vectorize);
 
+  // A board with vector harts of its own (boards/qemu-virt-rvv: VLEN 256)
+  // reports V and its VLEN without $RVHAL_VLEN.
+  for (uint32_t i = 0; i < info.num_devices && !(vlen && *vlen); i++) {
+    const auto *d = static_cast<const riscv::hal_device_info_riscv_t *>(hal->device_get_info(i));
+    if (d && d->target_name && std::strstr(d->target_name, "qemu-virt-rvv-"))
+      CHECK((d->extensions & riscv::rv_extension_V) && d->vlen == 256 && d->should_vectorize);
+  }
+
   hal::hal_device_t *dev = hal->device_create(0);
   CHECK(dev != nullptr);
   if (!dev) return 1;

@@ -3,7 +3,7 @@
 # (label "device", fixture "device"), and with RV32 also as device.<name>.rv32
 # on the RV32 device (RVHAL_TEST_DEVICE=1, read by tests/common/device_fixture.h).
 #
-#   rvhal_device_test(<name> [RV32] [BOARDS [BOARDS_EXCEPT <regex>]] [GDB] [TIMEOUT <seconds>] [DIR <folder>]
+#   rvhal_device_test(<name> [RV32] [BOARDS [BOARDS_EXCEPT <regex>] [BOARDS_MATCH <regex>]] [GDB] [TIMEOUT <seconds>] [DIR <folder>]
 #                     [SOURCE <file>] [ARGS <arg>...])
 #
 # The registry of devices: the test runs on qemu-virt RV64 (device 0), with
@@ -12,7 +12,8 @@
 # icicle-kit, qemu-virt-sbi, ...), as device.<name>.<device name>. A test
 # takes hart counts, fault addresses and limits from the device it runs on
 # (tests/common/device_fixture.h), never from the board it was written on.
-# BOARDS_EXCEPT leaves out the devices whose name matches (say why there).
+# BOARDS_EXCEPT leaves out the devices whose name matches (say why there);
+# BOARDS_MATCH keeps only those whose name matches (vector boards, say).
 # GDB: also as device.<name>.gdb (and .gdb.rv32 with RV32) through the
 # GDB-remote backend (RVHAL_BACKEND=gdb, host/src/backend/gdb_backend.c): the
 # end-to-end subset a device the host cannot map must pass. Its doorbell is
@@ -53,7 +54,7 @@ function(rvhal_device_test_executable target dir source)
 endfunction()
 
 function(rvhal_device_test name)
-  cmake_parse_arguments(T "RV32;CLEANUP;BOARDS;GDB;GDB_BOARDS;GDB_UART" "TIMEOUT;DIR;SOURCE;BOARDS_EXCEPT;GDB_WRONG" "ARGS"
+  cmake_parse_arguments(T "RV32;CLEANUP;BOARDS;GDB;GDB_BOARDS;GDB_UART" "TIMEOUT;DIR;SOURCE;BOARDS_EXCEPT;BOARDS_MATCH;GDB_WRONG" "ARGS"
                         ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 60)
@@ -73,10 +74,10 @@ function(rvhal_device_test name)
   endif()
   if(T_BOARDS)
     foreach(dev ${RVHAL_TEST_DEVICES})
-      if(T_BOARDS_EXCEPT AND dev MATCHES "${T_BOARDS_EXCEPT}")
+      if((T_BOARDS_EXCEPT AND dev MATCHES "${T_BOARDS_EXCEPT}") OR (T_BOARDS_MATCH AND NOT dev MATCHES "${T_BOARDS_MATCH}"))
         continue()
       endif()
-      if(NOT dev MATCHES "^qemu-virt-rv")
+      if(NOT dev MATCHES "^qemu-virt-rv(32|64)$")
         list(APPEND variants device.${name}.${dev}=${dev})
       endif()
     endforeach()
@@ -89,7 +90,7 @@ function(rvhal_device_test name)
   endif()
   if(T_GDB_BOARDS)
     foreach(dev ${RVHAL_TEST_DEVICES})
-      if(NOT dev MATCHES "^qemu-virt-rv")
+      if(NOT dev MATCHES "^qemu-virt-rv(32|64)$")
         list(APPEND variants device.${name}.gdb.${dev}=${dev}=gdb)
       endif()
     endforeach()
@@ -171,6 +172,11 @@ find_program(RVHAL_CLANG16 clang-16)
 if(RVHAL_CLANG16)
   rvhal_device_test(vector RV32)
   target_link_libraries(device_test_vector PRIVATE m)
+  # vector state across barrier(): on qemu-virt at every VLEN, and on the
+  # vector boards at their own
+  rvhal_device_test(vector_barrier RV32 BOARDS BOARDS_MATCH "-rvv-rv(32|64)$")
+  # the vector_groups / fp_groups counters, exact
+  rvhal_device_test(exec.vector_counters DIR exec SOURCE vector_counters RV32 BOARDS BOARDS_MATCH "-rvv-rv(32|64)$")
 endif()
 
 # Per-hart counters over the debug link: through gdb (and unsupported on the

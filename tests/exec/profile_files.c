@@ -47,13 +47,14 @@ typedef struct launch_info {
 
 static const char *const csv_columns[] = {"launch", "kernel", "hart", "work_groups", "work_items", "instructions",
                                           "cycles", "kernel_cycles", "barriers", "barrier_wait_cycles", "idle_cycles",
-                                          "context_switches", "exact"};
+                                          "context_switches", "vector_groups", "fp_groups", "exact"};
 #define NCOL (sizeof csv_columns / sizeof *csv_columns)
 static const int csv_counter[NCOL] = {-1, -1, -1, RVHAL_HART_COUNTER_GROUPS, RVHAL_HART_COUNTER_ITEMS,
                                       RVHAL_HART_COUNTER_INSTRET, RVHAL_HART_COUNTER_CYCLES,
                                       RVHAL_HART_COUNTER_KERNEL_CYCLES, RVHAL_HART_COUNTER_BARRIERS,
                                       RVHAL_HART_COUNTER_BARRIER_WAIT_CYCLES, RVHAL_HART_COUNTER_IDLE_CYCLES,
-                                      RVHAL_HART_COUNTER_CONTEXT_SWITCHES, -1};
+                                      RVHAL_HART_COUNTER_CONTEXT_SWITCHES, RVHAL_HART_COUNTER_VECTOR_GROUPS,
+                                      RVHAL_HART_COUNTER_FP_GROUPS, -1};
 
 /* Splits a line at commas, in place; returns the number of fields. */
 static size_t split(char *line, char **fields, size_t cap) {
@@ -109,8 +110,8 @@ static void check_csv(const char *path, const launch_info_t *L) {
     for (size_t k = 0; k < NCOL; k++) ok &= col[k] >= 0;
     if (!ok) continue;
     uint64_t seq, hart, exact;
-    CHECK_MSG(parse_u64(f[col[0]], &seq) && parse_u64(f[col[2]], &hart) && parse_u64(f[col[12]], &exact),
-              "CSV row %zu: launch '%s' hart '%s' exact '%s'", rows, f[col[0]], f[col[2]], f[col[12]]);
+    CHECK_MSG(parse_u64(f[col[0]], &seq) && parse_u64(f[col[2]], &hart) && parse_u64(f[col[NCOL - 1]], &exact),
+              "CSV row %zu: launch '%s' hart '%s' exact '%s'", rows, f[col[0]], f[col[2]], f[col[NCOL - 1]]);
     int li = -1;
     for (int i = 0; i < LAUNCHES; i++)
       if (L[i].seq == seq) li = i;

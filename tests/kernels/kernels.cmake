@@ -12,6 +12,7 @@ rvhal_add_kernel(dt_hostile kernels/dt_hostile.c)
 rvhal_add_kernel(ock_adapter kernels/ock_adapter.c)
 # Vector kernels (RVV, clang-16): run on devices with vector harts (device option vlen).
 rvhal_add_rvv_kernel(rvv_ops ${CMAKE_CURRENT_SOURCE_DIR}/kernels/rvv_ops.c)
+rvhal_add_rvv_kernel(rvv_barrier ${CMAKE_CURRENT_SOURCE_DIR}/kernels/rvv_barrier.c)
 # The fixed-frame limit of the kernel flags holds (see big_frame.c).
 try_compile(RVHAL_BIG_FRAME_COMPILES ${CMAKE_BINARY_DIR}/big_frame_check
   SOURCES ${RVHAL_SOURCE_DIR}/tests/kernels/big_frame.c

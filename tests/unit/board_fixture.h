@@ -10,12 +10,12 @@
 #include "rvhal/status.h"
 
 #define QEMU_VIRT_DESC                                                                                        \
-  "rvhal-board 4\nname \"qemu-virt\"\nxlen 64\nisa_ext \"imafdc\"\npriv \"M\"\nram_base 0x80000000\n"          \
+  "rvhal-board 5\nname \"qemu-virt\"\nxlen 64\nisa_ext \"imafdc\"\npriv \"M\"\nram_base 0x80000000\n"          \
   "fw_offset 0x0\nram_top_reserved 0x200000\nram_default 0x10000000\nram_max 0x80000000\nfirst_hart 0\n"     \
   "max_harts 8\ntimebase_hz 10000000\ndoorbell_polled 0\nfault_addr 0x10\ndebug_doorbell msip 0x2000000\n"  \
   "debug_reset \"system_reset\"\ndebug_start \"entry\"\n"  \
   "qemu_machine \"virt\"\n"                                                                                  \
-  "qemu_boot \"kernel\"\nqemu_bios \"none\"\nqemu_min_ram 0\nqemu_args \"\"\nqemu_dtb \"empty\"\n"
+  "qemu_boot \"kernel\"\nqemu_bios \"none\"\nqemu_min_ram 0\nqemu_args \"\"\nqemu_dtb \"empty\"\nvlen 0\n"
 
 static inline rvhal_board_desc_t qemu_virt_board(void) {
   rvhal_board_desc_t b;

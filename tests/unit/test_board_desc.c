@@ -58,7 +58,7 @@ int main(void) {
   CHECK(!rvhal_board_desc_parse(text, "t.board", &d) && d.debug_doorbell == RVHAL_BOARD_DEBUG_DOORBELL_MSIP &&
         d.debug_doorbell_addr == 0x2000004);
 
-  refused("rvhal-board", "rvhal-board 1", "descriptor version 1; this rvhal reads version 4");
+  refused("rvhal-board", "rvhal-board 1", "descriptor version 1; this rvhal reads version 5");
   refused("rvhal-board", "board 1", "not a board descriptor");
   refused("name", NULL, "no name");
   refused("name", "name qemu-virt", "quoted string");
@@ -81,6 +81,11 @@ int main(void) {
   refused("debug_start", NULL, "no debug_start");
   refused("debug_reset", NULL, "no debug_reset");
   refused("isa_ext", "isa_ext \"IMA\"", "isa_ext");
+  /* vector harts: a VLEN QEMU gives, and "v" in the ISA exactly when there is one */
+  refused("vlen", NULL, "no vlen");
+  refused("vlen", "vlen 96", "vlen 96: 128, 256, 512 or 1024 bits");
+  refused("vlen", "vlen 256", "vlen 256 with ISA rv64imafdc");
+  refused("isa_ext", "isa_ext \"imafdcv\"", "vlen 0 with ISA rv64imafdcv");
   refused("qemu_machine", "qemu_machine \"virt,accel=kvm\"", "comma");
   refused("timebase_hz", "timebase_hz 0", "timebase_hz 0");
   refused("extra", "extra 1", "unknown key \"extra\"");
@@ -107,7 +112,7 @@ int main(void) {
   snprintf(twice, sizeof twice, "%sxlen 64\n", QEMU_VIRT_DESC);
   CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "xlen given twice");
   snprintf(twice, sizeof twice, "%sdebug_doorbell none\n", QEMU_VIRT_DESC);
-  CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "t.board:25: debug_doorbell given twice");
+  CHECK_FAILS(rvhal_board_desc_parse(twice, "t.board", &d), RVHAL_INVALID_ARGUMENT, "t.board:26: debug_doorbell given twice");
   /* ssip: an S-mode board */
   edited("priv", "priv \"S\"", text, sizeof text);
   char smode[2048];

@@ -490,9 +490,18 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
     }
   }
 
-  /* 6. Link as the SDK links its kernels (RvhalKernelSdk.cmake). */
+  /* 6. Link as the SDK links its kernels (RvhalKernelSdk.cmake). GCC picks
+   * picolibc's multilib by -march, and has none with V (rv32imafdcv fell
+   * back to the rv64 one): link with the ISA's letters but v, the
+   * libraries being scalar anyway. */
+  char link_isa[72]; /* isa is at most 64 characters (checked above) */
+  size_t li = 0;
+  const char *multi = strchr(isa, '_'); /* multi-letter extensions, kept */
+  for (const char *c = isa; *c; c++)
+    if (c < isa + 4 || (multi && c >= multi) || *c != 'v') link_isa[li++] = *c;
+  link_isa[li] = '\0';
   av_add(&a, sdk.gcc);
-  av_addf(&a, "-march=%s", isa);
+  av_addf(&a, "-march=%s", link_isa);
   av_addf(&a, "-mabi=%s", abi);
   av_add(&a, "-misa-spec=2.2");
   av_add(&a, "-mcmodel=medany");

@@ -32,6 +32,7 @@ typedef struct field {
 static const field_t fields[] = {
     STR("name", name),
     U32("xlen", xlen),
+    U32("vlen", vlen),
     U64("ram_base", ram_base),
     U64("fw_offset", fw_offset),
     U64("ram_top_reserved", ram_top_reserved),
@@ -83,6 +84,12 @@ static int check(const rvhal_board_desc_t *d, const char *what) {
     if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'))
       return BAD("%s: board name \"%s\": use a-z, 0-9, - and _", what, d->name);
   if (d->xlen != 32 && d->xlen != 64) return BAD("%s: xlen %u is not 32 or 64", what, d->xlen);
+  const int has_v = strchr(d->isa + 4, 'v') != NULL;
+  if (d->vlen && (d->vlen < 128 || d->vlen > 1024 || (d->vlen & (d->vlen - 1))))
+    return BAD("%s: vlen %u: 128, 256, 512 or 1024 bits (0: no vector unit)", what, d->vlen);
+  if (!d->vlen != !has_v)
+    return BAD("%s: vlen %u with ISA %s: a board with \"v\" in isa_ext says its VLEN, one without says 0", what,
+               d->vlen, d->isa);
   if (d->ram_base % 0x1000) return BAD("%s: ram_base 0x%llx is not page-aligned", what, (unsigned long long)d->ram_base);
   if (d->fw_offset != 0 && d->fw_offset != RVHAL_FW_REGION_SIZE)
     return BAD("%s: fw_offset 0x%llx: the firmware region starts at 0 or 0x%x", what,

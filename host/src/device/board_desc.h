@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#define RVHAL_BOARD_DESC_VERSION 4 /* 2: debug_doorbell; 3: qemu_dtb; 4: debug_reset, debug_start */
+#define RVHAL_BOARD_DESC_VERSION 5 /* 2: debug_doorbell; 3: qemu_dtb; 4: debug_reset, debug_start; 5: vlen */
 #define RVHAL_BOARD_STR_MAX 256
 
 typedef enum rvhal_board_boot {
@@ -27,6 +27,7 @@ typedef struct rvhal_board_desc {
   char name[64];
   uint32_t xlen;              /* 32 or 64 */
   char isa[80];               /* "rv64imafdc" */
+  uint32_t vlen;              /* vector harts (isa has "v"): VLEN in bits, given to QEMU as -cpu rvXX,v=true,vlen=N; 0: none */
   char priv;                  /* 'M' or 'S': the firmware's privilege mode */
   uint64_t ram_base;
   uint64_t fw_offset;         /* the firmware region starts at ram_base + fw_offset */

@@ -77,6 +77,7 @@ static int resolve_options(const rvhal_board_desc_t *board, const rvhal_device_o
   if (o->progress_fn && !o->progress_interval_ms) o->progress_interval_ms = 1000;
   if (!o->tlb_care_off) RVHAL_RETURN_IF_ERROR(env_tlb_care_off(&o->tlb_care_off));
   if (!o->vlen) RVHAL_RETURN_IF_ERROR(env_u32("RVHAL_VLEN", &o->vlen));
+  if (!o->vlen) o->vlen = board->vlen; /* a vector board's own VLEN (qemu-virt-rvv) */
   if (o->vlen && (o->vlen < 128 || o->vlen > 1024 || (o->vlen & (o->vlen - 1))))
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "vlen %u: vector harts take a VLEN of 128, 256, 512 or 1024 bits (0: none)",
                        o->vlen);

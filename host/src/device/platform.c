@@ -56,6 +56,7 @@ static void add_kind(const char *dir, const char *file) {
   i->name = k->name;
   i->board = b->name;
   i->isa = b->isa;
+  i->vlen = b->vlen;
   i->word_size = b->xlen / 8;
   i->num_harts = RVHAL_DEFAULT_HARTS < b->max_harts ? RVHAL_DEFAULT_HARTS : b->max_harts;
   rvhal_layout_request_t req = {i->num_harts, b->default_ram_size, RVHAL_DEFAULT_LOCAL_MEM, RVHAL_DEFAULT_MAX_WG,

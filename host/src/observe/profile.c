@@ -67,6 +67,8 @@ static const struct {
     {RVHAL_HART_COUNTER_BARRIER_WAIT_CYCLES, "barrier_wait", 14},
     {RVHAL_HART_COUNTER_IDLE_CYCLES, "idle_cycles", 14},
     {RVHAL_HART_COUNTER_CONTEXT_SWITCHES, "switches", 10},
+    {RVHAL_HART_COUNTER_VECTOR_GROUPS, "vector_groups", 13},
+    {RVHAL_HART_COUNTER_FP_GROUPS, "fp_groups", 9},
 };
 #define NUM_COLUMNS (sizeof columns / sizeof *columns)
 
@@ -305,9 +307,16 @@ void rvhal_profile_record(rvhal_profile_t *p, const rvhal_launch_record_t *l) {
   }
   if (rvhal_profile_wants_events(p)) collect_spans(p, l);
   if (p->trace) {
-    char name[160], args[64];
+    char name[160], args[160];
+    uint64_t vg = 0, fg = 0; /* groups that wrote vector / FP state, over the harts */
+    for (uint32_t h = 0; h < l->num_harts; h++) {
+      vg += hart_counter(l, h, RVHAL_HART_COUNTER_VECTOR_GROUPS);
+      fg += hart_counter(l, h, RVHAL_HART_COUNTER_FP_GROUPS);
+    }
     snprintf(name, sizeof name, "launch %" PRIu64 " %s", l->seq, l->kernel);
-    snprintf(args, sizeof args, "{\"launch\": %" PRIu64 ", \"groups\": %" PRIu64 "}", l->seq, l->groups);
+    snprintf(args, sizeof args,
+             "{\"launch\": %" PRIu64 ", \"groups\": %" PRIu64 ", \"vector_groups\": %" PRIu64 ", \"fp_groups\": %" PRIu64 "}",
+             l->seq, l->groups, vg, fg);
     host_span(p, RVHAL_PROFILE_TRACK_LAUNCHES, name, (double)l->host_start_ns / 1e3,
               (double)(l->host_start_ns + l->host_ns) / 1e3, args);
     fflush(p->trace);

@@ -13,7 +13,7 @@ ok() { "$EXPECT" "$@" >/dev/null || { "$EXPECT" "$@"; failed=1; }; }
 dir=$(mktemp -d) || exit 2
 trap 'rm -rf "$dir"' EXIT
 cp "$FW/rvhal-fw-qemu-virt-rv64.elf" "$FW/rvhal-fw-qemu-virt-rv64.board" "$dir/"
-printf 'rvhal-board 4\nname "broken"\nxlen 64 64\n' >"$dir/rvhal-fw-broken-rv64.board"
+printf 'rvhal-board 5\nname "broken"\nxlen 64 64\n' >"$dir/rvhal-fw-broken-rv64.board"
 sed 's/^name .*/name "Bad Name"/' "$FW/rvhal-fw-qemu-virt-rv64.board" >"$dir/rvhal-fw-badname-rv64.board"
 RVHAL_FIRMWARE_DIR=$dir
 export RVHAL_FIRMWARE_DIR
