@@ -14,16 +14,20 @@ set(RVHAL_INSTALL_SDK_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/rvhal/kernel)
 include(${RVHAL_SOURCE_DIR}/cmake/package/RvhalKernelFlags.cmake) # the kernel flags, for rvhal.pc too
 
 foreach(xlen ${RVHAL_DEVICE_XLENS})
-  set(dev ${CMAKE_BINARY_DIR}/device-rv${xlen})
   # Everything the device build puts in its firmware folder (images and
   # whatever describes them), not the CMake bookkeeping that shares it.
-  install(DIRECTORY ${dev}/firmware/ DESTINATION ${RVHAL_INSTALL_DATADIR}/firmware/rv${xlen} COMPONENT lib
+  install(DIRECTORY ${CMAKE_BINARY_DIR}/device-rv${xlen}/firmware/ DESTINATION ${RVHAL_INSTALL_DATADIR}/firmware/rv${xlen}
+          COMPONENT lib
           PATTERN CMakeFiles EXCLUDE PATTERN "*.cmake" EXCLUDE PATTERN "*.ninja" EXCLUDE PATTERN Makefile EXCLUDE)
-  # The kernel SDK for this XLEN: the runtime library and the linker script.
+endforeach()
+foreach(set ${RVHAL_KERNEL_SETS})
+  set(dev ${CMAKE_BINARY_DIR}/device-${set})
+  # The kernel SDK of this kernel set (rv64, rv64-lp64, ...): the runtime
+  # library and the linker script.
   install(FILES ${dev}/sdk/librvhal_kernel.a ${dev}/linker/kernel.ld
-          DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/rv${xlen} COMPONENT dev)
+          DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/${set} COMPONENT dev)
   # The OpenCL C built-in library (sdk/opencl; built when clang-16 is there).
-  install(FILES ${dev}/sdk/opencl/librvhal_opencl.a DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/rv${xlen} COMPONENT dev
+  install(FILES ${dev}/sdk/opencl/librvhal_opencl.a DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/${set} COMPONENT dev
           OPTIONAL)
 endforeach()
 install(TARGETS rvhal-qemu-insn-counter LIBRARY DESTINATION ${RVHAL_INSTALL_PLUGINDIR} COMPONENT lib)

@@ -44,7 +44,8 @@ function(rvhal_device_test_executable target dir source)
                                                 ${RVHAL_SOURCE_DIR}/tests/kernels ${RVHAL_SOURCE_DIR}/tests/${dir}
                                                 ${RVHAL_SOURCE_DIR}/host/src)
   target_compile_definitions(${target} PRIVATE RVHAL_TEST_KERNEL_DIR_RV64="${RVHAL_TEST_KERNEL_DIR_RV64}"
-                                               RVHAL_TEST_KERNEL_DIR_RV32="${RVHAL_TEST_KERNEL_DIR_RV32}")
+                                               RVHAL_TEST_KERNEL_DIR_RV32="${RVHAL_TEST_KERNEL_DIR_RV32}"
+                                               RVHAL_TEST_DEVICE_BUILD_DIR="${CMAKE_BINARY_DIR}")
   target_link_libraries(${target} PRIVATE rvhal)
   # Kernels are built by the device projects; rebuild them with the tests.
   if(RVHAL_DEVICE_TARGETS)

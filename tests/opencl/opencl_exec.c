@@ -30,7 +30,7 @@ static hal_program_t compile_and_load(rvhal_device_t *d, const char *file) {
     exit(1);
   }
   rvhal_opencl_compile_desc_t desc = {src, len, path, "-cl-std=CL3.0 -Werror",
-                                      rvhal_device_get_info(d)->word_size * 8, NULL};
+                                      rvhal_device_get_info(d)->word_size * 8, rvhal_device_get_info(d)->isa};
   void *elf = NULL;
   size_t size = 0;
   char *log = NULL;
