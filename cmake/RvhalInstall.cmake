@@ -62,6 +62,17 @@ foreach(xlen 64 32)
   list(JOIN _kflags " " RVHAL_PC_KFLAGS_RV${xlen})
 endforeach()
 list(JOIN RVHAL_KERNEL_LINK_FLAGS " " RVHAL_PC_KLINK)
+# The soft-float kernel sets this build has: kernel_cflags_rv64_lp64 ...
+set(RVHAL_PC_SOFT_SETS "")
+foreach(set ${RVHAL_KERNEL_SETS})
+  if(set MATCHES "^rv(32|64)-(.*)$")
+    rvhal_kernel_compile_flags(_kflags ${CMAKE_MATCH_1} ${CMAKE_MATCH_2})
+    list(JOIN _kflags " " _kflags)
+    string(REPLACE "-" "_" _v ${set})
+    string(APPEND RVHAL_PC_SOFT_SETS "kernel_cflags_${_v}=${_kflags} -I\${kernel_includedir} -I\${includedir}\n"
+           "kernel_libs_${_v}=\${libdir}/rvhal/${set}/librvhal_kernel.a -T \${libdir}/rvhal/${set}/kernel.ld ${RVHAL_PC_KLINK}\n")
+  endif()
+endforeach()
 configure_file(${RVHAL_SOURCE_DIR}/cmake/package/rvhal.pc.in ${CMAKE_BINARY_DIR}/package/rvhal.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/package/rvhal.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
 
