@@ -51,7 +51,11 @@ function(rvhal_kernel_abis out_var)
     foreach(xlen ${RVHAL_BOARD_XLENS})
       if(xlen IN_LIST RVHAL_DEVICE_XLENS)
         rvhal_board_kernel_abi(${board} ${xlen} abi)
-        rvhal_kernel_set(${abi} _x _set) # an ABI without a kernel set fails here, naming it
+        string(TOUPPER ${abi} up)
+        if(NOT DEFINED RVHAL_KERNEL_ARCH_FLAGS_${up})
+          message(FATAL_ERROR "boards/${board}/board.cmake: RVHAL_BOARD_ISA ${RVHAL_BOARD_ISA} gives kernel ABI ${abi} "
+                              "at RV${xlen}, which has no kernel set (D or neither F nor D: lp64d, lp64, ilp32d, ilp32)")
+        endif()
         list(APPEND result ${abi})
       endif()
     endforeach()
