@@ -274,14 +274,13 @@ static void usage(FILE *f) {
           "                     vadd, counters and peers at most 5, teams at most 7)\n"
           "  -l, --launches N   empty launches the launch figures take (default 10000)\n"
           "  -n, --harts N      harts of the device (default 4)\n"
-          "  -d, --device N     device index (default 0; see `rvhal info`); RV64 kernels unless -k\n"
+          "  -d, --device N     device index (default 0; see `rvhal info`); its kernel set unless -k\n"
           "  -k, --kernel-dir D where the test kernels are (default: the build tree)\n"
           "  -h, --help         this help\n");
 }
 
 int main(int argc, char **argv) {
   kernel_dir = getenv("RVHAL_KERNEL_DIR");
-  if (!kernel_dir || !*kernel_dir) kernel_dir = RVHAL_BENCH_KERNEL_DIR;
   static const struct option opts[] = {
       {"runs", 1, 0, 'r'},       {"launches", 1, 0, 'l'}, {"harts", 1, 0, 'n'}, {"device", 1, 0, 'd'},
       {"kernel-dir", 1, 0, 'k'}, {"help", 0, 0, 'h'},     {"create-once", 0, 0, 'C'}, {0, 0, 0, 0}};
@@ -302,6 +301,17 @@ int main(int argc, char **argv) {
   if (runs < 1 || launches < 1) {
     fprintf(stderr, "rvhal-bench: --runs and --launches must be at least 1\n");
     return 2;
+  }
+  static char set_dir[1024];
+  if (!kernel_dir || !*kernel_dir) { /* the build's kernels of the device's kernel set (XLEN, float ABI) */
+    const rvhal_device_info_t *di;
+    const char *set = rvhal_platform_device_info(bench_device, &di) ? NULL : rvhal_kernel_set_name(di->kernel_abi);
+    if (!set) {
+      fprintf(stderr, "rvhal-bench: device %u: %s\n", bench_device, *rvhal_last_error() ? rvhal_last_error() : "no kernel set");
+      return 2;
+    }
+    snprintf(set_dir, sizeof set_dir, "%s/device-%s/kernels", RVHAL_BENCH_BUILD_DIR, set);
+    kernel_dir = set_dir;
   }
   if (once) return create_once();
   print_host();

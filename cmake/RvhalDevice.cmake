@@ -46,6 +46,9 @@ function(rvhal_add_rvv_kernel name src)
     message(STATUS "rvhal: clang-16 not found: RVV kernel ${name} not built (scripts/setup.sh installs clang-16)")
     return()
   endif()
+  if(NOT RVHAL_MABI MATCHES "d$") # V implies D (Zve64d) in clang: no RVV kernels in a soft-float set
+    return()
+  endif()
   string(REGEX MATCH "^rv(32|64)" xlen_prefix ${RVHAL_MARCH})
   string(REPLACE "rv" "riscv" triple_arch ${xlen_prefix})
   # clang spells GCC's -Werror=frame-larger-than=N in two flags

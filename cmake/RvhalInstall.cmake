@@ -14,16 +14,20 @@ set(RVHAL_INSTALL_SDK_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/rvhal/kernel)
 include(${RVHAL_SOURCE_DIR}/cmake/package/RvhalKernelFlags.cmake) # the kernel flags, for rvhal.pc too
 
 foreach(xlen ${RVHAL_DEVICE_XLENS})
-  set(dev ${CMAKE_BINARY_DIR}/device-rv${xlen})
   # Everything the device build puts in its firmware folder (images and
   # whatever describes them), not the CMake bookkeeping that shares it.
-  install(DIRECTORY ${dev}/firmware/ DESTINATION ${RVHAL_INSTALL_DATADIR}/firmware/rv${xlen} COMPONENT lib
+  install(DIRECTORY ${CMAKE_BINARY_DIR}/device-rv${xlen}/firmware/ DESTINATION ${RVHAL_INSTALL_DATADIR}/firmware/rv${xlen}
+          COMPONENT lib
           PATTERN CMakeFiles EXCLUDE PATTERN "*.cmake" EXCLUDE PATTERN "*.ninja" EXCLUDE PATTERN Makefile EXCLUDE)
-  # The kernel SDK for this XLEN: the runtime library and the linker script.
+endforeach()
+foreach(set ${RVHAL_KERNEL_SETS})
+  set(dev ${CMAKE_BINARY_DIR}/device-${set})
+  # The kernel SDK of this kernel set (rv64, rv64-lp64, ...): the runtime
+  # library and the linker script.
   install(FILES ${dev}/sdk/librvhal_kernel.a ${dev}/linker/kernel.ld
-          DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/rv${xlen} COMPONENT dev)
+          DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/${set} COMPONENT dev)
   # The OpenCL C built-in library (sdk/opencl; built when clang-16 is there).
-  install(FILES ${dev}/sdk/opencl/librvhal_opencl.a DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/rv${xlen} COMPONENT dev
+  install(FILES ${dev}/sdk/opencl/librvhal_opencl.a DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/${set} COMPONENT dev
           OPTIONAL)
 endforeach()
 install(TARGETS rvhal-qemu-insn-counter LIBRARY DESTINATION ${RVHAL_INSTALL_PLUGINDIR} COMPONENT lib)
@@ -58,6 +62,17 @@ foreach(xlen 64 32)
   list(JOIN _kflags " " RVHAL_PC_KFLAGS_RV${xlen})
 endforeach()
 list(JOIN RVHAL_KERNEL_LINK_FLAGS " " RVHAL_PC_KLINK)
+# The soft-float kernel sets this build has: kernel_cflags_rv64_lp64 ...
+set(RVHAL_PC_SOFT_SETS "")
+foreach(set ${RVHAL_KERNEL_SETS})
+  if(set MATCHES "^rv(32|64)-(.*)$")
+    rvhal_kernel_compile_flags(_kflags ${CMAKE_MATCH_1} ${CMAKE_MATCH_2})
+    list(JOIN _kflags " " _kflags)
+    string(REPLACE "-" "_" _v ${set})
+    string(APPEND RVHAL_PC_SOFT_SETS "kernel_cflags_${_v}=${_kflags} -I\${kernel_includedir} -I\${includedir}\n"
+           "kernel_libs_${_v}=\${libdir}/rvhal/${set}/librvhal_kernel.a -T \${libdir}/rvhal/${set}/kernel.ld ${RVHAL_PC_KLINK}\n")
+  endif()
+endforeach()
 configure_file(${RVHAL_SOURCE_DIR}/cmake/package/rvhal.pc.in ${CMAKE_BINARY_DIR}/package/rvhal.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/package/rvhal.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
 

@@ -12,7 +12,7 @@ set(CMAKE_OBJDUMP ${RVHAL_CROSS_PREFIX}objdump CACHE FILEPATH "")
 
 set(RVHAL_XLEN 32)
 set(RVHAL_MARCH rv32imafdc CACHE STRING "ISA of the device build: every hart of every board built must run it")
-set(RVHAL_MABI ilp32d)
+set(RVHAL_MABI ilp32d CACHE STRING "ABI of the device build's kernels (a soft-float kernel set: ilp32)")
 # ISA spec 2.2: Zicsr and Zifencei are part of I (and multilib selection works).
 
 set(CMAKE_C_FLAGS_INIT "-march=${RVHAL_MARCH} -mabi=${RVHAL_MABI} -misa-spec=2.2 -mcmodel=medany --specs=picolibc.specs")

@@ -12,7 +12,7 @@ set(CMAKE_OBJDUMP ${RVHAL_CROSS_PREFIX}objdump CACHE FILEPATH "")
 
 set(RVHAL_XLEN 64)
 set(RVHAL_MARCH rv64imafdc CACHE STRING "ISA of the device build: every hart of every board built must run it")
-set(RVHAL_MABI lp64d)
+set(RVHAL_MABI lp64d CACHE STRING "ABI of the device build's kernels (a soft-float kernel set: lp64)")
 # ISA spec 2.2: Zicsr and Zifencei are part of I (and multilib selection works).
 
 set(CMAKE_C_FLAGS_INIT "-march=${RVHAL_MARCH} -mabi=${RVHAL_MABI} -misa-spec=2.2 -mcmodel=medany --specs=picolibc.specs")

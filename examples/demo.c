@@ -87,8 +87,16 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rvhal-demo: %s\n", rvhal_last_error());
     return 2;
   }
-  if (!kernel_dir || !*kernel_dir) /* kernels for the device's XLEN */
-    kernel_dir = catalogue->word_size == 8 ? RVHAL_EXAMPLE_KERNEL_DIR_RV64 : RVHAL_EXAMPLE_KERNEL_DIR_RV32;
+  char set_dir[1024];
+  if (!kernel_dir || !*kernel_dir) { /* the build's kernels of the device's kernel set (XLEN, float ABI) */
+    const char *set = rvhal_kernel_set_name(catalogue->kernel_abi);
+    if (!set) {
+      fprintf(stderr, "rvhal-demo: device %s: kernel ABI %s has no kernel set\n", catalogue->name, catalogue->kernel_abi);
+      return 2;
+    }
+    snprintf(set_dir, sizeof set_dir, "%s/device-%s/kernels", RVHAL_EXAMPLE_BUILD_DIR, set);
+    kernel_dir = set_dir;
+  }
 
   rvhal_device_options_t o = {.num_harts = harts, .print_fn = verbose ? NULL : quiet_print};
   rvhal_device_t *dev;

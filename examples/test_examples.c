@@ -35,8 +35,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "device_create: %s\n", rvhal_last_error());
     return 1;
   }
-  const char *dir = rvhal_device_get_info(dev)->word_size == 8 ? RVHAL_EXAMPLE_KERNEL_DIR_RV64
-                                                                : RVHAL_EXAMPLE_KERNEL_DIR_RV32;
+  /* the kernel set of the device's ISA: XLEN and float ABI */
+  const char *set = rvhal_kernel_set_name(rvhal_device_get_info(dev)->kernel_abi);
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s/device-%s/kernels", RVHAL_EXAMPLE_BUILD_DIR, set ? set : "(none)");
   /* local sizes around the hart count, and the examples' defaults (0) */
   uint32_t locals[] = {0, 1, harts > 1 ? harts - 1 : 2, harts, harts + 1, 2 * harts + 1, 16};
   uint32_t teams[] = {0, 1, 2, 4};

@@ -114,7 +114,7 @@ void fw_trap_handler(uintptr_t *frame) {
     return;
   }
   /* The kernel's first FP instruction of the launch: FS was off (scheduler.c). */
-  if (from_kernel && cause == CAUSE_ILLEGAL_INSTRUCTION &&
+  if (FW_HAS_FP && from_kernel && cause == CAUSE_ILLEGAL_INSTRUCTION &&
       (xcsr_read(CSR_XSTATUS) & XSTATUS_FS_MASK) == 0) {
     xcsr_set(CSR_XSTATUS, XSTATUS_FS_INITIAL);
     hart->user->call.fp_live = 1;

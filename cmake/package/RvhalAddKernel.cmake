@@ -1,4 +1,4 @@
-# rvhal_add_kernel(<name> <source>... [XLEN 64|32] [EMBED]
+# rvhal_add_kernel(<name> <source>... [XLEN 64|32] [ABI <abi>] [EMBED]
 #                  [INCLUDE_DIRECTORIES dir...] [COMPILE_OPTIONS opt...])
 #
 # Builds the kernel ELF <name>.elf (in the current binary dir) from C
@@ -14,6 +14,13 @@
 # so the program needs no kernel file at run time. The array is compiled as
 # C, or as C++ in a project that enables only CXX.
 #
+# ABI: the kernel set to build for, the device's "Kernel ABI" in `rvhal
+# info`: lp64d and ilp32d (hard-float; the default, XLEN 64 or 32) or lp64
+# and ilp32 (soft-float, for harts without F/D such as qemu-virt-imac; XLEN
+# follows the ABI). A device refuses a kernel of another ABI. The soft-float
+# sets are there when rvhal was built with a board that needs them
+# (rvhal_KERNEL_SETS lists what this rvhal has).
+#
 # The cross compiler is $RVHAL_KERNEL_CC (default riscv64-unknown-elf-gcc,
 # which builds RV32 too).
 #
@@ -27,17 +34,31 @@ cmake_minimum_required(VERSION 3.20)
 set(_RVHAL_ADD_KERNEL_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL "where RvhalAddKernel.cmake is")
 
 function(rvhal_add_kernel name)
-  cmake_parse_arguments(PARSE_ARGV 1 K "EMBED" "XLEN" "INCLUDE_DIRECTORIES;COMPILE_OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 K "EMBED" "XLEN;ABI" "INCLUDE_DIRECTORIES;COMPILE_OPTIONS")
   set(sources ${K_UNPARSED_ARGUMENTS})
   if(NOT sources)
     message(FATAL_ERROR "rvhal_add_kernel(${name}): no source files")
   endif()
-  if(NOT K_XLEN)
-    set(K_XLEN 64)
+  if(K_ABI)
+    rvhal_kernel_set(${K_ABI} abi_xlen set)
+    if(K_XLEN AND NOT K_XLEN EQUAL abi_xlen)
+      message(FATAL_ERROR "rvhal_add_kernel(${name}): XLEN ${K_XLEN} but ABI ${K_ABI} (RV${abi_xlen})")
+    endif()
+    set(K_XLEN ${abi_xlen})
+  else()
+    if(NOT K_XLEN)
+      set(K_XLEN 64)
+    endif()
+    set(set rv${K_XLEN})
   endif()
-  set(sdk rvhal::kernel_sdk_rv${K_XLEN})
+  rvhal_kernel_set_abi(${set} abi)
+  string(TOUPPER ${abi} abi_up)
+  string(REGEX MATCH "-march=[^;]+" march "${RVHAL_KERNEL_ARCH_FLAGS_${abi_up}}")
+  string(REPLACE "-march=" "" isa "${march}")
+  string(REPLACE "-" "_" sdk rvhal::kernel_sdk_${set})
   if(NOT TARGET ${sdk})
-    message(FATAL_ERROR "rvhal_add_kernel(${name}): XLEN ${K_XLEN}: this rvhal has no ${sdk} (it has: ${rvhal_XLENS})")
+    message(FATAL_ERROR "rvhal_add_kernel(${name}): kernel set ${set}: this rvhal has no ${sdk} (it has: "
+                        "${rvhal_KERNEL_SETS}; a soft-float set is built with a board that needs it)")
   endif()
   if(NOT RVHAL_KERNEL_CC)
     find_program(RVHAL_KERNEL_CC riscv64-unknown-elf-gcc)
@@ -88,9 +109,9 @@ function(rvhal_add_kernel name)
     endif()
     add_custom_command(OUTPUT ${elf}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${work}
-      COMMAND rvhal::cli cc --xlen ${K_XLEN} ${clflags} ${K_COMPILE_OPTIONS} ${abs} -o ${elf} --depfile ${work}/${name}.d
+      COMMAND rvhal::cli cc --isa ${isa} ${clflags} ${K_COMPILE_OPTIONS} ${abs} -o ${elf} --depfile ${work}/${name}.d
       DEPENDS ${abs} rvhal::cli ${lib} ${ld} ${cl_lib} DEPFILE ${work}/${name}.d
-      COMMENT "Compiling OpenCL C kernel ${name}.elf (RV${K_XLEN})" VERBATIM COMMAND_EXPAND_LISTS)
+      COMMENT "Compiling OpenCL C kernel ${name}.elf (${set})" VERBATIM COMMAND_EXPAND_LISTS)
   endif()
   foreach(src ${sources})
     if(cl_sources)
@@ -103,14 +124,14 @@ function(rvhal_add_kernel name)
       COMMAND ${CMAKE_COMMAND} -E make_directory ${work}
       COMMAND ${RVHAL_KERNEL_CC} ${cflags} -MD -MF ${obj}.d -c ${abs} -o ${obj}
       DEPENDS ${abs} DEPFILE ${obj}.d
-      COMMENT "Building kernel object ${base}.o (RV${K_XLEN})" VERBATIM COMMAND_EXPAND_LISTS)
+      COMMENT "Building kernel object ${base}.o (${set})" VERBATIM COMMAND_EXPAND_LISTS)
     list(APPEND objs ${obj})
   endforeach()
   if(NOT cl_sources)
     add_custom_command(OUTPUT ${elf}
       COMMAND ${RVHAL_KERNEL_CC} ${lopts} ${objs} ${lib} -o ${elf}
       DEPENDS ${objs} ${lib} ${ld}
-      COMMENT "Linking kernel ${name}.elf (RV${K_XLEN})" VERBATIM COMMAND_EXPAND_LISTS)
+      COMMENT "Linking kernel ${name}.elf (${set})" VERBATIM COMMAND_EXPAND_LISTS)
   endif()
 
   if(NOT K_EMBED)

@@ -56,8 +56,17 @@
 #define FW_START_HARTID csrr a0, mhartid
 #define FW_HAS_SFENCE 0      /* only if the hart has S-mode: misa */
 #endif
-/* mstatus.FS and sstatus.FS are the same field. */
+/* mstatus.FS and sstatus.FS are the same field. Firmware built without F
+ * (a board whose RVHAL_BOARD_ISA has no F, boards/qemu-virt-imac) runs only
+ * soft-float kernels: it never turns FS on (QEMU keeps the field read-only
+ * zero on such harts) and has no lazy-FP trap (trap.c). */
+#ifdef __riscv_flen
+#define FW_HAS_FP 1
 #define XSTATUS_FS_INITIAL (1ul << 13)
+#else
+#define FW_HAS_FP 0
+#define XSTATUS_FS_INITIAL 0ul
+#endif
 #define XSTATUS_FS_MASK (3ul << 13)
 /* mstatus.VS and sstatus.VS: read-only zero on harts without V. */
 #define XSTATUS_VS_INITIAL (1ul << 9)

@@ -20,8 +20,9 @@ void cmd_cc_usage(FILE *f) {
           "`rvhal run FILE.elf NAME ...`, `rvhal kernels FILE.elf`.\n\n"
           "  -o FILE            the kernel ELF to write (required)\n"
           "  --xlen 32|64       the device's XLEN (default 64)\n"
-          "  --isa ISA          the device's ISA (rvhal info), e.g. rv64imafdcv: with v, clang's\n"
-          "                     auto-vectorizer may emit RVV (default rv64imafdc / rv32imafdc)\n"
+          "  --isa ISA          the device's ISA (default rv<xlen>imafdc); rv64imac: soft-float, ABI lp64;\n"
+          "                     with v (rv64imafdcv): clang's auto-vectorizer may emit RVV\n"
+          "  --device NAME      compile for that device's ISA and XLEN (`rvhal info` lists them)\n"
           "  -DNAME[=VALUE]     define a macro (also -D NAME)\n"
           "  -IDIR              add an include directory (also -I DIR); FILE's directory is searched first\n"
           "  -cl-std=CLx.y      CL1.0, CL1.1, CL1.2 (default), CL2.0 or CL3.0\n"
@@ -111,7 +112,8 @@ static int add_opt(char **opts, size_t *len, const char *a, const char *b) {
 int cmd_cc(int argc, char **argv) {
   const char *out = NULL, *in = NULL, *depfile = NULL;
   uint32_t xlen = 64;
-  const char *isa = NULL; /* --isa: the device's ISA, e.g. rv64imafdcv (RVV: clang may auto-vectorize) */
+  int xlen_given = 0;
+  const char *isa = NULL;
   char *opts = calloc(1, 1);
   size_t olen = 0;
   int rc = CLI_USAGE;
@@ -123,7 +125,8 @@ int cmd_cc(int argc, char **argv) {
       free(opts);
       return CLI_OK;
     }
-    if (!strcmp(a, "-o") || !strcmp(a, "--xlen") || !strcmp(a, "--isa") || !strcmp(a, "-D") || !strcmp(a, "-I") || !strcmp(a, "--depfile")) {
+    if (!strcmp(a, "-o") || !strcmp(a, "--xlen") || !strcmp(a, "-D") || !strcmp(a, "-I") || !strcmp(a, "--depfile") ||
+        !strcmp(a, "--isa") || !strcmp(a, "--device")) {
       if (i + 1 >= argc) {
         rc = cli_usage_error("cc", NULL, "option '%s' needs a value", a);
         goto done;
@@ -131,12 +134,16 @@ int cmd_cc(int argc, char **argv) {
       const char *v = argv[++i];
       if (!strcmp(a, "-o")) out = v;
       else if (!strcmp(a, "--depfile")) depfile = v;
-      else if (!strcmp(a, "--isa")) {
-        if (strncmp(v, "rv32", 4) && strncmp(v, "rv64", 4)) {
-          rc = cli_usage_error("cc", NULL, "--isa '%s': expected an ISA string such as rv64imafdcv", v);
+      else if (!strcmp(a, "--isa")) isa = v;
+      else if (!strcmp(a, "--device")) {
+        uint32_t index;
+        const rvhal_device_info_t *di;
+        if (rvhal_platform_find_device(v, &index) || rvhal_platform_device_info(index, &di)) {
+          fprintf(stderr, "rvhal cc: --device %s: %s\n", v, rvhal_last_error());
+          rc = CLI_FAIL;
           goto done;
         }
-        isa = v;
+        isa = di->isa;
       }
       else if (!strcmp(a, "--xlen")) {
         if (strcmp(v, "32") && strcmp(v, "64")) {
@@ -144,6 +151,7 @@ int cmd_cc(int argc, char **argv) {
           goto done;
         }
         xlen = (uint32_t)atoi(v);
+        xlen_given = 1;
       } else if (add_opt(&opts, &olen, a, v)) goto oom;
       continue;
     }
@@ -153,6 +161,7 @@ int cmd_cc(int argc, char **argv) {
         goto done;
       }
       xlen = (uint32_t)atoi(a + 7);
+      xlen_given = 1;
       continue;
     }
     if (a[0] == '-' && a[1] == '-') { /* rvhal's own long options are above; clang's are single-dash */
@@ -181,6 +190,15 @@ int cmd_cc(int argc, char **argv) {
     rc = cli_usage_error("cc", NULL, "missing -o FILE.elf");
     goto done;
   }
+  if (isa) { /* the XLEN is the ISA's */
+    const uint32_t isa_xlen = !strncmp(isa, "rv32", 4) ? 32 : !strncmp(isa, "rv64", 4) ? 64 : 0;
+    if (!isa_xlen || (xlen_given && xlen != isa_xlen)) {
+      rc = cli_usage_error("cc", NULL, "--isa '%s': expected rv32... or rv64...%s", isa,
+                           xlen_given ? " matching --xlen" : "");
+      goto done;
+    }
+    xlen = isa_xlen;
+  }
   size_t size = 0;
   char *src = read_all(in, &size);
   if (!src) {
@@ -199,7 +217,6 @@ int cmd_cc(int argc, char **argv) {
     free(src);
     goto oom;
   }
-  if (isa) xlen = isa[2] == '3' ? 32 : 64; /* the ISA names the XLEN */
   rvhal_opencl_compile_desc_t desc = {src, size, in, all, xlen, isa};
   void *elf = NULL;
   size_t elf_size = 0;

@@ -63,6 +63,9 @@ static void print_device(uint32_t index, const rvhal_device_info_t *di, double b
   if (di->vlen) printf("  %-22s VLEN %u bits (RVV)\n", "vector unit", di->vlen);
   else printf("  %-22s none%s\n", "vector unit", boot_ms >= 0 ? "" : " (RVHAL_VLEN=128..1024 gives vector harts on virt)");
   printf("  %-22s %u bytes (RV%u)\n", "word size", di->word_size, di->word_size * 8);
+  const char *set = rvhal_kernel_set_name(di->kernel_abi);
+  printf("  %-22s %s (%s; kernel set %s)\n", "kernel ABI", di->kernel_abi,
+         strchr(di->kernel_abi, 'd') ? "hard-float" : "soft-float", set ? set : "none");
   printf("  %-22s %u\n", "harts", di->num_harts);
   printf("  %-22s %u\n", "max harts", di->max_harts);
   printf("  %-22s %s-mode\n", "firmware runs in", di->firmware_mode);
@@ -101,6 +104,7 @@ static void json_device(cli_json_t *j, uint32_t index, const rvhal_device_info_t
   cli_json_string(j, "board", di->board);
   cli_json_string(j, "isa", di->isa);
   cli_json_u64(j, "word_size", di->word_size);
+  cli_json_string(j, "kernel_abi", di->kernel_abi);
   cli_json_u64(j, "harts", di->num_harts);
   cli_json_u64(j, "max_harts", di->max_harts);
   cli_json_string(j, "firmware_mode", di->firmware_mode);

@@ -11,8 +11,8 @@
 #include "check.h"
 #include "rvhal/rvhal.h"
 
-#ifndef RVHAL_TEST_KERNEL_DIR_RV64
-#error "RVHAL_TEST_KERNEL_DIR_RV64 must be defined by the build"
+#ifndef RVHAL_TEST_DEVICE_BUILD_DIR
+#error "RVHAL_TEST_DEVICE_BUILD_DIR (the build tree, with its device-<kernel set>/ folders) must be defined by the build"
 #endif
 
 /* stdout line by line even into ctest's pipe: a test that ctest kills at
@@ -68,8 +68,17 @@ static inline rvhal_device_t *fixture_device_opts(uint32_t harts, rvhal_device_o
 
 static inline rvhal_device_t *fixture_device(uint32_t harts) { return fixture_device_opts(harts, NULL); }
 
+/* The build's kernels for the device's kernel set (its kernel ABI: a
+ * soft-float device runs device-rv64-lp64/kernels, docs/kernels.md). */
 static inline const char *fixture_kernel_dir(rvhal_device_t *d) {
-  return rvhal_device_get_info(d)->word_size == 8 ? RVHAL_TEST_KERNEL_DIR_RV64 : RVHAL_TEST_KERNEL_DIR_RV32;
+  static char dir[768]; /* callers add "/<name>.elf" in 1024 bytes */
+  const char *abi = rvhal_device_get_info(d)->kernel_abi, *set = rvhal_kernel_set_name(abi);
+  if (!set) {
+    fprintf(stderr, "device %s: kernel ABI %s has no kernel set\n", rvhal_device_get_info(d)->name, abi);
+    exit(1);
+  }
+  snprintf(dir, sizeof dir, "%s/device-%s/kernels", RVHAL_TEST_DEVICE_BUILD_DIR, set);
+  return dir;
 }
 
 /* Loads <kernel dir>/<name>.elf; exits the test on failure. */

@@ -105,8 +105,12 @@ int main(int argc, char **argv) {
   rvhal_device_options_t opt;
   memset(&opt, 0, sizeof opt);
   opt.num_harts = 2;
+  /* $CONSUMER_DEVICE: another device by name (a soft-float one, run.sh) */
+  uint32_t index = 0;
+  const char *name = getenv("CONSUMER_DEVICE");
+  if (name && *name) CHECK(rvhal_platform_find_device(name, &index));
   rvhal_device_t *dev;
-  CHECK(rvhal_device_create(0, &opt, &dev));
+  CHECK(rvhal_device_create(index, &opt, &dev));
   int rc = saxpy(dev, saxpy_elf) || stencil(dev, argc > 2 ? argv[2] : NULL);
   rvhal_device_delete(dev);
   return rc;

@@ -36,6 +36,15 @@ step "the static library: \$RVHAL_FIRMWARE_DIR names the firmware"
 RVHAL_FIRMWARE_DIR=$P/share/rvhal/firmware/rv64 "$T/cmake/consumer_static" "$T/cmake/saxpy.elf" | tee "$T/out2"
 check_firmware "$T/out2"
 
+if [ -x "$T/cmake/consumer_softfp" ]; then
+  step "soft-float kernels (rvhal_add_kernel ... ABI lp64) on qemu-virt-imac-rv64"
+  CONSUMER_DEVICE=qemu-virt-imac-rv64 "$T/cmake/consumer_softfp" "$T/cmake/saxpy_lp64.elf" "$T/cmake/stencil_lp64.elf" |
+    tee "$T/out5"
+  grep -q "^stencil (file kernel" "$T/out5"
+  riscv64-unknown-elf-readelf -h "$T/cmake/vadd_cl_lp64.elf" | grep -q "soft-float ABI" ||
+    { echo "FAIL: vadd_cl_lp64.elf is not soft-float"; exit 1; }
+fi
+
 step "Makefile consumer: pkg-config with PKG_CONFIG_PATH=$PC"
 PKG_CONFIG_PATH="$PC" make -s -C "$SRC/tests/consumer/pkgconfig" O="$T/make"
 "$T/make/consumer" "$T/make/saxpy.elf" "$T/make/stencil.elf" | tee "$T/out3"

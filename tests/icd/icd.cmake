@@ -32,6 +32,18 @@ function(rvhal_icd_test name)
     set_tests_properties(icd.${name}.rv32 PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/${name}.rv32" LABELS "icd;device"
                          TIMEOUT ${T_TIMEOUT} FIXTURES_REQUIRED device)
   endif()
+  # And on each device running a soft-float kernel set (harts without F/D:
+  # qemu-virt-imac), as icd.<name>.<device>: its platform index is its place
+  # in the build's device list.
+  foreach(dev ${RVHAL_TEST_DEVICES})
+    rvhal_device_kernel_set(${dev} set)
+    list(FIND RVHAL_DEVICES ${dev} index)
+    if(set MATCHES "-" AND (T_RV32 OR dev MATCHES "-rv64$"))
+      add_test(NAME icd.${name}.${dev} COMMAND icd_${name} ${index} ${CMAKE_BINARY_DIR}/device-${set}/kernels)
+      set_tests_properties(icd.${name}.${dev} PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/${name}.${dev}"
+                           LABELS "icd;device" TIMEOUT ${T_TIMEOUT} FIXTURES_REQUIRED device)
+    endif()
+  endforeach()
 endfunction()
 
 rvhal_icd_test(buffers RV32)

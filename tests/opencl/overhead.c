@@ -34,7 +34,8 @@ int main(void) {
   rvhal_device_t *d = ex_device(2, 1, RVHAL_TIMING_EXACT);
   const char *why = NULL;
   hal_program_t sdk = fixture_program(d, "vector_add");
-  rvhal_opencl_compile_desc_t desc = {source, 0, "overhead.cl", NULL, rvhal_device_get_info(d)->word_size * 8, NULL};
+  rvhal_opencl_compile_desc_t desc = {source, 0, "overhead.cl", NULL, rvhal_device_get_info(d)->word_size * 8,
+                                      rvhal_device_get_info(d)->isa};
   void *elf = NULL;
   size_t size = 0;
   char *log = NULL;

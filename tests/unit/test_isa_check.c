@@ -37,5 +37,16 @@ int main(void) {
   unsigned xlen = 0;
   CHECK(rvhal_isa_letters("rv64gcv", &xlen, letters, sizeof letters) == 0 && xlen == 64 &&
         !strcmp(letters, "imafdcv"));
+  /* The kernel ABI a device takes, from its ISA; a kernel's, from e_flags. */
+  CHECK(!strcmp(rvhal_isa_kernel_abi("rv64imafdc"), "lp64d"));
+  CHECK(!strcmp(rvhal_isa_kernel_abi("rv64gcv"), "lp64d"));
+  CHECK(!strcmp(rvhal_isa_kernel_abi("rv64imac"), "lp64"));
+  CHECK(!strcmp(rvhal_isa_kernel_abi("rv32imafc"), "ilp32f"));
+  CHECK(!strcmp(rvhal_isa_kernel_abi("rv32imac"), "ilp32"));
+  CHECK(rvhal_isa_kernel_abi("rv64") == NULL && rvhal_isa_kernel_abi("arm64") == NULL);
+  CHECK(!strcmp(rvhal_elf_float_abi(64, 0x5), "lp64d")); /* EF_RISCV_RVC | EF_RISCV_FLOAT_ABI_DOUBLE */
+  CHECK(!strcmp(rvhal_elf_float_abi(64, 0x1), "lp64"));
+  CHECK(!strcmp(rvhal_elf_float_abi(32, 0x3), "ilp32f"));
+  CHECK(!strcmp(rvhal_elf_float_abi(32, 0x10), "ilp32")); /* EF_RISCV_RVE etc. are not float ABI bits */
   return check_result("isa_check");
 }

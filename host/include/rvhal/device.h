@@ -70,7 +70,16 @@ typedef struct rvhal_device_info {
   uint64_t fault_addr;            /* an address whose loads and stores fault on this board */
   const char *firmware_mode;      /* "M" (the firmware owns the machine) or "S" (under SBI) */
   uint32_t vlen;                  /* bits in a vector register (RVV, "v" in isa); 0: the harts have no vector unit */
+  const char *kernel_abi;         /* the ABI its kernels are built for, from isa: "lp64d", "lp64" (no F/D: soft-float),
+                                     "ilp32d", "ilp32"; a kernel of another float ABI is refused (docs/kernels.md) */
 } rvhal_device_info_t;
+
+/* The name of the kernel set a device with this kernel ABI runs
+ * (rvhal_device_info_t.kernel_abi): "rv64" and "rv32" for the hard-float
+ * ABIs (lp64d, ilp32d), "rv64-lp64" and "rv32-ilp32" for soft-float; a
+ * build tree keeps each in device-<set>/ (kernels/ in it), an install in
+ * lib/rvhal/<set>/. NULL for an ABI with no set. */
+const char *rvhal_kernel_set_name(const char *kernel_abi);
 
 /* The index of the device called `name` ("qemu-virt-rv64", as rvhal_device_info_t.name and `rvhal info` say), or
  * of the only device of board `name` ("shakti-c"); also a decimal index. Names do not move when boards are

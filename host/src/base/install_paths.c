@@ -85,16 +85,15 @@ const char *rvhal_qemu_plugin_path(void) {
   return NULL;
 }
 
-/* The kernel SDK of one XLEN, for the OpenCL C compiler: the directory with
- * librvhal_kernel.a, kernel.ld and librvhal_opencl.a, and the SDK's and the
- * ABI's header directories. $RVHAL_KERNEL_SDK_DIR (laid out as an install's
- * lib/rvhal/rv<xlen>, its headers beside in include/); the install; the
- * build tree. */
-int rvhal_kernel_sdk_paths(uint32_t xlen, char lib_dir[PATH_MAX], char ld_dir[PATH_MAX], char opencl_dir[PATH_MAX],
+/* A kernel set's SDK (rvhal_kernel_set_name: "rv64", "rv64-lp64"), for the
+ * OpenCL C compiler: the directory with librvhal_kernel.a, kernel.ld and
+ * librvhal_opencl.a, and the SDK's and the ABI's header directories.
+ * $RVHAL_KERNEL_SDK_DIR (laid out as an install's lib/rvhal/<set>, its
+ * headers beside in include/); the install; the build tree. */
+int rvhal_kernel_sdk_paths(const char *set, char lib_dir[PATH_MAX], char ld_dir[PATH_MAX], char opencl_dir[PATH_MAX],
                            char sdk_inc[PATH_MAX], char abi_inc[PATH_MAX]) {
-  if (xlen != 32 && xlen != 64) return 0;
-  char leaf[32];
-  snprintf(leaf, sizeof leaf, "rv%u", xlen);
+  if (!set || strlen(set) > 16) return 0;
+  const char *leaf = set;
   const char *env = getenv("RVHAL_KERNEL_SDK_DIR");
   if (env && *env) {
     snprintf(lib_dir, PATH_MAX, "%s/%s", env, leaf);
@@ -120,8 +119,10 @@ int rvhal_kernel_sdk_paths(uint32_t xlen, char lib_dir[PATH_MAX], char ld_dir[PA
       return 1;
     }
   }
-#ifdef RVHAL_BUILD_DEVICE_DIR_RV64
-  const char *dev = xlen == 64 ? RVHAL_BUILD_DEVICE_DIR_RV64 : RVHAL_BUILD_DEVICE_DIR_RV32;
+#ifdef RVHAL_BUILD_BINARY_DIR
+  char dev[PATH_MAX - 32]; /* + "/sdk/opencl" */
+  snprintf(dev, sizeof dev, "%s/device-%s", RVHAL_BUILD_BINARY_DIR, set);
+  if (!is_dir(dev)) return 0; /* a set this build did not make */
   snprintf(lib_dir, PATH_MAX, "%s/sdk", dev);
   snprintf(ld_dir, PATH_MAX, "%s/linker", dev);
   snprintf(opencl_dir, PATH_MAX, "%s/sdk/opencl", dev);

@@ -29,6 +29,8 @@
 #include "compiler/opencl_ir.h"
 #include "compiler/opencl_sdk.h"
 #include "compiler/text_buf.h"
+#include "program/isa_check.h"
+#include "rvhal/device.h"
 #include "rvhal/compiler.h"
 
 extern char **environ;
@@ -314,15 +316,21 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   if (desc->xlen != 32 && desc->xlen != 64)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: xlen %u is not 32 or 64", desc->xlen);
   const uint32_t word = desc->xlen / 8;
-  rvhal_opencl_sdk_t sdk;
-  RVHAL_RETURN_IF_ERROR(rvhal_opencl_sdk_find(desc->xlen, &sdk));
   const char *isa = desc->isa ? desc->isa : desc->xlen == 64 ? "rv64imafdc" : "rv32imafdc";
   for (const char *c = isa; *c; c++)
     if (!isalnum((unsigned char)*c) && *c != '_')
       return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: isa '%s' is not an ISA string", isa);
   if (strncmp(isa, desc->xlen == 64 ? "rv64" : "rv32", 4) || strlen(isa) > 64)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: isa '%s' is not an RV%u ISA string", isa, desc->xlen);
-  const char *abi = desc->xlen == 64 ? "lp64d" : "ilp32d";
+  /* The device's kernel ABI (soft-float without F/D: float and double are
+   * libgcc's routines) and the SDK built for it. */
+  const char *abi = rvhal_isa_kernel_abi(isa);
+  const char *set = rvhal_kernel_set_name(abi);
+  if (!set)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: isa '%s': kernel ABI %s has no kernel set (harts with "
+                       "F but not D are not supported)", isa, abi ? abi : "(none)");
+  rvhal_opencl_sdk_t sdk;
+  RVHAL_RETURN_IF_ERROR(rvhal_opencl_sdk_find(set, &sdk));
   /* llc's subtarget from the ISA's single-letter extensions: rv64imafdc -> +m,+a,+f,+d,+c */
   char mattr[128] = "-relax";
   for (const char *c = isa + 4; *c && *c != '_' && strlen(mattr) + 8 < sizeof mattr; c++) {

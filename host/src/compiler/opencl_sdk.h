@@ -1,6 +1,6 @@
 /* What the OpenCL C compiler runs and links with: clang and the LLVM tools
  * of its version, the RISC-V GCC driver (linker, picolibc), and the kernel
- * SDK of one XLEN (install_paths.c finds it). */
+ * SDK of one kernel set (install_paths.c finds it). */
 #ifndef RVHAL_OPENCL_SDK_H
 #define RVHAL_OPENCL_SDK_H
 
@@ -32,11 +32,12 @@ typedef struct rvhal_opencl_sdk {
   char kernel_lib[PATH_MAX + 32], opencl_lib[PATH_MAX + 32], linker_script[PATH_MAX + 32];
 } rvhal_opencl_sdk_t;
 
-/* RVHAL_MISSING_TOOL naming what is missing and how to install it. */
-int rvhal_opencl_sdk_find(uint32_t xlen, rvhal_opencl_sdk_t *out);
+/* The tools and kernel set `set` ("rv64", "rv64-lp64": rvhal_kernel_set_name);
+ * RVHAL_MISSING_TOOL naming what is missing and how to install it. */
+int rvhal_opencl_sdk_find(const char *set, rvhal_opencl_sdk_t *out);
 
 /* install_paths.c */
-int rvhal_kernel_sdk_paths(uint32_t xlen, char lib_dir[PATH_MAX], char ld_dir[PATH_MAX], char opencl_dir[PATH_MAX],
+int rvhal_kernel_sdk_paths(const char *set, char lib_dir[PATH_MAX], char ld_dir[PATH_MAX], char opencl_dir[PATH_MAX],
                            char sdk_inc[PATH_MAX], char abi_inc[PATH_MAX]);
 
 #endif /* RVHAL_OPENCL_SDK_H */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "device/device_internal.h"
+#include "program/isa_check.h"
 
 #define MAX_KINDS 32
 
@@ -57,6 +58,14 @@ static void add_kind(const char *dir, const char *file) {
   i->board = b->name;
   i->isa = b->isa;
   i->vlen = b->vlen;
+  i->kernel_abi = rvhal_isa_kernel_abi(b->isa);
+  if (!i->kernel_abi) {
+    char msg[512];
+    snprintf(msg, sizeof msg, "%.300s: isa %.96s: no kernel ABI (expected rv32/rv64 and extension letters)", path,
+             b->isa);
+    note_skipped(msg);
+    return;
+  }
   i->word_size = b->xlen / 8;
   i->num_harts = RVHAL_DEFAULT_HARTS < b->max_harts ? RVHAL_DEFAULT_HARTS : b->max_harts;
   rvhal_layout_request_t req = {i->num_harts, b->default_ram_size, RVHAL_DEFAULT_LOCAL_MEM, RVHAL_DEFAULT_MAX_WG,

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rvhal/device.h"
+
 static const char order[] = "iemafdqlcbkjtpvnhsux"; /* the ISA manual's canonical order, enough of it */
 
 static int is_lower(char c) { return c >= 'a' && c <= 'z'; }
@@ -78,4 +80,25 @@ int rvhal_isa_check(const char *kernel_arch, const char *device_isa, char *missi
   if (!any) return 0;
   letters(lacks, missing, cap);
   return -1;
+}
+
+const char *rvhal_isa_kernel_abi(const char *isa) {
+  int set[26];
+  unsigned xlen;
+  if (parse(isa, &xlen, set)) return NULL;
+  const int fp = set['d' - 'a'] ? 2 : set['f' - 'a'] ? 1 : 0;
+  static const char *const abi[2][3] = {{"ilp32", "ilp32f", "ilp32d"}, {"lp64", "lp64f", "lp64d"}};
+  return abi[xlen == 64][fp];
+}
+
+const char *rvhal_elf_float_abi(unsigned xlen, unsigned e_flags) {
+  static const char *const abi[2][4] = {{"ilp32", "ilp32f", "ilp32d", "ilp32q"}, {"lp64", "lp64f", "lp64d", "lp64q"}};
+  return abi[xlen == 64][(e_flags >> 1) & 3]; /* EF_RISCV_FLOAT_ABI, psABI "ELF Object Files" */
+}
+
+const char *rvhal_kernel_set_name(const char *kernel_abi) {
+  static const char *const sets[][2] = {{"lp64d", "rv64"}, {"ilp32d", "rv32"}, {"lp64", "rv64-lp64"}, {"ilp32", "rv32-ilp32"}};
+  for (size_t i = 0; kernel_abi && i < sizeof sets / sizeof sets[0]; i++)
+    if (!strcmp(kernel_abi, sets[i][0])) return sets[i][1];
+  return NULL;
 }

@@ -18,4 +18,15 @@ int rvhal_isa_check(const char *kernel_arch, const char *device_isa, char *missi
  * string ("rv32"/"rv64" then extensions). */
 int rvhal_isa_letters(const char *isa, unsigned *out_xlen, char *out, size_t cap);
 
+/* The kernel ABI of a device with ISA `isa`: its integer ABI and the widest
+ * float ABI its harts have registers for ("lp64d" with D, "lp64f" with F
+ * only, "lp64" with neither; "ilp32..." on RV32). Every kernel a device
+ * loads is built for it (one kernel set per ABI, docs/kernels.md). NULL if
+ * `isa` is not an ISA string. */
+const char *rvhal_isa_kernel_abi(const char *isa);
+
+/* The ABI an ELF header says its code uses: the XLEN's integer ABI and
+ * e_flags' EF_RISCV_FLOAT_ABI ("lp64d", "ilp32", ...; "lp64q" for quad). */
+const char *rvhal_elf_float_abi(unsigned xlen, unsigned e_flags);
+
 #endif /* RVHAL_HOST_ISA_CHECK_H */

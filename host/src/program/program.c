@@ -72,11 +72,18 @@ int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_
   int rc = rvhal_elf_parse(elf, (size_t)size, d->info.word_size, d->layout.program_base, d->layout.program_size,
                            &p->elf);
   if (rc) goto fail;
+  /* The harts must have every extension the kernel was built for, and the
+   * kernel must use the device's float ABI (ELF header): one kernel set per
+   * device, so a soft-float kernel on FPU harts is the wrong set too. */
   char lacks[40];
-  if (p->elf->arch[0] && rvhal_isa_check(p->elf->arch, d->info.isa, lacks, sizeof lacks)) {
-    rc = rvhal_error(RVHAL_BAD_ELF, "program_load: the kernel was built for %s (its .riscv.attributes), device %s is %s: "
-                     "it lacks %s (rebuild the kernel with -march=%s)", p->elf->arch, d->info.name, d->info.isa, lacks,
-                     d->info.isa);
+  const char *kernel_abi = rvhal_elf_float_abi(p->elf->word_size * 8, p->elf->flags);
+  const int isa_bad = p->elf->arch[0] && rvhal_isa_check(p->elf->arch, d->info.isa, lacks, sizeof lacks);
+  if (isa_bad || strcmp(kernel_abi, d->info.kernel_abi)) {
+    rc = rvhal_error(RVHAL_BAD_ELF, "program_load: the kernel was built for %s, ABI %s (its .riscv.attributes and ELF "
+                     "header), device %s is %s, ABI %s: %s%s (rebuild the kernel with -march=%s -mabi=%s)",
+                     p->elf->arch[0] ? p->elf->arch : "(no Tag_RISCV_arch)", kernel_abi, d->info.name, d->info.isa,
+                     d->info.kernel_abi, isa_bad ? "it lacks " : "its kernels use the other float ABI",
+                     isa_bad ? lacks : "", d->info.isa, d->info.kernel_abi);
     goto fail;
   }
   if ((rc = collect_kernels(p))) goto fail;
