@@ -7,6 +7,7 @@
 #define FW_LAUNCH_H
 
 #include "fw.h"
+#include "fw_claim.h"
 #include "rvhal/rvhal_cmdlist.h"
 
 /* The launch being run; shared by its harts. */
@@ -28,9 +29,14 @@ typedef struct fw_launch {
   volatile uint32_t turn;       /* exact timing: the team whose turn it is */
   volatile uint32_t arrived;    /* exact timing: harts asleep, waiting for their turn */
   uint32_t privileged; /* RVHAL_LAUNCH_PRIVILEGED: the kernel runs in our mode, not isolated */
+  uint32_t non_uniform; /* RVHAL_LAUNCH_NON_UNIFORM: claims follow nu (fw_claim.h) */
+  fw_nonuniform_t nu;
 } fw_launch_t;
 
 extern fw_launch_t fw_launch;
+
+/* nonuniform.c: nu for a RVHAL_LAUNCH_NON_UNIFORM launch d (checked). */
+void fw_nonuniform_setup(fw_nonuniform_t *nu, const rvhal_launch_desc_t *d);
 extern volatile uintptr_t fw_launch_gen; /* bumped at each launch's start: the workers' wake-up */
 
 /* Hart 0: check and set up launch `seq` from the ring, install its program

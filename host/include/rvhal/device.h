@@ -208,6 +208,9 @@ typedef struct rvhal_launch_options {
                                an integer for a float one, is refused (hal_arg_t carries sizes only) */
   int privileged;           /* 1: run the kernel in the firmware's mode, not isolated in U-mode: only for
                                trusted kernels (the tests that play a lying device use it) */
+  int non_uniform;          /* 1: a global size that is not a multiple of the local size is allowed: the last
+                               group along that dimension has the remainder of work-items (OpenCL 2.0
+                               non-uniform work-groups; docs/execution-model.md); 0: such a launch is refused */
 } rvhal_launch_options_t;
 
 /* Runs `kernel` over the ND-range and returns when it has finished.
