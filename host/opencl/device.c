@@ -196,7 +196,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info n
   case CL_DEVICE_LOCAL_MEM_TYPE: RET((cl_device_local_mem_type)CL_GLOBAL); /* on the group leader's stack in RAM */
   case CL_DEVICE_LOCAL_MEM_SIZE: RET((cl_ulong)in->local_mem_size);
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT: case CL_DEVICE_HOST_UNIFIED_MEMORY:
-  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
   case CL_DEVICE_PIPE_SUPPORT:
     RET((cl_bool)CL_FALSE);
@@ -204,6 +204,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info n
     RET((size_t)(in->timebase_hz ? (1000000000ull + in->timebase_hz - 1) / in->timebase_hz : 1));
   case CL_DEVICE_ENDIAN_LITTLE: case CL_DEVICE_AVAILABLE: case CL_DEVICE_COMPILER_AVAILABLE:
   case CL_DEVICE_LINKER_AVAILABLE: case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
+  case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: /* for programs of OpenCL C 2.0+ (ndrange.c) */
     RET((cl_bool)CL_TRUE);
   case CL_DEVICE_EXECUTION_CAPABILITIES: RET((cl_device_exec_capabilities)CL_EXEC_KERNEL);
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:

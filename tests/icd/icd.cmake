@@ -38,6 +38,7 @@ rvhal_icd_test(buffers RV32)
 rvhal_icd_test(kernels RV32)
 rvhal_icd_test(events RV32)
 rvhal_icd_test(source RV32 TIMEOUT 300)
+rvhal_icd_test(non_uniform RV32 TIMEOUT 300)
 # RVHAL_OPENCL_DEBUG=1 prints each failing call with rvhal's message.
 add_test(NAME icd.debug_output COMMAND icd_events 0 ${RVHAL_TEST_KERNEL_DIR_RV64})
 set_tests_properties(icd.debug_output PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/shared;RVHAL_OPENCL_DEBUG=1"
