@@ -42,7 +42,8 @@ struct _cl_device_id {
   const struct _cl_icd_dispatch *dispatch;
   uint32_t magic;                  /* RVCL_MAGIC_* while alive */
   uint32_t index;                  /* rvhal device index */
-  rvhal_device_info_t info;        /* the catalogue's, with num_harts as a context gets it */
+  rvhal_device_info_t info;        /* as a context's device is made (options): harts, memory sizes */
+  rvhal_device_options_t options;  /* what rvhal_device_create gets (device.c) */
   char name[96], version[160], extensions[512];
   pthread_mutex_t lock;            /* guards rv and users */
   rvhal_device_t *rv;              /* started at first need, stopped with its last context */

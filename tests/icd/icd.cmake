@@ -35,6 +35,10 @@ function(rvhal_icd_test name)
 endfunction()
 
 rvhal_icd_test(buffers RV32)
+# A device with the RAM $RVHAL_RAM_MIB gives (the platform's default is 1 GiB).
+add_test(NAME icd.buffers.ram512 COMMAND icd_buffers 0 ${RVHAL_TEST_KERNEL_DIR_RV64})
+set_tests_properties(icd.buffers.ram512 PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/buffers;RVHAL_RAM_MIB=512"
+                     LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device)
 rvhal_icd_test(kernels RV32)
 rvhal_icd_test(events RV32)
 rvhal_icd_test(source RV32 TIMEOUT 300)
