@@ -35,6 +35,12 @@ static inline __attribute__((always_inline)) int32_t check_desc(const rvhal_laun
   uint64_t items = (uint64_t)d->local_size[0] * d->local_size[1] * d->local_size[2];
   if (!rvhal_launch_team_ok(d->harts, d->harts_per_group, items)) return RVHAL_BAD_LAUNCH;
   if (!rvhal_launch_chunk_ok(d->chunk_groups, d->num_groups[0])) return RVHAL_BAD_LAUNCH;
+  if (d->flags & RVHAL_LAUNCH_NON_UNIFORM) {
+    for (int i = 0; i < 3; i++)
+      if (!rvhal_launch_last_size_ok(d->local_size[i], d->last_local_size[i])) return RVHAL_BAD_LAUNCH;
+    if (!rvhal_launch_team_ok(d->harts, d->harts_per_group, rvhal_launch_smallest_group(d->last_local_size)))
+      return RVHAL_BAD_LAUNCH;
+  }
   uint64_t groups; /* the claim counters count them in a device word */
   if (__builtin_mul_overflow(d->num_groups[0], d->num_groups[1], &groups) ||
       __builtin_mul_overflow(groups, d->num_groups[2], &groups) || groups > UINTPTR_MAX)
@@ -134,7 +140,14 @@ static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const r
   L->entry = (hal_kernel_entry_t)(uintptr_t)d->entry;
   L->privileged = (d->flags & RVHAL_LAUNCH_PRIVILEGED) != 0;
   L->args = (void *)(uintptr_t)d->args;
-  L->chunks_per_row = d->num_groups[0] / d->chunk_groups + (d->num_groups[0] % d->chunk_groups != 0); /* no wrap */
+  L->non_uniform = (d->flags & RVHAL_LAUNCH_NON_UNIFORM) != 0;
+  if (L->non_uniform) {
+    fw_nonuniform_setup(&L->nu, d);
+    L->chunks_per_row = L->nu.full_x / d->chunk_groups + (L->nu.full_x % d->chunk_groups != 0) +
+                        (d->num_groups[0] - L->nu.full_x); /* the last, smaller group: a claim of its own */
+  } else {
+    L->chunks_per_row = d->num_groups[0] / d->chunk_groups + (d->num_groups[0] % d->chunk_groups != 0); /* no wrap */
+  }
   L->total_chunks = L->chunks_per_row * d->num_groups[1] * d->num_groups[2];
   L->participants = d->harts;
   L->team_size = d->harts_per_group;

@@ -91,6 +91,50 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
   }
 }
 
+/* The same for a non-uniform launch, whose calls also set their groups' size
+ * and offset (fw_claim.h). A loop of its own: made from one inline body, the
+ * uniform loop came out compiled differently. */
+/* fw_team_barrier for claim_loop_nonuniform, through a pointer the
+ * optimizer cannot follow: a second direct call changed how claim_loop's
+ * was compiled (partly out of line, one instruction more per team claim). */
+static void (*volatile team_barrier_nonuniform)(const rvhal_call_info_t *ci) = fw_team_barrier;
+
+static void __attribute__((noinline)) claim_loop_nonuniform(fw_hart_t *hart, hal_sched_info_t *sched,
+                                                            volatile share_tally_t *t) {
+  fw_launch_t *L = &fw_launch;
+  const int exact = (FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) != 0;
+  const uintptr_t teams = L->participants / L->team_size, team = hart->index / L->team_size;
+  const rvhal_launch_desc_t *d = L->desc;
+  const int counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
+  const uint32_t rank = hart->call.team_rank;
+  fw_team_t *tm = hart->team;
+  const uintptr_t chunk = (uintptr_t)d->chunk_groups, per_row = (uintptr_t)L->chunks_per_row;
+  const uintptr_t total = (uintptr_t)L->total_chunks;
+  const int teamed = L->team_size > 1; /* alone, the barrier is a no-op: no call per claim */
+  for (uintptr_t k = 0;; k++) {
+    if (rank == 0) tm->chunk[k & 1] = fw_launch_claim(team, k, teams, exact, total);
+    if (teamed) team_barrier_nonuniform(&hart->call);
+    const uintptr_t c = tm->chunk[k & 1];
+    if (c >= total) return;
+    const uintptr_t n = fw_claim_groups_nonuniform(sched, c, chunk, per_row, &L->nu);
+    uint64_t k0 = 0;
+    if (counting) {
+      uint32_t g[3] = {(uint32_t)sched->group_id_start[0], (uint32_t)sched->group_id_start[1],
+                       (uint32_t)sched->group_id_start[2]};
+      fw_trace(hart, RVHAL_TRACE_CALL_BEGIN, (uint32_t)n, g);
+      k0 = fw_read_mcycle();
+    }
+    hart->in_kernel = 1;
+    kernel_call(hart, hart->kernel_args, sched, (uintptr_t)L->entry, hart->kernel_sp);
+    hart->in_kernel = 0;
+    if (counting) {
+      t->kernel_cycles += fw_read_mcycle() - k0;
+      fw_trace(hart, RVHAL_TRACE_CALL_END, 0, 0);
+    }
+    if (rank == 0) t->groups += n;
+  }
+}
+
 /* Whether this share's claims run in U-mode (user_loop.c): a hart alone in
  * its team (a team's claims meet in a firmware barrier), no timeline (its
  * events go to firmware memory), not privileged. */
@@ -118,6 +162,7 @@ static void user_loop_setup(fw_hart_t *hart, hal_sched_info_t *sched) {
   u->counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
   u->groups = 0;
   u->kernel_cycles = 0;
+  if (L->non_uniform) u->nu = L->nu;
 }
 
 /* claim_loop (or the U-mode one), with the landing place for a trapping
@@ -138,10 +183,14 @@ static void __attribute__((noinline)) run_protected(fw_hart_t *hart, hal_sched_i
       __asm__ volatile("csrrw %0, " FW_STR(CSR_XIE) ", zero" : "=r"(ie)::"memory");
       fw_scratch_of(hart->index)->ie = ie;
     }
+    const int non_uniform = fw_launch.non_uniform;
     if (user_claims(&fw_launch)) {
       hart->in_kernel = 1;
-      kernel_call(hart, &hart->user->loop, 0, (uintptr_t)fw_user_loop, hart->kernel_sp);
+      kernel_call(hart, &hart->user->loop, 0,
+                  non_uniform ? (uintptr_t)fw_user_loop_nonuniform : (uintptr_t)fw_user_loop, hart->kernel_sp);
       hart->in_kernel = 0;
+    } else if (non_uniform) {
+      claim_loop_nonuniform(hart, sched, t);
     } else {
       claim_loop(hart, sched, t);
     }

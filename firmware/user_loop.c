@@ -49,3 +49,34 @@ __attribute__((section(".usertext"), noinline, used)) void fw_user_loop(fw_uloop
     u->groups += n;
   }
 }
+
+/* The same for a non-uniform launch (RVHAL_LAUNCH_NON_UNIFORM), whose calls
+ * also set their groups' size and offset (fw_claim.h). A loop of its own:
+ * made from one inline body, the uniform loop above came out laid out
+ * differently, one instruction more per claim with counters on. */
+__attribute__((section(".usertext"), noinline, used)) void fw_user_loop_nonuniform(fw_uloop_t *u) {
+  volatile fw_user_shared_t *s = u->shared;
+  hal_sched_info_t *sched = u->sched;
+  const hal_kernel_entry_t entry = u->entry;
+  void *const args = u->args;
+  const uintptr_t chunk = u->chunk, per_row = u->per_row, total = u->total;
+  const uintptr_t step = u->exact ? u->teams : 0;
+  const int counting = u->counting;
+  uintptr_t next = u->team;
+  for (;;) {
+    if (s->abort) return;
+    uintptr_t c = next;
+    if (step) next += step;
+    else c = __atomic_fetch_add(&s->next_chunk, 1, __ATOMIC_RELAXED);
+    if (c >= total) return;
+    const uintptr_t n = fw_claim_groups_nonuniform(sched, c, chunk, per_row, &u->nu);
+    if (counting) {
+      const uint64_t k0 = cycles();
+      entry(args, sched);
+      u->kernel_cycles += cycles() - k0;
+    } else {
+      entry(args, sched);
+    }
+    u->groups += n;
+  }
+}

@@ -30,7 +30,7 @@
 #define RVHAL_CMD_FILL 3    /* payload: the pattern (pattern_size bytes), repeated over [dst, dst + bytes) */
 #define RVHAL_CMD_BARRIER 4 /* nothing: commands run one after another already */
 
-#define RVHAL_CMD_DESC_SPACE 384 /* a launch's descriptor, rounded up to cache lines */
+#define RVHAL_CMD_DESC_SPACE 448 /* a launch's descriptor, rounded up to cache lines */
 #define RVHAL_CMD_MAX_PATTERN 128
 
 #ifndef __ASSEMBLER__

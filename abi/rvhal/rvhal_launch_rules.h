@@ -23,4 +23,16 @@ static inline int rvhal_launch_chunk_ok(uint64_t chunk_groups, uint64_t groups_x
   return chunk_groups != 0 && chunk_groups <= groups_x;
 }
 
+/* Non-uniform work-groups: the last group along a dimension has 1 to
+ * local_size work-items. */
+static inline int rvhal_launch_last_size_ok(uint32_t local_size, uint32_t last_local_size) {
+  return last_local_size != 0 && last_local_size <= local_size;
+}
+
+/* The work-items of the smallest group (the last along every dimension):
+ * what a team's harts must each find one of. */
+static inline uint64_t rvhal_launch_smallest_group(const uint32_t last_local_size[3]) {
+  return (uint64_t)last_local_size[0] * last_local_size[1] * last_local_size[2];
+}
+
 #endif /* RVHAL_ABI_LAUNCH_RULES_H */

@@ -12,7 +12,7 @@
 #include "rvhal/rvhal_counters.h"
 #include "rvhal/rvhal_limits.h"
 
-#define RVHAL_ABI_VERSION 3
+#define RVHAL_ABI_VERSION 4
 #define RVHAL_CTRL_MAGIC 0x4C414856u /* "VHAL" read as little-endian bytes */
 
 #define RVHAL_RING_SLOTS 16 /* launches on the device at once: a queue keeps them coming (ABI 3; was 4) */
@@ -63,6 +63,8 @@
                                        the working set only on a flush (firmware/include/fw_speed.h) */
 #define RVHAL_LAUNCH_PRIVILEGED 0x8u /* M-mode boards: run the kernel in M-mode, unisolated (tests playing a lying device) */
 #define RVHAL_LAUNCH_CMDLIST 0x20u   /* `args` is a command list to run (rvhal_cmdlist.h), not a kernel */
+#define RVHAL_LAUNCH_NON_UNIFORM 0x40u /* the last group along a dimension may be smaller (last_local_size):
+                                          OpenCL 2.0 non-uniform work-groups */
 #define RVHAL_LAUNCH_TLB_LOG2_SHIFT 8 /* bits 8-12: grow the TLB to 2^n entries first (0: just flush) */
 #define RVHAL_LAUNCH_TLB_LOG2(flags) (((flags) >> RVHAL_LAUNCH_TLB_LOG2_SHIFT) & 31u)
 
@@ -138,6 +140,13 @@ typedef struct rvhal_launch_desc {
   uint32_t num_installs;     /* program segments to install first */
   uint32_t local_arg_offset[RVHAL_MAX_LOCAL_ARGS]; /* their offsets in the pack */
   rvhal_install_t install[RVHAL_MAX_INSTALLS];
+  /* The ND-range as enqueued, for the kernel's get_global_size (every
+   * launch), and with RVHAL_LAUNCH_NON_UNIFORM the work-items of the last
+   * group along each dimension (1..local_size[i]; the others have
+   * local_size[i]). num_groups counts that last group. */
+  uint64_t global_size[3];
+  uint32_t last_local_size[3];
+  uint32_t reserved1;
 } rvhal_launch_desc_t;
 
 /* What the firmware reports back. */
@@ -154,7 +163,7 @@ typedef struct rvhal_launch_slot {
   uint8_t args[RVHAL_ARGS_MAX]; /* packed arguments live here, 64-byte aligned */
   rvhal_launch_desc_t desc;
   rvhal_completion_t done;
-  uint8_t pad_[8];              /* keeps slots on cache-line boundaries */
+  uint8_t pad_[32];             /* keeps slots on cache-line boundaries */
 } rvhal_launch_slot_t;
 
 /* The launch ring. Host-written and firmware-written words sit on separate
@@ -303,8 +312,8 @@ RVHAL_ASSERT_OFFSET(rvhal_fw_state_t, message, 32);
 RVHAL_ASSERT_OFFSET(rvhal_ctrl_t, boot, 0);
 RVHAL_ASSERT_OFFSET(rvhal_ctrl_t, fw, 176);
 RVHAL_ASSERT_OFFSET(rvhal_ctrl_t, ring, 320);
-RVHAL_ASSERT_OFFSET(rvhal_ctrl_t, harts, 73152);
-RVHAL_ASSERT_OFFSET(rvhal_ctrl_t, insns, 76736);
+RVHAL_ASSERT_OFFSET(rvhal_ctrl_t, harts, 74176);
+RVHAL_ASSERT_OFFSET(rvhal_ctrl_t, insns, 77760);
 RVHAL_ASSERT_OFFSET(rvhal_insn_counts_t, hart, 0);
 RVHAL_ASSERT_OFFSET(rvhal_insn_counts_t, active, 512);
 RVHAL_ASSERT_OFFSET(rvhal_ring_t, submitted, 0);
@@ -313,7 +322,7 @@ RVHAL_ASSERT_OFFSET(rvhal_ring_t, completed, 64);
 RVHAL_ASSERT_OFFSET(rvhal_ring_t, slots, 128);
 RVHAL_ASSERT_OFFSET(rvhal_launch_slot_t, args, 0);
 RVHAL_ASSERT_OFFSET(rvhal_launch_slot_t, desc, 4096);
-RVHAL_ASSERT_OFFSET(rvhal_launch_slot_t, done, 4472);
+RVHAL_ASSERT_OFFSET(rvhal_launch_slot_t, done, 4512);
 RVHAL_ASSERT_OFFSET(rvhal_launch_desc_t, seq, 0);
 RVHAL_ASSERT_OFFSET(rvhal_launch_desc_t, entry, 8);
 RVHAL_ASSERT_OFFSET(rvhal_launch_desc_t, args, 16);
@@ -330,6 +339,8 @@ RVHAL_ASSERT_OFFSET(rvhal_launch_desc_t, num_local_args, 112);
 RVHAL_ASSERT_OFFSET(rvhal_launch_desc_t, num_installs, 116);
 RVHAL_ASSERT_OFFSET(rvhal_launch_desc_t, local_arg_offset, 120);
 RVHAL_ASSERT_OFFSET(rvhal_launch_desc_t, install, 248);
+RVHAL_ASSERT_OFFSET(rvhal_launch_desc_t, global_size, 376);
+RVHAL_ASSERT_OFFSET(rvhal_launch_desc_t, last_local_size, 400);
 RVHAL_ASSERT_OFFSET(rvhal_completion_t, seq, 0);
 RVHAL_ASSERT_OFFSET(rvhal_completion_t, status, 8);
 RVHAL_ASSERT_OFFSET(rvhal_completion_t, fault_hart, 12);
@@ -371,7 +382,7 @@ RVHAL_STATIC_ASSERT(sizeof(rvhal_boot_config_t) == 176, "boot config size");
 RVHAL_STATIC_ASSERT(sizeof(rvhal_fw_state_t) == 144, "fw state size");
 
 RVHAL_STATIC_ASSERT(sizeof(rvhal_install_t) == 32, "install size");
-RVHAL_STATIC_ASSERT(sizeof(rvhal_launch_desc_t) == 376, "launch desc size");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_launch_desc_t) == 416, "launch desc size");
 
 RVHAL_STATIC_ASSERT(sizeof(rvhal_completion_t) == 64, "completion size");
 RVHAL_STATIC_ASSERT(sizeof(rvhal_launch_slot_t) % 64 == 0, "slots start on cache lines");

@@ -16,6 +16,7 @@
 #define FW_LAUNCH_H
 
 #include "fw.h"
+#include "fw_claim.h"
 #include "rvhal/rvhal_cmdlist.h"
 
 /* The launch being run; shared by its harts. */
@@ -38,6 +39,8 @@ typedef struct fw_launch {
   volatile uint32_t turn;       /* exact timing: the team whose turn it is */
   volatile uint32_t arrived;    /* exact timing: harts asleep, waiting for their turn */
   uint32_t privileged; /* RVHAL_LAUNCH_PRIVILEGED: the kernel runs in our mode, not isolated */
+  uint32_t non_uniform; /* RVHAL_LAUNCH_NON_UNIFORM: claims follow nu (fw_claim.h) */
+  fw_nonuniform_t nu;
 } fw_launch_t;
 
 /* fw_launch_t.members: a bit per hart in the launch now (joined, not yet
@@ -54,6 +57,9 @@ typedef struct fw_launch {
 _Static_assert(FW_MEMBERS_TAG_SHIFT + 8 <= sizeof(uintptr_t) * 8, "members: at least 8 bits of generation");
 
 extern fw_launch_t fw_launch;
+
+/* nonuniform.c: nu for a RVHAL_LAUNCH_NON_UNIFORM launch d (checked). */
+void fw_nonuniform_setup(fw_nonuniform_t *nu, const rvhal_launch_desc_t *d);
 extern volatile uintptr_t fw_launch_gen; /* bumped at each launch's start: the workers' wake-up */
 
 /* A worker woken for generation `gen`: 1 if it joined that launch (it is

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "fw_claim.h"
 #include "fw_hart.h"
 #include "rvhal/hal_sched_info.h"
 #include "rvhal/rvhal_kernel_abi.h"
@@ -28,6 +29,7 @@ typedef struct fw_uloop {
   uintptr_t chunk, ngx, ngy, per_row, total;
   uintptr_t team, teams, exact, counting;
   uint64_t groups, kernel_cycles;
+  fw_nonuniform_t nu; /* fw_user_loop_nonuniform's geometry */
 } fw_uloop_t;
 
 /* What a kernel of hart i may see of the firmware's per-call state: at the
@@ -49,6 +51,7 @@ void fw_user_program_installed(const rvhal_launch_desc_t *d);
 
 /* user_loop.c: U-mode code and its shared page (linker/firmware.ld.S) */
 void fw_user_loop(fw_uloop_t *u);
+void fw_user_loop_nonuniform(fw_uloop_t *u); /* RVHAL_LAUNCH_NON_UNIFORM launches */
 extern fw_user_shared_t fw_user_shared;
 extern uint8_t __fw_user_start[], __fw_user_shared[], __fw_user_end[];
 

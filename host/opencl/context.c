@@ -1,5 +1,6 @@
 /* Contexts. A context holds one rvhal device: each rvhal device has its own
  * memory, and a buffer lives in one device's memory (docs/opencl.md). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,10 +90,15 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContext(const cl_context_properties 
     }
   for (cl_uint i = 1; i < num_devices; i++)
     if (devices[i] != devices[0]) {
-      *err = rvcl_fail(NULL, fn, CL_INVALID_DEVICE,
-                       "devices[%u] (%s) differs from devices[0] (%s): an rvhal context holds one device, since "
-                       "each has its own memory",
-                       i, devices[i]->info.name, devices[0]->info.name);
+      char msg[512], line[600];
+      snprintf(msg, sizeof msg,
+               "devices[%u] (%s) differs from devices[0] (%s): an rvhal context holds one device, since each has "
+               "its own memory (create a context per device)",
+               i, devices[i]->info.name, devices[0]->info.name);
+      *err = rvcl_fail(NULL, fn, CL_INVALID_DEVICE, "%s", msg);
+      /* pfn_notify also reports errors during context creation (the spec) */
+      snprintf(line, sizeof line, "%s: %s: %s", fn, rvcl_error_name(CL_INVALID_DEVICE), msg);
+      if (notify) notify(line, NULL, 0, user);
       return NULL;
     }
   return make_context(fn, props, devices[0], notify, user, err);

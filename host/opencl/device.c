@@ -34,6 +34,31 @@ static uint32_t context_harts(const rvhal_device_info_t *info) {
   return info->num_harts;
 }
 
+/* The options a context's device is created with: $RVHAL_HARTS harts (above),
+ * and 1 GiB of RAM unless $RVHAL_RAM_MIB says (rvhal_device_create reads
+ * it) or the board cannot have it (then its default): global memory for
+ * buffers of 128 MiB and more, as the full profile's
+ * CL_DEVICE_MAX_MEM_ALLOC_SIZE asks. The RAM is host memory touched only
+ * where the device writes. The device's info follows from them. */
+#define RVCL_DEFAULT_RAM (1024ull << 20)
+
+static rvhal_device_options_t context_options(uint32_t index, const rvhal_device_info_t *info,
+                                              rvhal_device_info_t *out_info) {
+  rvhal_device_options_t o = {0};
+  o.num_harts = context_harts(info);
+  const char *e = getenv("RVHAL_RAM_MIB");
+  if (!(e && *e)) {
+    o.ram_size = RVCL_DEFAULT_RAM;
+    if (rvhal_platform_device_info_for(index, &o, out_info) == RVHAL_OK) return o;
+    o.ram_size = 0;
+  }
+  if (rvhal_platform_device_info_for(index, &o, out_info) != RVHAL_OK) { /* left to device creation to report */
+    *out_info = *info;
+    out_info->num_harts = o.num_harts;
+  }
+  return o;
+}
+
 static void init_devices(void) {
   const rvhal_platform_info_t *p = rvhal_platform_info();
   devices = calloc(p->num_devices ? p->num_devices : 1, sizeof *devices);
@@ -45,8 +70,7 @@ static void init_devices(void) {
     d->dispatch = &rvcl_dispatch;
     d->magic = RVCL_MAGIC_DEVICE;
     d->index = i;
-    d->info = *info;
-    d->info.num_harts = context_harts(info);
+    d->options = context_options(i, info, &d->info);
     pthread_mutex_init(&d->lock, NULL);
     snprintf(d->name, sizeof d->name, "rvhal %s (%u harts)", info->name, d->info.num_harts);
     snprintf(d->version, sizeof d->version, "OpenCL 3.0 rvhal %s %s %s-mode", info->isa, info->board,
@@ -90,9 +114,7 @@ rvhal_device_t *rvcl_device_rv(cl_device_id d, int *out_status) {
   int rc = RVHAL_OK;
   pthread_mutex_lock(&d->lock);
   if (!d->rv) {
-    rvhal_device_options_t o = {0};
-    o.num_harts = d->info.num_harts;
-    rc = rvhal_device_create(d->index, &o, &d->rv);
+    rc = rvhal_device_create(d->index, &d->options, &d->rv);
     if (rc != RVHAL_OK) d->rv = NULL;
   }
   rvhal_device_t *rv = d->rv;
@@ -196,7 +218,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info n
   case CL_DEVICE_LOCAL_MEM_TYPE: RET((cl_device_local_mem_type)CL_GLOBAL); /* on the group leader's stack in RAM */
   case CL_DEVICE_LOCAL_MEM_SIZE: RET((cl_ulong)in->local_mem_size);
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT: case CL_DEVICE_HOST_UNIFIED_MEMORY:
-  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
   case CL_DEVICE_PIPE_SUPPORT:
     RET((cl_bool)CL_FALSE);
@@ -204,6 +226,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info n
     RET((size_t)(in->timebase_hz ? (1000000000ull + in->timebase_hz - 1) / in->timebase_hz : 1));
   case CL_DEVICE_ENDIAN_LITTLE: case CL_DEVICE_AVAILABLE: case CL_DEVICE_COMPILER_AVAILABLE:
   case CL_DEVICE_LINKER_AVAILABLE: case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
+  case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: /* for programs of OpenCL C 2.0+ (ndrange.c) */
     RET((cl_bool)CL_TRUE);
   case CL_DEVICE_EXECUTION_CAPABILITIES: RET((cl_device_exec_capabilities)CL_EXEC_KERNEL);
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:

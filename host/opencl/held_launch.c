@@ -70,8 +70,8 @@ void rvcl_queue_submit_held(cl_command_queue q) {
   rvcl_held_launch_t *h = &q->held;
   if (h->valid) {
     cl_kernel k = h->kernel;
-    int st = rvhal_enqueue_kernel(q->q, NULL, k->program->hp, k->hk, &h->nd, h->args, h->num_args, h->dim, NULL,
-                                  NULL);
+    int st = rvhal_enqueue_kernel(q->q, NULL, k->program->hp, k->hk, &h->nd, h->args, h->num_args, h->dim,
+                                  &rvcl_launch_options, NULL);
     if (st != RVHAL_OK) {
       if (!q->deferred_status) q->deferred_status = st;
       rvcl_fail_rvhal(q->context, "clEnqueueNDRangeKernel (submitted at the queue's flush)", CL_OUT_OF_RESOURCES, st);
@@ -93,7 +93,8 @@ cl_int rvcl_queue_finish_held(cl_command_queue q) {
   if (h->valid) {
     cl_kernel k = h->kernel;
     rvhal_device_t *rv = rvcl_device_rv(q->device, &st);
-    if (rv) st = rvhal_kernel_exec_ex(rv, k->program->hp, k->hk, &h->nd, h->args, h->num_args, h->dim, NULL);
+    if (rv)
+      st = rvhal_kernel_exec_ex(rv, k->program->hp, k->hk, &h->nd, h->args, h->num_args, h->dim, &rvcl_launch_options);
     if (st != RVHAL_OK && err == CL_SUCCESS)
       err = rvcl_fail_rvhal(q->context, "clFinish (running the last clEnqueueNDRangeKernel)", CL_OUT_OF_RESOURCES, st);
   }

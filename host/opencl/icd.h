@@ -42,7 +42,8 @@ struct _cl_device_id {
   const struct _cl_icd_dispatch *dispatch;
   uint32_t magic;                  /* RVCL_MAGIC_* while alive */
   uint32_t index;                  /* rvhal device index */
-  rvhal_device_info_t info;        /* the catalogue's, with num_harts as a context gets it */
+  rvhal_device_info_t info;        /* as a context's device is made (options): harts, memory sizes */
+  rvhal_device_options_t options;  /* what rvhal_device_create gets (device.c) */
   char name[96], version[160], extensions[512];
   pthread_mutex_t lock;            /* guards rv and users */
   rvhal_device_t *rv;              /* started at first need, stopped with its last context */
@@ -146,6 +147,8 @@ struct _cl_program {
   cl_build_status status;
   cl_program_binary_type binary_type;
   char *options;
+  int uniform_wg;                  /* its work-groups must be uniform: built with -cl-uniform-work-group-size, or
+                                      from source as OpenCL C 1.x (no -cl-std=CL2.0 or later) */
   char *log;
   char *header_dir;                /* clCompileProgram's embedded headers, as files (-I at compile and link) */
   atomic_uint kernels;             /* kernels attached (CL_INVALID_OPERATION on rebuild) */
@@ -275,6 +278,11 @@ cl_int rvcl_queue_finish_held(cl_command_queue q);
 /* Forgets the held launch (the queue is going away after submitting it). */
 void rvcl_queue_drop_held(cl_command_queue q);
 /* Holds a launch (args copied); 0 if it cannot be held (then enqueue it). */
+/* The options of every launch the platform makes: non-uniform ND-ranges
+ * allowed (clEnqueueNDRangeKernel refuses them where the program needs
+ * uniform work-groups). */
+extern const rvhal_launch_options_t rvcl_launch_options;
+
 int rvcl_queue_hold_launch(cl_command_queue q, cl_kernel k, const hal_ndrange_t *nd, uint32_t dim,
                            const hal_arg_t *args, uint32_t num_args);
 

@@ -5,6 +5,8 @@
 
 #include "icd.h"
 
+const rvhal_launch_options_t rvcl_launch_options = {.non_uniform = 1};
+
 /* With no local size: groups along dimension 0 only, as large as divides
  * the global size while leaving at least one group per hart. */
 static void choose_local(const rvhal_device_info_t *in, cl_uint dim, const size_t *global, size_t *local) {
@@ -64,11 +66,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
     if (items > in->max_work_group_size)
       return rvcl_fail(c, fn, CL_INVALID_WORK_GROUP_SIZE, "%llu work-items per group (the device's maximum is %u)",
                        (unsigned long long)items, in->max_work_group_size);
+    /* Non-uniform work-groups (a last, smaller group), unless the program
+     * needs uniform ones (icd.h). */
     for (cl_uint i = 0; i < dim && !empty; i++)
-      if (global[i] % local[i])
+      if (global[i] % local[i] && k->program->uniform_wg)
         return rvcl_fail(c, fn, CL_INVALID_WORK_GROUP_SIZE,
-                         "global_work_size[%u]=%zu is not a multiple of local_work_size[%u]=%zu (non-uniform "
-                         "work-groups are not supported: CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT is false)",
+                         "global_work_size[%u]=%zu is not a multiple of local_work_size[%u]=%zu, and the program's "
+                         "work-groups must be uniform (built with -cl-uniform-work-group-size, or as OpenCL C 1.x: "
+                         "build with -cl-std=CL2.0 or CL3.0 for non-uniform work-groups)",
                          i, global[i], i, local[i]);
   } else if (!empty) {
     choose_local(in, dim, global, loc);
@@ -99,7 +104,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
     return rvcl_fail(c, fn, CL_OUT_OF_RESOURCES, "kernel %s: %llu bytes of __local arguments (the device has %llu)",
                      k->name, (unsigned long long)local_total, (unsigned long long)in->local_mem_size);
   if (!out && n == 0 && rvcl_queue_hold_launch(q, k, &nd, dim, args, na)) return CL_SUCCESS;
-  st = rvhal_enqueue_kernel(q->q, &deps, k->program->hp, k->hk, &nd, args, na, dim, NULL, out ? &ev : NULL);
+  st = rvhal_enqueue_kernel(q->q, &deps, k->program->hp, k->hk, &nd, args, na, dim, &rvcl_launch_options,
+                            out ? &ev : NULL);
   if (st == RVHAL_INVALID_ARGUMENT) return rvcl_fail_rvhal(c, fn, CL_INVALID_KERNEL_ARGS, st);
   return rvcl_enqueue_done(q, fn, CL_COMMAND_NDRANGE_KERNEL, st, ev, CL_FALSE, out);
 }

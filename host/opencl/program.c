@@ -217,12 +217,33 @@ static void set_log(cl_program p, const char *a, const char *b) {
   if (p->log) snprintf(p->log, n, "%s%s%s", a, b && *a && *b ? "\n" : "", b ? b : "");
 }
 
+/* Whether a program built with `options` needs uniform work-groups
+ * (OpenCL 3.0, clEnqueueNDRangeKernel): built with
+ * -cl-uniform-work-group-size, or compiled from source as OpenCL C 1.x,
+ * which the compiler does when -cl-std is not given (the highest 1.x
+ * version). A binary's language version is not known: only the option. */
+static int needs_uniform_wg(const char *options, int from_source) {
+  const char *std = NULL;
+  int uniform = 0;
+  for (const char *t = options ? options : ""; *t;) {
+    while (*t == ' ' || *t == '\t') t++;
+    size_t n = strcspn(t, " \t");
+    if (n == 27 && !strncmp(t, "-cl-uniform-work-group-size", n)) uniform = 1;
+    if (n > 8 && !strncmp(t, "-cl-std=", 8)) std = t + 8; /* the last one counts */
+    t += n;
+  }
+  if (uniform) return 1;
+  if (!from_source) return 0;
+  return !std || !strncmp(std, "CL1.", 4);
+}
+
 /* Compiles (source programs) and loads the ELF on the device. */
 static cl_int build(const char *fn, cl_program p, const char *options) {
   cl_context c = p->context;
   cl_device_id d = p->device;
   free(p->options);
   p->options = strdup(options ? options : "");
+  p->uniform_wg = needs_uniform_wg(options, p->source != NULL);
   p->status = CL_BUILD_IN_PROGRESS;
   if (p->source) {
     rvhal_opencl_compile_desc_t desc = {0};

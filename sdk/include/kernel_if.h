@@ -47,18 +47,26 @@ static inline size_t get_global_id(uint rank, exec_state_t *e) {
   return rank < 3 ? e->global_base[rank] + e->local_id[rank] : 0;
 }
 
+/* The ND-range's offset and size as enqueued come from the launch's
+ * descriptor: a non-uniform ND-range's last, smaller groups are called with
+ * their own local_size and a shifted global_offset (docs/abi.md). */
 static inline size_t get_global_offset(uint rank, exec_state_t *e) {
-  return rank < 3 ? e->group->s->global_offset[rank] : 0;
+  return rank < 3 ? (size_t)e->group->ci->launch->global_offset[rank] : 0;
 }
 
+/* The work-items of this group: smaller than get_enqueued_local_size in the
+ * last group along a dimension of a non-uniform ND-range. */
 static inline size_t get_local_size(uint rank, exec_state_t *e) { return rank < 3 ? e->group->s->local_size[rank] : 1; }
+static inline size_t get_enqueued_local_size(uint rank, exec_state_t *e) {
+  return rank < 3 ? e->group->ci->launch->local_size[rank] : 1;
+}
 
 static inline size_t get_num_groups(uint rank, exec_state_t *e) {
   return rank < 3 ? e->group->s->num_groups_total[rank] : 1;
 }
 
 static inline size_t get_global_size(uint rank, exec_state_t *e) {
-  return rank < 3 ? e->group->s->num_groups_total[rank] * e->group->s->local_size[rank] : 1;
+  return rank < 3 ? (size_t)e->group->ci->launch->global_size[rank] : 1;
 }
 
 static inline size_t get_local_linear_id(exec_state_t *e) {

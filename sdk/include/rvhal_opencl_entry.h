@@ -25,28 +25,27 @@ RVHAL_CL_ size_t __rvhal_cl_get_group_id(exec_state_t *e, uint32_t d) { return d
 RVHAL_CL_ size_t __rvhal_cl_get_local_size(exec_state_t *e, uint32_t d) {
   return d < 3 ? e->group->s->local_size[d] : 1;
 }
-/* rvhal runs uniform ND-ranges only (the host refuses a global size that is
- * not a multiple of the local size), so every group has the enqueued size. */
+/* get_local_size is the group's own size, smaller in the last group along
+ * a dimension of a non-uniform ND-range; the enqueued size, the ND-range's
+ * size and offset come from the launch's descriptor (the last groups are
+ * called with a shifted global_offset: docs/abi.md). */
 RVHAL_CL_ size_t __rvhal_cl_get_enqueued_local_size(exec_state_t *e, uint32_t d) {
-  return d < 3 ? e->group->s->local_size[d] : 1;
+  return d < 3 ? e->group->ci->launch->local_size[d] : 1;
 }
 RVHAL_CL_ size_t __rvhal_cl_get_num_groups(exec_state_t *e, uint32_t d) {
   return d < 3 ? e->group->s->num_groups_total[d] : 1;
 }
 RVHAL_CL_ size_t __rvhal_cl_get_global_size(exec_state_t *e, uint32_t d) {
-  return d < 3 ? e->group->s->num_groups_total[d] * e->group->s->local_size[d] : 1;
+  return d < 3 ? (size_t)e->group->ci->launch->global_size[d] : 1;
 }
 RVHAL_CL_ size_t __rvhal_cl_get_global_offset(exec_state_t *e, uint32_t d) {
-  return d < 3 ? e->group->s->global_offset[d] : 0;
+  return d < 3 ? (size_t)e->group->ci->launch->global_offset[d] : 0;
 }
 RVHAL_CL_ size_t __rvhal_cl_get_global_linear_id(exec_state_t *e) {
-  const hal_sched_info_t *s = e->group->s;
-  size_t id[3], size[3];
-  for (int d = 0; d < 3; d++) {
-    id[d] = e->global_base[d] + e->local_id[d] - s->global_offset[d];
-    size[d] = s->num_groups_total[d] * s->local_size[d];
-  }
-  return (id[2] * size[1] + id[1]) * size[0] + id[0];
+  const rvhal_launch_desc_t *l = e->group->ci->launch;
+  size_t id[3];
+  for (int d = 0; d < 3; d++) id[d] = e->global_base[d] + e->local_id[d] - (size_t)l->global_offset[d];
+  return (id[2] * (size_t)l->global_size[1] + id[1]) * (size_t)l->global_size[0] + id[0];
 }
 RVHAL_CL_ size_t __rvhal_cl_get_local_linear_id(exec_state_t *e) {
   const hal_sched_info_t *s = e->group->s;

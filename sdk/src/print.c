@@ -19,11 +19,13 @@ int print(exec_state_t *e, const char *fmt, ...) {
     len = sizeof buf - 1;
     flags |= RVHAL_PRINT_TRUNCATED;
   }
-  const hal_sched_info_t *s = e->group->s;
-  uint64_t gx = e->global_base[0] + e->local_id[0] - s->global_offset[0];
-  uint64_t gy = e->global_base[1] + e->local_id[1] - s->global_offset[1];
-  uint64_t gz = e->global_base[2] + e->local_id[2] - s->global_offset[2];
-  uint64_t sx = (uint64_t)s->num_groups_total[0] * s->local_size[0], sy = (uint64_t)s->num_groups_total[1] * s->local_size[1];
+  /* The ND-range as enqueued (the launch's descriptor): a non-uniform
+   * range's last groups run with their own local_size and offset. */
+  const rvhal_launch_desc_t *l = ci->launch;
+  uint64_t gx = (size_t)(e->global_base[0] + e->local_id[0] - (size_t)l->global_offset[0]);
+  uint64_t gy = (size_t)(e->global_base[1] + e->local_id[1] - (size_t)l->global_offset[1]);
+  uint64_t gz = (size_t)(e->global_base[2] + e->local_id[2] - (size_t)l->global_offset[2]);
+  uint64_t sx = l->global_size[0], sy = l->global_size[1];
   rvhal_svc_print(ci, gx + sx * (gy + sy * gz), buf, len, flags);
   return n;
 }

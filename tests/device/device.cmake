@@ -167,6 +167,7 @@ rvhal_device_test(deep_path TIMEOUT 120) # every device of the build, from a dee
 # same programs in another mode.
 rvhal_device_test(args_natural_align RV32 BOARDS SOURCE args ARGS natural)
 rvhal_device_test(memory_staged_program RV32 BOARDS SOURCE memory ARGS staged)
+rvhal_device_test(memory_ram RV32 BOARDS SOURCE memory ARGS ram)
 rvhal_device_test(errors_kernel_handles RV32 BOARDS SOURCE errors ARGS kernel-handles)
 rvhal_device_test(trap_stack_overflow BOARDS GDB SOURCE trap ARGS stack)
 rvhal_device_test(hostile_stack RV32 BOARDS SOURCE hostile ARGS stack TIMEOUT 120)

@@ -8,7 +8,11 @@
  * allocate until RVHAL_NO_MEMORY, free, allocate again.
  *
  * With the argument "staged": memory the library took for a program's
- * staged copy (after the user freed it) must stay out of the user's reach. */
+ * staged copy (after the user freed it) must stay out of the user's reach.
+ * With "ram": a device with the RAM $RVHAL_RAM_MIB asks (512 MiB), its info
+ * as rvhal_platform_device_info_for foretold it, a 136 MiB buffer written,
+ * read and its last 64 KiB checksummed by the device; a bad $RVHAL_RAM_MIB
+ * refused by name. */
 #include "dev_util.h"
 
 #define CHUNK 256
@@ -472,7 +476,53 @@ static void internal_memory(ctx_t *c) {
   CHECK_OK(rvhal_program_free(c->d, pa));
 }
 
+/* "ram": the device under test with 512 MiB of RAM through $RVHAL_RAM_MIB. */
+static int ram_option(void) {
+  const uint32_t index = fixture_device_index();
+  rvhal_device_t *d = NULL;
+  setenv("RVHAL_RAM_MIB", "5000", 1);
+  int rc = rvhal_device_create(index, NULL, &d);
+  CHECK_MSG(rc == RVHAL_INVALID_ARGUMENT && strstr(rvhal_last_error(), "RVHAL_RAM_MIB=5000"),
+            "RVHAL_RAM_MIB=5000: %s: %s", rvhal_status_name(rc), rvhal_last_error());
+  rvhal_device_delete(d);
+  setenv("RVHAL_RAM_MIB", "512", 1);
+  rvhal_device_options_t o = {.num_harts = fixture_device_info()->num_harts};
+  rvhal_device_info_t want;
+  CHECK_OK(rvhal_platform_device_info_for(index, &o, &want));
+  ctx_t c = {.d = fixture_device_opts(o.num_harts, &o)};
+  c.info = rvhal_device_get_info(c.d);
+  CHECK_EQ_U64(c.info->ram_size, 512ull << 20);
+  CHECK_EQ_U64(want.ram_size, c.info->ram_size);
+  CHECK_EQ_U64(want.global_mem_size, c.info->global_mem_size);
+  CHECK_EQ_U64(want.local_mem_size, c.info->local_mem_size);
+  CHECK_EQ_U64(want.num_harts, c.info->num_harts);
+  CHECK_MSG(c.info->global_mem_size > (384ull << 20), "global memory %llu bytes of 512 MiB",
+            (unsigned long long)c.info->global_mem_size);
+  c.prog = fixture_program(c.d, "dt_mem");
+  c.sum = fixture_kernel(c.d, c.prog, "mem_checksum");
+  c.sums_cap = 4096 * 4;
+  c.sums = dt_buffer(c.d, c.sums_cap, NULL);
+  const uint64_t n = (136ull << 20) + 4096, tail = 64 << 10;
+  uint8_t *data = malloc(n), *back = malloc(n);
+  for (uint64_t i = 0; i < n; i++) data[i] = (uint8_t)(i * 131 + (i >> 20));
+  hal_addr_t big;
+  CHECK_OK(rvhal_mem_alloc(c.d, n, 0, &big));
+  CHECK_OK(rvhal_mem_write(c.d, big, data, n));
+  CHECK_OK(rvhal_mem_read(c.d, back, big, n));
+  CHECK_MSG(memcmp(back, data, n) == 0, "a %llu-byte buffer read back differs", (unsigned long long)n);
+  device_sees(&c, big + n - tail, data + n - tail, tail, "the last 64 KiB of a 136 MiB buffer");
+  printf("%s with RVHAL_RAM_MIB=512: %llu MiB of global memory, a %llu MiB buffer round trip\n", c.info->name,
+         (unsigned long long)(c.info->global_mem_size >> 20), (unsigned long long)(n >> 20));
+  free(data);
+  free(back);
+  CHECK_OK(rvhal_mem_free(c.d, big));
+  rvhal_device_delete(c.d);
+  unsetenv("RVHAL_RAM_MIB");
+  return check_result("memory_ram");
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "ram")) return ram_option();
   ctx_t c = {.d = fixture_device(2)};
   c.info = rvhal_device_get_info(c.d);
   if (argc > 1 && !strcmp(argv[1], "staged")) {

@@ -5,14 +5,16 @@
  * group, more than 1000 groups, groups smaller than, as large as and larger
  * than the hart count, and launch options, on devices of 1 to 4 harts, every
  * field of every item is compared with the host's computation and every item
- * must have run exactly once. */
+ * must have run exactly once. Non-uniform ND-ranges (a last, smaller group
+ * along each dimension, rvhal_launch_options_t.non_uniform) too, and in
+ * them barriers and local memory (ndrange_local). */
 #include "dev_util.h"
 #include "dt_shared.h"
 
 typedef struct {
   rvhal_device_t *d;
   hal_program_t prog;
-  hal_kernel_t kern;
+  hal_kernel_t kern, local_kern;
   uint32_t harts;
   uint32_t word_size;
   unsigned cases;
@@ -23,8 +25,16 @@ static const char *const field_names[] = {"global_id", "local_id", "group_id", "
 
 static void field_name(uint32_t f, char *buf, size_t cap) {
   if (f < 21) snprintf(buf, cap, "%s(%u)", field_names[f / 3], f % 3);
-  else snprintf(buf, cap, "%s", (const char *[]){"work_dim", "rank-3 ids", "rank-3 sizes", "local_linear_id",
+  else if (f < 28) snprintf(buf, cap, "%s", (const char *[]){"work_dim", "rank-3 ids", "rank-3 sizes", "local_linear_id",
                                                  "hart", "magic", "zero"}[f - 21]);
+  else snprintf(buf, cap, "enqueued_local_size(%u)", f - 28);
+}
+
+/* Work-items of group `group` along a dimension of `g` items in groups of
+ * `l`: l, or the remainder for the last one. */
+static uint64_t group_size(uint64_t g, uint64_t l, uint64_t group) {
+  const uint64_t ng = (g + l - 1) / l;
+  return group == ng - 1 ? g - (ng - 1) * l : l;
 }
 
 /* One launch, verified item by item. nd's fields past work_dim are passed
@@ -36,7 +46,7 @@ static void run(ctx_t *c, uint32_t dim, const hal_ndrange_t *nd, const rvhal_lau
     g[i] = i < (int)dim ? nd->global[i] : 1;
     l[i] = i < (int)dim ? nd->local[i] : 1;
     off[i] = i < (int)dim ? nd->offset[i] : 0;
-    ng[i] = g[i] / l[i];
+    ng[i] = (g[i] + l[i] - 1) / l[i]; /* the last group may be smaller (non-uniform) */
   }
   uint64_t total = g[0] * g[1] * g[2];
   size_t rec_bytes = (size_t)total * NDR_FIELDS * 8, count_bytes = ((size_t)total + 1) * 4;
@@ -79,14 +89,15 @@ static void run(ctx_t *c, uint32_t dim, const hal_ndrange_t *nd, const rvhal_lau
       want[3 + i] = rel[i] % l[i];
       want[6 + i] = rel[i] / l[i];
       want[9 + i] = g[i];
-      want[12 + i] = l[i];
+      want[12 + i] = group_size(g[i], l[i], want[6 + i]);
       want[15 + i] = ng[i];
       want[18 + i] = off[i];
+      want[28 + i] = l[i];
     }
     want[21] = dim;
     want[22] = 0;
     want[23] = 1 | 1ull << 16 | 1ull << 32;
-    want[24] = want[3] + l[0] * (want[4] + l[1] * want[5]);
+    want[24] = want[3] + want[12] * (want[4] + want[13] * want[5]);
     const uint64_t *r = rec + pos * NDR_FIELDS;
     want[25] = r[25] < max_harts ? r[25] : UINT64_MAX; /* any hart that takes part */
     want[26] = NDR_MAGIC;
@@ -120,6 +131,93 @@ static void run(ctx_t *c, uint32_t dim, const hal_ndrange_t *nd, const rvhal_lau
 out:
   CHECK_OK(rvhal_mem_free(c->d, drec));
   CHECK_OK(rvhal_mem_free(c->d, dcount));
+}
+
+/* ndrange_local over a (non-uniform) ND-range: each item's sum of what its
+ * neighbour in the group wrote between barriers (dt_ndrange.c). */
+static void run_local(ctx_t *c, uint32_t dim, const hal_ndrange_t *nd, const rvhal_launch_options_t *opt,
+                      const char *what) {
+  uint64_t g[3], l[3];
+  for (int i = 0; i < 3; i++) {
+    g[i] = i < (int)dim ? nd->global[i] : 1;
+    l[i] = i < (int)dim ? nd->local[i] : 1;
+  }
+  const uint64_t total = g[0] * g[1] * g[2];
+  hal_addr_t dout;
+  CHECK_OK(rvhal_mem_alloc(c->d, total * 8, 0, &dout));
+  const uint8_t junk = 0xa5;
+  CHECK_OK(rvhal_mem_fill(c->d, dout, &junk, 1, total * 8));
+  hal_arg_t args[2] = {rvhal_arg_global(dout), rvhal_arg_local(l[0] * l[1] * l[2] * 8)};
+  c->cases++;
+  int rc = rvhal_kernel_exec_ex(c->d, c->prog, c->local_kern, nd, args, 2, dim, opt);
+  CHECK_MSG(rc == RVHAL_OK, "%u harts, %s: kernel_exec: %s: %s", c->harts, what, rvhal_status_name(rc),
+            rvhal_last_error());
+  uint64_t *out = malloc(total * 8), bad = 0;
+  CHECK_OK(rvhal_mem_read(c->d, out, dout, total * 8));
+  for (uint64_t pos = 0; rc == RVHAL_OK && pos < total; pos++) {
+    uint64_t rel[3] = {pos % g[0], pos / g[0] % g[1], pos / (g[0] * g[1])}, lid[3], size[3], first[3];
+    for (int i = 0; i < 3; i++) {
+      lid[i] = rel[i] % l[i];
+      first[i] = rel[i] - lid[i];
+      size[i] = group_size(g[i], l[i], rel[i] / l[i]);
+    }
+    const uint64_t n = size[0] * size[1] * size[2], me = lid[0] + size[0] * (lid[1] + size[1] * lid[2]);
+    const uint64_t nb = (me + 1) % n; /* the neighbour, in the group's own local linear order */
+    const uint64_t nrel[3] = {first[0] + nb % size[0], first[1] + nb / size[0] % size[1],
+                              first[2] + nb / (size[0] * size[1])};
+    const uint64_t npos = nrel[0] + g[0] * (nrel[1] + g[1] * nrel[2]);
+    const uint64_t want = NDR_LOCAL_ROUNDS * npos * 16 + NDR_LOCAL_ROUNDS * (NDR_LOCAL_ROUNDS + 1) / 2;
+    if (out[pos] != want && bad++ < 5)
+      fprintf(stderr, "  %u harts, %s: item %llu read %llu, expected %llu\n", c->harts, what, (unsigned long long)pos,
+              (unsigned long long)out[pos], (unsigned long long)want);
+  }
+  CHECK_MSG(bad == 0, "%u harts, %s: %llu items of %llu read wrong local memory", c->harts, what,
+            (unsigned long long)bad, (unsigned long long)total);
+  free(out);
+  CHECK_OK(rvhal_mem_free(c->d, dout));
+}
+
+/* Non-uniform ND-ranges: every dimension's last group smaller, global
+ * sizes below the local size, offsets, teams, chunks; and without the
+ * option, the refusal that names the sizes. */
+static void non_uniform_cases(ctx_t *c) {
+  const uint32_t h = c->harts;
+  rvhal_launch_options_t nu = {.non_uniform = 1};
+  char what[128];
+  run(c, 1, &(hal_ndrange_t){.global = {10}, .local = {4}}, &nu, "non-uniform 1-D 10/4");
+  run(c, 1, &(hal_ndrange_t){.global = {3}, .local = {4}}, &nu, "non-uniform 1-D 3/4 (one group of 3)");
+  run(c, 1, &(hal_ndrange_t){.global = {4097}, .local = {64}, .offset = {3}}, &nu, "non-uniform 1-D 4097/64, offset 3");
+  run(c, 2, &(hal_ndrange_t){.global = {10, 7}, .local = {4, 3}, .offset = {5, 9}}, &nu,
+      "non-uniform 2-D 10x7/4x3, offsets");
+  run(c, 2, &(hal_ndrange_t){.global = {16, 7}, .local = {4, 3}}, &nu, "non-uniform 2-D 16x7/4x3 (x uniform)");
+  run(c, 3, &(hal_ndrange_t){.global = {7, 5, 6}, .local = {2, 2, 4}, .offset = {1, 2, 3}}, &nu,
+      "non-uniform 3-D 7x5x6/2x2x4, offsets");
+  run(c, 3, &(hal_ndrange_t){.global = {8, 9, 5}, .local = {8, 2, 2}}, &nu, "non-uniform 3-D 8x9x5/8x2x2 (x uniform)");
+  if (c->word_size == 8)
+    run(c, 1, &(hal_ndrange_t){.global = {70}, .local = {8}, .offset = {UINT64_MAX - 70}}, &nu,
+        "non-uniform 1-D 70/8, offset 2^64-71");
+  rvhal_launch_options_t nu_chunk = {.non_uniform = 1, .chunk_groups = 3};
+  run(c, 2, &(hal_ndrange_t){.global = {23, 5}, .local = {2, 2}}, &nu_chunk, "non-uniform 2-D 23x5/2x2, chunks of 3");
+  rvhal_launch_options_t nu_team = {.non_uniform = 1, .harts_per_group = h};
+  snprintf(what, sizeof what, "non-uniform 1-D groups of %u, last of %u, %u harts per group", 2 * h + 1, h, h);
+  run(c, 1, &(hal_ndrange_t){.global = {3ull * (2 * h + 1) + h}, .local = {2 * h + 1}}, &nu_team, what);
+
+  run_local(c, 1, &(hal_ndrange_t){.global = {10}, .local = {4}}, &nu, "local, non-uniform 1-D 10/4");
+  run_local(c, 1, &(hal_ndrange_t){.global = {64}, .local = {8}}, NULL, "local, uniform 1-D 64/8");
+  run_local(c, 2, &(hal_ndrange_t){.global = {10, 7}, .local = {4, 3}, .offset = {5, 9}}, &nu,
+            "local, non-uniform 2-D 10x7/4x3");
+  run_local(c, 3, &(hal_ndrange_t){.global = {7, 5, 6}, .local = {2, 2, 4}}, &nu, "local, non-uniform 3-D 7x5x6/2x2x4");
+  snprintf(what, sizeof what, "local, non-uniform 1-D last group of %u, %u harts per group", h, h);
+  run_local(c, 1, &(hal_ndrange_t){.global = {2ull * (2 * h + 1) + h}, .local = {2 * h + 1}}, &nu_team, what);
+
+  /* Not asked for: refused, naming the sizes. */
+  hal_addr_t dummy;
+  CHECK_OK(rvhal_mem_alloc(c->d, 64, 0, &dummy));
+  hal_arg_t args[2] = {rvhal_arg_global(dummy), rvhal_arg_local(64)};
+  int rc = rvhal_kernel_exec(c->d, c->prog, c->local_kern, &(hal_ndrange_t){.global = {10}, .local = {4}}, args, 2, 1);
+  CHECK_MSG(rc == RVHAL_INVALID_ARGUMENT && strstr(rvhal_last_error(), "global[0]=10 is not a multiple of local[0]=4"),
+            "a non-uniform launch without the option: %s: %s", rvhal_status_name(rc), rvhal_last_error());
+  CHECK_OK(rvhal_mem_free(c->d, dummy));
 }
 
 static void run1(ctx_t *c, uint64_t g, uint64_t l, uint64_t off, const rvhal_launch_options_t *opt, const char *what) {
@@ -211,7 +309,9 @@ int main(void) {
     c.word_size = info->word_size;
     c.prog = fixture_program(c.d, "dt_ndrange");
     c.kern = fixture_kernel(c.d, c.prog, "ndrange_record");
+    c.local_kern = fixture_kernel(c.d, c.prog, "ndrange_local");
     all_cases(&c);
+    non_uniform_cases(&c);
     printf("%s, %u harts: %u launches checked in %.2f s\n", info->name, c.harts, c.cases, dt_now() - t0);
     rvhal_device_delete(c.d);
   }

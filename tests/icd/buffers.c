@@ -1,7 +1,9 @@
 /* OpenCL buffers on an rvhal device: every host-pointer flag, the error
  * codes of bad creations, reads, writes, copies and fills, their _rect
  * forms against a host model, map/unmap (zero-copy and CL_MEM_USE_HOST_PTR),
- * sub-buffers, host-access flags, reference counts and destructor callbacks. */
+ * sub-buffers, host-access flags, reference counts and destructor callbacks;
+ * a buffer of 128 MiB and more (the full profile's CL_DEVICE_MAX_MEM_ALLOC_SIZE),
+ * and the sizes $RVHAL_RAM_MIB gives. */
 #include <stdint.h>
 
 #include "cl_test.h"
@@ -267,6 +269,74 @@ static void sub_buffers(cl_test_env_t *env, cl_command_queue q) {
   free(back);
 }
 
+/* The full profile's allocation minimum (OpenCL 1.2's, which 3.0's
+ * max(min(1 GiB, global / 4), 32 MiB) never exceeds): max(128 MiB, global /
+ * 4); a buffer above 128 MiB that is not a power of two, written and read
+ * back whole, a fill at its end. With $RVHAL_RAM_MIB the device has that
+ * RAM: global memory is most of it. */
+static void big_buffer(cl_test_env_t *env, cl_command_queue q) {
+  cl_ulong max_alloc = 0, global = 0;
+  CHECK_CL(clGetDeviceInfo(env->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL));
+  CHECK_CL(clGetDeviceInfo(env->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL));
+  const cl_ulong mib = 1 << 20;
+  CHECK_MSG(max_alloc >= 128 * mib && max_alloc >= global / 4 && max_alloc <= global,
+            "CL_DEVICE_MAX_MEM_ALLOC_SIZE %llu, CL_DEVICE_GLOBAL_MEM_SIZE %llu", (unsigned long long)max_alloc,
+            (unsigned long long)global);
+  const char *ram = getenv("RVHAL_RAM_MIB");
+  if (ram && *ram) {
+    const cl_ulong r = strtoull(ram, NULL, 10) * mib;
+    CHECK_MSG(global < r && global > r / 2, "RVHAL_RAM_MIB=%s: global memory %llu MiB", ram,
+              (unsigned long long)(global / mib));
+  }
+  const size_t n = 136 * mib + 4096, words = n / 4;
+  cl_int err;
+  cl_mem m = clCreateBuffer(env->context, CL_MEM_READ_WRITE, n, NULL, &err);
+  CHECK_CL(err);
+  uint32_t *h = malloc(n), *back = malloc(n);
+  for (size_t i = 0; i < words; i++) h[i] = pattern(i, 0xb16b00b5u);
+  CHECK_CL(clEnqueueWriteBuffer(q, m, CL_TRUE, 0, n, h, 0, NULL, NULL));
+  memset(back, 0, n);
+  CHECK_CL(clEnqueueReadBuffer(q, m, CL_TRUE, 0, n, back, 0, NULL, NULL));
+  size_t bad = 0;
+  for (size_t i = 0; i < words; i++) bad += back[i] != h[i];
+  CHECK_MSG(bad == 0, "a %zu-byte buffer: %zu words read back wrong", n, bad);
+  const uint32_t fill = 0x5a5a1234u;
+  CHECK_CL(clEnqueueFillBuffer(q, m, &fill, 4, n - 8192, 8192, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(q, m, CL_TRUE, n - 12288, 12288, back, 0, NULL, NULL));
+  for (size_t i = 0; i < 3072; i++) bad += back[i] != (i < 1024 ? h[words - 3072 + i] : fill);
+  CHECK_MSG(bad == 0, "a fill at the end of a %zu-byte buffer: %zu words wrong", n, bad);
+  printf("  a %zu MiB buffer round trip (max alloc %llu MiB, global %llu MiB)\n", n / mib,
+         (unsigned long long)(max_alloc / mib), (unsigned long long)(global / mib));
+  free(h);
+  free(back);
+  CHECK_CL(clReleaseMemObject(m));
+}
+
+/* A buffer lives in one device's memory, so a context holds one device:
+ * two are refused (CL_INVALID_DEVICE, saying why); the same one twice is
+ * one (duplicates are ignored, as the specification says). */
+static void one_device_contexts(cl_test_env_t *env) {
+  cl_device_id ds[32];
+  cl_uint n = 0;
+  CHECK_CL(clGetDeviceIDs(env->platform, CL_DEVICE_TYPE_ALL, 32, ds, &n));
+  cl_int err = 0;
+  if (n > 1) {
+    cl_device_id two[2] = {ds[0], ds[1]};
+    cl_test_last_msg[0] = 0;
+    cl_context c = clCreateContext(NULL, 2, two, cl_test_notify, NULL, &err);
+    CHECK(c == NULL);
+    CHECK_EQ_U64((uint64_t)(int64_t)err, (uint64_t)(int64_t)CL_INVALID_DEVICE);
+    CHECK_MSG(strstr(cl_test_last_msg, "an rvhal context holds one device"), "message: %s", cl_test_last_msg);
+  }
+  cl_device_id same[2] = {env->device, env->device};
+  cl_context c = clCreateContext(NULL, 2, same, NULL, NULL, &err);
+  CHECK_CL(err);
+  cl_uint nd = 0;
+  if (c) CHECK_CL(clGetContextInfo(c, CL_CONTEXT_NUM_DEVICES, sizeof nd, &nd, NULL));
+  CHECK_EQ_U64(nd, 1);
+  if (c) clReleaseContext(c);
+}
+
 int main(int argc, char **argv) {
   cl_test_env_t env;
   if (cl_test_open(argc, argv, &env) != 0) return 1;
@@ -274,10 +344,12 @@ int main(int argc, char **argv) {
   cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, NULL, &err);
   CHECK_CL(err);
   bad_creations(&env);
+  one_device_contexts(&env);
   read_write_copy_fill(&env, q);
   rects(&env, q);
   maps(&env, q);
   sub_buffers(&env, q);
+  big_buffer(&env, q);
   CHECK_CL(clFinish(q));
   CHECK_CL(clReleaseCommandQueue(q));
   CHECK_CL(clReleaseContext(env.context));

@@ -47,9 +47,14 @@ function(rvhal_icd_test name)
 endfunction()
 
 rvhal_icd_test(buffers RV32)
+# A device with the RAM $RVHAL_RAM_MIB gives (the platform's default is 1 GiB).
+add_test(NAME icd.buffers.ram512 COMMAND icd_buffers 0 ${RVHAL_TEST_KERNEL_DIR_RV64})
+set_tests_properties(icd.buffers.ram512 PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/buffers;RVHAL_RAM_MIB=512"
+                     LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device)
 rvhal_icd_test(kernels RV32)
 rvhal_icd_test(events RV32)
 rvhal_icd_test(source RV32 TIMEOUT 300)
+rvhal_icd_test(non_uniform RV32 TIMEOUT 300)
 # RVHAL_OPENCL_DEBUG=1 prints each failing call with rvhal's message.
 add_test(NAME icd.debug_output COMMAND icd_events 0 ${RVHAL_TEST_KERNEL_DIR_RV64})
 set_tests_properties(icd.debug_output PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/shared;RVHAL_OPENCL_DEBUG=1"

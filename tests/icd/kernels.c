@@ -120,8 +120,9 @@ static void programs_and_kernels(cl_test_env_t *env, cl_command_queue q) {
   CHECK_CL_ERR(clEnqueueNDRangeKernel(q, k, 0, NULL, &g16, NULL, 0, NULL, NULL), CL_INVALID_WORK_DIMENSION);
   CHECK_CL_ERR(clEnqueueNDRangeKernel(q, k, 4, NULL, &g16, NULL, 0, NULL, NULL), CL_INVALID_WORK_DIMENSION);
   CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, NULL, NULL, 0, NULL, NULL)); /* 2.1+: NULL global, nothing to run */
-  CHECK_CL_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, &g16, &l5, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
-  CHECK_MSG(strstr(cl_test_last_msg, "not a multiple") != NULL, "message: %s", cl_test_last_msg);
+  /* a binary's kernel may have non-uniform work-groups (16 = 3 x 5 + 1; icd.non_uniform has the refusals) */
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &g16, &l5, 0, NULL, NULL));
+  CHECK_CL(clFinish(q));
   CHECK_CL_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, big, big, 0, NULL, NULL), CL_INVALID_WORK_ITEM_SIZE);
   CHECK_CL_ERR(clEnqueueNDRangeKernel(q, k, 2, NULL, g3, l3, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
   size_t zero = 0;

@@ -1,7 +1,8 @@
 /* Device test (tests/device/ndrange.c): every work-item records what the
  * get_* builtins tell it, in the slot of its linear global position, and
  * counts itself there; an item whose ids point outside the ND-range counts
- * in count[total] instead. */
+ * in count[total] instead. ndrange_local: barriers and local memory, in
+ * the last, smaller groups of a non-uniform ND-range too. */
 #include "dt_shared.h"
 #include "kernel_if.h"
 
@@ -37,7 +38,39 @@ static void ndr_item(const ndr_args *a, exec_state_t *e) {
   r[25] = e->group->ci->hart_index;
   r[26] = NDR_MAGIC; /* a record was written */
   r[27] = 0;
+  for (uint d = 0; d < 3; d++) r[28 + d] = get_enqueued_local_size(d, e);
   atomic_inc(&a->count[pos]);
 }
 
 RVHAL_KERNEL(ndrange_record, ndr_args, ndr_item, RVHAL_GLOBAL(rec), RVHAL_GLOBAL(count), RVHAL_VALUE(total))
+
+/* Each round, every item of the group writes its round-tagged global
+ * position into the group's local buffer at its local linear id, waits at
+ * a barrier, reads its neighbour's (the next local linear id, wrapping at
+ * the group's own size: get_local_size), waits again; out[pos] is the sum
+ * of what it read. An item that passed a barrier too early (counting the
+ * enqueued size, say) reads a stale or missing value; one that waited for
+ * items that do not exist hangs or stops the launch. */
+typedef struct {
+  __global uint64_t *out;
+  uintptr_t scratch; /* local: 8 bytes per work-item */
+} ndr_local_args;
+
+static void ndr_local_item(const ndr_local_args *a, exec_state_t *e) {
+  __local uint64_t *mine = (__local uint64_t *)rvhal_local_arg(e, 0);
+  const size_t n = get_local_size(0, e) * get_local_size(1, e) * get_local_size(2, e);
+  const size_t me = get_local_linear_id(e);
+  uint64_t rel[3];
+  for (uint d = 0; d < 3; d++) rel[d] = (uint64_t)(get_global_id(d, e) - get_global_offset(d, e));
+  const uint64_t pos = rel[0] + (uint64_t)get_global_size(0, e) * (rel[1] + (uint64_t)get_global_size(1, e) * rel[2]);
+  uint64_t sum = 0;
+  for (uint r = 1; r <= NDR_LOCAL_ROUNDS; r++) {
+    mine[me] = pos * 16 + r;
+    barrier(e);
+    sum += mine[(me + 1) % n];
+    barrier(e);
+  }
+  a->out[pos] = sum;
+}
+
+RVHAL_KERNEL(ndrange_local, ndr_local_args, ndr_local_item, RVHAL_GLOBAL(out), RVHAL_LOCAL(scratch))

@@ -13,8 +13,10 @@
 
 /* dt_ndrange.c / ndrange.c: uint64_t fields per work-item record, and the
  * value of field 26 in every record written. */
-#define NDR_FIELDS 28
+#define NDR_FIELDS 31
 #define NDR_MAGIC 0x6e6472616e67654eull
+/* dt_ndrange.c's ndrange_local: rounds of write, barrier, read per item. */
+#define NDR_LOCAL_ROUNDS 3u
 
 /* dt_trap.c / trap.c: info[2] once the faulting item reached its fault. */
 #define TRAP_REACHED 0x7261707465737421ull

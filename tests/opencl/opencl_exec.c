@@ -2,9 +2,11 @@
  * built-ins that need rvhal's execution model (tests/opencl/kernels/
  * execution.cl), compiled at run time by rvhal_opencl_compile for the
  * device under test's XLEN. One family per run (argv[1]):
- *   workitems  every work-item function, 1-, 2- and 3-D, with a global offset
+ *   workitems  every work-item function, 1-, 2- and 3-D, with a global offset,
+ *              uniform and non-uniform (a last, smaller group per dimension)
  *   barrier    a tree reduction in a __local argument, a __local variable,
- *              barrier and work_group_barrier, on one hart and on teams
+ *              barrier and work_group_barrier, on one hart and on teams, in
+ *              uniform and non-uniform ND-ranges
  *   atomics    atomic_* / atom_* on global and local words, every work-item
  *              of every hart on the same words (and 64-bit on RV64)
  *   async      async_work_group_copy / _strided_copy, wait_group_events, prefetch
@@ -62,7 +64,8 @@ static int launch(rvhal_device_t *d, hal_program_t p, const char *kname, uint32_
     nd.global[i] = global[i];
     nd.local[i] = local[i];
   }
-  rvhal_launch_options_t opt = {.harts_per_group = team};
+  /* Non-uniform allowed (OpenCL C 2.0+): ranges that are multiples stay uniform. */
+  rvhal_launch_options_t opt = {.harts_per_group = team, .non_uniform = 1};
   int rc = rvhal_kernel_exec_ex(d, p, k, &nd, a, n, dim, &opt);
   CHECK_MSG(rc == RVHAL_OK, "%s: kernel_exec: %s: %s", what, rvhal_status_name(rc), rvhal_last_error());
   return rc;
@@ -93,18 +96,21 @@ static void workitems_case(rvhal_device_t *d, hal_program_t p, uint32_t dim, con
         const uint64_t *q = r + lin * REC;
         uint64_t want[REC] = {0};
         want[0] = dim;
+        uint64_t size[3]; /* the item's group's: the last along a dimension may be smaller */
         for (int k = 0; k < 3; k++) {
+          const uint64_t ng = (gs[k] + ls[k] - 1) / ls[k];
+          size[k] = id[k] / ls[k] == ng - 1 ? gs[k] - (ng - 1) * ls[k] : ls[k];
           want[1 + k] = id[k] + os[k];
           want[4 + k] = id[k] % ls[k];
           want[7 + k] = id[k] / ls[k];
           want[10 + k] = gs[k];
-          want[13 + k] = ls[k];
+          want[13 + k] = size[k];
           want[16 + k] = ls[k];
-          want[19 + k] = gs[k] / ls[k];
+          want[19 + k] = ng;
           want[22 + k] = os[k];
         }
         want[25] = lin;
-        want[26] = id[0] % ls[0] + ls[0] * (id[1] % ls[1] + ls[1] * (id[2] % ls[2]));
+        want[26] = id[0] % ls[0] + size[0] * (id[1] % ls[1] + size[1] * (id[2] % ls[2]));
         want[27] = 0;
         want[28] = 1;
         want[29] = 0x5eed;
@@ -126,6 +132,11 @@ static void test_workitems(rvhal_device_t *d, hal_program_t p) {
   workitems_case(d, p, 2, off, (uint64_t[3]){12, 10, 1}, (uint64_t[3]){4, 5, 1});
   workitems_case(d, p, 3, off, (uint64_t[3]){6, 4, 6}, (uint64_t[3]){3, 2, 2});
   workitems_case(d, p, 3, off0, (uint64_t[3]){4, 4, 4}, (uint64_t[3]){1, 1, 1});
+  /* non-uniform: the last group along each dimension smaller */
+  workitems_case(d, p, 1, off, (uint64_t[3]){50, 1, 1}, (uint64_t[3]){16, 1, 1});
+  workitems_case(d, p, 1, off0, (uint64_t[3]){5, 1, 1}, (uint64_t[3]){8, 1, 1});
+  workitems_case(d, p, 2, off, (uint64_t[3]){13, 11, 1}, (uint64_t[3]){4, 5, 1});
+  workitems_case(d, p, 3, off, (uint64_t[3]){7, 5, 7}, (uint64_t[3]){3, 2, 2});
 }
 
 /* ---- barrier ---- */
@@ -133,8 +144,13 @@ static void test_barrier(rvhal_device_t *d, hal_program_t p) {
   const uint32_t harts = rvhal_device_get_info(d)->num_harts;
   const uint64_t sizes[] = {2, 16, 64, 128};
   for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
-    for (uint32_t team = 1; team <= harts && team <= 2; team++) {
-      const uint64_t n = sizes[si], groups = 12, items = n * groups;
+    for (uint32_t v = 0; v < 4; v++) {
+      /* teams of 1 and 2 harts; ragged: the last of the 12 groups is smaller (non-uniform) */
+      const uint32_t team = 1 + v / 2;
+      const int ragged = v % 2;
+      const uint64_t n = sizes[si], groups = 12, last = n > 2 ? n / 2 + 1 : 1;
+      const uint64_t items = ragged ? n * (groups - 1) + last : n * groups;
+      if (team > harts || (ragged && team > last)) continue;
       int32_t *in = malloc(items * 4);
       for (uint64_t i = 0; i < items; i++) in[i] = (int32_t)((i * 2654435761u) % 1000) - 300;
       hal_addr_t din = dt_buffer(d, items * 4, in), dout = dt_buffer(d, groups * 8, NULL),
@@ -142,8 +158,8 @@ static void test_barrier(rvhal_device_t *d, hal_program_t p) {
       hal_arg_t a[4] = {rvhal_arg_global(din), rvhal_arg_global(dout), rvhal_arg_global(dseen),
                         rvhal_arg_local(n * 4)};
       char what[128];
-      ex_fmt(what, sizeof what, "reduce: %" PRIu64 " groups of %" PRIu64 ", %u hart%s per group", groups, n, team,
-             team > 1 ? "s" : "");
+      ex_fmt(what, sizeof what, "reduce: %" PRIu64 " groups of %" PRIu64 "%s, %u hart%s per group", groups, n,
+             ragged ? " (the last smaller)" : "", team, team > 1 ? "s" : "");
       if (!launch(d, p, "reduce", 1, NULL, (uint64_t[3]){items, 1, 1}, (uint64_t[3]){n, 1, 1}, a, 4, team, what)) {
         int32_t *out = malloc(groups * 8), *seen = malloc(items * 4);
         CHECK_OK(rvhal_mem_read(d, out, dout, groups * 8));
@@ -151,7 +167,7 @@ static void test_barrier(rvhal_device_t *d, hal_program_t p) {
         int bad = 0;
         for (uint64_t g = 0; g < groups; g++) {
           int32_t sum = 0, max = INT32_MIN;
-          for (uint64_t i = 0; i < n; i++) {
+          for (uint64_t i = 0; i < n && g * n + i < items; i++) {
             sum += in[g * n + i];
             if (in[g * n + i] > max) max = in[g * n + i];
             if (seen[g * n + i] != in[g * n] && bad++ < 4)

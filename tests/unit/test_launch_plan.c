@@ -102,6 +102,39 @@ int main(void) {
   REFUSED(rvhal_launch_plan(&lim, &k, 65536, &nd, args, 4, 1, NULL, 0, 0, &plan), RVHAL_LOCAL_MEMORY,
           "in __local_variable");
 
+  /* Non-uniform work-groups, only when asked: the last group along each
+   * dimension has the remainder; num groups count it; a uniform launch
+   * asked to allow them stays uniform (no flag: it costs nothing). */
+  o = (rvhal_launch_options_t){.non_uniform = 1};
+  hal_ndrange_t nu = {.global = {10, 7, 3}, .local = {4, 7, 4}, .offset = {5, 0, 9}};
+  CHECK_OK(rvhal_launch_plan(&lim, &k, 0, &nu, args, 4, 3, &o, 0, 0, &plan));
+  CHECK_EQ_U64(plan.groups[0], 3);
+  CHECK_EQ_U64(plan.groups[1], 1);
+  CHECK_EQ_U64(plan.groups[2], 1); /* global 3 < local 4: one group of 3 */
+  CHECK_EQ_U64(plan.last[0], 2);
+  CHECK_EQ_U64(plan.last[1], 7);
+  CHECK_EQ_U64(plan.last[2], 3);
+  CHECK_EQ_U64(plan.total_groups, 3);
+  CHECK_EQ_U64(plan.items_per_group, 4 * 7 * 4); /* the enqueued size */
+  CHECK_EQ_U64(plan.flags, RVHAL_LAUNCH_NON_UNIFORM);
+  CHECK_OK(plan_of(&lim, 64, 4, args, 4, 2, &o));
+  CHECK_EQ_U64(plan.last[0], 4);
+  CHECK_EQ_U64(plan.flags, RVHAL_LAUNCH_COUNTERS);
+  /* 5 = 4 + 1: a team of 2 would leave a hart without a work-item in the
+   * last group; the chosen team fits it, one given is refused */
+  CHECK_OK(rvhal_launch_plan(&lim, &k, 0, &(hal_ndrange_t){.global = {5}, .local = {4}}, args, 4, 1, &o, 0, 0, &plan));
+  CHECK_EQ_U64(plan.team, 1);
+  CHECK_EQ_U64(plan.groups[0], 2);
+  CHECK_EQ_U64(plan.harts, 2); /* two claims: the full group, the last one */
+  o.harts_per_group = 2;
+  REFUSED(rvhal_launch_plan(&lim, &k, 0, &(hal_ndrange_t){.global = {5}, .local = {4}}, args, 4, 1, &o, 0, 0, &plan),
+          RVHAL_INVALID_ARGUMENT, "a group has only 1 work-items");
+  /* without the option: refused, naming the sizes and the way out */
+  REFUSED(plan_of(&lim, 10, 4, args, 4, 1, NULL), RVHAL_INVALID_ARGUMENT, "rvhal_launch_options_t.non_uniform");
+  CHECK(rvhal_launch_last_size_ok(4, 1) && rvhal_launch_last_size_ok(4, 4) && !rvhal_launch_last_size_ok(4, 0) &&
+        !rvhal_launch_last_size_ok(4, 5));
+  CHECK_EQ_U64(rvhal_launch_smallest_group((const uint32_t[3]){2, 7, 3}), 42);
+
   /* The metadata: a value where the kernel declared a buffer. */
   rvhal_kernel_entry_t km = {.name = "km", .has_meta = 1};
   km.meta.num_args = 1;

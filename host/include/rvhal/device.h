@@ -88,6 +88,12 @@ int rvhal_platform_find_device(const char *name, uint32_t *out_index);
 
 /* Information about device `index` with default options. */
 int rvhal_platform_device_info(uint32_t index, const rvhal_device_info_t **out_info);
+/* Information about device `index` as rvhal_device_create would make it with `options` (NULL: defaults; zero
+ * fields from the environment as there): harts, RAM, global and local memory, work-group size, timing. Nothing
+ * is started. A vector device (vlen) keeps the catalogue's isa string here. */
+struct rvhal_device_options;
+int rvhal_platform_device_info_for(uint32_t index, const struct rvhal_device_options *options,
+                                   rvhal_device_info_t *out_info);
 
 /* Where the library reads device firmware and board descriptors for xlen
  * (32 or 64) from: $RVHAL_FIRMWARE_DIR if set (directories separated by
@@ -118,7 +124,9 @@ typedef void (*rvhal_progress_fn_t)(void *user, const struct rvhal_launch_progre
 
 typedef struct rvhal_device_options {
   uint32_t num_harts;          /* 0: $RVHAL_HARTS or 4 */
-  uint64_t ram_size;           /* 0: 256 MiB */
+  uint64_t ram_size;           /* all guest RAM, whole MiB, at most the board's maximum (2 GiB on qemu-virt; the
+                                  host's memory is touched only where the device writes); 0: $RVHAL_RAM_MIB MiB or
+                                  the board's default, 256 MiB */
   uint64_t local_mem_size;     /* per work-group; 0: 64 KiB */
   uint32_t max_work_group_size;/* 0: 1024 */
   uint64_t item_stack_size;    /* stack of each work-item that waits at a barrier; 0: 4 KiB */
@@ -217,6 +225,9 @@ typedef struct rvhal_launch_options {
                                an integer for a float one, is refused (hal_arg_t carries sizes only) */
   int privileged;           /* 1: run the kernel in the firmware's mode, not isolated in U-mode: only for
                                trusted kernels (the tests that play a lying device use it) */
+  int non_uniform;          /* 1: a global size that is not a multiple of the local size is allowed: the last
+                               group along that dimension has the remainder of work-items (OpenCL 2.0
+                               non-uniform work-groups; docs/execution-model.md); 0: such a launch is refused */
 } rvhal_launch_options_t;
 
 /* Runs `kernel` over the ND-range and returns when it has finished.

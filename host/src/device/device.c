@@ -69,7 +69,15 @@ static int resolve_options(const rvhal_board_desc_t *board, const rvhal_device_o
     RVHAL_RETURN_IF_ERROR(env_u32("RVHAL_LAUNCH_TIMEOUT_MS", &o->launch_timeout_ms));
     if (!o->launch_timeout_ms) o->launch_timeout_ms = RVHAL_DEFAULT_LAUNCH_TIMEOUT_MS;
   }
-  if (!o->ram_size) o->ram_size = board->default_ram_size;
+  if (!o->ram_size) {
+    uint32_t mib = 0;
+    RVHAL_RETURN_IF_ERROR(env_u32("RVHAL_RAM_MIB", &mib));
+    const uint64_t max_mib = (board->max_ram_size < (2048ull << 20) ? board->max_ram_size : 2048ull << 20) >> 20;
+    if (mib && (mib < 32 || mib > max_mib)) /* as the layout checks it */
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_RAM_MIB=%u: board %s takes 32 to %llu MiB of RAM", mib,
+                         board->name, (unsigned long long)max_mib);
+    o->ram_size = mib ? (uint64_t)mib << 20 : board->default_ram_size;
+  }
   if (!o->local_mem_size) o->local_mem_size = RVHAL_DEFAULT_LOCAL_MEM;
   if (!o->max_work_group_size) o->max_work_group_size = RVHAL_DEFAULT_MAX_WG;
   if (!o->item_stack_size) o->item_stack_size = RVHAL_DEFAULT_ITEM_STACK;
@@ -203,6 +211,27 @@ static void fill_info(rvhal_device_t *d) {
   d->info.vlen = d->options.vlen;
   snprintf(d->isa, sizeof d->isa, "%s%s", d->kind->info.isa, d->options.vlen && !strchr(d->kind->info.isa + 4, 'v') ? "v" : "");
   d->info.isa = d->isa;
+}
+
+int rvhal_platform_device_info_for(uint32_t index, const rvhal_device_options_t *options,
+                                   rvhal_device_info_t *out_info) {
+  const rvhal_device_kind_t *kind = rvhal_device_kind(index);
+  if (!kind) return rvhal_error(RVHAL_NOT_FOUND, "device index %u: the platform has %u devices", index,
+                                rvhal_platform_info()->num_devices);
+  if (!out_info) return rvhal_error(RVHAL_INVALID_ARGUMENT, "platform_device_info_for: out_info is NULL");
+  rvhal_device_options_t o;
+  RVHAL_RETURN_IF_ERROR(resolve_options(&kind->board, options, &o));
+  rvhal_layout_request_t req = {o.num_harts, o.ram_size, o.local_mem_size, o.max_work_group_size, o.item_stack_size};
+  rvhal_layout_t l;
+  RVHAL_RETURN_IF_ERROR(rvhal_layout_compute(&kind->board, &req, &l));
+  *out_info = kind->info;
+  out_info->num_harts = o.num_harts;
+  out_info->ram_size = l.ram_size;
+  out_info->global_mem_size = l.heap_size;
+  out_info->local_mem_size = l.local_mem_size;
+  out_info->max_work_group_size = l.max_work_group_size;
+  out_info->timing = o.timing;
+  return RVHAL_OK;
 }
 
 int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, rvhal_device_t **out_device) {

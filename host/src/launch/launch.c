@@ -453,6 +453,8 @@ void rvhal_launch_encode(rvhal_device_t *d, const rvhal_launch_prepared_t *pr, c
     desc->num_groups[i] = pl->groups[i];
     desc->global_offset[i] = pl->offset[i];
     desc->local_size[i] = (uint32_t)pl->local[i];
+    desc->global_size[i] = pl->global[i];
+    desc->last_local_size[i] = (uint32_t)pl->last[i];
   }
   desc->harts = pl->harts;
   desc->harts_per_group = pl->team;

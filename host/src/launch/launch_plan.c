@@ -92,6 +92,7 @@ int rvhal_launch_plan(const rvhal_launch_limits_t *lim, const rvhal_kernel_entry
   if (!rvhal_launch_work_dim_ok(work_dim))
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: work_dim %u is not 1, 2 or 3", kname, work_dim);
   uint64_t *global = out->global, *local = out->local, *offset = out->offset, *groups = out->groups;
+  const int non_uniform = opts && opts->non_uniform;
   uint64_t word_max = lim->word_size == 4 ? UINT32_MAX : UINT64_MAX;
   for (uint32_t i = 0; i < 3; i++) {
     global[i] = i < work_dim ? nd->global[i] : 1;
@@ -99,13 +100,18 @@ int rvhal_launch_plan(const rvhal_launch_limits_t *lim, const rvhal_kernel_entry
     offset[i] = i < work_dim ? nd->offset[i] : 0;
     if (global[i] == 0) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: ndrange global[%u] is 0", kname, i);
     if (local[i] == 0) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: ndrange local[%u] is 0", kname, i);
-    if (global[i] % local[i])
-      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: ndrange global[%u]=%llu is not a multiple of local[%u]=%llu",
+    if (global[i] % local[i] && !non_uniform)
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: ndrange global[%u]=%llu is not a multiple of local[%u]=%llu "
+                         "(rvhal_launch_options_t.non_uniform allows a last, smaller group)",
                          kname, i, (unsigned long long)global[i], i, (unsigned long long)local[i]);
     if (global[i] > word_max || offset[i] > word_max - global[i])
       return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: ndrange offset[%u]+global[%u] exceeds the %u-bit device",
                          kname, i, i, lim->word_size * 8);
-    groups[i] = global[i] / local[i];
+    /* Non-uniform: the last group has the remainder (global < local: one
+     * group of global items). */
+    groups[i] = global[i] / local[i] + (global[i] % local[i] != 0);
+    out->last[i] = global[i] - (groups[i] - 1) * local[i];
+    if (out->last[i] != local[i]) out->flags |= RVHAL_LAUNCH_NON_UNIFORM;
   }
   /* Products and sums of caller-given sizes are checked: one that wraps
    * would pass every later check (a work-group count of 0, a local-memory
@@ -125,6 +131,8 @@ int rvhal_launch_plan(const rvhal_launch_limits_t *lim, const rvhal_kernel_entry
                        (unsigned long long)local[2], lim->max_work_group_size);
   out->total_groups = total_groups;
   out->items_per_group = items;
+  /* A team's harts each need a work-item of every group, the smallest too. */
+  const uint64_t smallest = out->last[0] * out->last[1] * out->last[2];
 
   /* Arguments: layout, kernel metadata, local memory. */
   if (num_args && !args) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %u arguments but args is NULL", kname,
@@ -188,14 +196,14 @@ int rvhal_launch_plan(const rvhal_launch_limits_t *lim, const rvhal_kernel_entry
     if (!rvhal_launch_team_ok(harts, team, UINT64_MAX))
       return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %u harts per work-group must divide the %u harts taking part",
                          kname, team, harts);
-    if (!rvhal_launch_team_ok(harts, team, items))
+    if (!rvhal_launch_team_ok(harts, team, smallest))
       return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %u harts per work-group but a group has only %llu "
-                         "work-items", kname, team, (unsigned long long)items);
+                         "work-items", kname, team, (unsigned long long)smallest);
   } else if (total_groups < harts && !lim->exact_timing) {
     uint32_t usable = harts < lim->host_cpus ? harts : lim->host_cpus;
     team = (uint32_t)(usable / total_groups);
     if (team < 1) team = 1;
-    if (team > items) team = (uint32_t)items;
+    if (team > smallest) team = (uint32_t)smallest;
   }
   uint64_t teams = harts / team;
   uint64_t chunk = opts && opts->chunk_groups ? opts->chunk_groups : total_groups / (teams * 8);
@@ -203,7 +211,10 @@ int rvhal_launch_plan(const rvhal_launch_limits_t *lim, const rvhal_kernel_entry
   if (chunk > groups[0]) chunk = groups[0];
   /* (groups[0] + chunk - 1) / chunk would wrap for counts near 2^64; the
    * product fits: it is at most total_groups */
-  uint64_t chunks = (groups[0] / chunk + (groups[0] % chunk != 0)) * groups[1] * groups[2];
+  /* the firmware's count (launch_owner.c): a last, smaller group along
+   * dimension 0 is a claim of its own */
+  const uint64_t full_x = groups[0] - (out->last[0] != local[0]);
+  uint64_t chunks = (full_x / chunk + (full_x % chunk != 0) + (groups[0] - full_x)) * groups[1] * groups[2];
   if (teams > chunks) teams = chunks;
   out->harts = (uint32_t)(teams * team);
   out->team = team;

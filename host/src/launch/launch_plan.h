@@ -30,6 +30,7 @@ typedef struct rvhal_launch_plan {
   const char *kname;
   uint32_t work_dim;
   uint64_t global[3], local[3], offset[3], groups[3]; /* past work_dim: 1 group of 1 item */
+  uint64_t last[3];                                   /* items of the last group along each dimension */
   uint64_t total_groups, items_per_group;
   rvhal_arg_layout_t layout[RVHAL_META_MAX_ARGS];
   uint32_t num_args, args_size;                       /* the packed struct's bytes */
@@ -37,7 +38,8 @@ typedef struct rvhal_launch_plan {
   uint64_t local_bytes, group_bytes;                  /* local-buffer arguments; with __local_variable */
   uint32_t harts, team;                               /* harts taking part, harts per group */
   uint64_t chunk;                                     /* groups per claim */
-  uint32_t flags;                                     /* RVHAL_LAUNCH_* the options ask (not TLB, not AFTER_OK) */
+  uint32_t flags;                                     /* RVHAL_LAUNCH_* the options ask (not TLB, not AFTER_OK);
+                                                         NON_UNIFORM when some last group is smaller */
 } rvhal_launch_plan_t;
 
 /* Checks and plans launching kernel k (name, metadata) with `tls_size`
