@@ -51,22 +51,24 @@ static inline size_t get_global_offset(uint rank, exec_state_t *e) {
   return rank < 3 ? e->group->s->global_offset[rank] : 0;
 }
 
-static inline size_t get_local_size(uint rank, exec_state_t *e) { return rank < 3 ? e->group->s->local_size[rank] : 1; }
+static inline size_t get_local_size(uint rank, exec_state_t *e) { return rank < 3 ? e->local_size[rank] : 1; }
 
 static inline size_t get_num_groups(uint rank, exec_state_t *e) {
   return rank < 3 ? e->group->s->num_groups_total[rank] : 1;
 }
 
 static inline size_t get_global_size(uint rank, exec_state_t *e) {
-  return rank < 3 ? e->group->s->num_groups_total[rank] * e->group->s->local_size[rank] : 1;
+  return rank < 3 ? e->global_size[rank] : 1;
 }
 
 static inline size_t get_local_linear_id(exec_state_t *e) {
-  return e->local_id[0] + e->group->s->local_size[0] * (e->local_id[1] + e->group->s->local_size[1] * e->local_id[2]);
+  return e->local_id[0] + e->local_size[0] * (e->local_id[1] + e->local_size[1] * e->local_id[2]);
 }
 
-/* Wait until every work-item of the group has reached this call. */
-void barrier(exec_state_t *e);
+/* Wait until every work-item of the group has reached this call (on the
+ * item's own state: e may be the kernel's private copy). */
+void rvhal_barrier(exec_state_t *e);
+static inline void barrier(exec_state_t *e) { rvhal_barrier(e->self); }
 
 /* printf to the host's standard output (or the host program's print
  * callback), one record per call, lines kept whole. */

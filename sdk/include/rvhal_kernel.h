@@ -81,12 +81,17 @@ typedef struct rvhal_group {
   void *local_args[RVHAL_MAX_LOCAL_ARGS];
 } rvhal_group_t;
 
-/* One work-item's view: its ids and its group. */
+/* One work-item's view: its ids, the call's sizes and its group. The sizes
+ * are kept here by value (not only behind group->s) so that the item
+ * function's private copy (RVHAL_ITEM_FN_) holds them in registers. */
 typedef struct exec_state {
   size_t local_id[3];
   size_t group_id[3];
   size_t global_base[3]; /* group_id * local_size + global_offset */
+  size_t local_size[3];
+  size_t global_size[3];
   rvhal_group_t *group;
+  struct exec_state *self; /* the SDK's own state of this item: barrier() acts on it, not on a copy */
   uint32_t slot;         /* index among this hart's items of the group */
   uint32_t last;         /* the last of them: its barrier() releases the others */
   struct rvhal_context *ctx, *next_ctx; /* its context and the next item's */
@@ -195,6 +200,13 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   exec_state_t e;
   rvhal_call_start(&g, args, s, fn, block);
   e.group = &g;
+  e.self = &e;
+  e.local_size[0] = s->local_size[0];
+  e.local_size[1] = s->local_size[1];
+  e.local_size[2] = s->local_size[2];
+  e.global_size[0] = s->num_groups_total[0] * s->local_size[0];
+  e.global_size[1] = s->num_groups_total[1] * s->local_size[1];
+  e.global_size[2] = s->num_groups_total[2] * s->local_size[2];
   e.slot = 0;
   e.last = g.num_items == 1;
   const size_t lx = s->local_size[0], ly = s->local_size[1], lz = s->local_size[2];
@@ -284,6 +296,15 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
  * from three places: the first item and two copies of the row loop). */
 #define RVHAL_ITEM_FN_ static inline __attribute__((always_inline, flatten))
 
+/* The kernel runs on a private copy of its item's state: nothing else can
+ * reach it (barrier() goes to e->self), so the compiler keeps its ids and
+ * sizes in registers for the whole item, across atomics and barriers,
+ * instead of re-reading them after every asm or call that may write memory
+ * (histogram's `i += get_global_size(0, ctx)` next to an atomic re-read
+ * three words and multiplied at every byte). Ids and sizes never change
+ * during an item, so the copy stays right. */
+#define RVHAL_ITEM_VIEW_(e) exec_state_t rvhal_view_ = *(e)
+
 /* Define the ABI entry point `name` running item_fn (taking a const
  * args_type * and an exec_state_t *) for every work-item, and describe its
  * arguments — RVHAL_GLOBAL(m), RVHAL_LOCAL(m), RVHAL_VALUE(m) for the
@@ -291,7 +312,10 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
  * every launch against them: count, kinds, sizes and offsets. */
 #define RVHAL_KERNEL(name, args_type, item_fn, ...)                                                  \
   RVHAL_KERNEL_META(name, args_type, ##__VA_ARGS__)                                                  \
-  RVHAL_ITEM_FN_ void name##__rvhal_item(const void *a, exec_state_t *e) { item_fn((const args_type *)a, e); } \
+  RVHAL_ITEM_FN_ void name##__rvhal_item(const void *a, exec_state_t *e) {                            \
+    RVHAL_ITEM_VIEW_(e);                                                                            \
+    item_fn((const args_type *)a, &rvhal_view_);                                                    \
+  }                                                                                                 \
   RVHAL_ROWS_FN_(name##__rvhal)                                                                      \
   void name(void *args, const hal_sched_info_t *sched);                                              \
   void name(void *args, const hal_sched_info_t *sched) {                                             \
@@ -360,9 +384,11 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
     RVHAL_FOREACH_(RVHAL_KE_MEMBER_, fn, ##__VA_ARGS__)                                                 \
   } fn##__rvhal_args;                                                                                   \
   enum { RVHAL_FOREACH_(RVHAL_KE_LOCAL_, fn, ##__VA_ARGS__) fn##__rvhal_num_locals };                   \
-  RVHAL_ITEM_FN_ void fn##__rvhal_item(const void *args_, exec_state_t *e) {                            \
+  RVHAL_ITEM_FN_ void fn##__rvhal_item(const void *args_, exec_state_t *e_) {                           \
     const fn##__rvhal_args *a = (const fn##__rvhal_args *)args_;                                        \
     (void)a;                                                                                            \
+    RVHAL_ITEM_VIEW_(e_);                                                                               \
+    exec_state_t *e = &rvhal_view_;                                                                     \
     fn(RVHAL_FOREACH_(RVHAL_KE_CALL_, fn, ##__VA_ARGS__) e);                                            \
   }                                                                                                     \
   const rvhal_kernel_meta_t fn##_entry__rvhal_meta __attribute__((used)) = {                            \

@@ -93,6 +93,7 @@ static void start_fibers(rvhal_group_t *g, exec_state_t *e0) {
     f->e.local_id[0] = x;
     f->e.local_id[1] = y;
     f->e.local_id[2] = z;
+    f->e.self = &f->e;
     f->e.slot = k;
     f->e.last = k == n - 1;
     f->e.ctx = &f->ctx;
@@ -142,7 +143,7 @@ static void __attribute__((noinline)) barrier_slow(exec_state_t *e) {
   switch_to(g, e->ctx, e->next_ctx);
 }
 
-void barrier(exec_state_t *e) {
+void rvhal_barrier(exec_state_t *e) {
   rvhal_group_t *g = e->group;
   /* FP registers to save (once saved, fp_used cleared g->fast: switch_to) */
   int32_t st = 0; /* as lw loads fp_live: no extension on the fast path */
