@@ -54,21 +54,25 @@ static inline size_t get_global_offset(uint rank, exec_state_t *e) {
 static inline size_t get_local_size(uint rank, exec_state_t *e) { return rank < 3 ? e->local_size[rank] : 1; }
 
 static inline size_t get_num_groups(uint rank, exec_state_t *e) {
-  return rank < 3 ? e->group->s->num_groups_total[rank] : 1;
+  return rank < 3 ? e->num_groups[rank] : 1;
 }
 
 static inline size_t get_global_size(uint rank, exec_state_t *e) {
-  return rank < 3 ? e->global_size[rank] : 1;
+  return rank < 3 ? e->num_groups[rank] * e->local_size[rank] : 1;
 }
 
 static inline size_t get_local_linear_id(exec_state_t *e) {
   return e->local_id[0] + e->local_size[0] * (e->local_id[1] + e->local_size[1] * e->local_id[2]);
 }
 
-/* Wait until every work-item of the group has reached this call (on the
- * item's own state: e may be the kernel's private copy). */
-void rvhal_barrier(exec_state_t *e);
-static inline void barrier(exec_state_t *e) { rvhal_barrier(e->self); }
+/* Wait until every work-item of the group has reached this call. On the
+ * item's own state (e may be the kernel's private copy); through an asm
+ * that clobbers every register a switch does not keep, so that the switch
+ * (sdk/src/context_switch.S) saves three. */
+static inline __attribute__((always_inline)) void barrier(exec_state_t *e) {
+  register exec_state_t *a0 __asm__("a0") = e->self;
+  __asm__ volatile("call rvhal_barrier_enter" : "+r"(a0) : : RVHAL_CLOBBER_ALL_);
+}
 
 /* printf to the host's standard output (or the host program's print
  * callback), one record per call, lines kept whole. */

@@ -37,14 +37,13 @@
 extern "C" {
 #endif
 
-/* Registers a work-item keeps across barrier(): ra, sp, s0-s11, and
- * fs0-fs11 when it has used the FPU since its last switch. */
+/* A work-item suspended at barrier(): where it resumes, its stack, and s0
+ * and s1 (GCC's frame pointer, LLVM's frame and base pointers: the
+ * compilers cannot spill those). The compiler keeps anything else the item
+ * needs on that stack: barrier() tells it every other register is clobbered
+ * (RVHAL_CLOBBER_ALL_). */
 typedef struct rvhal_context {
-  uintptr_t ra, sp, s[12];
-#ifdef __riscv_flen
-  uint64_t fs[12];
-  uintptr_t fp_saved; /* fs[] holds this context's values */
-#endif
+  uintptr_t ra, sp, s0, s1;
 } rvhal_context_t;
 
 struct exec_state;
@@ -62,7 +61,6 @@ typedef struct rvhal_group {
   uint32_t team;          /* several harts run each group */
   uint32_t team_local;    /* ... and share local memory: they sync at each group's start and end */
   uint32_t counting;      /* the launch records counters */
-  uint32_t umode;         /* the kernel runs in U-mode: FP use from ci->fp_live, not sstatus */
   /* Barrier state: fibers_on once the first barrier() turned the group's
    * items into contexts; fast while barrier() needs no more than a switch. */
   uint32_t fibers_on;
@@ -72,10 +70,6 @@ typedef struct rvhal_group {
   uint32_t waiting;       /* items waiting at the current barrier */
   uint32_t barrier_calls; /* barrier() calls by this hart's items, this call */
   uint32_t switches;      /* context switches, this call */
-#ifdef __riscv_flen
-  rvhal_context_t *fp_owner; /* whose values the FP registers hold */
-  uintptr_t fp_used;         /* some item's FP registers are saved */
-#endif
   rvhal_context_t main_ctx;  /* the first item's context (on the hart stack) */
   void *tls;                 /* __local_variable block (tp) */
   void *local_args[RVHAL_MAX_LOCAL_ARGS];
@@ -89,7 +83,7 @@ typedef struct exec_state {
   size_t group_id[3];
   size_t global_base[3]; /* group_id * local_size + global_offset */
   size_t local_size[3];
-  size_t global_size[3];
+  size_t num_groups[3];  /* in the ND-range: global size / local size */
   rvhal_group_t *group;
   struct exec_state *self; /* the SDK's own state of this item: barrier() acts on it, not on a copy */
   uint32_t slot;         /* index among this hart's items of the group */
@@ -123,14 +117,38 @@ void rvhal_svc_fail(const rvhal_call_info_t *ci, int32_t status, const char *det
     __attribute__((noreturn));
 
 
-/* sstatus.FS (the same field as mstatus.FS, reached through sstatus so the
- * one SDK build runs under an M-mode firmware and an S-mode one alike)
- * tells barrier() whether a work-item wrote FP registers since it last ran
- * (Dirty); clearing bit 13 turns Dirty into Clean. Kernels in U-mode cannot
- * read it: there the firmware sets rvhal_call_info_t.fp_live instead, once
- * the kernel used the FPU, and every switch then saves FP registers. */
-#define RVHAL_MSTATUS_FS_DIRTY (3ul << 13)
-#define RVHAL_MSTATUS_FS_CLEAN_MASK (1ul << 13)
+/* The clobbers of an asm that calls code which may switch work-items:
+ * every register a switch does not keep (all but sp, s0, s1, gp and tp), so
+ * that the compiler keeps across it, on the item's own stack, only the
+ * values the kernel still needs, integer, FP or vector alike. */
+#define RVHAL_CLOBBER_CALLER_ "memory", "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a1", "a2", "a3", "a4", \
+    "a5", "a6", "a7"
+#define RVHAL_CLOBBER_S_ "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11"
+#ifdef __riscv_flen
+#define RVHAL_CLOBBER_FP_ , "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7", "ft8", "ft9", "ft10", "ft11", \
+    "fa0", "fa1", "fa2", "fa3", "fa4", "fa5", "fa6", "fa7", "fs0", "fs1", "fs2", "fs3", "fs4", "fs5", "fs6",   \
+    "fs7", "fs8", "fs9", "fs10", "fs11"
+#else
+#define RVHAL_CLOBBER_FP_
+#endif
+#ifdef __riscv_vector
+#define RVHAL_CLOBBER_V_ , "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", \
+    "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28",      \
+    "v29", "v30", "v31", "vl", "vtype"
+#else
+#define RVHAL_CLOBBER_V_
+#endif
+#define RVHAL_CLOBBER_ALL_ RVHAL_CLOBBER_CALLER_, RVHAL_CLOBBER_S_ RVHAL_CLOBBER_FP_ RVHAL_CLOBBER_V_
+
+/* rvhal_group_finish_fibers(e) from the entry: it keeps the integer
+ * callee-saved registers, as any C function, but the items it runs use the
+ * FP and vector registers as they like. Out of line, so that only a group
+ * that ran contexts saves the entry's FP registers (in this function's
+ * prologue), not every call of the entry. */
+static __attribute__((noinline, unused)) void rvhal_finish_fibers_(exec_state_t *e) {
+  register exec_state_t *a0 __asm__("a0") = e;
+  __asm__ volatile("call rvhal_group_finish_fibers" : "+r"(a0) : : RVHAL_CLOBBER_CALLER_ RVHAL_CLOBBER_FP_ RVHAL_CLOBBER_V_);
+}
 
 typedef void (*rvhal_rows_fn_t)(const void *args, const exec_state_t *e);
 
@@ -204,9 +222,9 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   e.local_size[0] = s->local_size[0];
   e.local_size[1] = s->local_size[1];
   e.local_size[2] = s->local_size[2];
-  e.global_size[0] = s->num_groups_total[0] * s->local_size[0];
-  e.global_size[1] = s->num_groups_total[1] * s->local_size[1];
-  e.global_size[2] = s->num_groups_total[2] * s->local_size[2];
+  e.num_groups[0] = s->num_groups_total[0];
+  e.num_groups[1] = s->num_groups_total[1];
+  e.num_groups[2] = s->num_groups_total[2];
   e.slot = 0;
   e.last = g.num_items == 1;
   const size_t lx = s->local_size[0], ly = s->local_size[1], lz = s->local_size[2];
@@ -235,7 +253,7 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
         e.local_id[2] = z0;
         fn(args, &e);
         if (__builtin_expect(g.fibers_on, 0)) {
-          rvhal_group_finish_fibers(&e);
+          rvhal_finish_fibers_(&e);
         } else if (items > 1) {
           g.plain = 1;
           rows(args, &e);
