@@ -68,10 +68,13 @@ static inline size_t get_local_linear_id(exec_state_t *e) {
 /* Wait until every work-item of the group has reached this call. On the
  * item's own state (e may be the kernel's private copy); through an asm
  * that clobbers every register a switch does not keep, so that the switch
- * (sdk/src/context_switch.S) saves three. */
+ * (sdk/src/context_switch.S) saves four. A jal, not a call: kernels link
+ * without relaxation, and QEMU resolves a call's jalr through a lookup
+ * (a jal within the page it chains directly); a kernel's code must stay
+ * within 1 MiB of the SDK's. */
 static inline __attribute__((always_inline)) void barrier(exec_state_t *e) {
   register exec_state_t *a0 __asm__("a0") = e->self;
-  __asm__ volatile("call rvhal_barrier_enter" : "+r"(a0) : : RVHAL_CLOBBER_ALL_);
+  __asm__ volatile("jal ra, rvhal_barrier_enter" : "+r"(a0) : : RVHAL_CLOBBER_ALL_);
 }
 
 /* printf to the host's standard output (or the host program's print

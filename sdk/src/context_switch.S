@@ -113,7 +113,7 @@ rvhal_context_resume:
   .type rvhal_fiber_entry, @function
 rvhal_fiber_entry:
   mv a0, s0
-  call rvhal_fiber_main
+  jal ra, rvhal_fiber_main
 1:
   j 1b
   .size rvhal_fiber_entry, .-rvhal_fiber_entry
