@@ -72,10 +72,18 @@ static inline size_t get_local_linear_id(exec_state_t *e) {
  * without relaxation, and QEMU resolves a call's jalr through a lookup
  * (a jal within the page it chains directly); a kernel's code must stay
  * within 1 MiB of the SDK's. */
-static inline __attribute__((always_inline)) void barrier(exec_state_t *e) {
-  register exec_state_t *a0 __asm__("a0") = e->self;
+static inline __attribute__((always_inline)) void rvhal_barrier_asm_(exec_state_t *e) {
+  register exec_state_t *a0 __asm__("a0") = e;
   __asm__ volatile("jal ra, rvhal_barrier_enter" : "+r"(a0) : : RVHAL_CLOBBER_ALL_);
 }
+#ifdef __riscv_vector
+/* vl and vtype cannot be named as clobbered: a real call tells the
+ * compiler they change (other items run in between). */
+static __attribute__((noinline, unused)) void rvhal_barrier_call_(exec_state_t *e) { rvhal_barrier_asm_(e); }
+static inline __attribute__((always_inline)) void barrier(exec_state_t *e) { rvhal_barrier_call_(e->self); }
+#else
+static inline __attribute__((always_inline)) void barrier(exec_state_t *e) { rvhal_barrier_asm_(e->self); }
+#endif
 
 /* printf to the host's standard output (or the host program's print
  * callback), one record per call, lines kept whole. */
