@@ -76,8 +76,9 @@ typedef struct rvhal_group {
 } rvhal_group_t;
 
 /* One work-item's view: its ids, the call's sizes and its group. The sizes
- * are kept here by value (not only behind group->s) so that the item
- * function's private copy (RVHAL_ITEM_FN_) holds them in registers. */
+ * are filled only in the copies a C SDK kernel runs on (RVHAL_ITEM_VIEW_,
+ * rvhal_rows), so that the compiler holds them in registers there; the
+ * SDK's own state leaves them unset (read group->s). */
 typedef struct exec_state {
   size_t local_id[3];
   size_t group_id[3];
@@ -152,6 +153,18 @@ static __attribute__((noinline, unused)) void rvhal_finish_fibers_(exec_state_t 
 
 typedef void (*rvhal_rows_fn_t)(const void *args, const exec_state_t *e);
 
+/* The call's sizes into a kernel's copy of its item state (exec_state_t):
+ * after inlining, only the ones the kernel reads are loaded, once per copy. */
+static inline __attribute__((always_inline)) void rvhal_fill_sizes_(exec_state_t *e) {
+  const hal_sched_info_t *s = e->group->s;
+  e->local_size[0] = s->local_size[0];
+  e->local_size[1] = s->local_size[1];
+  e->local_size[2] = s->local_size[2];
+  e->num_groups[0] = s->num_groups_total[0];
+  e->num_groups[1] = s->num_groups_total[1];
+  e->num_groups[2] = s->num_groups_total[2];
+}
+
 /* Below this, base + x cannot reach 2^32 (rvhal_rows). */
 #define RVHAL_ID_NO_WRAP_ ((size_t)0x7fffffff)
 
@@ -167,6 +180,7 @@ typedef void (*rvhal_rows_fn_t)(const void *args, const exec_state_t *e);
 static inline __attribute__((always_inline)) void rvhal_rows(const void *args, const exec_state_t *e0,
                                                               rvhal_item_fn_t fn) {
   exec_state_t e = *e0;
+  rvhal_fill_sizes_(&e);
   const hal_sched_info_t *s = e.group->s;
   const size_t lx = s->local_size[0], ly = s->local_size[1], bx = e.global_base[0];
   size_t x = e.local_id[0] + 1, y = e.local_id[1], z = e.local_id[2], left = e.group->num_items - 1;
@@ -219,12 +233,6 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   rvhal_call_start(&g, args, s, fn, block);
   e.group = &g;
   e.self = &e;
-  e.local_size[0] = s->local_size[0];
-  e.local_size[1] = s->local_size[1];
-  e.local_size[2] = s->local_size[2];
-  e.num_groups[0] = s->num_groups_total[0];
-  e.num_groups[1] = s->num_groups_total[1];
-  e.num_groups[2] = s->num_groups_total[2];
   e.slot = 0;
   e.last = g.num_items == 1;
   const size_t lx = s->local_size[0], ly = s->local_size[1], lz = s->local_size[2];
@@ -325,7 +333,9 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
  * (histogram's `i += get_global_size(0, ctx)` next to an atomic re-read
  * three words and multiplied at every byte). Ids and sizes never change
  * during an item, so the copy stays right. */
-#define RVHAL_ITEM_VIEW_(e) exec_state_t rvhal_view_ = *(e)
+#define RVHAL_ITEM_VIEW_(e)         \
+  exec_state_t rvhal_view_ = *(e); \
+  rvhal_fill_sizes_(&rvhal_view_)
 
 /* Define the ABI entry point `name` running item_fn (taking a const
  * args_type * and an exec_state_t *) for every work-item, and describe its

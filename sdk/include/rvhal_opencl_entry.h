@@ -23,7 +23,7 @@ RVHAL_CL_ size_t __rvhal_cl_get_global_id(exec_state_t *e, uint32_t d) {
 RVHAL_CL_ size_t __rvhal_cl_get_local_id(exec_state_t *e, uint32_t d) { return d < 3 ? e->local_id[d] : 0; }
 RVHAL_CL_ size_t __rvhal_cl_get_group_id(exec_state_t *e, uint32_t d) { return d < 3 ? e->group_id[d] : 0; }
 RVHAL_CL_ size_t __rvhal_cl_get_local_size(exec_state_t *e, uint32_t d) {
-  return d < 3 ? e->local_size[d] : 1;
+  return d < 3 ? e->group->s->local_size[d] : 1;
 }
 /* rvhal runs uniform ND-ranges only (the host refuses a global size that is
  * not a multiple of the local size), so every group has the enqueued size. */
@@ -31,10 +31,10 @@ RVHAL_CL_ size_t __rvhal_cl_get_enqueued_local_size(exec_state_t *e, uint32_t d)
   return d < 3 ? e->group->s->local_size[d] : 1;
 }
 RVHAL_CL_ size_t __rvhal_cl_get_num_groups(exec_state_t *e, uint32_t d) {
-  return d < 3 ? e->num_groups[d] : 1;
+  return d < 3 ? e->group->s->num_groups_total[d] : 1;
 }
 RVHAL_CL_ size_t __rvhal_cl_get_global_size(exec_state_t *e, uint32_t d) {
-  return d < 3 ? e->num_groups[d] * e->local_size[d] : 1;
+  return d < 3 ? e->group->s->num_groups_total[d] * e->group->s->local_size[d] : 1;
 }
 RVHAL_CL_ size_t __rvhal_cl_get_global_offset(exec_state_t *e, uint32_t d) {
   return d < 3 ? e->group->s->global_offset[d] : 0;
