@@ -57,8 +57,8 @@ function(rvhal_add_rvv_kernel name src)
   add_custom_command(OUTPUT ${obj}
     COMMAND ${RVHAL_CLANG16} --target=${triple_arch}-unknown-elf -march=${RVHAL_MARCH}v -mabi=${RVHAL_MABI}
             -mcmodel=medany -ffreestanding ${cflags} -Werror=frame-larger-than -Wno-unused-command-line-argument
-            -I${RVHAL_SOURCE_DIR}/sdk/include -I${RVHAL_SOURCE_DIR}/abi -c ${src} -o ${obj}
-    DEPENDS ${src} VERBATIM)
+            -I${RVHAL_SOURCE_DIR}/sdk/include -I${RVHAL_SOURCE_DIR}/abi -MD -MF ${obj}.d -c ${src} -o ${obj}
+    DEPENDS ${src} DEPFILE ${obj}.d VERBATIM) # the SDK's headers too: barrier() is inline
   set_source_files_properties(${obj} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
   rvhal_add_kernel(${name} ${obj})
   set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C) # its only source is an object

@@ -56,25 +56,42 @@ static inline size_t get_global_offset(uint rank, exec_state_t *e) {
 
 /* The work-items of this group: smaller than get_enqueued_local_size in the
  * last group along a dimension of a non-uniform ND-range. */
-static inline size_t get_local_size(uint rank, exec_state_t *e) { return rank < 3 ? e->group->s->local_size[rank] : 1; }
+static inline size_t get_local_size(uint rank, exec_state_t *e) { return rank < 3 ? e->local_size[rank] : 1; }
 static inline size_t get_enqueued_local_size(uint rank, exec_state_t *e) {
   return rank < 3 ? e->group->ci->launch->local_size[rank] : 1;
 }
 
 static inline size_t get_num_groups(uint rank, exec_state_t *e) {
-  return rank < 3 ? e->group->s->num_groups_total[rank] : 1;
+  return rank < 3 ? e->num_groups[rank] : 1;
 }
 
 static inline size_t get_global_size(uint rank, exec_state_t *e) {
-  return rank < 3 ? (size_t)e->group->ci->launch->global_size[rank] : 1;
+  return rank < 3 ? e->global_size[rank] : 1;
 }
 
 static inline size_t get_local_linear_id(exec_state_t *e) {
-  return e->local_id[0] + e->group->s->local_size[0] * (e->local_id[1] + e->group->s->local_size[1] * e->local_id[2]);
+  return e->local_id[0] + e->local_size[0] * (e->local_id[1] + e->local_size[1] * e->local_id[2]);
 }
 
-/* Wait until every work-item of the group has reached this call. */
-void barrier(exec_state_t *e);
+/* Wait until every work-item of the group has reached this call. On the
+ * item's own state (e may be the kernel's private copy); through an asm
+ * that clobbers every register a switch does not keep, so that the switch
+ * (sdk/src/context_switch.S) saves four. A jal, not a call: kernels link
+ * without relaxation, and QEMU resolves a call's jalr through a lookup
+ * (a jal within the page it chains directly); a kernel's code must stay
+ * within 1 MiB of the SDK's. */
+static inline __attribute__((always_inline)) void rvhal_barrier_asm_(exec_state_t *e) {
+  register exec_state_t *a0 __asm__("a0") = e;
+  __asm__ volatile("jal ra, rvhal_barrier_enter" : "+r"(a0) : : RVHAL_CLOBBER_ALL_);
+}
+#ifdef __riscv_vector
+/* vl and vtype cannot be named as clobbered: a real call tells the
+ * compiler they change (other items run in between). */
+static __attribute__((noinline, unused)) void rvhal_barrier_call_(exec_state_t *e) { rvhal_barrier_asm_(e); }
+static inline __attribute__((always_inline)) void barrier(exec_state_t *e) { rvhal_barrier_call_(e->self); }
+#else
+static inline __attribute__((always_inline)) void barrier(exec_state_t *e) { rvhal_barrier_asm_(e->self); }
+#endif
 
 /* printf to the host's standard output (or the host program's print
  * callback), one record per call, lines kept whole. */

@@ -37,14 +37,13 @@
 extern "C" {
 #endif
 
-/* Registers a work-item keeps across barrier(): ra, sp, s0-s11, and
- * fs0-fs11 when it has used the FPU since its last switch. */
+/* A work-item suspended at barrier(): where it resumes, its stack, and s0
+ * and s1 (GCC's frame pointer, LLVM's frame and base pointers: the
+ * compilers cannot spill those). The compiler keeps anything else the item
+ * needs on that stack: barrier() tells it every other register is clobbered
+ * (RVHAL_CLOBBER_ALL_). */
 typedef struct rvhal_context {
-  uintptr_t ra, sp, s[12];
-#ifdef __riscv_flen
-  uint64_t fs[12];
-  uintptr_t fp_saved; /* fs[] holds this context's values */
-#endif
+  uintptr_t ra, sp, s0, s1;
 } rvhal_context_t;
 
 struct exec_state;
@@ -62,7 +61,6 @@ typedef struct rvhal_group {
   uint32_t team;          /* several harts run each group */
   uint32_t team_local;    /* ... and share local memory: they sync at each group's start and end */
   uint32_t counting;      /* the launch records counters */
-  uint32_t umode;         /* the kernel runs in U-mode: FP use from ci->fp_live, not sstatus */
   /* Barrier state: fibers_on once the first barrier() turned the group's
    * items into contexts; fast while barrier() needs no more than a switch. */
   uint32_t fibers_on;
@@ -72,21 +70,24 @@ typedef struct rvhal_group {
   uint32_t waiting;       /* items waiting at the current barrier */
   uint32_t barrier_calls; /* barrier() calls by this hart's items, this call */
   uint32_t switches;      /* context switches, this call */
-#ifdef __riscv_flen
-  rvhal_context_t *fp_owner; /* whose values the FP registers hold */
-  uintptr_t fp_used;         /* some item's FP registers are saved */
-#endif
   rvhal_context_t main_ctx;  /* the first item's context (on the hart stack) */
   void *tls;                 /* __local_variable block (tp) */
   void *local_args[RVHAL_MAX_LOCAL_ARGS];
 } rvhal_group_t;
 
-/* One work-item's view: its ids and its group. */
+/* One work-item's view: its ids, the call's sizes and its group. The sizes
+ * are filled only in the copies a C SDK kernel runs on (RVHAL_ITEM_VIEW_,
+ * rvhal_rows), so that the compiler holds them in registers there; the
+ * SDK's own state leaves them unset (read group->s). */
 typedef struct exec_state {
   size_t local_id[3];
   size_t group_id[3];
   size_t global_base[3]; /* group_id * local_size + global_offset */
+  size_t local_size[3];
+  size_t num_groups[3];  /* in the ND-range, a non-uniform one's smaller last groups counted */
+  size_t global_size[3]; /* the ND-range as enqueued */
   rvhal_group_t *group;
+  struct exec_state *self; /* the SDK's own state of this item: barrier() acts on it, not on a copy */
   uint32_t slot;         /* index among this hart's items of the group */
   uint32_t last;         /* the last of them: its barrier() releases the others */
   struct rvhal_context *ctx, *next_ctx; /* its context and the next item's */
@@ -118,16 +119,56 @@ void rvhal_svc_fail(const rvhal_call_info_t *ci, int32_t status, const char *det
     __attribute__((noreturn));
 
 
-/* sstatus.FS (the same field as mstatus.FS, reached through sstatus so the
- * one SDK build runs under an M-mode firmware and an S-mode one alike)
- * tells barrier() whether a work-item wrote FP registers since it last ran
- * (Dirty); clearing bit 13 turns Dirty into Clean. Kernels in U-mode cannot
- * read it: there the firmware sets rvhal_call_info_t.fp_live instead, once
- * the kernel used the FPU, and every switch then saves FP registers. */
-#define RVHAL_MSTATUS_FS_DIRTY (3ul << 13)
-#define RVHAL_MSTATUS_FS_CLEAN_MASK (1ul << 13)
+/* The clobbers of an asm that calls code which may switch work-items:
+ * every register a switch does not keep (all but sp, s0, s1, gp and tp), so
+ * that the compiler keeps across it, on the item's own stack, only the
+ * values the kernel still needs, integer, FP or vector alike. */
+#define RVHAL_CLOBBER_CALLER_ "memory", "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a1", "a2", "a3", "a4", \
+    "a5", "a6", "a7"
+#define RVHAL_CLOBBER_S_ "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11"
+#ifdef __riscv_flen
+#define RVHAL_CLOBBER_FP_ , "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7", "ft8", "ft9", "ft10", "ft11", \
+    "fa0", "fa1", "fa2", "fa3", "fa4", "fa5", "fa6", "fa7", "fs0", "fs1", "fs2", "fs3", "fs4", "fs5", "fs6",   \
+    "fs7", "fs8", "fs9", "fs10", "fs11"
+#else
+#define RVHAL_CLOBBER_FP_
+#endif
+#ifdef __riscv_vector
+#define RVHAL_CLOBBER_V_ , "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", \
+    "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28",      \
+    "v29", "v30", "v31"
+#else
+#define RVHAL_CLOBBER_V_
+#endif
+#define RVHAL_CLOBBER_ALL_ RVHAL_CLOBBER_CALLER_, RVHAL_CLOBBER_S_ RVHAL_CLOBBER_FP_ RVHAL_CLOBBER_V_
+
+/* rvhal_group_finish_fibers(e) from the entry: it keeps the integer
+ * callee-saved registers, as any C function, but the items it runs use the
+ * FP and vector registers as they like. Out of line, so that only a group
+ * that ran contexts saves the entry's FP registers (in this function's
+ * prologue), not every call of the entry. */
+static __attribute__((noinline, unused)) void rvhal_finish_fibers_(exec_state_t *e) {
+  register exec_state_t *a0 __asm__("a0") = e;
+  __asm__ volatile("call rvhal_group_finish_fibers" : "+r"(a0) : : RVHAL_CLOBBER_CALLER_ RVHAL_CLOBBER_FP_ RVHAL_CLOBBER_V_);
+}
 
 typedef void (*rvhal_rows_fn_t)(const void *args, const exec_state_t *e);
+
+/* The call's sizes into a kernel's copy of its item state (exec_state_t):
+ * after inlining, only the ones the kernel reads are loaded, once per copy. */
+static inline __attribute__((always_inline)) void rvhal_fill_sizes_(exec_state_t *e) {
+  const hal_sched_info_t *s = e->group->s;
+  e->local_size[0] = s->local_size[0];
+  e->local_size[1] = s->local_size[1];
+  e->local_size[2] = s->local_size[2];
+  e->num_groups[0] = s->num_groups_total[0];
+  e->num_groups[1] = s->num_groups_total[1];
+  e->num_groups[2] = s->num_groups_total[2];
+  const rvhal_launch_desc_t *l = e->group->ci->launch;
+  e->global_size[0] = (size_t)l->global_size[0];
+  e->global_size[1] = (size_t)l->global_size[1];
+  e->global_size[2] = (size_t)l->global_size[2];
+}
 
 /* Below this, base + x cannot reach 2^32 (rvhal_rows). */
 #define RVHAL_ID_NO_WRAP_ ((size_t)0x7fffffff)
@@ -144,6 +185,7 @@ typedef void (*rvhal_rows_fn_t)(const void *args, const exec_state_t *e);
 static inline __attribute__((always_inline)) void rvhal_rows(const void *args, const exec_state_t *e0,
                                                               rvhal_item_fn_t fn) {
   exec_state_t e = *e0;
+  rvhal_fill_sizes_(&e);
   const hal_sched_info_t *s = e.group->s;
   const size_t lx = s->local_size[0], ly = s->local_size[1], bx = e.global_base[0];
   size_t x = e.local_id[0] + 1, y = e.local_id[1], z = e.local_id[2], left = e.group->num_items - 1;
@@ -195,6 +237,7 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   exec_state_t e;
   rvhal_call_start(&g, args, s, fn, block);
   e.group = &g;
+  e.self = &e;
   e.slot = 0;
   e.last = g.num_items == 1;
   const size_t lx = s->local_size[0], ly = s->local_size[1], lz = s->local_size[2];
@@ -223,7 +266,7 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
         e.local_id[2] = z0;
         fn(args, &e);
         if (__builtin_expect(g.fibers_on, 0)) {
-          rvhal_group_finish_fibers(&e);
+          rvhal_finish_fibers_(&e);
         } else if (items > 1) {
           g.plain = 1;
           rows(args, &e);
@@ -271,10 +314,13 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
       RVHAL_META_MAGIC, RVHAL_META_VERSION, (uint32_t)sizeof(args_type),                             \
       (uint32_t)RVHAL_NARGS_(__VA_ARGS__), {RVHAL_FOREACH_(RVHAL_META_ARG_, args_type, ##__VA_ARGS__)}};
 
-/* p##_rows: rvhal_rows around p##_item (inlined into the entry: rvhal_run_call). */
+/* p##_rows: rvhal_rows around p##_item_on (inlined into the entry:
+ * rvhal_run_call). rvhal_rows's state is already private: no second copy,
+ * which cost GCC the proof that no id wraps (vector_add: 9 -> 11
+ * instructions per item). */
 #define RVHAL_ROWS_FN_(p)                                                                    \
   static inline __attribute__((always_inline)) void p##_rows(const void *a, const exec_state_t *e) { \
-    rvhal_rows(a, e, p##_item);                                                         \
+    rvhal_rows(a, e, p##_item_on);                                                      \
   }
 
 /* A kernel's item function is inlined, with the kernel's own function and
@@ -284,6 +330,18 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
  * from three places: the first item and two copies of the row loop). */
 #define RVHAL_ITEM_FN_ static inline __attribute__((always_inline, flatten))
 
+/* The first item of a group and items run as contexts (rvhal_rows has its
+ * own copy) run the kernel on a private copy of the item's state: nothing else can
+ * reach it (barrier() goes to e->self), so the compiler keeps its ids and
+ * sizes in registers for the whole item, across atomics and barriers,
+ * instead of re-reading them after every asm or call that may write memory
+ * (histogram's `i += get_global_size(0, ctx)` next to an atomic re-read
+ * three words and multiplied at every byte). Ids and sizes never change
+ * during an item, so the copy stays right. */
+#define RVHAL_ITEM_VIEW_(e)         \
+  exec_state_t rvhal_view_ = *(e); \
+  rvhal_fill_sizes_(&rvhal_view_)
+
 /* Define the ABI entry point `name` running item_fn (taking a const
  * args_type * and an exec_state_t *) for every work-item, and describe its
  * arguments — RVHAL_GLOBAL(m), RVHAL_LOCAL(m), RVHAL_VALUE(m) for the
@@ -291,7 +349,13 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
  * every launch against them: count, kinds, sizes and offsets. */
 #define RVHAL_KERNEL(name, args_type, item_fn, ...)                                                  \
   RVHAL_KERNEL_META(name, args_type, ##__VA_ARGS__)                                                  \
-  RVHAL_ITEM_FN_ void name##__rvhal_item(const void *a, exec_state_t *e) { item_fn((const args_type *)a, e); } \
+  RVHAL_ITEM_FN_ void name##__rvhal_item_on(const void *a, exec_state_t *e) {                         \
+    item_fn((const args_type *)a, e);                                                               \
+  }                                                                                                 \
+  RVHAL_ITEM_FN_ void name##__rvhal_item(const void *a, exec_state_t *e) {                            \
+    RVHAL_ITEM_VIEW_(e);                                                                            \
+    name##__rvhal_item_on(a, &rvhal_view_);                                                         \
+  }                                                                                                 \
   RVHAL_ROWS_FN_(name##__rvhal)                                                                      \
   void name(void *args, const hal_sched_info_t *sched);                                              \
   void name(void *args, const hal_sched_info_t *sched) {                                             \
@@ -360,10 +424,14 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
     RVHAL_FOREACH_(RVHAL_KE_MEMBER_, fn, ##__VA_ARGS__)                                                 \
   } fn##__rvhal_args;                                                                                   \
   enum { RVHAL_FOREACH_(RVHAL_KE_LOCAL_, fn, ##__VA_ARGS__) fn##__rvhal_num_locals };                   \
-  RVHAL_ITEM_FN_ void fn##__rvhal_item(const void *args_, exec_state_t *e) {                            \
+  RVHAL_ITEM_FN_ void fn##__rvhal_item_on(const void *args_, exec_state_t *e) {                        \
     const fn##__rvhal_args *a = (const fn##__rvhal_args *)args_;                                        \
     (void)a;                                                                                            \
     fn(RVHAL_FOREACH_(RVHAL_KE_CALL_, fn, ##__VA_ARGS__) e);                                            \
+  }                                                                                                     \
+  RVHAL_ITEM_FN_ void fn##__rvhal_item(const void *args_, exec_state_t *e) {                            \
+    RVHAL_ITEM_VIEW_(e);                                                                                \
+    fn##__rvhal_item_on(args_, &rvhal_view_);                                                           \
   }                                                                                                     \
   const rvhal_kernel_meta_t fn##_entry__rvhal_meta __attribute__((used)) = {                            \
       RVHAL_META_MAGIC, RVHAL_META_VERSION, (uint32_t)sizeof(fn##__rvhal_args),                         \

@@ -46,6 +46,15 @@ static void carve(rvhal_group_t *g, const rvhal_launch_desc_t *d, char *block) {
   g->tls = block;
 }
 
+/* The team's local memory: the leader's block, published to the members.
+ * Apart, so that a call without a team saves no registers for it. */
+static __attribute__((noinline)) void *team_local_block(const rvhal_call_info_t *ci, void *local_block) {
+  rvhal_team_t *team = ci->team;
+  if (ci->team_rank == 0) team->local_base = local_block;
+  rvhal_svc_team_barrier(ci); /* members now see the leader's block */
+  return team->local_base;
+}
+
 void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t *s, rvhal_item_fn_t fn,
                       void *local_block) {
   const rvhal_call_info_t *ci = call_info(s);
@@ -58,7 +67,6 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
   const uint32_t rank = ci->team_rank, size = ci->team_size;
   g->team = size > 1;
   g->counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
-  g->umode = ci->services == 0;
   g->first_item = 0;
   g->num_items = items;
   if (g->team) {
@@ -68,16 +76,6 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
   g->fibers_on = 0;
   g->fast = 0;
   g->plain = 0;
-#ifdef __riscv_flen
-  /* No item of this call holds FP state yet. FS left Dirty by an earlier
-   * kernel (or by boot) would send every barrier of the call down the slow
-   * path, saving FP registers nobody uses: measured, +74522 instructions per
-   * hart on a barrier launch, and counts that depended on the launch before.
-   * FS = Clean whatever it was, in the same instructions every time. */
-  if (!g->umode) /* U-mode: the firmware tracks FS (fp_live) */
-    __asm__ volatile("csrs sstatus, %0\n\tcsrc sstatus, %1" ::"r"(RVHAL_MSTATUS_FS_DIRTY),
-                     "r"(RVHAL_MSTATUS_FS_CLEAN_MASK));
-#endif
   g->finished = 0;
   g->waiting = 0;
   g->barrier_calls = 0;
@@ -87,12 +85,7 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
    * next group) while a teammate still works in it. Every hart of the team
    * decides alike (members reserve no block of their own). */
   g->team_local = g->team && (d->num_local_args || (uintptr_t)__tbss_end != (uintptr_t)__tdata_start);
-  if (g->team_local) {
-    rvhal_team_t *team = ci->team;
-    if (rank == 0) team->local_base = local_block;
-    rvhal_svc_team_barrier(ci); /* members now see the leader's block */
-    local_block = team->local_base;
-  }
+  if (g->team_local) local_block = team_local_block(ci, local_block);
   if (local_block) {
     carve(g, d, (char *)local_block);
     __asm__ volatile("mv tp, %0" ::"r"(g->tls));
