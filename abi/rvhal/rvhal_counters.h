@@ -4,7 +4,10 @@
  * the host exposes them, and its own device counters, through the HAL
  * counter API (the oneAPI Construction Kit HAL, "Profiling Counters"; docs/counters.md).
  * Cycles are the hart's mcycle; instructions come from rvhal's QEMU plugin
- * when it is loaded (exact, per hart), else from minstret. */
+ * when it is loaded (exact, per hart), else from minstret. The DEBUG_*
+ * counters are the host's, not the firmware's (its slots stay zero): the
+ * hart's own CSRs read through a debug link (the GDB-remote backend) when
+ * the launch is submitted and when it completed, for every hart. */
 #ifndef RVHAL_ABI_COUNTERS_H
 #define RVHAL_ABI_COUNTERS_H
 
@@ -20,7 +23,9 @@
   X(BARRIER_WAIT_CYCLES, "barrier_wait_cycles", RVHAL_UNIT_CYCLES, "cycles asleep waiting for other harts at barriers") \
   X(IDLE_CYCLES, "idle_cycles", RVHAL_UNIT_CYCLES, "launch cycles this hart was not running: before it woke, after its last group") \
   X(KERNEL_CYCLES, "kernel_cycles", RVHAL_UNIT_CYCLES, "cycles inside kernel calls") \
-  X(CONTEXT_SWITCHES, "context_switches", RVHAL_UNIT_GENERIC, "work-item context switches at barriers")
+  X(CONTEXT_SWITCHES, "context_switches", RVHAL_UNIT_GENERIC, "work-item context switches at barriers") \
+  X(DEBUG_CYCLES, "debug_cycles", RVHAL_UNIT_CYCLES, "the hart's mcycle from the launch's submission to its completion, read through the debug link") \
+  X(DEBUG_INSTRET, "debug_instructions", RVHAL_UNIT_GENERIC, "the hart's minstret from the launch's submission to its completion, read through the debug link")
 
 /* Device counters, kept by the host library (one value each).
  * X(ID, id, name, unit, description) */
