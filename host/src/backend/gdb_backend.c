@@ -560,10 +560,13 @@ int rvhal_gdb_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t 
                        "('%s'): give one", config->gdb_remote, config->gdb_spawn);
       goto fail;
     }
-    if (config->board->priv != 'M') {
-      rc = rvhal_error(RVHAL_UNSUPPORTED, "gdb backend: board %s runs its firmware under an SBI firmware (%c-mode): "
-                       "attaching to a stub rvhal did not start takes M-mode boards only", config->board->name,
-                       config->board->priv);
+    if (config->board->priv != 'M' && config->board->debug_start_entry) {
+      /* S-mode firmware needs its SBI firmware (M-mode) set up first: the
+       * harts must run the board's own boot (debug_start "reset") */
+      rc = rvhal_error(RVHAL_UNSUPPORTED, "gdb backend: board %s runs its firmware under an SBI firmware (%c-mode), "
+                       "but its descriptor says debug_start \"entry\": an attached %c-mode image must be started by "
+                       "the SBI firmware (debug_start \"reset\" in the board's board.h)", config->board->name,
+                       config->board->priv, config->board->priv);
       goto fail;
     }
     g->remote = config->gdb_remote ? strdup(config->gdb_remote) : NULL;
