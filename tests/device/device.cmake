@@ -183,14 +183,19 @@ rvhal_device_test(debug_counters GDB)
 # detached; then kills it. .pty: the UART as a tty (RVHAL_UART=/dev/pts/N).
 # .sbi: board qemu-virt-sbi, S-mode firmware that the target's OpenSBI starts.
 rvhal_device_test_executable(device_test_external_stub device external_stub)
-set(stub_modes tcp unix proxy pty)
+# .pair: two QEMUs listed in RVHAL_GDB_REMOTE, a stub for each of the two
+# devices queues holds at once.
+set(stub_modes tcp unix proxy pty pair)
 if("qemu-virt-sbi-rv64" IN_LIST RVHAL_TEST_DEVICES)
   list(APPEND stub_modes sbi)
 endif()
 foreach(mode ${stub_modes})
-  # not queues nor command_buffers: they hold two devices at once, and a stub
-  # serves one debugger
-  foreach(t ndrange args memory trap doorbell debug_counters)
+  # queues (and command_buffers, not run here) hold two devices at once, and a
+  # stub serves one debugger: queues in .pair only
+  foreach(t ndrange args memory trap doorbell debug_counters queues)
+    if(mode STREQUAL "pair" AND NOT t STREQUAL "queues" OR t STREQUAL "queues" AND NOT mode STREQUAL "pair")
+      continue()
+    endif()
     if(mode STREQUAL "proxy" AND NOT t MATCHES "^(args|doorbell|debug_counters)$")
       continue() # a slow link: a few tests, not the subset
     endif()

@@ -7,6 +7,8 @@
  *          in each direction (a slow link: a JTAG host across a network)
  *   pty    tcp, and the UART as a pty (-serial pty): RVHAL_UART=/dev/pts/N
  *          wakes the host (a board's serial port beside its probe)
+ *   pair   tcp, two QEMUs: RVHAL_GDB_REMOTE=ADDR1,ADDR2 (a stub each for a
+ *          test that holds two devices at once)
  *   sbi    tcp, board qemu-virt-sbi: S-mode firmware under OpenSBI. QEMU
  *          gets the board's boot arguments (-bios its OpenSBI, -kernel the
  *          image), as a board's own boot flow; rvhal resets it, writes the
@@ -151,13 +153,13 @@ static int find_pty(int fd, char *path, size_t cap) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: external_stub tcp|unix|proxy|pty|sbi TEST [ARGS...]\n");
+    fprintf(stderr, "usage: external_stub tcp|unix|proxy|pty|sbi|pair TEST [ARGS...]\n");
     return 2;
   }
   const char *mode = argv[1];
   if (strcmp(mode, "tcp") && strcmp(mode, "unix") && strcmp(mode, "proxy") && strcmp(mode, "pty") &&
-      strcmp(mode, "sbi")) {
-    fprintf(stderr, "external_stub: mode '%s': tcp, unix, proxy, pty or sbi\n", mode);
+      strcmp(mode, "sbi") && strcmp(mode, "pair")) {
+    fprintf(stderr, "external_stub: mode '%s': tcp, unix, proxy, pty, sbi or pair\n", mode);
     return 2;
   }
   const int sbi = !strcmp(mode, "sbi");
@@ -233,7 +235,18 @@ int main(int argc, char **argv) {
   }
   qargv[n] = NULL;
   int qout;
-  pid_t qpid = start_qemu(qargv, &qout);
+  pid_t qpid = start_qemu(qargv, &qout), qpid2 = 0;
+  int port2 = 0;
+  if (!strcmp(mode, "pair")) { /* the same machine on a second port */
+    static char gdb2[300];
+    port2 = free_port();
+    snprintf(gdb2, sizeof gdb2, "tcp:127.0.0.1:%d", port2);
+    qargv[n - 1] = gdb2;
+    int qout2;
+    qpid2 = start_qemu(qargv, &qout2);
+    size_t l = strlen(remote);
+    snprintf(remote + l, sizeof remote - l, ",127.0.0.1:%d", port2);
+  }
   char pty[128] = "";
   if (!strcmp(mode, "pty") && find_pty(qout, pty, sizeof pty)) {
     kill(qpid, SIGKILL);
@@ -248,6 +261,16 @@ int main(int argc, char **argv) {
     snprintf(remote, sizeof remote, "127.0.0.1:%d", port);
   }
   /* QEMU listens once it has started: wait for that (up to 10 s) */
+  for (int i = 0; port2 && i < 200; i++) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port2),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    int ok = connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
+    close(fd);
+    if (ok) break;
+    struct timespec d = {0, 50000000};
+    nanosleep(&d, NULL);
+  }
   for (int i = 0; i < 200; i++) {
     struct stat st;
     if (!strcmp(mode, "unix") ? stat(remote + 5, &st) == 0 : 1) {
@@ -280,12 +303,17 @@ int main(int argc, char **argv) {
   while (waitpid(tpid, &status, 0) < 0 && errno == EINTR) {
   }
   int test_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  int alive = waitpid(qpid, NULL, WNOHANG) == 0;
+  int alive = waitpid(qpid, NULL, WNOHANG) == 0 && (!qpid2 || waitpid(qpid2, NULL, WNOHANG) == 0);
   /* a QEMU left running must also still answer its gdbstub */
   printf("external_stub: %s %s; QEMU %s after the test detached\n", argv[2], test_ok ? "passed" : "FAILED",
          alive ? "still running" : "NOT running");
   kill(qpid, SIGKILL);
   while (waitpid(qpid, NULL, 0) < 0 && errno == EINTR) {
+  }
+  if (qpid2) {
+    kill(qpid2, SIGKILL);
+    while (waitpid(qpid2, NULL, 0) < 0 && errno == EINTR) {
+    }
   }
   if (!strcmp(mode, "unix")) {
     char sock[320];

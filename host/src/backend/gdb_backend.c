@@ -54,6 +54,7 @@
 #include "program/elf_loader.h"
 #include "backend/gdb_link.h"
 #include "backend/gdb_rsp.h"
+#include "backend/gdb_stub_pool.h"
 #include "backend/uart_tty.h"
 #include "base/internal.h"
 #include "rvhal/rvhal_protocol.h"
@@ -156,6 +157,7 @@ static void gdb_destroy(rvhal_backend_t *base) {
   if (g->qemu) g->qemu->vtable->destroy(g->qemu);
   else if (g->rsp) stop_external(g);
   if (g->log_fd >= 0) close(g->log_fd);
+  if (g->remote) rvhal_gdb_stub_release(g->remote);
   free(g->remote);
   free(g->spawn);
   free(g->uart_spec);
@@ -569,12 +571,18 @@ int rvhal_gdb_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t 
                        config->board->priv, config->board->priv);
       goto fail;
     }
-    g->remote = config->gdb_remote ? strdup(config->gdb_remote) : NULL;
+    char address[300], uart[300] = "";
+    if (config->gdb_remote) { /* one stub a device: the list's first that no other device holds */
+      if ((rc = rvhal_gdb_stub_claim(config->gdb_remote, config->uart, address, sizeof address, uart, sizeof uart)))
+        goto fail;
+      if (!(g->remote = strdup(address))) rvhal_gdb_stub_release(address);
+    }
     g->spawn = config->gdb_spawn ? strdup(config->gdb_spawn) : NULL;
-    g->uart_spec = config->uart ? strdup(config->uart) : NULL;
+    const char *uart_spec = config->gdb_remote ? (uart[0] ? uart : NULL) : config->uart;
+    g->uart_spec = uart_spec ? strdup(uart_spec) : NULL;
     g->reset = config->gdb_reset ? strdup(config->gdb_reset) : NULL;
     g->log_fd = memfd_create("rvhal-gdb-stub-log", MFD_CLOEXEC);
-    if ((config->gdb_remote && !g->remote) || (config->gdb_spawn && !g->spawn) || (config->uart && !g->uart_spec) ||
+    if ((config->gdb_remote && !g->remote) || (config->gdb_spawn && !g->spawn) || (uart_spec && !g->uart_spec) ||
         (config->gdb_reset && !g->reset) || g->log_fd < 0) {
       rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
       goto fail;
