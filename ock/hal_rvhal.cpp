@@ -103,7 +103,13 @@ std::vector<hal::hal_counter_description_t> counter_descriptions(uint32_t harts)
                                          : hal::hal_counter_unit_generic;
   };
   std::vector<hal::hal_counter_description_t> v;
+  // debug_cycles and debug_instructions exist on a debug link only (the gdb
+  // backend, which the environment selects for every device)
+  const char *be = getenv("RVHAL_BACKEND"), *remote = getenv("RVHAL_GDB_REMOTE"), *spawn = getenv("RVHAL_GDB_SPAWN");
+  const bool debug_link = (be && !strcmp(be, "gdb")) || (remote && *remote) || (spawn && *spawn);
 #define RVHAL_OCK_HART_(id, name, u, desc)                                                                     \
+  if (debug_link || (RVHAL_HART_COUNTER_##id != RVHAL_HART_COUNTER_DEBUG_CYCLES &&                             \
+                     RVHAL_HART_COUNTER_##id != RVHAL_HART_COUNTER_DEBUG_INSTRET))                             \
   v.push_back({RVHAL_HART_COUNTER_##id,                                                                        \
                RVHAL_HART_COUNTER_##id == RVHAL_HART_COUNTER_INSTRET ? "retired_inst" : name, desc, "hart", harts, \
                unit(u),                                                                                        \

@@ -4,7 +4,10 @@
  * the host exposes them, and its own device counters, through the HAL
  * counter API (the oneAPI Construction Kit HAL, "Profiling Counters"; docs/counters.md).
  * Cycles are the hart's mcycle; instructions come from rvhal's QEMU plugin
- * when it is loaded (exact, per hart), else from minstret. */
+ * when it is loaded (exact, per hart), else from minstret. The DEBUG_*
+ * counters are the host's, not the firmware's (its slots stay zero): the
+ * hart's own CSRs read through a debug link (the GDB-remote backend) when
+ * the launch is submitted and when it completed, for every hart. */
 #ifndef RVHAL_ABI_COUNTERS_H
 #define RVHAL_ABI_COUNTERS_H
 
@@ -22,7 +25,9 @@
   X(KERNEL_CYCLES, "kernel_cycles", RVHAL_UNIT_CYCLES, "cycles inside kernel calls") \
   X(CONTEXT_SWITCHES, "context_switches", RVHAL_UNIT_GENERIC, "work-item context switches at barriers") \
   X(VECTOR_GROUPS, "vector_groups", RVHAL_UNIT_GENERIC, "work-groups of a share of this hart that wrote vector state (VS Dirty at its end)") \
-  X(FP_GROUPS, "fp_groups", RVHAL_UNIT_GENERIC, "work-groups of a share of this hart whose kernel used the FPU (its first-use trap; 0 in privileged launches)")
+  X(FP_GROUPS, "fp_groups", RVHAL_UNIT_GENERIC, "work-groups of a share of this hart whose kernel used the FPU (its first-use trap; 0 in privileged launches)") \
+  X(DEBUG_CYCLES, "debug_cycles", RVHAL_UNIT_CYCLES, "the hart's mcycle from the launch's submission to its completion, read through the debug link") \
+  X(DEBUG_INSTRET, "debug_instructions", RVHAL_UNIT_GENERIC, "the hart's minstret from the launch's submission to its completion, read through the debug link")
 
 /* Device counters, kept by the host library (one value each).
  * X(ID, id, name, unit, description) */

@@ -29,6 +29,11 @@
  * carries the submission can stop it there), the wake-up is lost and the
  * launch times out (seen under load in device.doorbell.gdb). */
 #define RVHAL_BOARD_DEBUG_DOORBELL ssip
+/* Attached to a stub (RVHAL_GDB_REMOTE): after system_reset the harts run
+ * from QEMU's reset vector into OpenSBI, which starts the image in S-mode
+ * where the target's -kernel put it (the stub's QEMU is started with the
+ * board's boot arguments: -bios fw_dynamic.bin -kernel this image). */
+#define RVHAL_BOARD_DEBUG_START "reset"
 
 #define RVHAL_BOARD_UART_BASE 0x10000000
 #define RVHAL_BOARD_UART_REG_SHIFT 0

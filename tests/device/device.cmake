@@ -198,11 +198,21 @@ rvhal_device_test(debug_counters GDB)
 # a proxy adding 2 ms each way), runs a test against it, and passes only if
 # the test passes and that QEMU is still running after the test's devices
 # detached; then kills it. .pty: the UART as a tty (RVHAL_UART=/dev/pts/N).
+# .sbi: board qemu-virt-sbi, S-mode firmware that the target's OpenSBI starts.
 rvhal_device_test_executable(device_test_external_stub device external_stub)
-foreach(mode tcp unix proxy pty)
-  # not queues nor command_buffers: they hold two devices at once, and a stub
-  # serves one debugger
-  foreach(t ndrange args memory trap doorbell debug_counters)
+# .pair: two QEMUs listed in RVHAL_GDB_REMOTE, a stub for each of the two
+# devices queues holds at once.
+set(stub_modes tcp unix proxy pty pair)
+if("qemu-virt-sbi-rv64" IN_LIST RVHAL_TEST_DEVICES)
+  list(APPEND stub_modes sbi)
+endif()
+foreach(mode ${stub_modes})
+  # queues (and command_buffers, not run here) hold two devices at once, and a
+  # stub serves one debugger: queues in .pair only
+  foreach(t ndrange args memory trap doorbell debug_counters queues)
+    if(mode STREQUAL "pair" AND NOT t STREQUAL "queues" OR t STREQUAL "queues" AND NOT mode STREQUAL "pair")
+      continue()
+    endif()
     if(mode STREQUAL "proxy" AND NOT t MATCHES "^(args|doorbell|debug_counters)$")
       continue() # a slow link: a few tests, not the subset
     endif()

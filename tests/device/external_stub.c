@@ -7,12 +7,19 @@
  *          in each direction (a slow link: a JTAG host across a network)
  *   pty    tcp, and the UART as a pty (-serial pty): RVHAL_UART=/dev/pts/N
  *          wakes the host (a board's serial port beside its probe)
+ *   pair   tcp, two QEMUs: RVHAL_GDB_REMOTE=ADDR1,ADDR2 (a stub each for a
+ *          test that holds two devices at once)
+ *   sbi    tcp, board qemu-virt-sbi: S-mode firmware under OpenSBI. QEMU
+ *          gets the board's boot arguments (-bios its OpenSBI, -kernel the
+ *          image), as a board's own boot flow; rvhal resets it, writes the
+ *          image again and lets OpenSBI start it (debug_start "reset")
  * then runs TEST with that environment (every device it creates attaches
  * to this one QEMU, resets it and loads the firmware through the protocol),
  * and passes only if TEST passes and QEMU is still running after TEST's
  * devices detached. Then it kills its QEMU. The board is qemu-virt (the
- * device under test must be one: RVHAL_TEST_DEVICE unset or 0); -smp is
- * its max_harts so that any team a test asks for exists. */
+ * device under test must be one: RVHAL_TEST_DEVICE unset or 0; sbi: the
+ * qemu-virt-sbi device, which it sets); -smp is its max_harts so that any
+ * team a test asks for exists. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <netinet/in.h>
@@ -146,19 +153,46 @@ static int find_pty(int fd, char *path, size_t cap) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: external_stub tcp|unix|proxy|pty TEST [ARGS...]\n");
+    fprintf(stderr, "usage: external_stub tcp|unix|proxy|pty|sbi|pair TEST [ARGS...]\n");
     return 2;
   }
   const char *mode = argv[1];
-  if (strcmp(mode, "tcp") && strcmp(mode, "unix") && strcmp(mode, "proxy") && strcmp(mode, "pty")) {
-    fprintf(stderr, "external_stub: mode '%s': tcp, unix, proxy or pty\n", mode);
+  if (strcmp(mode, "tcp") && strcmp(mode, "unix") && strcmp(mode, "proxy") && strcmp(mode, "pty") &&
+      strcmp(mode, "sbi") && strcmp(mode, "pair")) {
+    fprintf(stderr, "external_stub: mode '%s': tcp, unix, proxy, pty, sbi or pair\n", mode);
     return 2;
   }
+  const int sbi = !strcmp(mode, "sbi");
   const char *dev = getenv("RVHAL_TEST_DEVICE");
   const rvhal_device_info_t *di;
-  if ((dev && *dev && strcmp(dev, "0")) || rvhal_platform_device_info(0, &di) || strcmp(di->board, "qemu-virt")) {
-    fprintf(stderr, "external_stub: the device under test must be device 0, qemu-virt\n");
+  uint32_t index = 0;
+  if (sbi && rvhal_platform_find_device("qemu-virt-sbi", &index)) {
+    fprintf(stderr, "external_stub: sbi: no qemu-virt-sbi device: %s\n", rvhal_last_error());
     return 2;
+  }
+  if ((!sbi && dev && *dev && strcmp(dev, "0")) || rvhal_platform_device_info(index, &di) ||
+      strcmp(di->board, sbi ? "qemu-virt-sbi" : "qemu-virt")) {
+    fprintf(stderr, "external_stub: the device under test must be device 0, qemu-virt (sbi: qemu-virt-sbi)\n");
+    return 2;
+  }
+  /* sbi: the board's OpenSBI (its descriptor's qemu_bios) and image */
+  static char bios[512], image[600];
+  if (sbi) {
+    const char *fwdir = rvhal_firmware_dir(64);
+    char path[600], line[600];
+    snprintf(path, sizeof path, "%s/rvhal-fw-qemu-virt-sbi-rv64.board", fwdir ? fwdir : ".");
+    snprintf(image, sizeof image, "%s/rvhal-fw-qemu-virt-sbi-rv64.elf", fwdir ? fwdir : ".");
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof line, f))
+      if (sscanf(line, "qemu_bios \"%511[^\"]\"", bios) == 1) break;
+    if (f) fclose(f);
+    if (!bios[0]) {
+      fprintf(stderr, "external_stub: sbi: no qemu_bios in %s\n", path);
+      return 2;
+    }
+    char idx[16];
+    snprintf(idx, sizeof idx, "%u", index);
+    setenv("RVHAL_TEST_DEVICE", idx, 1);
   }
   const char *delay = getenv("RVHAL_TEST_PROXY_DELAY_US");
   if (delay && *delay) proxy_delay_us = atoi(delay);
@@ -169,9 +203,14 @@ int main(int argc, char **argv) {
   char *qargv[40];
   int n = 0;
   qargv[n++] = (char *)qemu;
-  char *fixed[] = {"-nodefaults", "-no-user-config", "-nographic", "-monitor", "none", "-machine", "virt",
-                   "-bios", "none", "-S"};
+  char *fixed[] = {"-nodefaults", "-no-user-config", "-nographic", "-monitor", "none", "-machine", "virt", "-S"};
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) qargv[n++] = fixed[i];
+  qargv[n++] = "-bios";
+  qargv[n++] = sbi ? bios : "none";
+  if (sbi) {
+    qargv[n++] = "-kernel";
+    qargv[n++] = image;
+  }
   qargv[n++] = "-smp";
   qargv[n++] = smp;
   qargv[n++] = "-m";
@@ -196,7 +235,18 @@ int main(int argc, char **argv) {
   }
   qargv[n] = NULL;
   int qout;
-  pid_t qpid = start_qemu(qargv, &qout);
+  pid_t qpid = start_qemu(qargv, &qout), qpid2 = 0;
+  int port2 = 0;
+  if (!strcmp(mode, "pair")) { /* the same machine on a second port */
+    static char gdb2[300];
+    port2 = free_port();
+    snprintf(gdb2, sizeof gdb2, "tcp:127.0.0.1:%d", port2);
+    qargv[n - 1] = gdb2;
+    int qout2;
+    qpid2 = start_qemu(qargv, &qout2);
+    size_t l = strlen(remote);
+    snprintf(remote + l, sizeof remote - l, ",127.0.0.1:%d", port2);
+  }
   char pty[128] = "";
   if (!strcmp(mode, "pty") && find_pty(qout, pty, sizeof pty)) {
     kill(qpid, SIGKILL);
@@ -211,6 +261,16 @@ int main(int argc, char **argv) {
     snprintf(remote, sizeof remote, "127.0.0.1:%d", port);
   }
   /* QEMU listens once it has started: wait for that (up to 10 s) */
+  for (int i = 0; port2 && i < 200; i++) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port2),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    int ok = connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
+    close(fd);
+    if (ok) break;
+    struct timespec d = {0, 50000000};
+    nanosleep(&d, NULL);
+  }
   for (int i = 0; i < 200; i++) {
     struct stat st;
     if (!strcmp(mode, "unix") ? stat(remote + 5, &st) == 0 : 1) {
@@ -243,12 +303,17 @@ int main(int argc, char **argv) {
   while (waitpid(tpid, &status, 0) < 0 && errno == EINTR) {
   }
   int test_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  int alive = waitpid(qpid, NULL, WNOHANG) == 0;
+  int alive = waitpid(qpid, NULL, WNOHANG) == 0 && (!qpid2 || waitpid(qpid2, NULL, WNOHANG) == 0);
   /* a QEMU left running must also still answer its gdbstub */
   printf("external_stub: %s %s; QEMU %s after the test detached\n", argv[2], test_ok ? "passed" : "FAILED",
          alive ? "still running" : "NOT running");
   kill(qpid, SIGKILL);
   while (waitpid(qpid, NULL, 0) < 0 && errno == EINTR) {
+  }
+  if (qpid2) {
+    kill(qpid2, SIGKILL);
+    while (waitpid(qpid2, NULL, 0) < 0 && errno == EINTR) {
+    }
   }
   if (!strcmp(mode, "unix")) {
     char sock[320];

@@ -7,7 +7,21 @@
 #include "dev_util.h"
 #include "mini_json.h"
 
-#define EX_NUM_HART_COUNTERS RVHAL_NUM_HART_COUNTERS
+/* The firmware's hart counters; the two after them (debug_cycles,
+ * debug_instructions) are the host's, listed only on a device with a debug
+ * link (the GDB-remote backend), RVHAL_NOT_FOUND elsewhere. */
+#define EX_NUM_HART_COUNTERS RVHAL_HART_COUNTER_DEBUG_CYCLES
+_Static_assert(RVHAL_HART_COUNTER_DEBUG_INSTRET == RVHAL_HART_COUNTER_DEBUG_CYCLES + 1 &&
+                   RVHAL_NUM_HART_COUNTERS == RVHAL_HART_COUNTER_DEBUG_CYCLES + 2,
+               "the debug-link counters come last");
+static inline int ex_is_debug_counter(uint32_t id) {
+  return id == RVHAL_HART_COUNTER_DEBUG_CYCLES || id == RVHAL_HART_COUNTER_DEBUG_INSTRET;
+}
+/* The device has a debug link: the gdb backend, spawned or attached. */
+static inline int ex_debug_link(void) {
+  const char *b = getenv("RVHAL_BACKEND"), *r = getenv("RVHAL_GDB_REMOTE"), *s = getenv("RVHAL_GDB_SPAWN");
+  return (b && !strcmp(b, "gdb")) || (r && *r) || (s && *s);
+}
 #define EX_MAX_HARTS RVHAL_MAX_HARTS
 
 /* The options a test sets itself must not be changed behind its back by

@@ -22,6 +22,8 @@ rvhal_unit_test(test_print_drain)
 # The GDB remote protocol client of the gdb backend, against an in-process stub.
 rvhal_unit_test(test_gdb_rsp)
 target_link_libraries(test_gdb_rsp PRIVATE pthread)
+# Which listed stub each device takes (RVHAL_GDB_REMOTE=a,b).
+rvhal_unit_test(test_gdb_stub_pool)
 # The firmware's formatter, built for the host and compared with glibc.
 rvhal_unit_test(test_format ${RVHAL_SOURCE_DIR}/firmware/format.c)
 target_include_directories(test_format PRIVATE ${RVHAL_SOURCE_DIR}/firmware/include)

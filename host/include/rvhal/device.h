@@ -153,7 +153,8 @@ typedef struct rvhal_device_options {
   uint32_t vlen;               /* vector harts: the V extension with this VLEN in bits, a power of two from 128
                                   to 1024 (QEMU -cpu rvXX,v=true,vlen=N); 0: $RVHAL_VLEN, else none */
   const char *gdb_remote;      /* a GDB stub rvhal does not start, "host:port" or "unix:PATH" (a QEMU's -gdb,
-                                  OpenOCD's gdb_port): the device is reached through it (the GDB-remote
+                                  OpenOCD's gdb_port), or a comma-separated list of them (the first that no
+                                  other device of the process holds): the device is reached through it (the GDB-remote
                                   backend, docs/porting.md); NULL: $RVHAL_GDB_REMOTE, or $RVHAL_GDB_SPAWN (a
                                   command speaking the protocol on stdin/stdout), or QEMU as usual */
 } rvhal_device_options_t;

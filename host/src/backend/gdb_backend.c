@@ -54,12 +54,14 @@
 #include "program/elf_loader.h"
 #include "backend/gdb_link.h"
 #include "backend/gdb_rsp.h"
+#include "backend/gdb_stub_pool.h"
 #include "backend/uart_tty.h"
 #include "base/internal.h"
 #include "rvhal/rvhal_protocol.h"
 
 #define RSP_TIMEOUT_MS 10000
 #define PAGE 4096u
+#define POLL_FIRST_US 50u /* the first look after a submission: an empty launch is done by then on QEMU */
 
 typedef struct gdb_backend {
   rvhal_backend_t base;
@@ -84,6 +86,9 @@ typedef struct gdb_backend {
   unsigned threads[RVHAL_MAX_HARTS + 64], num_threads; /* the stub's, in its order: hart id i is threads[i] */
   unsigned pc_regnum, cycle_regnum, instret_regnum;
   int counters_known; /* cycle_regnum and instret_regnum found in this connection */
+  /* A stub without a UART wakes no one: the host polls, soon after a
+   * submission and then less and less often (each look halts the target). */
+  unsigned poll_us;
   char diag[1200];
 } gdb_backend_t;
 
@@ -152,6 +157,7 @@ static void gdb_destroy(rvhal_backend_t *base) {
   if (g->qemu) g->qemu->vtable->destroy(g->qemu);
   else if (g->rsp) stop_external(g);
   if (g->log_fd >= 0) close(g->log_fd);
+  if (g->remote) rvhal_gdb_stub_release(g->remote);
   free(g->remote);
   free(g->spawn);
   free(g->uart_spec);
@@ -278,6 +284,7 @@ static int gdb_start(rvhal_backend_t *base) {
 static int gdb_doorbell(rvhal_backend_t *base) {
   gdb_backend_t *g = (gdb_backend_t *)base;
   pthread_mutex_lock(&g->mu);
+  g->poll_us = POLL_FIRST_US; /* a launch: look soon */
   int rc = RVHAL_OK;
   if (g->msip) { /* through the debugger: hart 0's software interrupt */
     static const uint8_t one[4] = {1, 0, 0, 0};
@@ -310,11 +317,21 @@ static int gdb_doorbell(rvhal_backend_t *base) {
 }
 
 /* A stub rvhal did not start: the UART's wake-up byte, else the host's own
- * polls (timeout_ms is short then: the core asks every 5 ms). */
+ * polls: the core looks after each wait, every 5 ms at most (timeout_ms);
+ * without a UART the waits after a submission are 50 us, then twice as
+ * long each time up to that. */
 static int wait_external(gdb_backend_t *g, int timeout_ms) {
   struct pollfd p[2] = {{.fd = g->uart_fd, .events = POLLIN}, {.fd = g->link_fd, .events = POLLRDHUP}};
+  uint64_t wait_us = (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000u;
+  if (g->uart_fd < 0) {
+    pthread_mutex_lock(&g->mu);
+    if (g->poll_us < wait_us) wait_us = g->poll_us;
+    g->poll_us = g->poll_us < 2500000u ? 2 * g->poll_us : g->poll_us;
+    pthread_mutex_unlock(&g->mu);
+  }
+  struct timespec ts = {(time_t)(wait_us / 1000000u), (long)(wait_us % 1000000u) * 1000};
   int rc;
-  do rc = poll(p, 2, timeout_ms);
+  do rc = ppoll(p, 2, &ts, NULL);
   while (rc < 0 && errno == EINTR);
   if (rc < 0) return rvhal_error(RVHAL_HOST_IO, "poll: %s", strerror(errno));
   if (p[1].revents & (POLLRDHUP | POLLHUP | POLLERR))
@@ -365,7 +382,10 @@ static int access_mem(gdb_backend_t *g, uint64_t addr, uint64_t len, int write) 
   uint64_t t0 = now_ns();
   if (!rc) rc = write ? rvhal_rsp_write_mem(g->rsp, addr, p, len) : rvhal_rsp_read_mem(g->rsp, addr, p, len);
   g->access_ns += now_ns() - t0;
-  if (write) g->flushes++;
+  if (write) {
+    g->flushes++;
+    g->poll_us = POLL_FIRST_US; /* a submission (hart 0 may take it without a doorbell) */
+  }
   else g->invalidates++;
   if (!rc && g->waiters) rc = resume_locked(g);
   pthread_mutex_unlock(&g->mu);
@@ -542,18 +562,27 @@ int rvhal_gdb_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t 
                        "('%s'): give one", config->gdb_remote, config->gdb_spawn);
       goto fail;
     }
-    if (config->board->priv != 'M') {
-      rc = rvhal_error(RVHAL_UNSUPPORTED, "gdb backend: board %s runs its firmware under an SBI firmware (%c-mode): "
-                       "attaching to a stub rvhal did not start takes M-mode boards only", config->board->name,
-                       config->board->priv);
+    if (config->board->priv != 'M' && config->board->debug_start_entry) {
+      /* S-mode firmware needs its SBI firmware (M-mode) set up first: the
+       * harts must run the board's own boot (debug_start "reset") */
+      rc = rvhal_error(RVHAL_UNSUPPORTED, "gdb backend: board %s runs its firmware under an SBI firmware (%c-mode), "
+                       "but its descriptor says debug_start \"entry\": an attached %c-mode image must be started by "
+                       "the SBI firmware (debug_start \"reset\" in the board's board.h)", config->board->name,
+                       config->board->priv, config->board->priv);
       goto fail;
     }
-    g->remote = config->gdb_remote ? strdup(config->gdb_remote) : NULL;
+    char address[300], uart[300] = "";
+    if (config->gdb_remote) { /* one stub a device: the list's first that no other device holds */
+      if ((rc = rvhal_gdb_stub_claim(config->gdb_remote, config->uart, address, sizeof address, uart, sizeof uart)))
+        goto fail;
+      if (!(g->remote = strdup(address))) rvhal_gdb_stub_release(address);
+    }
     g->spawn = config->gdb_spawn ? strdup(config->gdb_spawn) : NULL;
-    g->uart_spec = config->uart ? strdup(config->uart) : NULL;
+    const char *uart_spec = config->gdb_remote ? (uart[0] ? uart : NULL) : config->uart;
+    g->uart_spec = uart_spec ? strdup(uart_spec) : NULL;
     g->reset = config->gdb_reset ? strdup(config->gdb_reset) : NULL;
     g->log_fd = memfd_create("rvhal-gdb-stub-log", MFD_CLOEXEC);
-    if ((config->gdb_remote && !g->remote) || (config->gdb_spawn && !g->spawn) || (config->uart && !g->uart_spec) ||
+    if ((config->gdb_remote && !g->remote) || (config->gdb_spawn && !g->spawn) || (uart_spec && !g->uart_spec) ||
         (config->gdb_reset && !g->reset) || g->log_fd < 0) {
       rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
       goto fail;

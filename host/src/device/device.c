@@ -310,6 +310,7 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
   if ((rc = rvhal_allocator_create(d->layout.staging_base, d->layout.staging_size, &d->staging))) goto fail;
   rvhal_print_init(&d->print, d->options.print_fn, d->options.print_user);
   rvhal_counters_init(d);
+  if (d->counters.debug_link) rvhal_profile_debug_link(d->profile);
   d->created_ns = rvhal_now_ns();
   cpu_set_t cpus;
   d->host_cpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? (uint32_t)CPU_COUNT(&cpus) : 1;

@@ -74,6 +74,7 @@ typedef struct rvhal_device_kind {
  * was read (counters.c). */
 typedef struct rvhal_counter_state {
   uint32_t num;                                     /* 0: counters off */
+  int debug_link;                                   /* the DEBUG_* hart counters are read (backend.h: hart_counters) */
   rvhal_counter_description_t desc[RVHAL_NUM_HART_COUNTERS + RVHAL_NUM_DEVICE_COUNTERS];
   uint64_t hart[RVHAL_NUM_HART_COUNTERS][RVHAL_MAX_HARTS];
   uint8_t hart_fresh[RVHAL_NUM_HART_COUNTERS][RVHAL_MAX_HARTS];
@@ -155,6 +156,8 @@ typedef struct rvhal_launch {
   uint32_t harts, team, work_dim;
   int counting;
   int rang; /* its submission rang the doorbell (hart 0 was asleep) */
+  int debug_counted; /* debug_start holds every hart's mcycle, minstret at submission (a debug link) */
+  uint64_t debug_start[RVHAL_MAX_HARTS][2];
   rvhal_launch_times_t times; /* set when it completed (rvhal_launch_wait) */
 } rvhal_launch_t;
 

@@ -527,6 +527,19 @@ void rvhal_launch_install(rvhal_device_t *d, hal_program_t program, rvhal_launch
   d->resident = program;
 }
 
+/* Every hart's mcycle and minstret through the debug link, for a counting
+ * launch on a device that has one (else nothing: counters off cost no
+ * round trip). At submission the target is halted for the descriptor's
+ * flush anyway; at completion for the record's reads. */
+static int debug_counters_at(rvhal_device_t *d, const rvhal_launch_t *l, uint64_t out[RVHAL_MAX_HARTS][2]) {
+  if (!l->counting || !d->counters.debug_link) return RVHAL_OK;
+  for (uint32_t h = 0; h < d->info.num_harts && h < RVHAL_MAX_HARTS; h++) {
+    int rc = d->backend->vtable->hart_counters(d->backend, h, &out[h][0], &out[h][1]);
+    if (rc) return rvhal_error_annotate(rc, "reading hart %u's counters through the debug link: {}", h);
+  }
+  return RVHAL_OK;
+}
+
 int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvhal_launch_t *out) {
   const uint64_t seq = desc->seq;
   int rc;
@@ -541,6 +554,8 @@ int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvh
     d->placed_cpu = cpu;
   }
   uint64_t t0 = now_ns();
+  if ((rc = debug_counters_at(d, out, out->debug_start))) return rc;
+  out->debug_counted = out->counting && d->counters.debug_link;
   const rvhal_launch_slot_t *slot =
       (const rvhal_launch_slot_t *)((const uint8_t *)desc - offsetof(rvhal_launch_slot_t, desc));
   if (!rvhal_dev_coherent(d) &&
@@ -636,12 +651,24 @@ static void read_record(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal_
   r->trace_capacity = (uint32_t)(d->layout.trace_size / sizeof(rvhal_trace_event_t));
   r->exact_timing = d->options.timing == RVHAL_TIMING_EXACT;
   r->plugin_counts = __atomic_load_n(&d->ctrl->insns.active, __ATOMIC_ACQUIRE) != 0;
+  uint64_t debug_end[RVHAL_MAX_HARTS][2];
+  /* a failed read leaves them out (the launch itself succeeded) */
+  r->debug_counts = l->debug_counted && debug_counters_at(d, l, debug_end) == RVHAL_OK;
+  if (l->debug_counted && !r->debug_counts) rvhal_clear_error();
   for (uint32_t h = 0; h < r->num_harts; h++) {
+    if (r->debug_counts) { /* counters only go up; a hart reset in between reads as 0 */
+      const uint64_t *s = l->debug_start[h], *e = debug_end[h];
+      r->hart[h].counters[RVHAL_HART_COUNTER_DEBUG_CYCLES] = e[0] >= s[0] ? e[0] - s[0] : 0;
+      r->hart[h].counters[RVHAL_HART_COUNTER_DEBUG_INSTRET] = e[1] >= s[1] ? e[1] - s[1] : 0;
+    }
     const rvhal_hart_block_t b = d->ctrl->harts[h]; /* (drain read the blocks on a mirror) */
     rvhal_launch_hart_record_t *hr = &r->hart[h];
     hr->took_part = b.counters_seq == l->seq;
     if (!hr->took_part) continue;
+    const uint64_t dc = hr->counters[RVHAL_HART_COUNTER_DEBUG_CYCLES], di = hr->counters[RVHAL_HART_COUNTER_DEBUG_INSTRET];
     memcpy(hr->counters, b.counters, sizeof hr->counters);
+    hr->counters[RVHAL_HART_COUNTER_DEBUG_CYCLES] = dc; /* the host's, not the block's */
+    hr->counters[RVHAL_HART_COUNTER_DEBUG_INSTRET] = di;
     hr->start_cycle = b.start_cycle;
     hr->end_cycle = b.end_cycle;
     hr->dropped = b.trace_dropped;

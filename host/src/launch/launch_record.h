@@ -43,6 +43,7 @@ typedef struct rvhal_launch_record {
   uint32_t trace_capacity;   /* events a hart can record per launch */
   int exact_timing;          /* -icount: cycles are virtual and repeatable */
   int plugin_counts;         /* rvhal's QEMU plugin counted instructions per hart */
+  int debug_counts;          /* the DEBUG_* counters of every hart were read through a debug link */
   rvhal_launch_hart_record_t hart[RVHAL_MAX_HARTS];
 } rvhal_launch_record_t;
 

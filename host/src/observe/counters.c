@@ -24,20 +24,27 @@ static const struct {
 #define NUM_HART (sizeof hart_counters / sizeof *hart_counters)
 #define NUM_DEVICE (sizeof device_counters / sizeof *device_counters)
 
+static int is_debug(uint32_t id) {
+  return id == RVHAL_HART_COUNTER_DEBUG_CYCLES || id == RVHAL_HART_COUNTER_DEBUG_INSTRET;
+}
+
 void rvhal_counters_init(rvhal_device_t *d) {
   rvhal_counter_state_t *c = &d->counters;
   memset(c, 0, sizeof *c);
   if (!d->options.counters) return;
-  c->num = (uint32_t)(NUM_HART + NUM_DEVICE);
+  /* the debug-link counters only where there is one */
+  c->debug_link = d->backend && d->backend->vtable->hart_counters != NULL;
   for (uint32_t i = 0; i < NUM_HART; i++)
-    c->desc[i] = (rvhal_counter_description_t){hart_counters[i].id, hart_counters[i].name,
-                                               hart_counters[i].description, "hart", d->info.num_harts,
-                                               hart_counters[i].unit, {RVHAL_VERBOSITY_MEDIUM, RVHAL_VERBOSITY_LOW}};
+    if (c->debug_link || !is_debug(hart_counters[i].id))
+      c->desc[c->num++] = (rvhal_counter_description_t){hart_counters[i].id, hart_counters[i].name,
+                                                        hart_counters[i].description, "hart", d->info.num_harts,
+                                                        hart_counters[i].unit,
+                                                        {RVHAL_VERBOSITY_MEDIUM, RVHAL_VERBOSITY_LOW}};
   for (uint32_t i = 0; i < NUM_DEVICE; i++)
-    c->desc[NUM_HART + i] = (rvhal_counter_description_t){device_counters[i].id, device_counters[i].name,
-                                                          device_counters[i].description, NULL, 1,
-                                                          device_counters[i].unit,
-                                                          {RVHAL_VERBOSITY_NONE, RVHAL_VERBOSITY_LOW}};
+    c->desc[c->num++] = (rvhal_counter_description_t){device_counters[i].id, device_counters[i].name,
+                                                      device_counters[i].description, NULL, 1,
+                                                      device_counters[i].unit,
+                                                      {RVHAL_VERBOSITY_NONE, RVHAL_VERBOSITY_LOW}};
 }
 
 static int device_slot(uint32_t id) {
@@ -50,7 +57,8 @@ void rvhal_counters_after_launch(rvhal_counter_state_t *c, const rvhal_launch_re
   for (uint32_t h = 0; h < r->num_harts && h < RVHAL_MAX_HARTS; h++) {
     const rvhal_launch_hart_record_t *b = &r->hart[h];
     for (uint32_t i = 0; i < NUM_HART; i++) {
-      c->hart[i][h] = b->took_part ? b->counters[i] : 0; /* harts that sat out report zeros */
+      /* harts that sat out report zeros; a debug link sees every hart */
+      c->hart[i][h] = b->took_part || (is_debug(i) && r->debug_counts) ? b->counters[i] : 0;
       c->hart_fresh[i][h] = 1;
     }
   }
@@ -89,6 +97,9 @@ int rvhal_counter_read(rvhal_device_t *d, uint32_t id, uint64_t *out_value, uint
     return rvhal_error(RVHAL_UNSUPPORTED, "counter_read: counters are off on this device (device option counters, "
                        "or RVHAL_COUNTERS=1)");
   if (id < NUM_HART) {
+    if (is_debug(id) && !c->debug_link)
+      return rvhal_error(RVHAL_NOT_FOUND, "counter_read: counter %s needs a debug link (the GDB-remote backend)",
+                         hart_counters[id].name);
     if (index >= d->info.num_harts)
       return rvhal_error(RVHAL_INVALID_ARGUMENT, "counter_read: counter %s has %u values (harts), index %u",
                          hart_counters[id].name, d->info.num_harts, index);

@@ -28,6 +28,8 @@ typedef struct span {
 struct rvhal_profile {
   pthread_mutex_t lock; /* the host tracks are written from any thread */
   int table;
+  int debug_columns;     /* the device has a debug link: its DEBUG_* counters are shown too */
+  int csv_header_due;    /* written at the first launch, once debug_columns is known */
   FILE *csv, *trace;
   char *svg_path;
   int trace_events;  /* events written to the JSON so far */
@@ -71,6 +73,16 @@ static const struct {
     {RVHAL_HART_COUNTER_FP_GROUPS, "fp_groups", 9},
 };
 #define NUM_COLUMNS (sizeof columns / sizeof *columns)
+/* ...and after them, on a device with a debug link: */
+static const struct {
+  uint32_t id;
+  const char *heading;
+  int width;
+} debug_columns[] = {
+    {RVHAL_HART_COUNTER_DEBUG_INSTRET, "debug_instret", 14},
+    {RVHAL_HART_COUNTER_DEBUG_CYCLES, "debug_cycles", 14},
+};
+#define NUM_DEBUG_COLUMNS (sizeof debug_columns / sizeof *debug_columns)
 
 static const char *const counter_names[] = {
 #define X(id, name, unit, desc) name,
@@ -97,11 +109,7 @@ int rvhal_profile_open(const char *spec, rvhal_profile_t **out_profile) {
   for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
     if (!strcmp(item, "table")) p->table = 1;
     else if (!strncmp(item, "csv=", 4) && item[4]) {
-      if (!(rc = open_file(item + 4, &p->csv))) {
-        fputs("launch,kernel,hart", p->csv);
-        for (size_t k = 0; k < NUM_COLUMNS; k++) fprintf(p->csv, ",%s", counter_names[columns[k].id]);
-        fputs(",exact\n", p->csv);
-      }
+      if (!(rc = open_file(item + 4, &p->csv))) p->csv_header_due = 1;
     } else if (!strncmp(item, "trace=", 6) && item[6]) {
       if (!(rc = open_file(item + 6, &p->trace))) fputs("{\"traceEvents\": [\n", p->trace);
     } else if (!strncmp(item, "svg=", 4) && item[4]) {
@@ -125,6 +133,20 @@ int rvhal_profile_open(const char *spec, rvhal_profile_t **out_profile) {
 }
 
 int rvhal_profile_wants_events(const rvhal_profile_t *p) { return p && (p->trace || p->svg_path); }
+
+void rvhal_profile_debug_link(rvhal_profile_t *p) {
+  if (p) p->debug_columns = 1;
+}
+
+static void csv_header(rvhal_profile_t *p) {
+  if (!p->csv || !p->csv_header_due) return;
+  p->csv_header_due = 0;
+  fputs("launch,kernel,hart", p->csv);
+  for (size_t k = 0; k < NUM_COLUMNS; k++) fprintf(p->csv, ",%s", counter_names[columns[k].id]);
+  for (size_t k = 0; p->debug_columns && k < NUM_DEBUG_COLUMNS; k++)
+    fprintf(p->csv, ",%s", counter_names[debug_columns[k].id]);
+  fputs(",exact\n", p->csv);
+}
 
 static uint32_t kernel_index(rvhal_profile_t *p, const char *name) {
   for (uint32_t i = 0; i < p->num_kernels; i++)
@@ -262,10 +284,12 @@ static void collect_spans(rvhal_profile_t *p, const rvhal_launch_record_t *l) {
 
 /* A hart's counter in the launch (0 for a hart that sat out). */
 static uint64_t hart_counter(const rvhal_launch_record_t *l, uint32_t h, uint32_t id) {
+  if (id == RVHAL_HART_COUNTER_DEBUG_CYCLES || id == RVHAL_HART_COUNTER_DEBUG_INSTRET) /* every hart's */
+    return l->debug_counts ? l->hart[h].counters[id] : 0;
   return l->hart[h].took_part ? l->hart[h].counters[id] : 0;
 }
 
-static void print_table(const rvhal_launch_record_t *l, int exact, const char *why) {
+static void print_table(const rvhal_launch_record_t *l, int exact, const char *why, int debug) {
   fprintf(stderr, "rvhal profile: launch %" PRIu64 " %s, %u-D %" PRIu64 "x%" PRIu64 "x%" PRIu64 " in %" PRIu64
                   " groups of %" PRIu64 "x%" PRIu64 "x%" PRIu64 ", %u harts (%u per group), device %.3f ms, host %.3f ms\n",
           l->seq, l->kernel, l->work_dim, l->global[0], l->global[1], l->global[2], l->groups, l->local[0],
@@ -274,18 +298,26 @@ static void print_table(const rvhal_launch_record_t *l, int exact, const char *w
   if (!exact) fprintf(stderr, "rvhal profile: approximate: %s\n", why);
   fprintf(stderr, "%6s", "hart");
   for (size_t k = 0; k < NUM_COLUMNS; k++) fprintf(stderr, " %*s", columns[k].width, columns[k].heading);
+  for (size_t k = 0; debug && k < NUM_DEBUG_COLUMNS; k++)
+    fprintf(stderr, " %*s", debug_columns[k].width, debug_columns[k].heading);
   fputc('\n', stderr);
-  uint64_t tot[NUM_COLUMNS] = {0};
+  uint64_t tot[NUM_COLUMNS + NUM_DEBUG_COLUMNS] = {0};
   for (uint32_t h = 0; h < l->num_harts; h++) {
     fprintf(stderr, "%6u", h);
     for (size_t k = 0; k < NUM_COLUMNS; k++) {
       fprintf(stderr, " %*" PRIu64, columns[k].width, hart_counter(l, h, columns[k].id));
       tot[k] += hart_counter(l, h, columns[k].id);
     }
+    for (size_t k = 0; debug && k < NUM_DEBUG_COLUMNS; k++) {
+      fprintf(stderr, " %*" PRIu64, debug_columns[k].width, hart_counter(l, h, debug_columns[k].id));
+      tot[NUM_COLUMNS + k] += hart_counter(l, h, debug_columns[k].id);
+    }
     fputc('\n', stderr);
   }
   fprintf(stderr, "%6s", "total");
   for (size_t k = 0; k < NUM_COLUMNS; k++) fprintf(stderr, " %*" PRIu64, columns[k].width, tot[k]);
+  for (size_t k = 0; debug && k < NUM_DEBUG_COLUMNS; k++)
+    fprintf(stderr, " %*" PRIu64, debug_columns[k].width, tot[NUM_COLUMNS + k]);
   fputc('\n', stderr);
 }
 
@@ -296,27 +328,38 @@ void rvhal_profile_record(rvhal_profile_t *p, const rvhal_launch_record_t *l) {
   pthread_mutex_lock(&p->lock);
   const char *why;
   int exact = rvhal_counters_exactness(1, l->plugin_counts, l->exact_timing, l->harts_per_group, &why);
-  if (p->table) print_table(l, exact, why);
+  if (p->table) print_table(l, exact, why, p->debug_columns);
   if (p->csv) {
+    csv_header(p);
     for (uint32_t h = 0; h < l->num_harts; h++) {
       fprintf(p->csv, "%" PRIu64 ",%s,%u", l->seq, l->kernel, h);
       for (size_t k = 0; k < NUM_COLUMNS; k++) fprintf(p->csv, ",%" PRIu64, hart_counter(l, h, columns[k].id));
+      for (size_t k = 0; p->debug_columns && k < NUM_DEBUG_COLUMNS; k++)
+        fprintf(p->csv, ",%" PRIu64, hart_counter(l, h, debug_columns[k].id));
       fprintf(p->csv, ",%d\n", exact);
     }
     fflush(p->csv);
   }
   if (rvhal_profile_wants_events(p)) collect_spans(p, l);
   if (p->trace) {
-    char name[160], args[160];
+    char name[160], args[1024]; /* room for 2 x RVHAL_MAX_HARTS 20-digit values */
     uint64_t vg = 0, fg = 0; /* groups that wrote vector / FP state, over the harts */
     for (uint32_t h = 0; h < l->num_harts; h++) {
       vg += hart_counter(l, h, RVHAL_HART_COUNTER_VECTOR_GROUPS);
       fg += hart_counter(l, h, RVHAL_HART_COUNTER_FP_GROUPS);
     }
     snprintf(name, sizeof name, "launch %" PRIu64 " %s", l->seq, l->kernel);
-    snprintf(args, sizeof args,
-             "{\"launch\": %" PRIu64 ", \"groups\": %" PRIu64 ", \"vector_groups\": %" PRIu64 ", \"fp_groups\": %" PRIu64 "}",
-             l->seq, l->groups, vg, fg);
+    int n = snprintf(args, sizeof args,
+                     "{\"launch\": %" PRIu64 ", \"groups\": %" PRIu64 ", \"vector_groups\": %" PRIu64
+                     ", \"fp_groups\": %" PRIu64,
+                     l->seq, l->groups, vg, fg);
+    for (size_t k = 0; p->debug_columns && k < NUM_DEBUG_COLUMNS && (size_t)n < sizeof args; k++) { /* per hart */
+      n += snprintf(args + n, sizeof args - (size_t)n, ", \"%s\": [", counter_names[debug_columns[k].id]);
+      for (uint32_t h = 0; h < l->num_harts && (size_t)n < sizeof args; h++)
+        n += snprintf(args + n, sizeof args - (size_t)n, "%s%" PRIu64, h ? ", " : "", hart_counter(l, h, debug_columns[k].id));
+      if ((size_t)n < sizeof args) n += snprintf(args + n, sizeof args - (size_t)n, "]");
+    }
+    if (n > 0 && (size_t)n < sizeof args) snprintf(args + n, sizeof args - (size_t)n, "}");
     host_span(p, RVHAL_PROFILE_TRACK_LAUNCHES, name, (double)l->host_start_ns / 1e3,
               (double)(l->host_start_ns + l->host_ns) / 1e3, args);
     fflush(p->trace);
@@ -610,6 +653,7 @@ static void write_svg(rvhal_profile_t *p) {
 void rvhal_profile_close(rvhal_profile_t *p) {
   if (!p) return;
   pthread_mutex_lock(&p->lock);
+  csv_header(p); /* no launch ran */
   if (p->trace) {
     fputs("\n],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"producer\": \"rvhal\"}}\n", p->trace);
   }

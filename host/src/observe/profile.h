@@ -15,6 +15,9 @@ typedef struct rvhal_profile rvhal_profile_t;
 int rvhal_profile_open(const char *spec, rvhal_profile_t **out_profile);
 /* Wants per-hart timeline events (trace or svg). */
 int rvhal_profile_wants_events(const rvhal_profile_t *p);
+/* The device has a debug link: the table, CSV and trace show its
+ * debug_instructions and debug_cycles per hart too. */
+void rvhal_profile_debug_link(rvhal_profile_t *p);
 /* One launch, from its record (never the device: launch_record.h). */
 void rvhal_profile_record(rvhal_profile_t *p, const rvhal_launch_record_t *launch);
 /* One queue command, on the queue's track of the trace (host clock ns). */
