@@ -103,7 +103,7 @@ static void check_all_fresh_once(rvhal_device_t *d, const char *when, uint64_t l
 }
 
 static void check_bad_calls(rvhal_device_t *d) {
-  static const uint32_t bad_ids[] = {RVHAL_NUM_HART_COUNTERS, 12, 15, 20, 21, 100, 0x10000, UINT32_MAX};
+  static const uint32_t bad_ids[] = {RVHAL_NUM_HART_COUNTERS, RVHAL_NUM_HART_COUNTERS + 1, 15, 20, 21, 100, 0x10000, UINT32_MAX};
   for (size_t i = 0; i < sizeof bad_ids / sizeof *bad_ids; i++) {
     uint64_t v = 0;
     int rc = rvhal_counter_read(d, bad_ids[i], &v, 0);
