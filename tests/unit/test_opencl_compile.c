@@ -147,6 +147,40 @@ int main(void) {
   elf = NULL;
   free(log);
   log = NULL;
+  /* The predefined macros the spec lists, and feature macros exactly the
+   * ones the device reports (CL_DEVICE_OPENCL_C_FEATURES: int64, fp64, the
+   * atomic orders and scopes; no generic address space, no program-scope
+   * globals, no images), under the build options the CTS passes. */
+  static const char macros[] =
+      "#if __OPENCL_VERSION__ != 300 || __OPENCL_C_VERSION__ != 300 || CL_VERSION_1_2 != 120 || CL_VERSION_3_0 != 300\n"
+      "#error version macros\n#endif\n"
+      "#if !defined(__ENDIAN_LITTLE__) || defined(__IMAGE_SUPPORT__)\n#error endian or image macro\n#endif\n"
+      "#if !defined(__opencl_c_int64) || !defined(__opencl_c_fp64) || !defined(__opencl_c_atomic_order_seq_cst) || "
+      "!defined(__opencl_c_atomic_order_acq_rel) || !defined(__opencl_c_atomic_scope_device) || "
+      "!defined(__opencl_c_atomic_scope_all_devices)\n#error a reported feature is missing\n#endif\n"
+      "#if defined(__opencl_c_generic_address_space) || defined(__opencl_c_program_scope_global_variables) || "
+      "defined(__opencl_c_images) || defined(__opencl_c_pipes) || defined(__opencl_c_device_enqueue)\n"
+      "#error an unreported feature is defined\n#endif\n"
+      "__kernel void k(__global float *p) { p[0] = vload4(0, p).y; }\n";
+  rvhal_opencl_compile_desc_t mac = {macros, 0, "macros.cl", "-cl-std=CL3.0 -cl-no-subgroup-ifp -Werror", 64, NULL};
+  CHECK_MSG(rvhal_opencl_compile(&mac, &elf, &size, &log) == RVHAL_OK, "predefined macros: %s\n%s",
+            rvhal_last_error(), log ? log : "");
+  free(elf);
+  elf = NULL;
+  free(log);
+  log = NULL;
+  static const char nofp64[] = "#ifdef __opencl_c_fp64\n#error fp64 still on\n#endif\n__kernel void k() {}\n";
+  rvhal_opencl_compile_desc_t ext_off = {nofp64, 0, NULL, "-cl-std=CL3.0 -cl-ext=-__opencl_c_fp64,-cl_khr_fp64", 64,
+                                         NULL};
+  CHECK_MSG(rvhal_opencl_compile(&ext_off, &elf, &size, &log) == RVHAL_OK, "-cl-ext=-: %s\n%s", rvhal_last_error(),
+            log ? log : "");
+  free(elf);
+  elf = NULL;
+  free(log);
+  log = NULL;
+  rvhal_opencl_compile_desc_t ext_on = {nofp64, 0, NULL, "-cl-ext=+cl_khr_fp16", 64, NULL};
+  CHECK_EQ_U64(rvhal_opencl_compile(&ext_on, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
+  CHECK_MSG(strstr(rvhal_last_error(), "'+cl_khr_fp16' is not '-name'") != NULL, "%s", rvhal_last_error());
   /* No __kernel at all. */
   rvhal_opencl_compile_desc_t none = {"int f(int x) { return x; }\n", 0, NULL, NULL, 64, NULL};
   CHECK_EQ_U64(rvhal_opencl_compile(&none, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_BUILD_FAILED);

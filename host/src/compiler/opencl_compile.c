@@ -170,8 +170,31 @@ static int drop_assumes(const char *path) {
 static const char *const passed_cl_options[] = {
     "-cl-single-precision-constant", "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt",
     "-cl-opt-disable", "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
-    "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
-    "-cl-strict-aliasing"};
+    "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-uniform-work-group-size", "-cl-strict-aliasing"};
+
+static int too_many(void) { return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: too many build options"); }
+
+/* -cl-ext=-a,-b (clang's option; the CTS passes it): turning features or
+ * extensions off is taken, since the kernel then uses less than the device
+ * has; turning one on is refused by name, since the device (and its
+ * built-in library) would not have it. */
+static int cl_ext_option(const char *t, argv_buf_t *a) {
+  char *list = strdup(t + 8);
+  if (!list) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  int rc = RVHAL_OK;
+  char *save = NULL;
+  for (char *e = strtok_r(list, ",", &save); e && !rc; e = strtok_r(NULL, ",", &save))
+    if (e[0] != '-' || !e[1])
+      rc = rvhal_error(RVHAL_INVALID_ARGUMENT,
+                       "opencl_compile: %s: '%s' is not '-name': an extension or feature can be turned off, not on "
+                       "(the device reports what it has: CL_DEVICE_EXTENSIONS, CL_DEVICE_OPENCL_C_FEATURES)",
+                       t, e);
+  free(list);
+  if (!t[8] && !rc)
+    rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: -cl-ext= needs a list (-cl-ext=-name,...)");
+  if (!rc && (av_add(a, "-Xclang") || av_addf(a, "%s", t))) rc = too_many();
+  return rc;
+}
 
 /* A kernel's entry is its own name, so a kernel named like a function of
  * picolibc, the SDK or the built-in library (expf, print, ...) would take
@@ -221,8 +244,6 @@ static void clang_args(argv_buf_t *a, const char *clang, const char *lang, uint3
   av_add(a, "-mno-relax");
 }
 
-static int too_many(void) { return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: too many build options"); }
-
 /* The next word of an option string at *p, in place: words are separated
  * by blanks; double quotes group (-I "a dir", -DS="a b") and are removed. */
 static char *next_word(char **p) {
@@ -257,6 +278,12 @@ static int options_to_argv(const char *options, argv_buf_t *a, int *have_std) {
       if (av_addf(a, "%s", t)) rc = too_many();
       continue;
     }
+    if (!strncmp(t, "-cl-ext=", 8)) {
+      rc = cl_ext_option(t, a);
+      continue;
+    }
+    if (!strcmp(t, "-cl-no-subgroup-ifp"))
+      continue; /* OpenCL 2.1: about sub-groups, which rvhal's devices do not have */
     if (t[0] == '-' && t[1] == 'O' && (t[2] == '\0' || (strchr("0123s", t[2]) && t[3] == '\0')))
       continue; /* not an OpenCL option, but programs pass it: kernels are always optimized (-cl-opt-disable is not) */
     if (!strncmp(t, "-cl-std=", 8)) {
@@ -275,8 +302,8 @@ static int options_to_argv(const char *options, argv_buf_t *a, int *have_std) {
       continue;
     }
     rc = rvhal_error(RVHAL_INVALID_ARGUMENT,
-                     "opencl_compile: unknown build option '%s' (rvhal takes -D, -I, -cl-std=, -w, -Werror, -g and "
-                     "the -cl-* options of clBuildProgram)",
+                     "opencl_compile: unknown build option '%s' (rvhal takes -D, -I, -cl-std=, -w, -Werror, -g, "
+                     "-cl-ext=-name and the -cl-* options of clBuildProgram)",
                      t);
   }
   free(copy);
