@@ -8,6 +8,7 @@
  * clang's file:line in the log; bad arguments are refused by name. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -91,16 +92,41 @@ static void check_values(uint32_t xlen, const char *src) {
   }
   rvhal_program_info_free(info);
 
-  /* The OpenCL record at another version: refused, saying so. */
+  /* The OpenCL record damaged: an unterminated attribute text, a required
+   * work-group size with a 0, another version (1, the record before
+   * attributes; 99): each refused, saying what. */
   uint8_t *b = elf;
+  size_t rec = 0;
   int found = 0;
-  for (size_t i = 0; i + 8 <= size; i++)
+  for (size_t i = 0; i + sizeof(rvhal_opencl_meta_t) <= size; i++)
     if (!memcmp(b + i, "OCCL", 4) && b[i + 4] == RVHAL_OPENCL_META_VERSION && !b[i + 5] && !b[i + 6] && !b[i + 7]) {
-      b[i + 4] = 99;
+      rec = i;
       found++;
     }
   CHECK_EQ_U64(found, 1);
+  if (found != 1) {
+    free(elf);
+    return;
+  }
+  rvhal_opencl_meta_t saved;
+  memcpy(&saved, b + rec, sizeof saved);
+  memset(b + rec + offsetof(rvhal_opencl_meta_t, attributes), 'x', RVHAL_OPENCL_ATTRIBUTES_MAX);
   info = NULL;
+  CHECK_EQ_U64(rvhal_program_info_read(elf, size, &info), (uint64_t)(int64_t)RVHAL_BAD_ELF);
+  CHECK_MSG(strstr(rvhal_last_error(), "values__rvhal_opencl: its attribute text is not NUL-terminated") != NULL, "%s",
+            rvhal_last_error());
+  memcpy(b + rec, &saved, sizeof saved);
+  const uint32_t reqd[3] = {4, 0, 1};
+  memcpy(b + rec + offsetof(rvhal_opencl_meta_t, reqd_work_group_size), reqd, sizeof reqd);
+  CHECK_EQ_U64(rvhal_program_info_read(elf, size, &info), (uint64_t)(int64_t)RVHAL_BAD_ELF);
+  CHECK_MSG(strstr(rvhal_last_error(), "values__rvhal_opencl: reqd_work_group_size(4, 0, 1) has a 0") != NULL, "%s",
+            rvhal_last_error());
+  memcpy(b + rec, &saved, sizeof saved);
+  b[rec + 4] = 1;
+  CHECK_EQ_U64(rvhal_program_info_read(elf, size, &info), (uint64_t)(int64_t)RVHAL_BAD_ELF);
+  CHECK_MSG(strstr(rvhal_last_error(), "OpenCL metadata values__rvhal_opencl is version 1; this rvhal reads version 2") !=
+                NULL, "%s", rvhal_last_error());
+  b[rec + 4] = 99;
   CHECK_EQ_U64(rvhal_program_info_read(elf, size, &info), (uint64_t)(int64_t)RVHAL_BAD_ELF);
   CHECK_MSG(strstr(rvhal_last_error(), "OpenCL metadata values__rvhal_opencl is version 99") != NULL, "%s",
             rvhal_last_error());

@@ -19,10 +19,14 @@ static const uint8_t *elf_bytes_at(const rvhal_elf_image_t *img, uint64_t vaddr,
   return NULL;
 }
 
+/* Room for an entry's name and a metadata suffix: rvhal's OpenCL C compiler
+ * takes kernel names of up to 4095 characters. */
+#define SYM_NAME_MAX 4160
+
 /* The "type\0name\0" pairs of <entry>__rvhal_args, if present and whole. */
 static const char *arg_text(const rvhal_elf_image_t *img, const char *entry, uint32_t num_args) {
-  char sym_name[512];
-  snprintf(sym_name, sizeof sym_name, "%s%s", entry, RVHAL_META_ARGS_SUFFIX);
+  char sym_name[SYM_NAME_MAX];
+  if (snprintf(sym_name, sizeof sym_name, "%s%s", entry, RVHAL_META_ARGS_SUFFIX) >= (int)sizeof sym_name) return NULL;
   const rvhal_elf_symbol_t *sym = rvhal_elf_symbol_named(img, sym_name);
   if (!sym || !sym->size) return NULL;
   const char *text = (const char *)elf_bytes_at(img, sym->value, sym->size);
@@ -37,8 +41,10 @@ static const char *arg_text(const rvhal_elf_image_t *img, const char *entry, uin
 static int opencl_meta(const rvhal_elf_image_t *img, const char *entry, uint32_t num_args,
                        const rvhal_opencl_meta_t **out) {
   *out = NULL;
-  char sym_name[512];
-  snprintf(sym_name, sizeof sym_name, "%s%s", entry, RVHAL_OPENCL_META_SUFFIX);
+  char sym_name[SYM_NAME_MAX];
+  if (snprintf(sym_name, sizeof sym_name, "%s%s", entry, RVHAL_OPENCL_META_SUFFIX) >= (int)sizeof sym_name)
+    return rvhal_error(RVHAL_BAD_ELF, "program: kernel name of %zu characters is too long (limit %d)", strlen(entry),
+                       SYM_NAME_MAX - 64);
   const rvhal_elf_symbol_t *sym = rvhal_elf_symbol_named(img, sym_name);
   if (!sym) return RVHAL_OK;
   const rvhal_opencl_meta_t *m =
@@ -48,6 +54,14 @@ static int opencl_meta(const rvhal_elf_image_t *img, const char *entry, uint32_t
   if (m->version != RVHAL_OPENCL_META_VERSION)
     return rvhal_error(RVHAL_BAD_ELF, "program: OpenCL metadata %s is version %u; this rvhal reads version %u: "
                        "rebuild the kernel with this rvhal's rvhal cc", sym_name, m->version, RVHAL_OPENCL_META_VERSION);
+  if (!memchr(m->attributes, '\0', sizeof m->attributes))
+    return rvhal_error(RVHAL_BAD_ELF, "program: OpenCL metadata %s: its attribute text is not NUL-terminated", sym_name);
+  for (int d = 0; d < 3; d++)
+    if (m->reqd_work_group_size[d] == 0 && (m->reqd_work_group_size[0] | m->reqd_work_group_size[1] |
+                                            m->reqd_work_group_size[2]))
+      return rvhal_error(RVHAL_BAD_ELF, "program: OpenCL metadata %s: reqd_work_group_size(%u, %u, %u) has a 0",
+                         sym_name, m->reqd_work_group_size[0], m->reqd_work_group_size[1],
+                         m->reqd_work_group_size[2]);
   *out = m;
   return RVHAL_OK;
 }
@@ -155,7 +169,13 @@ int rvhal_program_info_read(const void *elf, hal_size_t size, rvhal_program_info
     }
     ks[i] = (rvhal_kernel_info_t){k->name, k->meta.version, k->meta.args_size, k->meta.num_args, args,
                                   k->opencl ? RVHAL_KERNEL_LANG_OPENCL : RVHAL_KERNEL_LANG_C,
-                                  k->opencl ? k->name : NULL};
+                                  k->opencl ? k->name : NULL, {0, 0, 0}, {0, 0, 0},
+                                  b->img->tls_size > UINT32_MAX ? UINT32_MAX : (uint32_t)b->img->tls_size, NULL};
+    if (k->opencl) { /* checked by opencl_meta(): the text ends inside the record */
+      memcpy(ks[i].reqd_work_group_size, k->opencl->reqd_work_group_size, sizeof ks[i].reqd_work_group_size);
+      memcpy(ks[i].work_group_size_hint, k->opencl->work_group_size_hint, sizeof ks[i].work_group_size_hint);
+      ks[i].attributes = k->opencl->attributes;
+    }
     b->info.num_kernels = i + 1;
   }
   if (rc) {
