@@ -15,7 +15,11 @@
 #define RVHAL_META_MAGIC 0x4154454Du /* "META" */
 #define RVHAL_META_VERSION 3     /* 3: value types in the descriptors */
 #define RVHAL_META_MIN_VERSION 2 /* 2: no types (size checks only) */
-#define RVHAL_META_MAX_ARGS 64
+/* 128: OpenCL's full profile needs 1024 bytes of parameters, which its
+ * conformance test fills with one buffer and 127 longs. A reader takes only
+ * the 16 + 8 * num_args bytes a record uses, so records built when this
+ * was 64 still read. */
+#define RVHAL_META_MAX_ARGS 128
 #define RVHAL_META_SUFFIX "__rvhal_meta"
 #define RVHAL_META_ARGS_SUFFIX "__rvhal_args"
 

@@ -103,6 +103,42 @@ static void attributes_and_local(cl_test_env_t *env, cl_command_queue q) {
   clReleaseKernel(k), clReleaseKernel(plain);
   clReleaseProgram(p);
 
+  /* the most parameters a kernel takes: one buffer and 127 longs, the
+   * 1024 bytes OpenCL's full profile requires (CL_DEVICE_MAX_PARAMETER_SIZE
+   * is at least that) */
+  size_t max_param = 0;
+  CHECK_CL(clGetDeviceInfo(env->device, CL_DEVICE_MAX_PARAMETER_SIZE, sizeof max_param, &max_param, NULL));
+  CHECK_MSG(max_param >= 1024, "CL_DEVICE_MAX_PARAMETER_SIZE %zu", max_param);
+  enum { NPARAM = 127 };
+  static char many_src[NPARAM * 16 + 256];
+  size_t at = (size_t)snprintf(many_src, sizeof many_src, "__kernel void many(__global long *out");
+  for (int i = 0; i < NPARAM; i++) at += (size_t)snprintf(many_src + at, sizeof many_src - at, ", long a%d", i);
+  at += (size_t)snprintf(many_src + at, sizeof many_src - at, ") {\n  out[0] = 0");
+  for (int i = 0; i < NPARAM; i++) at += (size_t)snprintf(many_src + at, sizeof many_src - at, " + a%d", i);
+  snprintf(many_src + at, sizeof many_src - at, ";\n}\n");
+  p = build(env, many_src, "", &berr);
+  CHECK_CL(berr);
+  k = clCreateKernel(p, "many", &err);
+  CHECK_CL(err);
+  cl_mem sum = clCreateBuffer(env->context, CL_MEM_READ_WRITE, sizeof(cl_long), NULL, &err);
+  CHECK_CL(err);
+  cl_long want = 0, got_sum = -1;
+  if (k) {
+    CHECK_CL(clSetKernelArg(k, 0, sizeof sum, &sum));
+    for (int i = 0; i < NPARAM; i++) {
+      cl_long v = (cl_long)(i + 1) << 20;
+      want += v;
+      CHECK_CL(clSetKernelArg(k, (cl_uint)i + 1, sizeof v, &v));
+    }
+    size_t one = 1;
+    CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+    CHECK_CL(clEnqueueReadBuffer(q, sum, CL_TRUE, 0, sizeof got_sum, &got_sum, 0, NULL, NULL));
+    clReleaseKernel(k);
+  }
+  CHECK_MSG(got_sum == want, "128 parameters: sum %lld, want %lld", (long long)got_sum, (long long)want);
+  clReleaseMemObject(sum);
+  clReleaseProgram(p);
+
   /* a kernel name of 2048 characters */
   char name[2049];
   for (int i = 0; i < 2048; i++) name[i] = (char)('a' + i % 26);

@@ -4,6 +4,7 @@
  * rvhal_program_info_read (no device). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "device/device_internal.h"
@@ -74,14 +75,22 @@ int rvhal_elf_kernels(const rvhal_elf_image_t *img, rvhal_kernel_entry_t *out, u
     const rvhal_elf_symbol_t *sym = &img->symbols[i];
     size_t len = strlen(sym->name);
     if (len <= suffix || strcmp(sym->name + len - suffix, RVHAL_META_SUFFIX)) continue;
-    const uint8_t *bytes = elf_bytes_at(img, sym->value, sizeof(rvhal_kernel_meta_t));
+    /* the header, then the descriptors it counts (a record is as long as
+     * the RVHAL_META_MAX_ARGS it was built with; only num_args are read) */
+    const size_t head = offsetof(rvhal_kernel_meta_t, args);
+    const uint8_t *bytes = elf_bytes_at(img, sym->value, head);
     if (!bytes)
       return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s is not inside a loaded segment", sym->name);
     rvhal_kernel_entry_t *k = &out[n];
     memset(k, 0, sizeof *k);
-    memcpy(&k->meta, bytes, sizeof k->meta);
+    memcpy(&k->meta, bytes, head);
     if (k->meta.magic != RVHAL_META_MAGIC || k->meta.num_args > RVHAL_META_MAX_ARGS)
-      return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s is damaged", sym->name);
+      return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s is damaged (%u arguments; at most %u)", sym->name,
+                         k->meta.num_args, RVHAL_META_MAX_ARGS);
+    const size_t used = head + k->meta.num_args * sizeof k->meta.args[0];
+    if (!(bytes = elf_bytes_at(img, sym->value, used)))
+      return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s is not inside a loaded segment", sym->name);
+    memcpy(&k->meta, bytes, used);
     if (k->meta.version < RVHAL_META_MIN_VERSION || k->meta.version > RVHAL_META_VERSION)
       return rvhal_error(RVHAL_BAD_ELF, "program: kernel metadata %s is version %u; this rvhal reads versions %u to %u: "
                          "rebuild the kernel with this rvhal's SDK", sym->name, k->meta.version,
