@@ -207,6 +207,26 @@ int main(void) {
   rvhal_opencl_compile_desc_t ext_on = {nofp64, 0, NULL, "-cl-ext=+cl_khr_fp16", 64, NULL};
   CHECK_EQ_U64(rvhal_opencl_compile(&ext_on, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
   CHECK_MSG(strstr(rvhal_last_error(), "'+cl_khr_fp16' is not '-name'") != NULL, "%s", rvhal_last_error());
+  /* More kernels than the linker's command line has room for options
+   * (each is traced with ld -y): 300, all found. */
+  {
+    enum { NK = 300 };
+    static char many[NK * 64];
+    size_t at = 0;
+    for (int i = 0; i < NK; i++)
+      at += (size_t)snprintf(many + at, sizeof many - at, "__kernel void k%d(__global int *p) { p[0] = %d; }\n", i, i);
+    rvhal_opencl_compile_desc_t mk = {many, 0, "many.cl", NULL, 64, NULL};
+    CHECK_MSG(rvhal_opencl_compile(&mk, &elf, &size, &log) == RVHAL_OK, "300 kernels: %s\n%s", rvhal_last_error(),
+              log ? log : "");
+    rvhal_program_info_t *pi = NULL;
+    if (elf) CHECK_OK(rvhal_program_info_read(elf, size, &pi));
+    CHECK_EQ_U64(pi ? pi->num_kernels : 0, NK);
+    rvhal_program_info_free(pi);
+    free(elf);
+    elf = NULL;
+    free(log);
+    log = NULL;
+  }
   /* No __kernel at all. */
   rvhal_opencl_compile_desc_t none = {"int f(int x) { return x; }\n", 0, NULL, NULL, 64, NULL};
   CHECK_EQ_U64(rvhal_opencl_compile(&none, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_BUILD_FAILED);

@@ -54,10 +54,11 @@ typedef struct argv_buf {
   int n;
   char *owned[MAX_ARGV];
   int num_owned;
+  int overflow; /* an argument did not fit: the step is not run */
 } argv_buf_t;
 
 static int av_add(argv_buf_t *a, const char *s) {
-  if (a->n >= MAX_ARGV) return -1;
+  if (a->n >= MAX_ARGV) return a->overflow = 1, -1;
   a->v[a->n++] = s;
   a->v[a->n] = NULL;
   return 0;
@@ -65,20 +66,20 @@ static int av_add(argv_buf_t *a, const char *s) {
 
 static int av_addf(argv_buf_t *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int av_addf(argv_buf_t *a, const char *fmt, ...) {
-  if (a->num_owned >= MAX_ARGV) return -1;
+  if (a->num_owned >= MAX_ARGV) return a->overflow = 1, -1;
   char *s;
   va_list ap;
   va_start(ap, fmt);
   int n = vasprintf(&s, fmt, ap);
   va_end(ap);
-  if (n < 0) return -1;
+  if (n < 0) return a->overflow = 1, -1;
   a->owned[a->num_owned++] = s;
   return av_add(a, s);
 }
 
 static void av_free(argv_buf_t *a) {
   for (int i = 0; i < a->num_owned; i++) free(a->owned[i]);
-  a->num_owned = a->n = 0;
+  a->num_owned = a->n = a->overflow = 0;
 }
 
 /* Runs argv with stdout and stderr appended to `log_path`; its exit status,
@@ -128,9 +129,10 @@ static int write_file(const char *path, const char *a, size_t na, const char *b,
 }
 
 /* The files a build writes in its directory, by role. */
-enum { SRC, PROG_LL, KERN_LL, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ, ELF, LOG, NUM_FILES };
+enum { SRC, PROG_LL, KERN_LL, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ, ELF, LOG, TRACE, NUM_FILES };
 static const char *const build_files[NUM_FILES] = {"src.cl",    "prog.ll", "kern.ll", "entry.c",  "entry.ll",
-                                                   "linked.bc", "opt.ll",  "prog.o",  "prog.elf", "log"};
+                                                   "linked.bc", "opt.ll",  "prog.o",  "prog.elf", "log",
+                                                   "trace"};
 
 static void remove_tree(const char *dir) {
   char p[PATH_MAX + 16];
@@ -314,6 +316,12 @@ static int options_to_argv(const char *options, argv_buf_t *a, int *have_std) {
  * (clang's diagnostics, the linker's undefined symbols) goes to *out_log,
  * and the error says `failure` about the source `name`. */
 static int step(argv_buf_t *a, const char *log_path, char **out_log, const char *failure, const char *name) {
+  if (a->overflow) {
+    int rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: %s: %s needs more than %d arguments (too many "
+                         "build options)", name, a->v[0], MAX_ARGV);
+    av_free(a);
+    return rc;
+  }
   int code = run(a, log_path);
   const char *tool = a->v[0];
   if (!code) {
@@ -528,7 +536,18 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, "-Wl,--no-relax");
   av_add(&a, "-nostartfiles");
   av_add(&a, "-Wl,--no-gc-sections");
-  for (uint32_t i = 0; i < prog.num_kernels; i++) av_addf(&a, "-Wl,-y,%s", prog.kernels[i].name); /* shared_name() */
+  { /* ld -y NAME for each kernel (shared_name()), from a file: a program may have thousands of kernels */
+    text_buf_t y = {0};
+    int bad = 0;
+    for (uint32_t i = 0; i < prog.num_kernels && !bad; i++) bad = tb_printf(&y, "-y %s\n", prog.kernels[i].name);
+    if (bad || write_file(path[TRACE], y.data ? y.data : "", y.len, NULL, 0)) {
+      free(y.data);
+      rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot write %s", path[TRACE]);
+      goto done;
+    }
+    free(y.data);
+    av_addf(&a, "-Wl,@%s", path[TRACE]);
+  }
   av_add(&a, path[OBJ]);
   av_add(&a, sdk.opencl_lib);
   av_add(&a, sdk.kernel_lib);
