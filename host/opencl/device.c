@@ -179,7 +179,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info n
   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
     RET(zero_sz);
-  case CL_DEVICE_MAX_PARAMETER_SIZE: RET((size_t)in->max_args_size);
+  case CL_DEVICE_MAX_PARAMETER_SIZE: { /* bytes a kernel's parameters may take, with at most
+                                         * RVHAL_META_MAX_ARGS of them: as many 8-byte ones as fit */
+    size_t by_count = (size_t)RVHAL_META_MAX_ARGS * 8;
+    RET(by_count < in->max_args_size ? by_count : (size_t)in->max_args_size);
+  }
   case CL_DEVICE_MEM_BASE_ADDR_ALIGN: RET((cl_uint)(RVCL_BASE_ALIGN * 8)); /* bits */
   case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: RET((cl_uint)RVCL_BASE_ALIGN);
   case CL_DEVICE_SINGLE_FP_CONFIG:

@@ -109,6 +109,8 @@ static void attributes_and_local(cl_test_env_t *env, cl_command_queue q) {
   size_t max_param = 0;
   CHECK_CL(clGetDeviceInfo(env->device, CL_DEVICE_MAX_PARAMETER_SIZE, sizeof max_param, &max_param, NULL));
   CHECK_MSG(max_param >= 1024, "CL_DEVICE_MAX_PARAMETER_SIZE %zu", max_param);
+  /* and no more than 128 8-byte parameters: the CTS builds max/8 - 1 longs and a buffer */
+  CHECK_MSG(max_param <= 128 * 8, "CL_DEVICE_MAX_PARAMETER_SIZE %zu: more than 128 longs", max_param);
   enum { NPARAM = 127 };
   static char many_src[NPARAM * 16 + 256];
   size_t at = (size_t)snprintf(many_src, sizeof many_src, "__kernel void many(__global long *out");
