@@ -10,7 +10,9 @@
 # SPIRV-Headers (Debian 12's opencl-c-headers are too old for the CTS;
 # docs/opencl.md). test_compiler needs spirv-as (Debian spirv-tools).
 # CTS_TESTS / CTS_ARGS narrow what runs (say CTS_TESTS=test_basic
-# CTS_ARGS="hostptr fpmath"); CTS_TIMEOUT bounds one binary's run.
+# CTS_ARGS="hostptr fpmath"), CTS_PLATFORMS which of rvhal1 rvhal4 pocl;
+# CTS_TIMEOUT bounds one binary's run. Each platform gets its own program
+# cache under WORK_DIR (rvhal's and POCL's), so a run starts cold.
 set -eu
 CTS=$(cd "$1" && pwd)
 CLH=$(cd "$2" && pwd)
@@ -18,6 +20,7 @@ SPVH=$(cd "$3" && pwd)
 BUILD=$(cd "${4:-build}" && pwd)
 WORK=${5:-${TMPDIR:-/tmp}/rvhal-cts}
 TESTS=${CTS_TESTS:-test_basic test_api test_compiler test_atomics test_commonfns}
+PLATFORMS=${CTS_PLATFORMS:-rvhal1 rvhal4 pocl}
 TIMEOUT=${CTS_TIMEOUT:-14400}
 mkdir -p "$WORK"
 
@@ -48,16 +51,19 @@ counts() { # log -> "passed/total" from the harness's last summary line
     awk '{ if ($1 == "PASSED") print $2 "/" $3; else print ($3 - $2) "/" $3 }'
 }
 
-printf '%-16s | %-14s | %-14s | %-14s\n' test "rvhal 1 hart" "rvhal 4 harts" "POCL"
+header=$(printf '%-16s' test)
+for platform in $PLATFORMS; do header="$header | $(printf '%-14s' "$platform")"; done
+echo "$header"
 for t in $TESTS; do
   exe=$(find "$WORK/build/test_conformance" -name "$t" -type f | head -1)
   row=$(printf '%-16s' "$t")
-  for platform in rvhal1 rvhal4 pocl; do
+  for platform in $PLATFORMS; do
     log=$WORK/$t.$platform.log
     case $platform in
-      rvhal1) env="OCL_ICD_VENDORS=$BUILD/opencl/rvhal.icd RVHAL_HARTS=1" ;;
-      rvhal4) env="OCL_ICD_VENDORS=$BUILD/opencl/rvhal.icd RVHAL_HARTS=4" ;;
-      pocl) env="OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd" ;;
+      rvhal1) env="OCL_ICD_VENDORS=$BUILD/opencl/rvhal.icd RVHAL_HARTS=1 RVHAL_OPENCL_CACHE_DIR=$WORK/cache.$t.$platform" ;;
+      rvhal4) env="OCL_ICD_VENDORS=$BUILD/opencl/rvhal.icd RVHAL_HARTS=4 RVHAL_OPENCL_CACHE_DIR=$WORK/cache.$t.$platform" ;;
+      pocl) env="OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd POCL_CACHE_DIR=$WORK/cache.$t.$platform" ;;
+      *) echo "CTS_PLATFORMS: unknown platform '$platform' (rvhal1, rvhal4 or pocl)" >&2; exit 2 ;;
     esac
     (cd "$(dirname "$exe")" && env $env timeout "$TIMEOUT" "$exe" ${CTS_ARGS:-}) >"$log" 2>&1 || true
     c=$(counts "$log")

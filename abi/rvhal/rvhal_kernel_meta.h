@@ -15,7 +15,11 @@
 #define RVHAL_META_MAGIC 0x4154454Du /* "META" */
 #define RVHAL_META_VERSION 3     /* 3: value types in the descriptors */
 #define RVHAL_META_MIN_VERSION 2 /* 2: no types (size checks only) */
-#define RVHAL_META_MAX_ARGS 64
+/* 128: OpenCL's full profile needs 1024 bytes of parameters, which its
+ * conformance test fills with one buffer and 127 longs. A reader takes only
+ * the 16 + 8 * num_args bytes a record uses, so records built when this
+ * was 64 still read. */
+#define RVHAL_META_MAX_ARGS 128
 #define RVHAL_META_SUFFIX "__rvhal_meta"
 #define RVHAL_META_ARGS_SUFFIX "__rvhal_args"
 
@@ -79,10 +83,14 @@ RVHAL_STATIC_ASSERT(sizeof(rvhal_kernel_meta_t) == 16 + 8 * RVHAL_META_MAX_ARGS,
  * in <entry>__rvhal_args, as clang's !kernel_arg_type and !kernel_arg_name).
  * The entry is named after the __kernel function. Per argument: address
  * space (0 private, 1 global, 2 constant, 3 local, as clang numbers them),
- * type qualifiers (1 const, 2 restrict, 4 volatile), access qualifier. */
+ * type qualifiers (1 const, 2 restrict, 4 volatile), access qualifier.
+ * Version 2 adds the kernel's attributes: reqd_work_group_size (all 0 when
+ * absent), work_group_size_hint, and the attribute text CL_KERNEL_ATTRIBUTES
+ * reports. (The bytes of __local variables are the ELF's PT_TLS size.) */
 #define RVHAL_OPENCL_META_MAGIC 0x4C43434Fu /* "OCCL" */
-#define RVHAL_OPENCL_META_VERSION 1
+#define RVHAL_OPENCL_META_VERSION 2
 #define RVHAL_OPENCL_META_SUFFIX "__rvhal_opencl"
+#define RVHAL_OPENCL_ATTRIBUTES_MAX 160 /* bytes of attribute text, with its NUL */
 
 typedef struct rvhal_opencl_meta {
   uint32_t magic;    /* RVHAL_OPENCL_META_MAGIC */
@@ -92,12 +100,21 @@ typedef struct rvhal_opencl_meta {
   uint8_t address_space[RVHAL_META_MAX_ARGS];
   uint8_t type_qualifiers[RVHAL_META_MAX_ARGS];
   uint8_t access_qualifier[RVHAL_META_MAX_ARGS];
+  uint32_t reqd_work_group_size[3]; /* __attribute__((reqd_work_group_size(x, y, z))); 0 0 0 if none */
+  uint32_t work_group_size_hint[3]; /* __attribute__((work_group_size_hint(x, y, z))); 0 0 0 if none */
+  char attributes[RVHAL_OPENCL_ATTRIBUTES_MAX]; /* NUL-terminated, e.g. "reqd_work_group_size(4,1,1)" */
 } rvhal_opencl_meta_t;
 
 RVHAL_STATIC_ASSERT(offsetof(rvhal_opencl_meta_t, address_space) == 16, "opencl meta layout");
 RVHAL_STATIC_ASSERT(offsetof(rvhal_opencl_meta_t, type_qualifiers) == 16 + RVHAL_META_MAX_ARGS, "opencl meta layout");
 RVHAL_STATIC_ASSERT(offsetof(rvhal_opencl_meta_t, access_qualifier) == 16 + 2 * RVHAL_META_MAX_ARGS,
                     "opencl meta layout");
-RVHAL_STATIC_ASSERT(sizeof(rvhal_opencl_meta_t) == 16 + 3 * RVHAL_META_MAX_ARGS, "opencl meta layout");
+RVHAL_STATIC_ASSERT(offsetof(rvhal_opencl_meta_t, reqd_work_group_size) == 16 + 3 * RVHAL_META_MAX_ARGS,
+                    "opencl meta layout");
+RVHAL_STATIC_ASSERT(offsetof(rvhal_opencl_meta_t, work_group_size_hint) == 28 + 3 * RVHAL_META_MAX_ARGS,
+                    "opencl meta layout");
+RVHAL_STATIC_ASSERT(offsetof(rvhal_opencl_meta_t, attributes) == 40 + 3 * RVHAL_META_MAX_ARGS, "opencl meta layout");
+RVHAL_STATIC_ASSERT(sizeof(rvhal_opencl_meta_t) == 40 + 3 * RVHAL_META_MAX_ARGS + RVHAL_OPENCL_ATTRIBUTES_MAX,
+                    "opencl meta layout");
 
 #endif /* RVHAL_ABI_KERNEL_META_H */

@@ -11,6 +11,6 @@
  * __local_variable block, each starting at a multiple of this: the SDK
  * carves it so, and the host checks launches against the device's local
  * memory size by the same rule. */
-#define RVHAL_LOCAL_ALIGN 64u
+#define RVHAL_LOCAL_ALIGN 128u
 
 #endif /* RVHAL_ABI_LIMITS_H */

@@ -201,7 +201,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info n
   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
     RET(zero_sz);
-  case CL_DEVICE_MAX_PARAMETER_SIZE: RET((size_t)in->max_args_size);
+  case CL_DEVICE_MAX_PARAMETER_SIZE: { /* bytes a kernel's parameters may take, with at most
+                                         * RVHAL_META_MAX_ARGS of them: as many 8-byte ones as fit */
+    size_t by_count = (size_t)RVHAL_META_MAX_ARGS * 8;
+    RET(by_count < in->max_args_size ? by_count : (size_t)in->max_args_size);
+  }
   case CL_DEVICE_MEM_BASE_ADDR_ALIGN: RET((cl_uint)(RVCL_BASE_ALIGN * 8)); /* bits */
   case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: RET((cl_uint)RVCL_BASE_ALIGN);
   case CL_DEVICE_SINGLE_FP_CONFIG:
@@ -252,8 +256,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info n
   case CL_DEVICE_PRINTF_BUFFER_SIZE: RET((size_t)1024 * 1024); /* print() lines stream out as they come */
   case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: RET((size_t)1);
   case CL_DEVICE_NUMERIC_VERSION: RET((cl_version)CL_MAKE_VERSION(3, 0, 0));
-  case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-    RET((cl_device_atomic_capabilities)(CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP));
+  case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: /* RISC-V AMOs on the one memory every hart shares */
+    RET((cl_device_atomic_capabilities)(CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                                        CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+                                        CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES));
   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
     RET((cl_device_atomic_capabilities)(CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
                                         CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP));
@@ -276,9 +282,14 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info n
                              {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"}, {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"}};
     return rvcl_info(nv, sizeof nv, size, value, size_ret);
   }
-  case CL_DEVICE_OPENCL_C_FEATURES: {
-    cl_name_version nv[2] = {{CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"}, {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"}};
-    return rvcl_info(nv, (fp64 ? 2 : 1) * sizeof nv[0], size, value, size_ret);
+  case CL_DEVICE_OPENCL_C_FEATURES: { /* the macros rvhal's compiler defines (compiler/opencl_sdk.h) */
+    cl_name_version nv[6] = {{CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
+                             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_acq_rel"},
+                             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"},
+                             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
+                             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices"},
+                             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"}};
+    return rvcl_info(nv, (fp64 ? 6 : 5) * sizeof nv[0], size, value, size_ret);
   }
   }
   return rvcl_fail(NULL, "clGetDeviceInfo", CL_INVALID_VALUE, "param_name 0x%x is not a device query", (unsigned)name);

@@ -176,7 +176,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info name
   }
   case CL_KERNEL_CONTEXT: return rvcl_info(&k->program->context, sizeof(cl_context), size, value, size_ret);
   case CL_KERNEL_PROGRAM: return rvcl_info(&k->program, sizeof k->program, size, value, size_ret);
-  case CL_KERNEL_ATTRIBUTES: return rvcl_info_str("", size, value, size_ret);
+  case CL_KERNEL_ATTRIBUTES: /* as the source wrote them (OpenCL C kernels; compiler/opencl_ir.c) */
+    return rvcl_info_str(k->ki->attributes ? k->ki->attributes : "", size, value, size_ret);
   }
   return rvcl_fail(k->program->context, "clGetKernelInfo", CL_INVALID_VALUE, "param_name 0x%x is not a kernel query",
                    (unsigned)name);
@@ -290,11 +291,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_
     return rvcl_info(&s, sizeof s, size, value, size_ret);
   }
   case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
-    size_t s[3] = {0, 0, 0};
+    const uint32_t *r = k->ki->reqd_work_group_size;
+    size_t s[3] = {r[0], r[1], r[2]};
     return rvcl_info(s, sizeof s, size, value, size_ret);
   }
-  case CL_KERNEL_LOCAL_MEM_SIZE: {
-    cl_ulong total = 0;
+  case CL_KERNEL_LOCAL_MEM_SIZE: { /* __local variables (every group gets them) and the __local arguments set */
+    cl_ulong total = k->ki->local_vars_size;
     for (uint32_t i = 0; i < k->ki->num_args; i++)
       if (k->args[i].set && k->ki->args[i].kind == RVHAL_ARG_KIND_LOCAL) total += k->args[i].arg.size;
     return rvcl_info(&total, sizeof total, size, value, size_ret);

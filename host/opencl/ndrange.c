@@ -54,6 +54,22 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
                        name ? name : "unnamed");
     }
   size_t loc[3] = {1, 1, 1};
+  /* reqd_work_group_size(x, y, z): a given local size must be it, and a NULL
+   * one is it (dimensions past work_dim must be 1). */
+  const uint32_t *reqd = k->ki->reqd_work_group_size;
+  if (reqd[0]) {
+    for (cl_uint i = 0; i < 3; i++) {
+      size_t want = reqd[i], have = local ? (i < dim ? local[i] : 1) : (i < dim ? want : 1);
+      if (have != want)
+        return rvcl_fail(c, fn, CL_INVALID_WORK_GROUP_SIZE,
+                         "kernel %s has reqd_work_group_size(%u, %u, %u), but the %s local size is %zu in dimension %u",
+                         k->name, reqd[0], reqd[1], reqd[2], local ? "given" : "work_dim's", have, i);
+    }
+    if (!local) {
+      for (cl_uint i = 0; i < 3; i++) loc[i] = reqd[i];
+      local = loc;
+    }
+  }
   if (local) {
     uint64_t items = 1;
     for (cl_uint i = 0; i < dim; i++) {

@@ -139,9 +139,11 @@ static void arguments(void) {
   static uint8_t big[8192];
   hal_arg_t huge[3] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in), rvhal_arg_value(big, sizeof big)};
   CASE(exec1(c.pa, k, 8, 4, huge, 3, 1), RVHAL_INVALID_ARGUMENT, "larger than any pack");
-  hal_arg_t many[65];
-  for (int i = 0; i < 65; i++) many[i] = rvhal_arg_value(&kv, 4);
-  CASE(exec1(c.pa, k, 8, 4, many, 65, 1), RVHAL_INVALID_ARGUMENT, "65 arguments");
+  hal_arg_t many[RVHAL_META_MAX_ARGS + 1];
+  for (int i = 0; i < RVHAL_META_MAX_ARGS + 1; i++) many[i] = rvhal_arg_value(&kv, 4);
+  char many_msg[32];
+  snprintf(many_msg, sizeof many_msg, "%d arguments", RVHAL_META_MAX_ARGS + 1);
+  CASE(exec1(c.pa, k, 8, 4, many, RVHAL_META_MAX_ARGS + 1, 1), RVHAL_INVALID_ARGUMENT, many_msg);
 
   /* Buffers that are not inside any allocation. */
   hal_arg_t unmapped[3] = {rvhal_arg_global(c.out), rvhal_arg_global(0x1000), rvhal_arg_value(&kv, 4)};
@@ -168,7 +170,7 @@ static void arguments(void) {
   char lm_str[32], need_str[32];
   snprintf(lm_str, sizeof lm_str, "%llu", (unsigned long long)lm);
   hal_arg_t loc[3] = {rvhal_arg_global(c.out), rvhal_arg_global(c.in), rvhal_arg_local(lm + 1)};
-  snprintf(need_str, sizeof need_str, "needs %llu bytes", (unsigned long long)(lm + 64));
+  snprintf(need_str, sizeof need_str, "needs %llu bytes", (unsigned long long)(lm + RVHAL_LOCAL_ALIGN));
   CHECK_FAILS(exec1(c.pa, c.local, 8, 4, loc, 3, 1), RVHAL_LOCAL_MEMORY, need_str);
   CHECK_LAST_ERROR_HAS(lm_str);
   GOOD();

@@ -33,12 +33,139 @@ static cl_program build(cl_test_env_t *env, const char *src, const char *options
   return p;
 }
 
+/* Kernel attributes (reqd_work_group_size, work_group_size_hint,
+ * vec_type_hint) reach the kernel queries, a launch honours the required
+ * size (a NULL local size picks it, another is refused), __local variables
+ * count in CL_KERNEL_LOCAL_MEM_SIZE, a __local long16 variable and
+ * __local buffer arguments are aligned to 128 bytes, and a kernel name of
+ * 2048 characters builds. */
+static const char *attr_src =
+    "__kernel __attribute__((reqd_work_group_size(4, 1, 1))) __attribute__((work_group_size_hint(8, 1, 1)))\n"
+    "__attribute__((vec_type_hint(float4)))\n"
+    "void fixed(__global ulong *out, __local char *a, __local char *b) {\n"
+    "  __local long16 wide[3];\n"
+    "  __local int count[100];\n"
+    "  size_t i = get_global_id(0), l = get_local_id(0), next = (l + 1) % 4;\n"
+    "  count[l] = (int)i;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  wide[1].s0 = (long)i;\n"
+    "  out[i * 4 + 0] = get_local_size(0);\n"
+    "  out[i * 4 + 1] = (ulong)&wide[0] % 128 + (ulong)&wide[1] % 128;\n"
+    "  out[i * 4 + 2] = (ulong)a % 128 + (ulong)b % 128;\n"
+    "  out[i * 4 + 3] = (ulong)count % 4 + (ulong)(count[next] - (int)(i - l + next));\n"
+    "}\n"
+    "__kernel void plain(__global ulong *out) { out[0] = 1; }\n";
+
+static void attributes_and_local(cl_test_env_t *env, cl_command_queue q) {
+  cl_int err, berr;
+  cl_program p = build(env, attr_src, "", &berr);
+  CHECK_CL(berr);
+  cl_kernel k = clCreateKernel(p, "fixed", &err), plain = clCreateKernel(p, "plain", &err);
+  CHECK_CL(err);
+  if (!k || !plain) return;
+  char attrs[256] = "";
+  CHECK_CL(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, sizeof attrs, attrs, NULL));
+  CHECK_MSG(strstr(attrs, "reqd_work_group_size(4,1,1)") && strstr(attrs, "work_group_size_hint(8,1,1)") &&
+                strstr(attrs, "vec_type_hint(float4)"),
+            "CL_KERNEL_ATTRIBUTES: '%s'", attrs);
+  CHECK_CL(clGetKernelInfo(plain, CL_KERNEL_ATTRIBUTES, sizeof attrs, attrs, NULL));
+  CHECK_MSG(attrs[0] == '\0', "plain kernel's attributes: '%s'", attrs);
+  size_t cwg[3] = {9, 9, 9};
+  CHECK_CL(clGetKernelWorkGroupInfo(k, env->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof cwg, cwg, NULL));
+  CHECK(cwg[0] == 4 && cwg[1] == 1 && cwg[2] == 1);
+  CHECK_CL(clGetKernelWorkGroupInfo(plain, env->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof cwg, cwg, NULL));
+  CHECK(cwg[0] == 0 && cwg[1] == 0 && cwg[2] == 0);
+
+  const size_t n = 16;
+  cl_mem out = clCreateBuffer(env->context, CL_MEM_READ_WRITE, n * 4 * sizeof(cl_ulong), NULL, &err);
+  CHECK_CL(err);
+  CHECK_CL(clSetKernelArg(k, 0, sizeof out, &out));
+  CHECK_CL(clSetKernelArg(k, 1, 3, NULL)); /* odd sizes: the next buffer still starts aligned */
+  CHECK_CL(clSetKernelArg(k, 2, 5, NULL));
+  cl_ulong lmem = 0;
+  CHECK_CL(clGetKernelWorkGroupInfo(k, env->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL));
+  /* count's 400 bytes (wide is shrunk by the optimizer to what it uses), and the 8 bytes of arguments */
+  CHECK_MSG(lmem >= 400 + 8 && lmem < 65536, "CL_KERNEL_LOCAL_MEM_SIZE %llu", (unsigned long long)lmem);
+  size_t global = n, wrong = 2;
+  CHECK_CL_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &wrong, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+  cl_ulong got[64];
+  CHECK_CL(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+  for (size_t i = 0; i < n; i++) {
+    CHECK_MSG(got[i * 4] == 4, "item %zu: local size %llu (reqd_work_group_size 4)", i, (unsigned long long)got[i * 4]);
+    CHECK_MSG(got[i * 4 + 1] == 0, "item %zu: __local long16 off 128-byte alignment by %llu", i,
+              (unsigned long long)got[i * 4 + 1]);
+    CHECK_MSG(got[i * 4 + 2] == 0, "item %zu: __local buffers off 128-byte alignment by %llu", i,
+              (unsigned long long)got[i * 4 + 2]);
+    CHECK(got[i * 4 + 3] == 0);
+  }
+  clReleaseMemObject(out);
+  clReleaseKernel(k), clReleaseKernel(plain);
+  clReleaseProgram(p);
+
+  /* the most parameters a kernel takes: one buffer and 127 longs, the
+   * 1024 bytes OpenCL's full profile requires (CL_DEVICE_MAX_PARAMETER_SIZE
+   * is at least that) */
+  size_t max_param = 0;
+  CHECK_CL(clGetDeviceInfo(env->device, CL_DEVICE_MAX_PARAMETER_SIZE, sizeof max_param, &max_param, NULL));
+  CHECK_MSG(max_param >= 1024, "CL_DEVICE_MAX_PARAMETER_SIZE %zu", max_param);
+  /* and no more than 128 8-byte parameters: the CTS builds max/8 - 1 longs and a buffer */
+  CHECK_MSG(max_param <= 128 * 8, "CL_DEVICE_MAX_PARAMETER_SIZE %zu: more than 128 longs", max_param);
+  enum { NPARAM = 127 };
+  static char many_src[NPARAM * 16 + 256];
+  size_t at = (size_t)snprintf(many_src, sizeof many_src, "__kernel void many(__global long *out");
+  for (int i = 0; i < NPARAM; i++) at += (size_t)snprintf(many_src + at, sizeof many_src - at, ", long a%d", i);
+  at += (size_t)snprintf(many_src + at, sizeof many_src - at, ") {\n  out[0] = 0");
+  for (int i = 0; i < NPARAM; i++) at += (size_t)snprintf(many_src + at, sizeof many_src - at, " + a%d", i);
+  snprintf(many_src + at, sizeof many_src - at, ";\n}\n");
+  p = build(env, many_src, "", &berr);
+  CHECK_CL(berr);
+  k = clCreateKernel(p, "many", &err);
+  CHECK_CL(err);
+  cl_mem sum = clCreateBuffer(env->context, CL_MEM_READ_WRITE, sizeof(cl_long), NULL, &err);
+  CHECK_CL(err);
+  cl_long want = 0, got_sum = -1;
+  if (k) {
+    CHECK_CL(clSetKernelArg(k, 0, sizeof sum, &sum));
+    for (int i = 0; i < NPARAM; i++) {
+      cl_long v = (cl_long)(i + 1) << 20;
+      want += v;
+      CHECK_CL(clSetKernelArg(k, (cl_uint)i + 1, sizeof v, &v));
+    }
+    size_t one = 1;
+    CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+    CHECK_CL(clEnqueueReadBuffer(q, sum, CL_TRUE, 0, sizeof got_sum, &got_sum, 0, NULL, NULL));
+    clReleaseKernel(k);
+  }
+  CHECK_MSG(got_sum == want, "128 parameters: sum %lld, want %lld", (long long)got_sum, (long long)want);
+  clReleaseMemObject(sum);
+  clReleaseProgram(p);
+
+  /* a kernel name of 2048 characters */
+  char name[2049];
+  for (int i = 0; i < 2048; i++) name[i] = (char)('a' + i % 26);
+  name[2048] = '\0';
+  char long_src[2200];
+  snprintf(long_src, sizeof long_src, "__kernel void %s(__global int *p) { p[0] = 1; }\n", name);
+  p = build(env, long_src, "", &berr);
+  CHECK_CL(berr);
+  k = clCreateKernel(p, name, &err);
+  CHECK_CL(err);
+  char back[2100] = "";
+  if (k) CHECK_CL(clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof back, back, NULL));
+  CHECK(!strcmp(back, name));
+  if (k) clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
 int main(int argc, char **argv) {
   cl_test_env_t env;
   if (cl_test_open(argc, argv, &env) != 0) return 1;
   cl_int err, berr;
   cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, NULL, &err);
   CHECK_CL(err);
+
+  attributes_and_local(&env, q);
 
   /* a compile error: the build log holds clang's diagnostic */
   cl_program bad = build(&env, "__kernel void broken(__global int *p) { p[0] = undeclared_name; }\n", "", &berr);

@@ -47,7 +47,7 @@ int main(void) {
   CHECK_EQ_U64(plan.num_local_args, 2);
   CHECK_EQ_U64(plan.local_arg_offset[0], want[1].offset);
   CHECK_EQ_U64(plan.local_arg_offset[1], want[3].offset);
-  CHECK_EQ_U64(plan.local_bytes, 128 + 64); /* each rounded up to RVHAL_LOCAL_ALIGN */
+  CHECK_EQ_U64(plan.local_bytes, 128 + 128); /* 100 and 64, each rounded up to RVHAL_LOCAL_ALIGN */
   /* 16 groups for 4 harts: one hart per group, 16 / (4 * 8) -> chunks of 1 */
   CHECK_EQ_U64(plan.team, 1);
   CHECK_EQ_U64(plan.harts, 4);
@@ -95,7 +95,7 @@ int main(void) {
   hal_arg_t zero[2] = {rvhal_arg_global(0x1000), rvhal_arg_local(0)};
   REFUSED(plan_of(&lim, 64, 4, zero, 2, 1, NULL), RVHAL_INVALID_ARGUMENT, "local buffer of 0 bytes");
   hal_arg_t big[2] = {rvhal_arg_local(65536), rvhal_arg_local(1)};
-  REFUSED(plan_of(&lim, 64, 4, big, 2, 1, NULL), RVHAL_LOCAL_MEMORY, "needs 65600 bytes of local memory");
+  REFUSED(plan_of(&lim, 64, 4, big, 2, 1, NULL), RVHAL_LOCAL_MEMORY, "needs 65664 bytes of local memory"); /* 65536 + 1 rounded to 128 */
   hal_arg_t wrap[2] = {rvhal_arg_local(UINT64_MAX - 8), rvhal_arg_local(64)};
   REFUSED(plan_of(&lim, 64, 4, wrap, 2, 1, NULL), RVHAL_LOCAL_MEMORY, "argument 0: a local buffer of");
   hal_ndrange_t nd = {.global = {64}, .local = {4}};

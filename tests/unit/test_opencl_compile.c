@@ -8,6 +8,7 @@
  * clang's file:line in the log; bad arguments are refused by name. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -91,16 +92,41 @@ static void check_values(uint32_t xlen, const char *src) {
   }
   rvhal_program_info_free(info);
 
-  /* The OpenCL record at another version: refused, saying so. */
+  /* The OpenCL record damaged: an unterminated attribute text, a required
+   * work-group size with a 0, another version (1, the record before
+   * attributes; 99): each refused, saying what. */
   uint8_t *b = elf;
+  size_t rec = 0;
   int found = 0;
-  for (size_t i = 0; i + 8 <= size; i++)
+  for (size_t i = 0; i + sizeof(rvhal_opencl_meta_t) <= size; i++)
     if (!memcmp(b + i, "OCCL", 4) && b[i + 4] == RVHAL_OPENCL_META_VERSION && !b[i + 5] && !b[i + 6] && !b[i + 7]) {
-      b[i + 4] = 99;
+      rec = i;
       found++;
     }
   CHECK_EQ_U64(found, 1);
+  if (found != 1) {
+    free(elf);
+    return;
+  }
+  rvhal_opencl_meta_t saved;
+  memcpy(&saved, b + rec, sizeof saved);
+  memset(b + rec + offsetof(rvhal_opencl_meta_t, attributes), 'x', RVHAL_OPENCL_ATTRIBUTES_MAX);
   info = NULL;
+  CHECK_EQ_U64(rvhal_program_info_read(elf, size, &info), (uint64_t)(int64_t)RVHAL_BAD_ELF);
+  CHECK_MSG(strstr(rvhal_last_error(), "values__rvhal_opencl: its attribute text is not NUL-terminated") != NULL, "%s",
+            rvhal_last_error());
+  memcpy(b + rec, &saved, sizeof saved);
+  const uint32_t reqd[3] = {4, 0, 1};
+  memcpy(b + rec + offsetof(rvhal_opencl_meta_t, reqd_work_group_size), reqd, sizeof reqd);
+  CHECK_EQ_U64(rvhal_program_info_read(elf, size, &info), (uint64_t)(int64_t)RVHAL_BAD_ELF);
+  CHECK_MSG(strstr(rvhal_last_error(), "values__rvhal_opencl: reqd_work_group_size(4, 0, 1) has a 0") != NULL, "%s",
+            rvhal_last_error());
+  memcpy(b + rec, &saved, sizeof saved);
+  b[rec + 4] = 1;
+  CHECK_EQ_U64(rvhal_program_info_read(elf, size, &info), (uint64_t)(int64_t)RVHAL_BAD_ELF);
+  CHECK_MSG(strstr(rvhal_last_error(), "OpenCL metadata values__rvhal_opencl is version 1; this rvhal reads version 2") !=
+                NULL, "%s", rvhal_last_error());
+  b[rec + 4] = 99;
   CHECK_EQ_U64(rvhal_program_info_read(elf, size, &info), (uint64_t)(int64_t)RVHAL_BAD_ELF);
   CHECK_MSG(strstr(rvhal_last_error(), "OpenCL metadata values__rvhal_opencl is version 99") != NULL, "%s",
             rvhal_last_error());
@@ -147,6 +173,60 @@ int main(void) {
   elf = NULL;
   free(log);
   log = NULL;
+  /* The predefined macros the spec lists, and feature macros exactly the
+   * ones the device reports (CL_DEVICE_OPENCL_C_FEATURES: int64, fp64, the
+   * atomic orders and scopes; no generic address space, no program-scope
+   * globals, no images), under the build options the CTS passes. */
+  static const char macros[] =
+      "#if __OPENCL_VERSION__ != 300 || __OPENCL_C_VERSION__ != 300 || CL_VERSION_1_2 != 120 || CL_VERSION_3_0 != 300\n"
+      "#error version macros\n#endif\n"
+      "#if !defined(__ENDIAN_LITTLE__) || defined(__IMAGE_SUPPORT__)\n#error endian or image macro\n#endif\n"
+      "#if !defined(__opencl_c_int64) || !defined(__opencl_c_fp64) || !defined(__opencl_c_atomic_order_seq_cst) || "
+      "!defined(__opencl_c_atomic_order_acq_rel) || !defined(__opencl_c_atomic_scope_device) || "
+      "!defined(__opencl_c_atomic_scope_all_devices)\n#error a reported feature is missing\n#endif\n"
+      "#if defined(__opencl_c_generic_address_space) || defined(__opencl_c_program_scope_global_variables) || "
+      "defined(__opencl_c_images) || defined(__opencl_c_pipes) || defined(__opencl_c_device_enqueue)\n"
+      "#error an unreported feature is defined\n#endif\n"
+      "__kernel void k(__global float *p) { p[0] = vload4(0, p).y; }\n";
+  rvhal_opencl_compile_desc_t mac = {macros, 0, "macros.cl", "-cl-std=CL3.0 -cl-no-subgroup-ifp -Werror", 64, NULL};
+  CHECK_MSG(rvhal_opencl_compile(&mac, &elf, &size, &log) == RVHAL_OK, "predefined macros: %s\n%s",
+            rvhal_last_error(), log ? log : "");
+  free(elf);
+  elf = NULL;
+  free(log);
+  log = NULL;
+  static const char nofp64[] = "#ifdef __opencl_c_fp64\n#error fp64 still on\n#endif\n__kernel void k() {}\n";
+  rvhal_opencl_compile_desc_t ext_off = {nofp64, 0, NULL, "-cl-std=CL3.0 -cl-ext=-__opencl_c_fp64,-cl_khr_fp64", 64,
+                                         NULL};
+  CHECK_MSG(rvhal_opencl_compile(&ext_off, &elf, &size, &log) == RVHAL_OK, "-cl-ext=-: %s\n%s", rvhal_last_error(),
+            log ? log : "");
+  free(elf);
+  elf = NULL;
+  free(log);
+  log = NULL;
+  rvhal_opencl_compile_desc_t ext_on = {nofp64, 0, NULL, "-cl-ext=+cl_khr_fp16", 64, NULL};
+  CHECK_EQ_U64(rvhal_opencl_compile(&ext_on, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
+  CHECK_MSG(strstr(rvhal_last_error(), "'+cl_khr_fp16' is not '-name'") != NULL, "%s", rvhal_last_error());
+  /* More kernels than the linker's command line has room for options
+   * (each is traced with ld -y): 300, all found. */
+  {
+    enum { NK = 300 };
+    static char many[NK * 64];
+    size_t at = 0;
+    for (int i = 0; i < NK; i++)
+      at += (size_t)snprintf(many + at, sizeof many - at, "__kernel void k%d(__global int *p) { p[0] = %d; }\n", i, i);
+    rvhal_opencl_compile_desc_t mk = {many, 0, "many.cl", NULL, 64, NULL};
+    CHECK_MSG(rvhal_opencl_compile(&mk, &elf, &size, &log) == RVHAL_OK, "300 kernels: %s\n%s", rvhal_last_error(),
+              log ? log : "");
+    rvhal_program_info_t *pi = NULL;
+    if (elf) CHECK_OK(rvhal_program_info_read(elf, size, &pi));
+    CHECK_EQ_U64(pi ? pi->num_kernels : 0, NK);
+    rvhal_program_info_free(pi);
+    free(elf);
+    elf = NULL;
+    free(log);
+    log = NULL;
+  }
   /* No __kernel at all. */
   rvhal_opencl_compile_desc_t none = {"int f(int x) { return x; }\n", 0, NULL, NULL, 64, NULL};
   CHECK_EQ_U64(rvhal_opencl_compile(&none, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_BUILD_FAILED);

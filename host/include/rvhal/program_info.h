@@ -45,6 +45,11 @@ typedef struct rvhal_kernel_info {
   const rvhal_kernel_arg_info_t *args;
   uint32_t language;       /* RVHAL_KERNEL_LANG_* */
   const char *source_name; /* the kernel's name in its source (the OpenCL __kernel function); NULL if as name */
+  /* OpenCL C kernels' attributes (0 / NULL for C SDK kernels): */
+  uint32_t reqd_work_group_size[3]; /* reqd_work_group_size(x, y, z); 0 0 0 if the kernel has none */
+  uint32_t work_group_size_hint[3]; /* work_group_size_hint(x, y, z); 0 0 0 if none */
+  uint32_t local_vars_size;         /* bytes of __local variables each work-group gets (the ELF's PT_TLS size) */
+  const char *attributes;           /* the kernel's attributes as source text ("" if none); NULL for C kernels */
 } rvhal_kernel_info_t;
 
 typedef struct rvhal_program_info {

@@ -56,10 +56,11 @@ typedef struct argv_buf {
   int n;
   char *owned[MAX_ARGV];
   int num_owned;
+  int overflow; /* an argument did not fit: the step is not run */
 } argv_buf_t;
 
 static int av_add(argv_buf_t *a, const char *s) {
-  if (a->n >= MAX_ARGV) return -1;
+  if (a->n >= MAX_ARGV) return a->overflow = 1, -1;
   a->v[a->n++] = s;
   a->v[a->n] = NULL;
   return 0;
@@ -67,20 +68,20 @@ static int av_add(argv_buf_t *a, const char *s) {
 
 static int av_addf(argv_buf_t *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int av_addf(argv_buf_t *a, const char *fmt, ...) {
-  if (a->num_owned >= MAX_ARGV) return -1;
+  if (a->num_owned >= MAX_ARGV) return a->overflow = 1, -1;
   char *s;
   va_list ap;
   va_start(ap, fmt);
   int n = vasprintf(&s, fmt, ap);
   va_end(ap);
-  if (n < 0) return -1;
+  if (n < 0) return a->overflow = 1, -1;
   a->owned[a->num_owned++] = s;
   return av_add(a, s);
 }
 
 static void av_free(argv_buf_t *a) {
   for (int i = 0; i < a->num_owned; i++) free(a->owned[i]);
-  a->num_owned = a->n = 0;
+  a->num_owned = a->n = a->overflow = 0;
 }
 
 /* Runs argv with stdout and stderr appended to `log_path`; its exit status,
@@ -130,9 +131,10 @@ static int write_file(const char *path, const char *a, size_t na, const char *b,
 }
 
 /* The files a build writes in its directory, by role. */
-enum { SRC, PROG_LL, KERN_LL, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ, ELF, LOG, NUM_FILES };
+enum { SRC, PROG_LL, KERN_LL, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ, ELF, LOG, TRACE, NUM_FILES };
 static const char *const build_files[NUM_FILES] = {"src.cl",    "prog.ll", "kern.ll", "entry.c",  "entry.ll",
-                                                   "linked.bc", "opt.ll",  "prog.o",  "prog.elf", "log"};
+                                                   "linked.bc", "opt.ll",  "prog.o",  "prog.elf", "log",
+                                                   "trace"};
 
 static void remove_tree(const char *dir) {
   char p[PATH_MAX + 16];
@@ -172,8 +174,31 @@ static int drop_assumes(const char *path) {
 static const char *const passed_cl_options[] = {
     "-cl-single-precision-constant", "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt",
     "-cl-opt-disable", "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
-    "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
-    "-cl-strict-aliasing"};
+    "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-uniform-work-group-size", "-cl-strict-aliasing"};
+
+static int too_many(void) { return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: too many build options"); }
+
+/* -cl-ext=-a,-b (clang's option; the CTS passes it): turning features or
+ * extensions off is taken, since the kernel then uses less than the device
+ * has; turning one on is refused by name, since the device (and its
+ * built-in library) would not have it. */
+static int cl_ext_option(const char *t, argv_buf_t *a) {
+  char *list = strdup(t + 8);
+  if (!list) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  int rc = RVHAL_OK;
+  char *save = NULL;
+  for (char *e = strtok_r(list, ",", &save); e && !rc; e = strtok_r(NULL, ",", &save))
+    if (e[0] != '-' || !e[1])
+      rc = rvhal_error(RVHAL_INVALID_ARGUMENT,
+                       "opencl_compile: %s: '%s' is not '-name': an extension or feature can be turned off, not on "
+                       "(the device reports what it has: CL_DEVICE_EXTENSIONS, CL_DEVICE_OPENCL_C_FEATURES)",
+                       t, e);
+  free(list);
+  if (!t[8] && !rc)
+    rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: -cl-ext= needs a list (-cl-ext=-name,...)");
+  if (!rc && (av_add(a, "-Xclang") || av_addf(a, "%s", t))) rc = too_many();
+  return rc;
+}
 
 /* A kernel's entry is its own name, so a kernel named like a function of
  * picolibc, the SDK or the built-in library (expf, print, ...) would take
@@ -223,8 +248,6 @@ static void clang_args(argv_buf_t *a, const char *clang, const char *lang, uint3
   av_add(a, "-mno-relax");
 }
 
-static int too_many(void) { return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: too many build options"); }
-
 /* The next word of an option string at *p, in place: words are separated
  * by blanks; double quotes group (-I "a dir", -DS="a b") and are removed. */
 static char *next_word(char **p) {
@@ -259,6 +282,12 @@ static int options_to_argv(const char *options, argv_buf_t *a, int *have_std) {
       if (av_addf(a, "%s", t)) rc = too_many();
       continue;
     }
+    if (!strncmp(t, "-cl-ext=", 8)) {
+      rc = cl_ext_option(t, a);
+      continue;
+    }
+    if (!strcmp(t, "-cl-no-subgroup-ifp"))
+      continue; /* OpenCL 2.1: about sub-groups, which rvhal's devices do not have */
     if (t[0] == '-' && t[1] == 'O' && (t[2] == '\0' || (strchr("0123s", t[2]) && t[3] == '\0')))
       continue; /* not an OpenCL option, but programs pass it: kernels are always optimized (-cl-opt-disable is not) */
     if (!strncmp(t, "-cl-std=", 8)) {
@@ -277,8 +306,8 @@ static int options_to_argv(const char *options, argv_buf_t *a, int *have_std) {
       continue;
     }
     rc = rvhal_error(RVHAL_INVALID_ARGUMENT,
-                     "opencl_compile: unknown build option '%s' (rvhal takes -D, -I, -cl-std=, -w, -Werror, -g and "
-                     "the -cl-* options of clBuildProgram)",
+                     "opencl_compile: unknown build option '%s' (rvhal takes -D, -I, -cl-std=, -w, -Werror, -g, "
+                     "-cl-ext=-name and the -cl-* options of clBuildProgram)",
                      t);
   }
   free(copy);
@@ -289,6 +318,12 @@ static int options_to_argv(const char *options, argv_buf_t *a, int *have_std) {
  * (clang's diagnostics, the linker's undefined symbols) goes to *out_log,
  * and the error says `failure` about the source `name`. */
 static int step(argv_buf_t *a, const char *log_path, char **out_log, const char *failure, const char *name) {
+  if (a->overflow) {
+    int rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: %s: %s needs more than %d arguments (too many "
+                         "build options)", name, a->v[0], MAX_ARGV);
+    av_free(a);
+    return rc;
+  }
   int code = run(a, log_path);
   const char *tool = a->v[0];
   if (!code) {
@@ -518,7 +553,18 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, "-Wl,--no-relax");
   av_add(&a, "-nostartfiles");
   av_add(&a, "-Wl,--no-gc-sections");
-  for (uint32_t i = 0; i < prog.num_kernels; i++) av_addf(&a, "-Wl,-y,%s", prog.kernels[i].name); /* shared_name() */
+  { /* ld -y NAME for each kernel (shared_name()), from a file: a program may have thousands of kernels */
+    text_buf_t y = {0};
+    int bad = 0;
+    for (uint32_t i = 0; i < prog.num_kernels && !bad; i++) bad = tb_printf(&y, "-y %s\n", prog.kernels[i].name);
+    if (bad || write_file(path[TRACE], y.data ? y.data : "", y.len, NULL, 0)) {
+      free(y.data);
+      rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot write %s", path[TRACE]);
+      goto done;
+    }
+    free(y.data);
+    av_addf(&a, "-Wl,@%s", path[TRACE]);
+  }
   av_add(&a, path[OBJ]);
   av_add(&a, sdk.opencl_lib);
   av_add(&a, sdk.kernel_lib);

@@ -86,8 +86,12 @@ static int entry_c(text_buf_t *o, const cl_kernel_t *k) {
       uint32_t v = part == 0 ? q->address_space : part == 1 ? q->type_qual : q->access_qual;
       if (tb_printf(o, "%s%u", i ? ", " : "", v)) return -1;
     }
-    if (tb_printf(o, part < 2 ? "},\n  {" : "}};\n")) return -1;
+    if (tb_printf(o, part < 2 ? "},\n  {" : "},\n")) return -1;
   }
+  const uint32_t *r = k->reqd_work_group_size, *h = k->work_group_size_hint;
+  if (tb_printf(o, "  {%uu, %uu, %uu}, {%uu, %uu, %uu}, \"", r[0], r[1], r[2], h[0], h[1], h[2]) ||
+      c_string(o, k->attributes) || tb_printf(o, "\"};\n"))
+    return -1;
   return 0;
 }
 

@@ -130,7 +130,7 @@ static void state_target(const char *m, const char *base, char *out, size_t cap)
 /* ---- the module's functions ---------------------------------------------- */
 
 typedef struct func {
-  char name[256];
+  char *name; /* malloc'd: kernel names may be thousands of characters (the CTS tries 2048) */
   int defined, kernel, state; /* state: takes the hidden parameter */
   char **callees;
   size_t num_callees;
@@ -150,10 +150,12 @@ typedef struct module {
 static func_t *func_named(module_t *m, const char *name, size_t len, int add) {
   for (size_t i = 0; i < m->num_funcs; i++)
     if (strlen(m->funcs[i].name) == len && !memcmp(m->funcs[i].name, name, len)) return &m->funcs[i];
-  if (!add || m->num_funcs == MAX_FUNCS || len >= sizeof m->funcs[0].name) return NULL;
+  if (!add || m->num_funcs == MAX_FUNCS) return NULL;
+  char *copy = strndup(name, len);
+  if (!copy) return NULL;
   func_t *f = &m->funcs[m->num_funcs++];
   memset(f, 0, sizeof *f);
-  memcpy(f->name, name, len);
+  f->name = copy;
   return f;
 }
 
@@ -189,6 +191,7 @@ static void module_free(module_t *m) {
   for (size_t i = 0; i < m->num_funcs; i++) {
     for (size_t j = 0; j < m->funcs[i].num_callees; j++) free(m->funcs[i].callees[j]);
     free(m->funcs[i].callees);
+    free(m->funcs[i].name);
   }
   free(m->md);
   free(m->types);
@@ -203,7 +206,7 @@ static int scan(module_t *m, char *err, size_t cap) {
       const char *name = decl_name(l, n, &len);
       if (!name) continue;
       func_t *f = func_named(m, name, len, 1);
-      if (!f) return snprintf(err, cap, "too many functions in the program (limit %d)", MAX_FUNCS), -1;
+      if (!f) return snprintf(err, cap, "too many functions in the program (limit %d) or out of host memory", MAX_FUNCS), -1;
       if (starts(l, "define ")) {
         f->defined = 1;
         f->kernel = memmem(l, n, " spir_kernel ", 13) != NULL;
@@ -408,6 +411,80 @@ static uint32_t value_type_of(const char *base, uint32_t word) {
   return RVHAL_TYPE_POD;
 }
 
+/* The OpenCL C type name of a vec_type_hint node's IR type ("<4 x float>",
+ * "i32") and signedness: "float4", "uint". 0, or -1 if it is no vector of
+ * a built-in scalar. */
+static int hint_type_name(const char *t, int is_signed, char *out, size_t cap) {
+  unsigned long n = 1;
+  if (*t == '<') {
+    char *e;
+    n = strtoul(t + 1, &e, 10);
+    if (strncmp(e, " x ", 3)) return -1;
+    t = e + 3;
+  }
+  static const struct {
+    const char *ir, *s, *u;
+  } names[] = {{"i8 ", "char", "uchar"}, {"i16 ", "short", "ushort"}, {"i32 ", "int", "uint"},
+               {"i64 ", "long", "ulong"}, {"half ", "half", "half"}, {"float ", "float", "float"},
+               {"double ", "double", "double"}, {"i8>", "char", "uchar"}, {"i16>", "short", "ushort"},
+               {"i32>", "int", "uint"}, {"i64>", "long", "ulong"}, {"half>", "half", "half"},
+               {"float>", "float", "float"}, {"double>", "double", "double"}};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (starts(t, names[i].ir)) {
+      const char *base = is_signed ? names[i].s : names[i].u;
+      if (n == 1) snprintf(out, cap, "%s", base);
+      else snprintf(out, cap, "%s%lu", base, n);
+      return 0;
+    }
+  return -1;
+}
+
+/* A kernel's attributes from its define line: reqd_work_group_size,
+ * work_group_size_hint (three i32 each) and vec_type_hint, recorded and
+ * written out as the source spells them, for CL_KERNEL_ATTRIBUTES. */
+static int kernel_attributes(const module_t *m, const char *l, size_t n, cl_kernel_t *k, char *err, size_t cap) {
+  static const char *const sized[2] = {"!reqd_work_group_size", "!work_group_size_hint"};
+  text_buf_t t = {0};
+  int bad = 0;
+  for (int a = 0; a < 2 && !bad; a++) {
+    uint32_t *v = a ? k->work_group_size_hint : k->reqd_work_group_size;
+    char s[32];
+    if (md_item(m, l, n, sized[a], 0, s, sizeof s)) continue;
+    for (uint32_t d = 0; d < 3; d++) {
+      long x = md_item(m, l, n, sized[a], d, s, sizeof s) ? 0 : strtol(s, NULL, 10);
+      if (x <= 0 || x > (long)UINT32_MAX) {
+        free(t.data);
+        return snprintf(err, cap, "error: kernel %s: %s has a bad size in dimension %u", k->name, sized[a] + 1, d), -1;
+      }
+      v[d] = (uint32_t)x;
+    }
+    bad = tb_printf(&t, "%s%s(%u,%u,%u)", t.len ? " " : "", sized[a] + 1, v[0], v[1], v[2]);
+  }
+  const char *h = memmem(l, n, "!vec_type_hint !", 16);
+  if (h && !bad) {
+    size_t id = strtoul(h + 16, NULL, 10);
+    const char *node = id < m->md_cap ? m->md[id] : NULL, *brace = node ? strchr(node, '{') : NULL;
+    const char *sign = brace ? strstr(brace, " undef, i32 ") : NULL;
+    char name[32];
+    if (!sign || sign > node + line_len(node) || hint_type_name(brace + 1, sign[12] == '1', name, sizeof name)) {
+      free(t.data);
+      return snprintf(err, cap, "error: kernel %s: cannot read its vec_type_hint in the IR", k->name), -1;
+    }
+    bad = tb_printf(&t, "%svec_type_hint(%s)", t.len ? " " : "", name);
+  }
+  if (bad) {
+    free(t.data);
+    return snprintf(err, cap, "out of host memory"), -1;
+  }
+  if (t.len >= sizeof k->attributes) {
+    free(t.data);
+    return snprintf(err, cap, "error: kernel %s: its attributes are too long", k->name), -1;
+  }
+  snprintf(k->attributes, sizeof k->attributes, "%s", t.data ? t.data : "");
+  free(t.data);
+  return 0;
+}
+
 /* The entry is the kernel's own name, in one ELF with the SDK and picolibc. */
 static const char *const reserved_names[] = {"print", "barrier", "start_dma", "wait_dma", "main", "_start",
                                              "memcpy", "memset", "memmove", "printf"};
@@ -415,15 +492,18 @@ static const char *const reserved_names[] = {"print", "barrier", "start_dma", "w
 static int kernel_signature(const module_t *m, const char *l, uint32_t word, cl_kernel_t *k, char *err, size_t cap) {
   size_t n = line_len(l), len;
   const char *name = decl_name(l, n, &len);
+  if (len >= sizeof k->name)
+    return snprintf(err, cap, "error: a kernel name of %zu characters (rvhal's limit is %zu)", len,
+                    sizeof k->name - 1), -1;
   snprintf(k->name, sizeof k->name, "%.*s", (int)len, name);
   if (strstr(k->name, "_block_invoke")) /* clang's kernel for a block passed to enqueue_kernel */
     return snprintf(err, cap, "error: device-side enqueue (enqueue_kernel) is not supported by rvhal "
                     "(docs/kernels.md)"), -1;
-  int reserved = !strncmp(k->name, "rvhal_", 6) || !strncmp(k->name, "__rvhal", 7) || len >= sizeof k->name - 32;
+  int reserved = !strncmp(k->name, "rvhal_", 6) || !strncmp(k->name, "__rvhal", 7);
   for (size_t i = 0; i < sizeof reserved_names / sizeof *reserved_names; i++)
     reserved |= !strcmp(k->name, reserved_names[i]);
   if (reserved)
-    return snprintf(err, cap, "error: kernel name '%s' is reserved by rvhal's kernel SDK (or too long); rename the "
+    return snprintf(err, cap, "error: kernel name '%s' is reserved by rvhal's kernel SDK; rename the "
                     "kernel", k->name), -1;
   const char *p = name + len + 1; /* after '(' */
   uint32_t off = 0, maxal = 1;
@@ -514,7 +594,7 @@ static int kernel_signature(const module_t *m, const char *l, uint32_t word, cl_
     p = *e == ',' ? skip_sp(e + 1) : e;
   }
   k->args_size = (uint32_t)rvhal_align_up(off, maxal);
-  return 0;
+  return kernel_attributes(m, l, n, k, err, cap);
 }
 
 /* ---- the rewrite ---------------------------------------------------------- */
@@ -595,7 +675,7 @@ static int rename_line(module_t *m, text_buf_t *o, const char *l, size_t n) {
     }
     char base[256], target[300];
     base_name(f->name, strlen(f->name), base, sizeof base);
-    if (f->kernel) snprintf(target, sizeof target, "__rvhal_clk_%s", f->name);
+    if (f->kernel) target[0] = '\0'; /* __rvhal_clk_<name>, printed below: the name may be long */
     else if (!f->defined && f->state) state_target(f->name, base, target, sizeof target);
     else if (!f->defined && !strcmp(base, "prefetch")) snprintf(target, sizeof target, "__rvhal_cl_prefetch");
     else snprintf(target, sizeof target, "%s", f->name);
@@ -615,7 +695,7 @@ static int rename_line(module_t *m, text_buf_t *o, const char *l, size_t n) {
         if (tb_insert(o, j + 1, "ptr, ")) return -1;
       }
     }
-    if (tb_printf(o, "@%s(", target)) return -1;
+    if (f->kernel ? tb_printf(o, "@__rvhal_clk_%s(", f->name) : tb_printf(o, "@%s(", target)) return -1;
     i = e + paren;
     if (!paren) o->len--; /* no '(' after a plain reference */
     if (add_param) {

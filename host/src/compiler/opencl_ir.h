@@ -33,12 +33,17 @@ typedef struct cl_param {
   char name[128];       /* !kernel_arg_name */
 } cl_param_t;
 
+#define RVHAL_CL_KERNEL_NAME_MAX 4096 /* bytes with the NUL; the CTS tries names of 2048 */
+
 typedef struct cl_kernel {
-  char name[128];
+  char name[RVHAL_CL_KERNEL_NAME_MAX];
   char attrs[16]; /* the kernel's attribute group ("#0"): its item function gets the same target features */
   uint32_t num_params;
   cl_param_t params[RVHAL_META_MAX_ARGS];
   uint32_t args_size; /* the packed block, rounded to its largest alignment */
+  uint32_t reqd_work_group_size[3]; /* !reqd_work_group_size; 0 0 0 if none */
+  uint32_t work_group_size_hint[3]; /* !work_group_size_hint; 0 0 0 if none */
+  char attributes[RVHAL_OPENCL_ATTRIBUTES_MAX]; /* as CL_KERNEL_ATTRIBUTES reports them */
 } cl_kernel_t;
 
 typedef struct cl_program_ir {

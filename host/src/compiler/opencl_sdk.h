@@ -8,23 +8,31 @@
 #include <stdint.h>
 
 /* The extensions rvhal's devices support (clang -cl-ext): doubles, 64-bit
- * atomics (RV64 only: RV32 has no 64-bit AMOs), byte-addressable stores, and the OpenCL 3.0 features the
- * built-in library implements. Images, pipes, device-side enqueue stay off. */
+ * atomics (RV64 only: RV32 has no 64-bit AMOs), byte-addressable stores, and
+ * the OpenCL C 3.0 features the device reports in CL_DEVICE_OPENCL_C_FEATURES
+ * (host/opencl/device.c): a feature macro a kernel sees is one the API
+ * reports. Off: images, pipes, device-side enqueue, the generic address
+ * space (the built-in library has the named-space overloads only: vload*,
+ * fract, ...) and program-scope global variables (the device reports
+ * CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE 0). */
 #define RVHAL_OPENCL_EXTENSIONS_RV64 RVHAL_OPENCL_EXTENSIONS_RV32 ",+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics"
 #define RVHAL_OPENCL_EXTENSIONS_RV32                                                                     \
   "-cl-ext=-all,+cl_khr_fp64,+__opencl_c_fp64,"                                                          \
   "+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,"                            \
   "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store," \
-  "+__opencl_c_program_scope_global_variables,+__opencl_c_named_address_space_builtins,"               \
-  "+__opencl_c_generic_address_space,+__opencl_c_atomic_order_seq_cst,+__opencl_c_atomic_scope_device,"   \
+  "+__opencl_c_named_address_space_builtins,+__opencl_c_atomic_order_seq_cst,+__opencl_c_atomic_scope_device," \
   "+__opencl_c_int64"
 
 /* OpenCL C 3.0 features clang's header leaves to the target (it defines
  * them itself only for SPIR): the memory scopes and orders the C11-style
- * atomics need, all of which rvhal's atomics (RISC-V AMOs) give. */
+ * atomics need, all of which rvhal's atomics (RISC-V AMOs) give, and which
+ * the device reports (CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES). And
+ * __OPENCL_VERSION__, the device's OpenCL version (CL_DEVICE_VERSION 3.0),
+ * which clang leaves to the implementation. */
+#define RVHAL_OPENCL_VERSION_MACRO "-D__OPENCL_VERSION__=300"
 #define RVHAL_OPENCL_HEADER_FEATURES                                                      \
   "-D__opencl_c_atomic_scope_device=1", "-D__opencl_c_atomic_scope_all_devices=1",       \
-      "-D__opencl_c_atomic_order_acq_rel=1", "-D__opencl_c_atomic_order_seq_cst=1"
+      "-D__opencl_c_atomic_order_acq_rel=1", "-D__opencl_c_atomic_order_seq_cst=1", RVHAL_OPENCL_VERSION_MACRO
 
 typedef struct rvhal_opencl_sdk {
   char clang[PATH_MAX], llvm_link[PATH_MAX], opt[PATH_MAX], llc[PATH_MAX], gcc[PATH_MAX];

@@ -4,6 +4,7 @@
  * rvhal_program_info_read (no device). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "device/device_internal.h"
@@ -19,10 +20,14 @@ static const uint8_t *elf_bytes_at(const rvhal_elf_image_t *img, uint64_t vaddr,
   return NULL;
 }
 
+/* Room for an entry's name and a metadata suffix: rvhal's OpenCL C compiler
+ * takes kernel names of up to 4095 characters. */
+#define SYM_NAME_MAX 4160
+
 /* The "type\0name\0" pairs of <entry>__rvhal_args, if present and whole. */
 static const char *arg_text(const rvhal_elf_image_t *img, const char *entry, uint32_t num_args) {
-  char sym_name[512];
-  snprintf(sym_name, sizeof sym_name, "%s%s", entry, RVHAL_META_ARGS_SUFFIX);
+  char sym_name[SYM_NAME_MAX];
+  if (snprintf(sym_name, sizeof sym_name, "%s%s", entry, RVHAL_META_ARGS_SUFFIX) >= (int)sizeof sym_name) return NULL;
   const rvhal_elf_symbol_t *sym = rvhal_elf_symbol_named(img, sym_name);
   if (!sym || !sym->size) return NULL;
   const char *text = (const char *)elf_bytes_at(img, sym->value, sym->size);
@@ -37,8 +42,10 @@ static const char *arg_text(const rvhal_elf_image_t *img, const char *entry, uin
 static int opencl_meta(const rvhal_elf_image_t *img, const char *entry, uint32_t num_args,
                        const rvhal_opencl_meta_t **out) {
   *out = NULL;
-  char sym_name[512];
-  snprintf(sym_name, sizeof sym_name, "%s%s", entry, RVHAL_OPENCL_META_SUFFIX);
+  char sym_name[SYM_NAME_MAX];
+  if (snprintf(sym_name, sizeof sym_name, "%s%s", entry, RVHAL_OPENCL_META_SUFFIX) >= (int)sizeof sym_name)
+    return rvhal_error(RVHAL_BAD_ELF, "program: kernel name of %zu characters is too long (limit %d)", strlen(entry),
+                       SYM_NAME_MAX - 64);
   const rvhal_elf_symbol_t *sym = rvhal_elf_symbol_named(img, sym_name);
   if (!sym) return RVHAL_OK;
   const rvhal_opencl_meta_t *m =
@@ -48,6 +55,14 @@ static int opencl_meta(const rvhal_elf_image_t *img, const char *entry, uint32_t
   if (m->version != RVHAL_OPENCL_META_VERSION)
     return rvhal_error(RVHAL_BAD_ELF, "program: OpenCL metadata %s is version %u; this rvhal reads version %u: "
                        "rebuild the kernel with this rvhal's rvhal cc", sym_name, m->version, RVHAL_OPENCL_META_VERSION);
+  if (!memchr(m->attributes, '\0', sizeof m->attributes))
+    return rvhal_error(RVHAL_BAD_ELF, "program: OpenCL metadata %s: its attribute text is not NUL-terminated", sym_name);
+  for (int d = 0; d < 3; d++)
+    if (m->reqd_work_group_size[d] == 0 && (m->reqd_work_group_size[0] | m->reqd_work_group_size[1] |
+                                            m->reqd_work_group_size[2]))
+      return rvhal_error(RVHAL_BAD_ELF, "program: OpenCL metadata %s: reqd_work_group_size(%u, %u, %u) has a 0",
+                         sym_name, m->reqd_work_group_size[0], m->reqd_work_group_size[1],
+                         m->reqd_work_group_size[2]);
   *out = m;
   return RVHAL_OK;
 }
@@ -60,14 +75,22 @@ int rvhal_elf_kernels(const rvhal_elf_image_t *img, rvhal_kernel_entry_t *out, u
     const rvhal_elf_symbol_t *sym = &img->symbols[i];
     size_t len = strlen(sym->name);
     if (len <= suffix || strcmp(sym->name + len - suffix, RVHAL_META_SUFFIX)) continue;
-    const uint8_t *bytes = elf_bytes_at(img, sym->value, sizeof(rvhal_kernel_meta_t));
+    /* the header, then the descriptors it counts (a record is as long as
+     * the RVHAL_META_MAX_ARGS it was built with; only num_args are read) */
+    const size_t head = offsetof(rvhal_kernel_meta_t, args);
+    const uint8_t *bytes = elf_bytes_at(img, sym->value, head);
     if (!bytes)
       return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s is not inside a loaded segment", sym->name);
     rvhal_kernel_entry_t *k = &out[n];
     memset(k, 0, sizeof *k);
-    memcpy(&k->meta, bytes, sizeof k->meta);
+    memcpy(&k->meta, bytes, head);
     if (k->meta.magic != RVHAL_META_MAGIC || k->meta.num_args > RVHAL_META_MAX_ARGS)
-      return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s is damaged", sym->name);
+      return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s is damaged (%u arguments; at most %u)", sym->name,
+                         k->meta.num_args, RVHAL_META_MAX_ARGS);
+    const size_t used = head + k->meta.num_args * sizeof k->meta.args[0];
+    if (!(bytes = elf_bytes_at(img, sym->value, used)))
+      return rvhal_error(RVHAL_BAD_ELF, "program: metadata %s is not inside a loaded segment", sym->name);
+    memcpy(&k->meta, bytes, used);
     if (k->meta.version < RVHAL_META_MIN_VERSION || k->meta.version > RVHAL_META_VERSION)
       return rvhal_error(RVHAL_BAD_ELF, "program: kernel metadata %s is version %u; this rvhal reads versions %u to %u: "
                          "rebuild the kernel with this rvhal's SDK", sym->name, k->meta.version,
@@ -155,7 +178,13 @@ int rvhal_program_info_read(const void *elf, hal_size_t size, rvhal_program_info
     }
     ks[i] = (rvhal_kernel_info_t){k->name, k->meta.version, k->meta.args_size, k->meta.num_args, args,
                                   k->opencl ? RVHAL_KERNEL_LANG_OPENCL : RVHAL_KERNEL_LANG_C,
-                                  k->opencl ? k->name : NULL};
+                                  k->opencl ? k->name : NULL, {0, 0, 0}, {0, 0, 0},
+                                  b->img->tls_size > UINT32_MAX ? UINT32_MAX : (uint32_t)b->img->tls_size, NULL};
+    if (k->opencl) { /* checked by opencl_meta(): the text ends inside the record */
+      memcpy(ks[i].reqd_work_group_size, k->opencl->reqd_work_group_size, sizeof ks[i].reqd_work_group_size);
+      memcpy(ks[i].work_group_size_hint, k->opencl->work_group_size_hint, sizeof ks[i].work_group_size_hint);
+      ks[i].attributes = k->opencl->attributes;
+    }
     b->info.num_kernels = i + 1;
   }
   if (rc) {
