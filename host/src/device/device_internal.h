@@ -155,7 +155,6 @@ typedef struct rvhal_launch {
   uint64_t t0, total_groups, chunk, global[3], local[3];
   uint32_t harts, team, work_dim;
   int counting;
-  int rang; /* its submission rang the doorbell (hart 0 was asleep) */
   int debug_counted; /* debug_start holds every hart's mcycle, minstret at submission (a debug link) */
   uint64_t debug_start[RVHAL_MAX_HARTS][2];
   rvhal_launch_times_t times; /* set when it completed (rvhal_launch_wait) */

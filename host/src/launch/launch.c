@@ -28,11 +28,11 @@
  * launch: p50 1.1 us, p99 1.2 us spinning 5 us; sleeping at once p50 9.5 us,
  * p99 511 us. The spin never calls sched_yield: on a loaded host that gave
  * the core away for a whole round of other tasks (every launch ~530 us).
- * Longer launches sleep at once, and so does a launch that rang the
- * doorbell: hart 0 first wakes from wfi (~30 us: QEMU's main loop, then
- * hart 0's thread), which no spin covers; spinning then only took a core
- * from QEMU (measured, empty launch on 4 groups, doorbell every launch:
- * host CPU 21-26 us a launch spinning, 5-10 us without). RVHAL_HOST_SPIN_NS sets a fixed spin
+ * Longer launches sleep at once. A launch that rang the doorbell spins
+ * too: hart 0 first wakes from wfi (~30 us), and the adaptive spin (3x the
+ * recent launches) covers that on a quiet host (empty launch, doorbell
+ * every launch, load ~2: p50 30-51 us spinning, 52-56 us sleeping at once;
+ * on a loaded host sleeping saved host CPU but not time). RVHAL_HOST_SPIN_NS sets a fixed spin
  * instead (device.c reads it into host_spin_ns; 0: adaptive). */
 #define SPIN_MAX_NS 60000u
 #define SPIN_MIN_NS 5000u
@@ -276,8 +276,8 @@ static int device_lied(rvhal_device_t *d, const char *kname, int status) {
 }
 
 /* How long to spin before sleeping on this launch (see the top). */
-static uint64_t spin_ns(const rvhal_device_t *d, int rang) {
-  if (!rvhal_dev_coherent(d) || rang) return 0; /* every look is a round trip to the device; hart 0 was asleep */
+static uint64_t spin_ns(const rvhal_device_t *d) {
+  if (!rvhal_dev_coherent(d)) return 0; /* every look is a round trip to the device */
   if (d->host_spin_ns) return d->host_spin_ns;
   if (d->host_cpus < 2 || d->recent_launch_ns > SPIN_MAX_NS / SPIN_FACTOR) return 0;
   uint64_t spin = d->recent_launch_ns * SPIN_FACTOR;
@@ -286,9 +286,9 @@ static uint64_t spin_ns(const rvhal_device_t *d, int rang) {
 
 /* Wait for launch `seq`: spin (if it should be short), then sleep, draining
  * print output meanwhile. */
-static int wait_for(rvhal_device_t *d, uint64_t seq, int rang, const char *kname) {
+static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname) {
   rvhal_ring_t *ring = &d->ctrl->ring;
-  uint64_t start = now_ns(), spin = spin_ns(d, rang);
+  uint64_t start = now_ns(), spin = spin_ns(d);
   while (__atomic_load_n(&ring->completed, __ATOMIC_ACQUIRE) < seq) {
     if (now_ns() - start > spin) break;
     cpu_relax();
@@ -569,8 +569,7 @@ int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvh
       ((rc = rvhal_dev_flush_ptr(d, &d->ctrl->ring.submitted, sizeof seq)) ||
        (rc = rvhal_dev_invalidate_ptr(d, &d->ctrl->fw.polling, sizeof d->ctrl->fw.polling))))
     return recover(d, rc);
-  out->rang = !__atomic_load_n(&d->ctrl->fw.polling, __ATOMIC_ACQUIRE);
-  if (out->rang) {
+  if (!__atomic_load_n(&d->ctrl->fw.polling, __ATOMIC_ACQUIRE)) {
     rc = d->backend->vtable->doorbell(d->backend);
     if (rc) return recover(d, rc);
   }
@@ -599,7 +598,7 @@ int rvhal_launch_wait(rvhal_device_t *d, rvhal_launch_t *l, int more, rvhal_comp
     return rvhal_error(RVHAL_CANCELLED, "kernel %s: launch %llu was lost: the device restarted after a launch before "
                        "it failed", kname, (unsigned long long)seq);
   rvhal_launch_slot_t *slot = &d->ctrl->ring.slots[seq % RVHAL_RING_SLOTS];
-  int rc = wait_for(d, seq, l->rang, kname);
+  int rc = wait_for(d, seq, kname);
   if (rc) return rc;
   d->retired = seq;
   if (seq == __atomic_load_n(&d->inflight.seq, __ATOMIC_RELAXED)) __atomic_store_n(&d->inflight.seq, 0, __ATOMIC_RELEASE);
