@@ -23,7 +23,9 @@
  *   icd       an empty launch through the OpenCL platform (ICD) against rvhal_kernel_exec
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,9 +276,22 @@ static void usage(FILE *f) {
           "                     vadd, counters and peers at most 5, teams at most 7)\n"
           "  -l, --launches N   empty launches the launch figures take (default 10000)\n"
           "  -n, --harts N      harts of the device (default 4)\n"
-          "  -d, --device N     device index (default 0; see `rvhal info`); its kernel set unless -k\n"
+          "  -d, --device D     device index or name (default 0; see `rvhal info`); its kernel set unless -k\n"
           "  -k, --kernel-dir D where the test kernels are (default: the build tree)\n"
           "  -h, --help         this help\n");
+}
+
+/* A count option's value: a positive decimal number, else exit 2 naming it
+ * (atoi took "two" as 0 and a device name as device 0). */
+static int count_arg(const char *opt, const char *v) {
+  char *end;
+  errno = 0;
+  const long n = strtol(v, &end, 10);
+  if (errno || end == v || *end || n < 1 || n > INT_MAX) {
+    fprintf(stderr, "rvhal-bench: %s '%s': expected a whole number of at least 1\n", opt, v);
+    exit(2);
+  }
+  return (int)n;
 }
 
 int main(int argc, char **argv) {
@@ -288,10 +303,15 @@ int main(int argc, char **argv) {
   int c;
   while ((c = getopt_long(argc, argv, "r:l:n:d:k:h", opts, NULL)) != -1) {
     switch (c) {
-    case 'r': runs = atoi(optarg); break;
-    case 'l': launches = atoi(optarg); break;
-    case 'n': harts = (uint32_t)atoi(optarg); break;
-    case 'd': bench_device = (uint32_t)atoi(optarg); break;
+    case 'r': runs = count_arg("--runs", optarg); break;
+    case 'l': launches = count_arg("--launches", optarg); break;
+    case 'n': harts = (uint32_t)count_arg("--harts", optarg); break;
+    case 'd':
+      if (rvhal_platform_find_device(optarg, &bench_device)) { /* an index or a name, as rvhal -d */
+        fprintf(stderr, "rvhal-bench: --device %s: %s\n", optarg, rvhal_last_error());
+        return 2;
+      }
+      break;
     case 'k': kernel_dir = optarg; break;
     case 'h': usage(stdout); return 0;
     case 'C': once = 1; break; /* bench_create_fresh's child */
