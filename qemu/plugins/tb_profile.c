@@ -41,7 +41,7 @@ typedef struct tb_record {
   struct tb_record *next;
 } tb_record_t;
 
-static tb_record_t *_Atomic records;
+static tb_record_t *records; /* pushed and read with __atomic builtins (clang refuses them on _Atomic) */
 static char out_path[512] = "/tmp/rvhal-tb-profile";
 
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
@@ -50,7 +50,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   if (!r) return;
   r->vaddr = qemu_plugin_tb_vaddr(tb);
   r->insns = qemu_plugin_tb_n_insns(tb);
-  r->next = records;
+  r->next = __atomic_load_n(&records, __ATOMIC_RELAXED);
   while (!__atomic_compare_exchange_n(&records, &r->next, r, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
   }
   qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &r->execs, 1);
