@@ -143,7 +143,7 @@ static inline void rvhal_device_guard_release_(rvhal_device_t **d) {
   if (*d) rvhal_device_unlock(*d);
 }
 #define RVHAL_DEVICE_GUARD(d)                                                                \
-  rvhal_device_t *rvhal_device_guard_ __attribute__((cleanup(rvhal_device_guard_release_))) = \
+  rvhal_device_t *rvhal_device_guard_ __attribute__((cleanup(rvhal_device_guard_release_), unused)) = \
       rvhal_device_guard_acquire_(d)
 /* A launch in two halves (launch.c): submitted, then completed. Several
  * can be on the device at once, up to the ring's depth (queue.c does);
@@ -231,7 +231,7 @@ static inline void rvhal_heap_guard_release_(pthread_mutex_t **m) {
   if (*m) pthread_mutex_unlock(*m);
 }
 #define RVHAL_HEAP_GUARD(d)                                                                  \
-  pthread_mutex_t *rvhal_heap_guard_ __attribute__((cleanup(rvhal_heap_guard_release_))) = \
+  pthread_mutex_t *rvhal_heap_guard_ __attribute__((cleanup(rvhal_heap_guard_release_), unused)) = \
       rvhal_heap_guard_acquire_(d)
 
 /* memory.c: [addr, addr+size) inside one allocation, or the error mem_<op>
