@@ -89,6 +89,7 @@ typedef struct gdb_backend {
   /* A stub without a UART wakes no one: the host polls, soon after a
    * submission and then less and less often (each look halts the target). */
   unsigned poll_us;
+  uint64_t look_ns; /* the last halted access, halt to resume: polls leave the target 4x that to run */
   char diag[1200];
 } gdb_backend_t;
 
@@ -327,6 +328,11 @@ static int wait_external(gdb_backend_t *g, int timeout_ms) {
     pthread_mutex_lock(&g->mu);
     if (g->poll_us < wait_us) wait_us = g->poll_us;
     g->poll_us = g->poll_us < 2500000u ? 2 * g->poll_us : g->poll_us;
+    /* Each look halts the target: over a slow link (a 2 ms proxy: ~12 ms a
+     * look) looks at 50 us, 100 us, ... kept it halted nearly all the time
+     * and a boot did not finish in 20 s. Let it run 4x the last look. */
+    const uint64_t run_us = 4 * g->look_ns / 1000u, most = (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000u;
+    if (wait_us < run_us) wait_us = run_us < most ? run_us : most;
     pthread_mutex_unlock(&g->mu);
   }
   struct timespec ts = {(time_t)(wait_us / 1000000u), (long)(wait_us % 1000000u) * 1000};
@@ -378,6 +384,7 @@ static int access_mem(gdb_backend_t *g, uint64_t addr, uint64_t len, int write) 
   RVHAL_RETURN_IF_ERROR(in_window(g, addr, len, write ? "flush" : "invalidate"));
   uint8_t *p = g->base.ram + (addr - g->base.ram_base);
   pthread_mutex_lock(&g->mu);
+  const uint64_t look0 = now_ns();
   int rc = halt_locked(g);
   uint64_t t0 = now_ns();
   if (!rc) rc = write ? rvhal_rsp_write_mem(g->rsp, addr, p, len) : rvhal_rsp_read_mem(g->rsp, addr, p, len);
@@ -388,6 +395,7 @@ static int access_mem(gdb_backend_t *g, uint64_t addr, uint64_t len, int write) 
   }
   else g->invalidates++;
   if (!rc && g->waiters) rc = resume_locked(g);
+  g->look_ns = now_ns() - look0;
   pthread_mutex_unlock(&g->mu);
   return rc;
 }
