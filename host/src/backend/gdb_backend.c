@@ -326,13 +326,15 @@ static int wait_external(gdb_backend_t *g, int timeout_ms) {
   uint64_t wait_us = (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000u;
   if (g->uart_fd < 0) {
     pthread_mutex_lock(&g->mu);
+    const int first = g->poll_us == POLL_FIRST_US; /* just after a submission: an empty launch is done */
     if (g->poll_us < wait_us) wait_us = g->poll_us;
     g->poll_us = g->poll_us < 2500000u ? 2 * g->poll_us : g->poll_us;
     /* Each look halts the target: over a slow link (a 2 ms proxy: ~12 ms a
      * look) looks at 50 us, 100 us, ... kept it halted nearly all the time
-     * and a boot did not finish in 20 s. Let it run 4x the last look. */
+     * and a boot did not finish in 20 s. After the first look, let it run
+     * 4x the last look. */
     const uint64_t run_us = 4 * g->look_ns / 1000u, most = (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000u;
-    if (wait_us < run_us) wait_us = run_us < most ? run_us : most;
+    if (!first && wait_us < run_us) wait_us = run_us < most ? run_us : most;
     pthread_mutex_unlock(&g->mu);
   }
   struct timespec ts = {(time_t)(wait_us / 1000000u), (long)(wait_us % 1000000u) * 1000};
