@@ -60,17 +60,24 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
   const uintptr_t chunk = (uintptr_t)d->chunk_groups, ngx = (uintptr_t)d->num_groups[0];
   const uintptr_t ngy = (uintptr_t)d->num_groups[1], per_row = (uintptr_t)L->chunks_per_row;
   const uintptr_t total = (uintptr_t)L->total_chunks;
-  const int teamed = L->team_size > 1; /* alone, the barrier is a no-op: no call per claim */
+  const int dealt = fw_launch_team_dealt(L, teams, exact); /* every member deals its team's claims */
+  const int teamed = L->team_size > 1 && !dealt; /* alone, the barrier is a no-op: no call per claim */
   for (uintptr_t k = 0;; k++) {
     /* The team's leader claims the next groups (exact timing: deals them in
      * a fixed rotation, so every run gives each hart the same work). In a
      * team, one barrier both ends the previous call and publishes the claim.
      * Claims alternate between two slots: a teammate reads slot k&1 after
      * barrier k, and the leader cannot write it again (claim k+2) before
-     * that teammate reached barrier k+1. */
-    if (rank == 0) tm->chunk[k & 1] = fw_launch_claim(team, k, teams, exact, total);
-    if (teamed) fw_team_barrier(&hart->call);
-    const uintptr_t c = tm->chunk[k & 1];
+     * that teammate reached barrier k+1. A team whose claims are dealt
+     * (fw_launch_team_dealt) needs neither: each member deals its own. */
+    uintptr_t c;
+    if (dealt) {
+      c = fw_launch_claim(team, k, teams, 1, total);
+    } else {
+      if (rank == 0) tm->chunk[k & 1] = fw_launch_claim(team, k, teams, exact, total);
+      if (teamed) fw_team_barrier(&hart->call);
+      c = tm->chunk[k & 1];
+    }
     if (c >= total) return;
     const uintptr_t n = fw_claim_groups(sched, c, chunk, ngx, ngy, per_row);
     uint64_t k0 = 0;
@@ -110,11 +117,17 @@ static void __attribute__((noinline)) claim_loop_nonuniform(fw_hart_t *hart, hal
   fw_team_t *tm = hart->team;
   const uintptr_t chunk = (uintptr_t)d->chunk_groups, per_row = (uintptr_t)L->chunks_per_row;
   const uintptr_t total = (uintptr_t)L->total_chunks;
-  const int teamed = L->team_size > 1; /* alone, the barrier is a no-op: no call per claim */
+  const int dealt = fw_launch_team_dealt(L, teams, exact);
+  const int teamed = L->team_size > 1 && !dealt; /* alone, the barrier is a no-op: no call per claim */
   for (uintptr_t k = 0;; k++) {
-    if (rank == 0) tm->chunk[k & 1] = fw_launch_claim(team, k, teams, exact, total);
-    if (teamed) team_barrier_nonuniform(&hart->call);
-    const uintptr_t c = tm->chunk[k & 1];
+    uintptr_t c;
+    if (dealt) {
+      c = fw_launch_claim(team, k, teams, 1, total);
+    } else {
+      if (rank == 0) tm->chunk[k & 1] = fw_launch_claim(team, k, teams, exact, total);
+      if (teamed) team_barrier_nonuniform(&hart->call);
+      c = tm->chunk[k & 1];
+    }
     if (c >= total) return;
     const uintptr_t n = fw_claim_groups_nonuniform(sched, c, chunk, per_row, &L->nu);
     uint64_t k0 = 0;

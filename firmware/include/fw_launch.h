@@ -94,16 +94,28 @@ void fw_launch_complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint6
  * launch before it failed. */
 int fw_launch_cancelled(const rvhal_launch_desc_t *d);
 
-/* The next chunk of groups for team `team` at its k-th claim: dealt in a
- * fixed rotation in exact timing (every run gives each hart the same
- * work), else taken with an atomic add; `total` (the launch's total_chunks,
- * which the caller keeps in a register) once none are left or the launch
- * failed. */
-static inline uintptr_t fw_launch_claim(uintptr_t team, uintptr_t k, uintptr_t teams, int exact, uintptr_t total) {
+/* The next chunk of groups for team `team` at its k-th claim: `dealt` in a
+ * fixed rotation (exact timing: every run gives each hart the same work;
+ * fw_launch_team_dealt), else taken with an atomic add; `total` (the
+ * launch's total_chunks, which the caller keeps in a register) once none
+ * are left or the launch failed. */
+static inline uintptr_t fw_launch_claim(uintptr_t team, uintptr_t k, uintptr_t teams, int dealt, uintptr_t total) {
   fw_launch_t *L = &fw_launch;
   if (L->abort) return total;
-  if (exact) return team + k * teams;
+  if (dealt) return team + k * teams;
   return __atomic_fetch_add((volatile uintptr_t *)&L->next_chunk, 1, __ATOMIC_RELAXED);
+}
+
+/* Whether every hart of a team (of more than one) deals its team's claims
+ * itself, so that no team barrier publishes them: in fast timing, a launch
+ * of one team (it takes every chunk in turn anyway) or of no more chunks
+ * than teams (each team gets at most one). Then a team's harts meet only
+ * where the kernel needs it (its barriers, its local memory: the SDK); an
+ * empty team launch passes no barrier at all. In exact timing the leader's
+ * claim barrier stays: it keeps the team together until the leader hands
+ * the turn to the next team. */
+static inline int fw_launch_team_dealt(const fw_launch_t *L, uintptr_t teams, int exact) {
+  return L->team_size > 1 && !exact && (teams == 1 || L->total_chunks <= teams);
 }
 
 /* Fail the launch with `status` on behalf of `hart`: the first failure

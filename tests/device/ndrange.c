@@ -289,6 +289,20 @@ static void all_cases(ctx_t *c) {
   rvhal_launch_options_t team = {.harts_per_group = h};
   snprintf(what, sizeof what, "1-D groups of %u, %u harts per group", 2 * h + 1, h);
   run1(c, 3ull * (2 * h + 1), 2 * h + 1, 1, &team, what);
+  if (h >= 4 && h % 2 == 0) {
+    /* Two teams: as many groups as teams (each team deals its own claim,
+     * no claim barrier), then more groups than teams (the leaders' claims
+     * published through the team barrier); with local memory too. */
+    rvhal_launch_options_t halves = {.harts_per_group = h / 2};
+    snprintf(what, sizeof what, "1-D 2 groups of %u, 2 teams of %u harts", h + 1, h / 2);
+    run1(c, 2ull * (h + 1), h + 1, 0, &halves, what);
+    snprintf(what, sizeof what, "1-D 7 groups of %u, 2 teams of %u harts", h + 1, h / 2);
+    run1(c, 7ull * (h + 1), h + 1, 0, &halves, what);
+    snprintf(what, sizeof what, "local, 1-D 2 groups of %u, 2 teams of %u harts", h + 1, h / 2);
+    run_local(c, 1, &(hal_ndrange_t){.global = {2ull * (h + 1)}, .local = {h + 1}}, &halves, what);
+    snprintf(what, sizeof what, "local, 1-D 7 groups of %u, 2 teams of %u harts", h + 1, h / 2);
+    run_local(c, 1, &(hal_ndrange_t){.global = {7ull * (h + 1)}, .local = {h + 1}}, &halves, what);
+  }
   rvhal_launch_options_t solo = {.harts_per_group = 1};
   run1(c, 12, 12, 0, &solo, "1-D one group, 1 hart per group");
   rvhal_launch_options_t chunk = {.chunk_groups = 3};

@@ -210,6 +210,10 @@ static const stress_case_t fast_cases[] = {
     {"team of 4: 1 group of 1024 (3-D 16x8x8)", 3, {16, 8, 8}, {16, 8, 8}, 6, 1, ONES, 4, 4},
     {"team of 2: 1 group of 100 (2-D 10x10)", 2, {10, 10, 1}, {10, 10, 1}, 60, 2, {1, 2}, 2, 2},
     {"two teams of 2 side by side: 2 groups of 64", 1, {128, 1, 1}, {64, 1, 1}, 200, 1, ONES, 4, 2},
+    /* Several groups in turn on one team (its harts deal the claims), and
+     * more groups than teams (the leaders' claims handed on). */
+    {"team of 2: 5 groups of 16 in turn", 1, {80, 1, 1}, {16, 1, 1}, 200, 3, {1, 0, 2}, 2, 2},
+    {"two teams of 2: 7 groups of 16", 1, {112, 1, 1}, {16, 1, 1}, 200, 3, {1, 0, 2}, 4, 2},
     {"1 hart per group: 1 group of 64 on 4 harts", 1, {64, 1, 1}, {64, 1, 1}, 300, 1, ONES, 4, 1},
     {"1 hart: 16 groups of 64", 1, {1024, 1, 1}, {64, 1, 1}, 50, 2, {1, 2}, 1, 1},
 };
