@@ -6,10 +6,12 @@
  * rvhal gave the same allocations and its TLB grown to rvhal's size. Ratios
  * rvhal / floor (rvhal's own cost), floor / qemu-user (the system
  * emulation's) and rvhal / qemu-user. Times are medians of kernel_exec
- * (rvhal), of thread create..join (peers), or between the floor's "S" and
- * "E" lines (QEMU's own CPU time, from its threads' schedstat, and wall
- * time, both read by this process as the lines arrive); inputs prepared
- * outside; checksums say whether the outputs agree. qemu-user needs the
+ * (rvhal), of thread create..join (peers), or from the host's go byte to
+ * the floor's "E" line. rvhal's launches and the floor's rounds alternate,
+ * both QEMUs up, so that a changing load falls on both; QEMU's CPU time
+ * (its threads' schedstat) is read only while all its threads sleep, where
+ * it is exact. Inputs prepared outside; checksums say whether the outputs
+ * agree. qemu-user needs the
  * Debian packages qemu-user and gcc-riscv64-linux-gnu (bench/peers/run.sh
  * installs them). */
 #include <signal.h>
@@ -26,7 +28,7 @@
 #include "peers/peer_kernels.h"
 #include "rvhal/rvhal.h"
 
-#define PEERS_RUNS_MAX 5
+#define PEERS_RUNS_MAX 31
 /* Untimed launches first: the program install, first touch, and growing
  * QEMU's TLB (docs/architecture.md). */
 #define PEERS_WARM_UP 3
@@ -46,6 +48,8 @@ typedef struct result {
   double ms;     /* wall; < 0: not run */
   double cpu_ms; /* host CPU time of the process doing the work (QEMU for rvhal) */
   uint64_t sum;
+  /* rvhal / floor, each run over the floor's round beside it: median, min, max */
+  double pair[2][3]; /* [wall, cpu] */
 } result_t;
 
 /* One kernel on an rvhal device, its inputs in place. */
@@ -124,14 +128,16 @@ static void run_once(rvhal_run_t *r, double *wall_us, double *cpu_ns) {
   hal_ndrange_t nd = {.global = {pk->global[0], pk->global[1], 1}, .local = {pk->local[0], pk->local[1], 1}};
   const uint32_t zero = 0;
   BENCH_CHECK(rvhal_mem_fill(r->b->d, r->out, &zero, 4, r->out_size));
-  double c = bench_proc_cpu_ns(r->pid), a = bench_now_us();
+  const bench_cpu_snap_t c = bench_proc_cpu_snap_idle(r->pid);
+  const double a = bench_now_us();
   /* RVHAL_PEERS_PRIVILEGED=1: kernels in the firmware's mode, not isolated
    * in U-mode, for measuring what isolation costs a kernel */
   const char *priv = getenv("RVHAL_PEERS_PRIVILEGED");
   const rvhal_launch_options_t lo = {.privileged = priv && *priv == '1'};
   BENCH_CHECK(rvhal_kernel_exec_ex(r->b->d, r->b->p, r->k, &nd, r->args, r->nargs, pk->dims, &lo));
   *wall_us = bench_now_us() - a;
-  *cpu_ns = bench_proc_cpu_ns(r->pid) - c;
+  const bench_cpu_snap_t c1 = bench_proc_cpu_snap_idle(r->pid);
+  *cpu_ns = bench_cpu_between(&c, &c1);
 }
 
 /* The output's checksum; frees the buffers. */
@@ -156,41 +162,37 @@ static uint32_t tlb_log2_for(uint64_t bytes) {
   return log2;
 }
 
-/* One kernel on an rvhal device: median wall time of kernel_exec. */
-static result_t rvhal_kernel(bench_dev_t *b, const peer_kernel_t *pk, int runs, placement_t *where) {
-  rvhal_run_t r;
-  run_prepare(&r, b, pk);
+/* Where rvhal put r's buffers and the TLB size its launch asks for. */
+static placement_t placement_of(const rvhal_run_t *r) {
   uint64_t bytes = 0;
-  for (uint32_t i = 0; i < r.nargs; i++)
-    if (r.args[i].kind == hal_arg_address) {
-      hal_addr_t a = r.args[i].address;
-      bytes += a == r.out ? r.out_size : pk - peer_kernels == PEER_HIST ? PEER_HIST_BYTES : r.out_size;
+  for (uint32_t i = 0; i < r->nargs; i++)
+    if (r->args[i].kind == hal_arg_address) {
+      hal_addr_t a = r->args[i].address;
+      bytes += a == r->out ? r->out_size : r->pk - peer_kernels == PEER_HIST ? PEER_HIST_BYTES : r->out_size;
     }
-  *where = (placement_t){r.in0, r.in1 ? r.in1 : r.in0, r.out, tlb_log2_for(bytes)};
-  double t[PEERS_RUNS_MAX], cpu[PEERS_RUNS_MAX];
-  for (int i = -PEERS_WARM_UP; i < runs; i++) {
-    double w, c;
-    run_once(&r, &w, &c);
-    if (i >= 0) t[i] = w, cpu[i] = c;
-  }
-  result_t res = {bench_stats(t, (size_t)runs).median / 1e3, bench_stats(cpu, (size_t)runs).median / 1e6, 0};
-  res.sum = run_finish(&r);
-  return res;
+  return (placement_t){r->in0, r->in1 ? r->in1 : r->in0, r->out, tlb_log2_for(bytes)};
 }
 
-/* The floor: QEMU started as rvhal starts it for this device (machine,
- * harts, RAM size, memfd RAM, no BIOS, fast timing), the floor image as
- * its firmware, parameters through the generic loader; the loop timed
- * between its "S" and "E" lines. ms < 0 if it did not run. */
-static result_t floor_kernel(const char *kernel_dir, const peer_kernel_t *pk, uint32_t harts, int runs,
-                             const placement_t *where) {
-  result_t res = {-1, -1, 0};
+/* A running floor: QEMU started as rvhal starts it for this device
+ * (machine, harts, RAM size, memfd RAM, no BIOS, fast timing), the floor
+ * image as its firmware, parameters through the generic loader. */
+typedef struct floor_run {
+  pid_t pid;
+  FILE *out; /* its UART */
+  int go;    /* its UART's input: a byte starts a round */
+} floor_run_t;
+
+/* Starts the floor and waits for its "R" (inputs in place, TLB grown);
+ * pid < 0 if it cannot run. */
+static floor_run_t floor_start(const char *kernel_dir, const peer_kernel_t *pk, uint32_t harts, int rounds,
+                               const placement_t *where) {
+  floor_run_t f = {.pid = -1, .out = NULL, .go = -1};
   char image[1024];
   snprintf(image, sizeof image, "%s/peer_floor.elf", kernel_dir);
-  if (access(image, R_OK) != 0) return res;
+  if (access(image, R_OK) != 0) return f;
   const uint64_t lowest = where->in0 < where->out ? where->in0 : where->out;
-  if (lowest < FLOOR_PARAMS_ADDR + 4096) return res; /* rvhal's heap over the floor's image: not comparable */
-  const uint64_t params[] = {FLOOR_MAGIC, (uint64_t)(pk - peer_kernels), harts, (uint64_t)(PEERS_WARM_UP + runs),
+  if (lowest < FLOOR_PARAMS_ADDR + 4096) return f; /* rvhal's heap over the floor's image: not comparable */
+  const uint64_t params[] = {FLOOR_MAGIC, (uint64_t)(pk - peer_kernels), harts, (uint64_t)rounds,
                              where->in0, where->in1, where->out, where->tlb_log2, lowest & ~4095ull};
   enum { NPARAMS = sizeof params / sizeof *params };
   char loaders[NPARAMS][96], smp[16], mem[96], ram[32];
@@ -210,55 +212,119 @@ static result_t floor_kernel(const char *kernel_dir, const peer_kernel_t *pk, ui
     argv[argc++] = loaders[i];
   }
   argv[argc] = NULL;
-  int out[2];
-  if (pipe(out) != 0) return res;
+  int out[2], in[2];
+  if (pipe(out) != 0) return f;
+  if (pipe(in) != 0) {
+    close(out[0]), close(out[1]);
+    return f;
+  }
   pid_t pid = fork();
   if (pid == 0) {
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* dies with the bench, however that ends */
     dup2(out[1], 1);
-    close(out[0]);
-    close(out[1]);
+    dup2(in[0], 0);
+    close(out[0]), close(out[1]), close(in[0]), close(in[1]);
     execvp(qemu, (char *const *)argv);
     _exit(127);
   }
-  close(out[1]);
-  FILE *f = pid > 0 ? fdopen(out[0], "r") : NULL;
-  double t[PEERS_RUNS_MAX + PEERS_WARM_UP], cpu[PEERS_RUNS_MAX + PEERS_WARM_UP], w0 = 0, c0 = 0;
-  int rounds = 0, ok = 0;
+  close(out[1]), close(in[0]);
+  f.pid = pid;
+  f.go = in[1];
+  f.out = pid > 0 ? fdopen(out[0], "r") : NULL;
   char line[128];
-  while (f && fgets(line, sizeof line, f)) {
-    if (line[0] == 'S') {
-      c0 = bench_proc_cpu_ns(pid);
-      w0 = bench_now_us();
-    } else if (line[0] == 'E' && rounds < PEERS_WARM_UP + runs) {
-      double w = bench_now_us() - w0, c = bench_proc_cpu_ns(pid) - c0;
-      t[rounds] = w, cpu[rounds] = c;
-      rounds++;
-    } else if (line[0] == 'C') {
-      unsigned long long sum;
-      ok = sscanf(line, "C %llx", &sum) == 1;
-      res.sum = sum;
+  while (f.out && fgets(line, sizeof line, f.out) && line[0] != 'R')
+    fprintf(stderr, "rvhal-bench: floor (%s, %u harts): %s", pk->name, harts, line);
+  if (!f.out || feof(f.out)) {
+    fprintf(stderr, "rvhal-bench: floor (%s, %u harts) did not start\n", pk->name, harts);
+    f.pid = -1;
+  }
+  return f;
+}
+
+/* One round of the floor: wall us from the go byte to its "E", and QEMU's
+ * CPU ns (read with every thread asleep); 0 if the floor is gone. */
+static int floor_round(floor_run_t *f, double *wall_us, double *cpu_ns) {
+  if (f->pid < 0) return 0;
+  const bench_cpu_snap_t c = bench_proc_cpu_snap_idle(f->pid);
+  const double w = bench_now_us();
+  char line[128];
+  if (write(f->go, "g", 1) != 1) return 0;
+  while (fgets(line, sizeof line, f->out) && line[0] != 'E')
+    fprintf(stderr, "rvhal-bench: floor: %s", line);
+  if (feof(f->out)) return 0;
+  *wall_us = bench_now_us() - w;
+  const bench_cpu_snap_t c1 = bench_proc_cpu_snap_idle(f->pid);
+  *cpu_ns = bench_cpu_between(&c, &c1);
+  return 1;
+}
+
+/* The floor's checksum, after its last round; QEMU gone. */
+static int floor_finish(floor_run_t *f, uint64_t *sum) {
+  int ok = 0;
+  char line[128];
+  unsigned long long v = 0;
+  if (f->go >= 0 && write(f->go, "c", 1) != 1) fprintf(stderr, "rvhal-bench: floor: its UART is gone\n");
+  while (f->out && fgets(line, sizeof line, f->out))
+    if (line[0] == 'C') ok = sscanf(line, "C %llx", &v) == 1;
+  *sum = v;
+  if (f->out) fclose(f->out);
+  if (f->go >= 0) close(f->go);
+  if (f->pid > 0) {
+    if (!ok) kill(f->pid, SIGKILL);
+    waitpid(f->pid, NULL, 0);
+  }
+  return ok;
+}
+
+static void pair_stats(const double *num, const double *den, int runs, double out[3]) {
+  double q[PEERS_RUNS_MAX];
+  for (int i = 0; i < runs; i++) q[i] = num[i] / den[i];
+  const bench_stats_t st = bench_stats(q, (size_t)runs);
+  out[0] = st.median, out[1] = q[0], out[2] = st.max;
+}
+
+/* One kernel on an rvhal device and on its floor, their runs alternating
+ * (which goes first alternates too): medians, and rvhal over the floor's
+ * round beside each run. floor->ms < 0 if the floor did not run. */
+static void rvhal_and_floor(const char *kernel_dir, bench_dev_t *b, const peer_kernel_t *pk, uint32_t harts, int runs,
+                            int with_floor, result_t *rvhal, result_t *floor) {
+  rvhal_run_t r;
+  run_prepare(&r, b, pk);
+  const placement_t where = placement_of(&r);
+  floor_run_t f = {-1, NULL, -1};
+  if (with_floor) f = floor_start(kernel_dir, pk, harts, PEERS_WARM_UP + runs, &where);
+  int floor_ok = f.pid > 0;
+  double t[2][PEERS_RUNS_MAX], cpu[2][PEERS_RUNS_MAX];
+  for (int i = -PEERS_WARM_UP; i < runs; i++)
+    for (int k = 0; k < 2; k++) {
+      double w = 0, c = 0;
+      if ((i + k) & 1) {
+        if (!floor_ok) continue;
+        floor_ok = floor_round(&f, &w, &c);
+      } else {
+        run_once(&r, &w, &c);
+      }
+      if (i >= 0) t[(i + k) & 1][i] = w, cpu[(i + k) & 1][i] = c;
+    }
+  *floor = (result_t){.ms = -1, .cpu_ms = -1};
+  if (with_floor && f.pid > 0) {
+    if (floor_finish(&f, &floor->sum) && floor_ok) {
+      pair_stats(t[0], t[1], runs, rvhal->pair[0]);
+      pair_stats(cpu[0], cpu[1], runs, rvhal->pair[1]);
+      floor->ms = bench_stats(t[1], (size_t)runs).median / 1e3;
+      floor->cpu_ms = bench_stats(cpu[1], (size_t)runs).median / 1e6;
     } else {
-      fprintf(stderr, "rvhal-bench: floor (%s, %u harts): %s", pk->name, harts, line);
+      fprintf(stderr, "rvhal-bench: floor (%s, %u harts) gave no result\n", pk->name, harts);
     }
   }
-  if (f) fclose(f);
-  else close(out[0]);
-  int status = 0;
-  if (pid > 0) waitpid(pid, &status, 0);
-  if (!ok || rounds != PEERS_WARM_UP + runs) {
-    fprintf(stderr, "rvhal-bench: floor (%s, %u harts) gave %d of %d rounds%s\n", pk->name, harts, rounds,
-            PEERS_WARM_UP + runs, ok ? "" : " and no checksum");
-    return res;
-  }
-  res.ms = bench_stats(t + PEERS_WARM_UP, (size_t)runs).median / 1e3;
-  res.cpu_ms = bench_stats(cpu + PEERS_WARM_UP, (size_t)runs).median / 1e6;
-  return res;
+  rvhal->ms = bench_stats(t[0], (size_t)runs).median / 1e3;
+  rvhal->cpu_ms = bench_stats(cpu[0], (size_t)runs).median / 1e6;
+  rvhal->sum = run_finish(&r);
 }
 
 /* `prefix peer kernel threads runs`, parsed; ms < 0 if it did not run. */
 static result_t run_peer(const char *prefix, const char *peer, const peer_kernel_t *pk, int threads, int runs) {
-  result_t r = {-1, -1, 0};
+  result_t r = {.ms = -1, .cpu_ms = -1};
   char cmd[2048], name[64];
   snprintf(cmd, sizeof cmd, "%s%s %s %d %d", prefix, peer, pk->name, threads, runs);
   FILE *f = popen(cmd, "r");
@@ -358,17 +424,17 @@ void bench_peers(const char *kernel_dir, int runs) {
     }
   int floor_missing = 0;
   for (int t = 0; t < NTHREADS; t++) {
+    /* Hart 0 does not linger after a launch: its QEMU is idle, and its CPU
+     * time exact, when the launch returns (as the floor's between rounds). */
     rvhal_device_options_t o = {.num_harts = thread_counts[t], .ram_size = (uint64_t)RAM_MIB << 20,
-                                .timing = RVHAL_TIMING_FAST};
+                                .timing = RVHAL_TIMING_FAST, .linger_us = RVHAL_LINGER_OFF};
     for (int k = 0; k < PEER_NUM_KERNELS; k++) {
       if (!want[k]) continue;
       bench_dev_t b = bench_open(kernel_dir, peer_kernels[k].elf, &o);
       const int virt = !strcmp(rvhal_device_get_info(b.d)->board, "qemu-virt");
-      placement_t where;
-      res[k][SIDE_RVHAL][t] = rvhal_kernel(&b, &peer_kernels[k], runs, &where);
-      bench_close(&b); /* its QEMU gone before the floor's starts */
-      if (virt && !(rvhal_only && *rvhal_only == '1'))
-        res[k][SIDE_FLOOR][t] = floor_kernel(kernel_dir, &peer_kernels[k], thread_counts[t], runs, &where);
+      rvhal_and_floor(kernel_dir, &b, &peer_kernels[k], thread_counts[t], runs,
+                      virt && !(rvhal_only && *rvhal_only == '1'), &res[k][SIDE_RVHAL][t], &res[k][SIDE_FLOOR][t]);
+      bench_close(&b);
       floor_missing |= res[k][SIDE_FLOOR][t].ms < 0;
     }
   }
@@ -419,6 +485,19 @@ void bench_peers(const char *kernel_dir, int runs) {
                           : res[k][SIDE_NATIVE][0].sum == want_sum ? "all equal"
                                                                    : "rvhal = floor = qemu-user (native rounds differently)";
       printf(" %18s %18s %18s  %s\n", r[0], r[1], r[2], agree);
+    }
+    /* The spread: a ratio of medians hides how far single runs move. */
+    printf("peers     rvhal/floor %s run by run (each launch over the floor's round beside it): median [min-max], "
+           "harts 1 / 2 / 4\n", cpu ? "QEMU CPU" : "wall");
+    for (int k = 0; k < PEER_NUM_KERNELS; k++) {
+      if (!want[k]) continue;
+      printf("peers     %-24s", peer_kernels[k].name);
+      for (int t = 0; t < NTHREADS; t++) {
+        const result_t *x = &res[k][SIDE_RVHAL][t];
+        if (res[k][SIDE_FLOOR][t].ms < 0) printf("%s -", t ? " /" : "");
+        else printf("%s %.3f [%.3f-%.3f]", t ? " /" : "", x->pair[cpu][0], x->pair[cpu][1], x->pair[cpu][2]);
+      }
+      printf("\n");
     }
   }
 }
