@@ -48,9 +48,24 @@ typedef struct result {
   double ms;     /* wall; < 0: not run */
   double cpu_ms; /* host CPU time of the process doing the work (QEMU for rvhal) */
   uint64_t sum;
-  /* rvhal / floor, each run over the floor's round beside it: median, min, max */
-  double pair[2][3]; /* [wall, cpu] */
+  /* rvhal / floor [wall, cpu], each run over the floor's round beside it:
+   * median of all runs, min and max of the sessions' medians, min and max
+   * of single runs */
+  double pair[2][5];
 } result_t;
+
+/* rvhal and the floor are measured in sessions (RVHAL_PEERS_SESSIONS, 3 by
+ * default), each a new device and a new floor QEMU: between two processes
+ * the same loop moved by up to 5 % (host memory placement), more than
+ * between runs of one. */
+#define PEERS_SESSIONS_MAX 8
+typedef struct samples {
+  int n, sessions;
+  double t[2][PEERS_SESSIONS_MAX * PEERS_RUNS_MAX], cpu[2][PEERS_SESSIONS_MAX * PEERS_RUNS_MAX]; /* [rvhal, floor] */
+  double session[2][PEERS_SESSIONS_MAX]; /* rvhal / floor, median of the session's runs [wall, cpu] */
+  uint64_t sum[2];
+  int floor_failed;
+} samples_t;
 
 /* One kernel on an rvhal device, its inputs in place. */
 typedef struct rvhal_run {
@@ -276,50 +291,78 @@ static int floor_finish(floor_run_t *f, uint64_t *sum) {
   return ok;
 }
 
-static void pair_stats(const double *num, const double *den, int runs, double out[3]) {
-  double q[PEERS_RUNS_MAX];
-  for (int i = 0; i < runs; i++) q[i] = num[i] / den[i];
-  const bench_stats_t st = bench_stats(q, (size_t)runs);
-  out[0] = st.median, out[1] = q[0], out[2] = st.max;
+static double ratio_median(const double *num, const double *den, int n, double *lo, double *hi) {
+  double q[PEERS_SESSIONS_MAX * PEERS_RUNS_MAX];
+  for (int i = 0; i < n; i++) q[i] = num[i] / den[i];
+  const bench_stats_t st = bench_stats(q, (size_t)n);
+  if (lo) *lo = q[0], *hi = st.max;
+  return st.median;
 }
 
-/* One kernel on an rvhal device and on its floor, their runs alternating
- * (which goes first alternates too): medians, and rvhal over the floor's
- * round beside each run. floor->ms < 0 if the floor did not run. */
-static void rvhal_and_floor(const char *kernel_dir, bench_dev_t *b, const peer_kernel_t *pk, uint32_t harts, int runs,
-                            int with_floor, result_t *rvhal, result_t *floor) {
+/* One session of a kernel: a device and a floor, their runs alternating
+ * (which goes first alternates too), both QEMUs up so that a changing load
+ * falls on both; appended to `acc`. */
+static void rvhal_and_floor(const char *kernel_dir, const peer_kernel_t *pk, const rvhal_device_options_t *o,
+                            int runs, int with_floor, samples_t *acc) {
+  bench_dev_t b = bench_open(kernel_dir, pk->elf, o);
+  if (strcmp(rvhal_device_get_info(b.d)->board, "qemu-virt")) with_floor = 0;
   rvhal_run_t r;
-  run_prepare(&r, b, pk);
+  run_prepare(&r, &b, pk);
   const placement_t where = placement_of(&r);
-  floor_run_t f = {-1, NULL, -1};
-  if (with_floor) f = floor_start(kernel_dir, pk, harts, PEERS_WARM_UP + runs, &where);
+  floor_run_t f = {.pid = -1, .out = NULL, .go = -1};
+  if (with_floor) f = floor_start(kernel_dir, pk, o->num_harts, PEERS_WARM_UP + runs, &where);
   int floor_ok = f.pid > 0;
-  double t[2][PEERS_RUNS_MAX], cpu[2][PEERS_RUNS_MAX];
+  double *t[2] = {acc->t[0] + acc->n, acc->t[1] + acc->n}, *cpu[2] = {acc->cpu[0] + acc->n, acc->cpu[1] + acc->n};
   for (int i = -PEERS_WARM_UP; i < runs; i++)
     for (int k = 0; k < 2; k++) {
+      const int side = (i + k) & 1;
       double w = 0, c = 0;
-      if ((i + k) & 1) {
+      if (side) {
         if (!floor_ok) continue;
         floor_ok = floor_round(&f, &w, &c);
       } else {
         run_once(&r, &w, &c);
       }
-      if (i >= 0) t[(i + k) & 1][i] = w, cpu[(i + k) & 1][i] = c;
+      if (i >= 0) t[side][i] = w, cpu[side][i] = c;
     }
-  *floor = (result_t){.ms = -1, .cpu_ms = -1};
-  if (with_floor && f.pid > 0) {
-    if (floor_finish(&f, &floor->sum) && floor_ok) {
-      pair_stats(t[0], t[1], runs, rvhal->pair[0]);
-      pair_stats(cpu[0], cpu[1], runs, rvhal->pair[1]);
-      floor->ms = bench_stats(t[1], (size_t)runs).median / 1e3;
-      floor->cpu_ms = bench_stats(cpu[1], (size_t)runs).median / 1e6;
-    } else {
-      fprintf(stderr, "rvhal-bench: floor (%s, %u harts) gave no result\n", pk->name, harts);
-    }
+  if (with_floor && !(f.pid > 0 && floor_finish(&f, &acc->sum[1]) && floor_ok)) {
+    fprintf(stderr, "rvhal-bench: floor (%s, %u harts) gave no result\n", pk->name, o->num_harts);
+    acc->floor_failed = 1;
   }
-  rvhal->ms = bench_stats(t[0], (size_t)runs).median / 1e3;
-  rvhal->cpu_ms = bench_stats(cpu[0], (size_t)runs).median / 1e6;
-  rvhal->sum = run_finish(&r);
+  if (!with_floor) acc->floor_failed = 1;
+  if (!acc->floor_failed) {
+    acc->session[0][acc->sessions] = ratio_median(t[0], t[1], runs, NULL, NULL);
+    acc->session[1][acc->sessions] = ratio_median(cpu[0], cpu[1], runs, NULL, NULL);
+  }
+  acc->sessions++;
+  acc->n += runs;
+  acc->sum[0] = run_finish(&r);
+  bench_close(&b);
+}
+
+/* The median of v, left in its order (the runs stay paired). */
+static double median_of(const double *v, int n) {
+  double q[PEERS_SESSIONS_MAX * PEERS_RUNS_MAX];
+  memcpy(q, v, (size_t)n * sizeof *v);
+  return bench_stats(q, (size_t)n).median;
+}
+
+/* A kernel's sessions into its rvhal and floor results. */
+static void peers_results(samples_t *acc, result_t *rvhal, result_t *floor) {
+  rvhal->ms = median_of(acc->t[0], acc->n) / 1e3;
+  rvhal->cpu_ms = median_of(acc->cpu[0], acc->n) / 1e6;
+  rvhal->sum = acc->sum[0];
+  *floor = (result_t){.ms = -1, .cpu_ms = -1};
+  if (acc->floor_failed) return;
+  for (int c = 0; c < 2; c++) {
+    double *pr = rvhal->pair[c];
+    pr[0] = ratio_median(c ? acc->cpu[0] : acc->t[0], c ? acc->cpu[1] : acc->t[1], acc->n, &pr[3], &pr[4]);
+    bench_stats(acc->session[c], (size_t)acc->sessions);
+    pr[1] = acc->session[c][0], pr[2] = acc->session[c][acc->sessions - 1];
+  }
+  floor->ms = median_of(acc->t[1], acc->n) / 1e3;
+  floor->cpu_ms = median_of(acc->cpu[1], acc->n) / 1e6;
+  floor->sum = acc->sum[1];
 }
 
 /* `prefix peer kernel threads runs`, parsed; ms < 0 if it did not run. */
@@ -422,6 +465,12 @@ void bench_peers(const char *kernel_dir, int runs) {
       if (have_user)
         res[k][SIDE_USER][t] = run_peer(user_prefix, rv64, &peer_kernels[k], (int)thread_counts[t], runs);
     }
+  const char *sessions_env = getenv("RVHAL_PEERS_SESSIONS");
+  int sessions = sessions_env && *sessions_env ? atoi(sessions_env) : 3;
+  if (sessions < 1 || sessions > PEERS_SESSIONS_MAX) {
+    fprintf(stderr, "rvhal-bench: RVHAL_PEERS_SESSIONS=%s: 1 to %d sessions\n", sessions_env, PEERS_SESSIONS_MAX);
+    return;
+  }
   int floor_missing = 0;
   for (int t = 0; t < NTHREADS; t++) {
     /* Hart 0 does not linger after a launch: its QEMU is idle, and its CPU
@@ -430,11 +479,11 @@ void bench_peers(const char *kernel_dir, int runs) {
                                 .timing = RVHAL_TIMING_FAST, .linger_us = RVHAL_LINGER_OFF};
     for (int k = 0; k < PEER_NUM_KERNELS; k++) {
       if (!want[k]) continue;
-      bench_dev_t b = bench_open(kernel_dir, peer_kernels[k].elf, &o);
-      const int virt = !strcmp(rvhal_device_get_info(b.d)->board, "qemu-virt");
-      rvhal_and_floor(kernel_dir, &b, &peer_kernels[k], thread_counts[t], runs,
-                      virt && !(rvhal_only && *rvhal_only == '1'), &res[k][SIDE_RVHAL][t], &res[k][SIDE_FLOOR][t]);
-      bench_close(&b);
+      static samples_t acc; /* large: off the stack */
+      memset(&acc, 0, sizeof acc);
+      for (int session = 0; session < sessions; session++)
+        rvhal_and_floor(kernel_dir, &peer_kernels[k], &o, runs, !(rvhal_only && *rvhal_only == '1'), &acc);
+      peers_results(&acc, &res[k][SIDE_RVHAL][t], &res[k][SIDE_FLOOR][t]);
       floor_missing |= res[k][SIDE_FLOOR][t].ms < 0;
     }
   }
@@ -444,9 +493,9 @@ void bench_peers(const char *kernel_dir, int runs) {
 
   static const char *const side_names[NSIDES] = {"native", "qemu-user", "floor", "rvhal"};
   for (int cpu = 0; cpu < 2; cpu++) {
-    printf("peers     %s, medians of %d, threads or harts 1 / 2 / 4 (fast timing)\n",
+    printf("peers     %s, medians of %d (rvhal, floor: %d sessions of %d), threads or harts 1 / 2 / 4 (fast timing)\n",
            cpu ? "host CPU ms (all threads; QEMU's for floor and rvhal; less disturbed by a loaded host)" : "wall ms",
-           runs);
+           runs, sessions, runs);
     printf("peers     %-24s", "kernel");
     for (int s = 0; s < NSIDES; s++) printf(" %22s", side_names[s]);
     printf(" %18s %18s %18s  %s\n", "rvhal/floor", "floor/qemu-user", "rvhal/qemu-user", "checksums");
@@ -487,15 +536,18 @@ void bench_peers(const char *kernel_dir, int runs) {
       printf(" %18s %18s %18s  %s\n", r[0], r[1], r[2], agree);
     }
     /* The spread: a ratio of medians hides how far single runs move. */
-    printf("peers     rvhal/floor %s run by run (each launch over the floor's round beside it): median [min-max], "
-           "harts 1 / 2 / 4\n", cpu ? "QEMU CPU" : "wall");
+    printf("peers     rvhal/floor %s, each launch over the floor's round beside it: median of %d, "
+           "sessions' medians min-max [single runs min-max], harts 1 / 2 / 4\n", cpu ? "QEMU CPU" : "wall",
+           sessions * runs);
     for (int k = 0; k < PEER_NUM_KERNELS; k++) {
       if (!want[k]) continue;
       printf("peers     %-24s", peer_kernels[k].name);
       for (int t = 0; t < NTHREADS; t++) {
         const result_t *x = &res[k][SIDE_RVHAL][t];
         if (res[k][SIDE_FLOOR][t].ms < 0) printf("%s -", t ? " /" : "");
-        else printf("%s %.3f [%.3f-%.3f]", t ? " /" : "", x->pair[cpu][0], x->pair[cpu][1], x->pair[cpu][2]);
+        else
+          printf("%s %.3f %.3f-%.3f [%.2f-%.2f]", t ? " /" : "", x->pair[cpu][0], x->pair[cpu][1], x->pair[cpu][2],
+                 x->pair[cpu][3], x->pair[cpu][4]);
       }
       printf("\n");
     }
