@@ -331,6 +331,7 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   void *block = bytes ? __builtin_alloca_with_align(bytes, 8 * RVHAL_LOCAL_ALIGN) : 0;
   rvhal_group_t g;
   exec_state_t e;
+  g.tls = 0; /* set by rvhal_call_start with a local block, which __local_variable storage needs */
   rvhal_call_start(&g, args, s, fn, block);
   e.group = &g;
   e.self = &e;
@@ -354,7 +355,9 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
       for (size_t gx = 0; gx < s->num_groups_per_call[0]; gx++, base_x += lx) {
         e.group_id[0] = s->group_id_start[0] + gx;
         e.global_base[0] = base_x;
-        if (__rvhal_program_traits & RVHAL_TRAIT_TLS_INIT_) rvhal_group_init_tls(&g);
+        /* g.tls first (a load from the stack): the traits word, held in
+         * a register through the loop, cost a kernel's loop a register */
+        if (g.tls && (__rvhal_program_traits & RVHAL_TRAIT_TLS_INIT_)) rvhal_group_init_tls(&g);
         /* The first item may call barrier(), which turns the group into
          * contexts; otherwise the rest is a plain loop. */
         e.local_id[0] = x0;
