@@ -10,7 +10,7 @@
  * SDK's speed), met until the C SDK ran barrier-free programs as plain
  * loops (rvhal_plain_call, rvhal_kernel.h); the OpenCL C entry does not
  * yet (LLVM compiled those loops to more instructions than its row loop):
- * 1.067 here. */
+ * 1.072 here. */
 #include "../exec/exec_util.h"
 #include "rvhal/compiler.h"
 
