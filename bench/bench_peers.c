@@ -6,10 +6,12 @@
  * rvhal gave the same allocations and its TLB grown to rvhal's size. Ratios
  * rvhal / floor (rvhal's own cost), floor / qemu-user (the system
  * emulation's) and rvhal / qemu-user. Times are medians of kernel_exec
- * (rvhal), of thread create..join (peers), or between the floor's "S" and
- * "E" lines (QEMU's own CPU time, from its threads' schedstat, and wall
- * time, both read by this process as the lines arrive); inputs prepared
- * outside; checksums say whether the outputs agree. qemu-user needs the
+ * (rvhal), of thread create..join (peers), or from the host's go byte to
+ * the floor's "E" line. rvhal's launches and the floor's rounds alternate,
+ * both QEMUs up, so that a changing load falls on both; QEMU's CPU time
+ * (its threads' schedstat) is read only while all its threads sleep, where
+ * it is exact. Inputs prepared outside; checksums say whether the outputs
+ * agree. qemu-user needs the
  * Debian packages qemu-user and gcc-riscv64-linux-gnu (bench/peers/run.sh
  * installs them). */
 #include <signal.h>
@@ -26,7 +28,7 @@
 #include "peers/peer_kernels.h"
 #include "rvhal/rvhal.h"
 
-#define PEERS_RUNS_MAX 5
+#define PEERS_RUNS_MAX 31
 /* Untimed launches first: the program install, first touch, and growing
  * QEMU's TLB (docs/architecture.md). */
 #define PEERS_WARM_UP 3
@@ -46,7 +48,24 @@ typedef struct result {
   double ms;     /* wall; < 0: not run */
   double cpu_ms; /* host CPU time of the process doing the work (QEMU for rvhal) */
   uint64_t sum;
+  /* rvhal / floor [wall, cpu], each run over the floor's round beside it:
+   * median of all runs, min and max of the sessions' medians, min and max
+   * of single runs */
+  double pair[2][5];
 } result_t;
+
+/* rvhal and the floor are measured in sessions (RVHAL_PEERS_SESSIONS, 3 by
+ * default), each a new device and a new floor QEMU: between two processes
+ * the same loop moved by up to 5 % (host memory placement), more than
+ * between runs of one. */
+#define PEERS_SESSIONS_MAX 8
+typedef struct samples {
+  int n, sessions;
+  double t[2][PEERS_SESSIONS_MAX * PEERS_RUNS_MAX], cpu[2][PEERS_SESSIONS_MAX * PEERS_RUNS_MAX]; /* [rvhal, floor] */
+  double session[2][PEERS_SESSIONS_MAX]; /* rvhal / floor, median of the session's runs [wall, cpu] */
+  uint64_t sum[2];
+  int floor_failed;
+} samples_t;
 
 /* One kernel on an rvhal device, its inputs in place. */
 typedef struct rvhal_run {
@@ -58,6 +77,7 @@ typedef struct rvhal_run {
   uint32_t m, w, n, nargs;
   hal_arg_t args[6];
   long pid;
+  int cleared; /* the output was cleared once */
 } rvhal_run_t;
 
 static void run_prepare(rvhal_run_t *r, bench_dev_t *b, const peer_kernel_t *pk) {
@@ -118,20 +138,28 @@ static void run_prepare(rvhal_run_t *r, bench_dev_t *b, const peer_kernel_t *pk)
   BENCH_CHECK(rvhal_device_host_pid(d, &r->pid));
 }
 
-/* One launch (the output cleared first, untimed): wall us and QEMU CPU ns. */
+/* One launch: wall us and QEMU CPU ns. The output is cleared (untimed)
+ * before the first launch only, except histogram's, which accumulates (1
+ * KiB): the host's 64 MiB of stores just before a launch made QEMU's own
+ * stores to the same lines dearer (vector_add over the floor, which clears
+ * nothing between rounds: 1.00-1.13 with a clear per launch, 0.995-1.001
+ * without, QEMU CPU). Each launch rewrites the whole output. */
 static void run_once(rvhal_run_t *r, double *wall_us, double *cpu_ns) {
   const peer_kernel_t *pk = r->pk;
   hal_ndrange_t nd = {.global = {pk->global[0], pk->global[1], 1}, .local = {pk->local[0], pk->local[1], 1}};
   const uint32_t zero = 0;
-  BENCH_CHECK(rvhal_mem_fill(r->b->d, r->out, &zero, 4, r->out_size));
-  double c = bench_proc_cpu_ns(r->pid), a = bench_now_us();
+  if (!r->cleared || pk - peer_kernels == PEER_HIST) BENCH_CHECK(rvhal_mem_fill(r->b->d, r->out, &zero, 4, r->out_size));
+  r->cleared = 1;
+  const bench_cpu_snap_t c = bench_proc_cpu_snap_idle(r->pid);
+  const double a = bench_now_us();
   /* RVHAL_PEERS_PRIVILEGED=1: kernels in the firmware's mode, not isolated
    * in U-mode, for measuring what isolation costs a kernel */
   const char *priv = getenv("RVHAL_PEERS_PRIVILEGED");
   const rvhal_launch_options_t lo = {.privileged = priv && *priv == '1'};
   BENCH_CHECK(rvhal_kernel_exec_ex(r->b->d, r->b->p, r->k, &nd, r->args, r->nargs, pk->dims, &lo));
   *wall_us = bench_now_us() - a;
-  *cpu_ns = bench_proc_cpu_ns(r->pid) - c;
+  const bench_cpu_snap_t c1 = bench_proc_cpu_snap_idle(r->pid);
+  *cpu_ns = bench_cpu_between(&c, &c1);
 }
 
 /* The output's checksum; frees the buffers. */
@@ -156,41 +184,37 @@ static uint32_t tlb_log2_for(uint64_t bytes) {
   return log2;
 }
 
-/* One kernel on an rvhal device: median wall time of kernel_exec. */
-static result_t rvhal_kernel(bench_dev_t *b, const peer_kernel_t *pk, int runs, placement_t *where) {
-  rvhal_run_t r;
-  run_prepare(&r, b, pk);
+/* Where rvhal put r's buffers and the TLB size its launch asks for. */
+static placement_t placement_of(const rvhal_run_t *r) {
   uint64_t bytes = 0;
-  for (uint32_t i = 0; i < r.nargs; i++)
-    if (r.args[i].kind == hal_arg_address) {
-      hal_addr_t a = r.args[i].address;
-      bytes += a == r.out ? r.out_size : pk - peer_kernels == PEER_HIST ? PEER_HIST_BYTES : r.out_size;
+  for (uint32_t i = 0; i < r->nargs; i++)
+    if (r->args[i].kind == hal_arg_address) {
+      hal_addr_t a = r->args[i].address;
+      bytes += a == r->out ? r->out_size : r->pk - peer_kernels == PEER_HIST ? PEER_HIST_BYTES : r->out_size;
     }
-  *where = (placement_t){r.in0, r.in1 ? r.in1 : r.in0, r.out, tlb_log2_for(bytes)};
-  double t[PEERS_RUNS_MAX], cpu[PEERS_RUNS_MAX];
-  for (int i = -PEERS_WARM_UP; i < runs; i++) {
-    double w, c;
-    run_once(&r, &w, &c);
-    if (i >= 0) t[i] = w, cpu[i] = c;
-  }
-  result_t res = {bench_stats(t, (size_t)runs).median / 1e3, bench_stats(cpu, (size_t)runs).median / 1e6, 0};
-  res.sum = run_finish(&r);
-  return res;
+  return (placement_t){r->in0, r->in1 ? r->in1 : r->in0, r->out, tlb_log2_for(bytes)};
 }
 
-/* The floor: QEMU started as rvhal starts it for this device (machine,
- * harts, RAM size, memfd RAM, no BIOS, fast timing), the floor image as
- * its firmware, parameters through the generic loader; the loop timed
- * between its "S" and "E" lines. ms < 0 if it did not run. */
-static result_t floor_kernel(const char *kernel_dir, const peer_kernel_t *pk, uint32_t harts, int runs,
-                             const placement_t *where) {
-  result_t res = {-1, -1, 0};
+/* A running floor: QEMU started as rvhal starts it for this device
+ * (machine, harts, RAM size, memfd RAM, no BIOS, fast timing), the floor
+ * image as its firmware, parameters through the generic loader. */
+typedef struct floor_run {
+  pid_t pid;
+  FILE *out; /* its UART */
+  int go;    /* its UART's input: a byte starts a round */
+} floor_run_t;
+
+/* Starts the floor and waits for its "R" (inputs in place, TLB grown);
+ * pid < 0 if it cannot run. */
+static floor_run_t floor_start(const char *kernel_dir, const peer_kernel_t *pk, uint32_t harts, int rounds,
+                               const placement_t *where) {
+  floor_run_t f = {.pid = -1, .out = NULL, .go = -1};
   char image[1024];
   snprintf(image, sizeof image, "%s/peer_floor.elf", kernel_dir);
-  if (access(image, R_OK) != 0) return res;
+  if (access(image, R_OK) != 0) return f;
   const uint64_t lowest = where->in0 < where->out ? where->in0 : where->out;
-  if (lowest < FLOOR_PARAMS_ADDR + 4096) return res; /* rvhal's heap over the floor's image: not comparable */
-  const uint64_t params[] = {FLOOR_MAGIC, (uint64_t)(pk - peer_kernels), harts, (uint64_t)(PEERS_WARM_UP + runs),
+  if (lowest < FLOOR_PARAMS_ADDR + 4096) return f; /* rvhal's heap over the floor's image: not comparable */
+  const uint64_t params[] = {FLOOR_MAGIC, (uint64_t)(pk - peer_kernels), harts, (uint64_t)rounds,
                              where->in0, where->in1, where->out, where->tlb_log2, lowest & ~4095ull};
   enum { NPARAMS = sizeof params / sizeof *params };
   char loaders[NPARAMS][96], smp[16], mem[96], ram[32];
@@ -210,55 +234,147 @@ static result_t floor_kernel(const char *kernel_dir, const peer_kernel_t *pk, ui
     argv[argc++] = loaders[i];
   }
   argv[argc] = NULL;
-  int out[2];
-  if (pipe(out) != 0) return res;
+  int out[2], in[2];
+  if (pipe(out) != 0) return f;
+  if (pipe(in) != 0) {
+    close(out[0]), close(out[1]);
+    return f;
+  }
   pid_t pid = fork();
   if (pid == 0) {
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* dies with the bench, however that ends */
     dup2(out[1], 1);
-    close(out[0]);
-    close(out[1]);
+    dup2(in[0], 0);
+    close(out[0]), close(out[1]), close(in[0]), close(in[1]);
     execvp(qemu, (char *const *)argv);
     _exit(127);
   }
-  close(out[1]);
-  FILE *f = pid > 0 ? fdopen(out[0], "r") : NULL;
-  double t[PEERS_RUNS_MAX + PEERS_WARM_UP], cpu[PEERS_RUNS_MAX + PEERS_WARM_UP], w0 = 0, c0 = 0;
-  int rounds = 0, ok = 0;
+  close(out[1]), close(in[0]);
+  f.pid = pid;
+  f.go = in[1];
+  f.out = pid > 0 ? fdopen(out[0], "r") : NULL;
   char line[128];
-  while (f && fgets(line, sizeof line, f)) {
-    if (line[0] == 'S') {
-      c0 = bench_proc_cpu_ns(pid);
-      w0 = bench_now_us();
-    } else if (line[0] == 'E' && rounds < PEERS_WARM_UP + runs) {
-      double w = bench_now_us() - w0, c = bench_proc_cpu_ns(pid) - c0;
-      t[rounds] = w, cpu[rounds] = c;
-      rounds++;
-    } else if (line[0] == 'C') {
-      unsigned long long sum;
-      ok = sscanf(line, "C %llx", &sum) == 1;
-      res.sum = sum;
-    } else {
-      fprintf(stderr, "rvhal-bench: floor (%s, %u harts): %s", pk->name, harts, line);
+  while (f.out && fgets(line, sizeof line, f.out) && line[0] != 'R')
+    fprintf(stderr, "rvhal-bench: floor (%s, %u harts): %s", pk->name, harts, line);
+  if (!f.out || feof(f.out)) {
+    fprintf(stderr, "rvhal-bench: floor (%s, %u harts) did not start\n", pk->name, harts);
+    f.pid = -1;
+  }
+  return f;
+}
+
+/* One round of the floor: wall us from the go byte to its "E", and QEMU's
+ * CPU ns (read with every thread asleep); 0 if the floor is gone. */
+static int floor_round(floor_run_t *f, double *wall_us, double *cpu_ns) {
+  if (f->pid < 0) return 0;
+  const bench_cpu_snap_t c = bench_proc_cpu_snap_idle(f->pid);
+  const double w = bench_now_us();
+  char line[128];
+  if (write(f->go, "g", 1) != 1) return 0;
+  while (fgets(line, sizeof line, f->out) && line[0] != 'E')
+    fprintf(stderr, "rvhal-bench: floor: %s", line);
+  if (feof(f->out)) return 0;
+  *wall_us = bench_now_us() - w;
+  const bench_cpu_snap_t c1 = bench_proc_cpu_snap_idle(f->pid);
+  *cpu_ns = bench_cpu_between(&c, &c1);
+  return 1;
+}
+
+/* The floor's checksum, after its last round; QEMU gone. */
+static int floor_finish(floor_run_t *f, uint64_t *sum) {
+  int ok = 0;
+  char line[128];
+  unsigned long long v = 0;
+  if (f->go >= 0 && write(f->go, "c", 1) != 1) fprintf(stderr, "rvhal-bench: floor: its UART is gone\n");
+  while (f->out && fgets(line, sizeof line, f->out))
+    if (line[0] == 'C') ok = sscanf(line, "C %llx", &v) == 1;
+  *sum = v;
+  if (f->out) fclose(f->out);
+  if (f->go >= 0) close(f->go);
+  if (f->pid > 0) {
+    if (!ok) kill(f->pid, SIGKILL);
+    waitpid(f->pid, NULL, 0);
+  }
+  return ok;
+}
+
+static double ratio_median(const double *num, const double *den, int n, double *lo, double *hi) {
+  double q[PEERS_SESSIONS_MAX * PEERS_RUNS_MAX];
+  for (int i = 0; i < n; i++) q[i] = num[i] / den[i];
+  const bench_stats_t st = bench_stats(q, (size_t)n);
+  if (lo) *lo = q[0], *hi = st.max;
+  return st.median;
+}
+
+/* One session of a kernel: a device and a floor, their runs alternating
+ * (which goes first alternates too), both QEMUs up so that a changing load
+ * falls on both; appended to `acc`. */
+static void rvhal_and_floor(const char *kernel_dir, const peer_kernel_t *pk, const rvhal_device_options_t *o,
+                            int runs, int with_floor, samples_t *acc) {
+  bench_dev_t b = bench_open(kernel_dir, pk->elf, o);
+  if (strcmp(rvhal_device_get_info(b.d)->board, "qemu-virt")) with_floor = 0;
+  rvhal_run_t r;
+  run_prepare(&r, &b, pk);
+  const placement_t where = placement_of(&r);
+  floor_run_t f = {.pid = -1, .out = NULL, .go = -1};
+  if (with_floor) f = floor_start(kernel_dir, pk, o->num_harts, PEERS_WARM_UP + runs, &where);
+  int floor_ok = f.pid > 0;
+  double *t[2] = {acc->t[0] + acc->n, acc->t[1] + acc->n}, *cpu[2] = {acc->cpu[0] + acc->n, acc->cpu[1] + acc->n};
+  for (int i = -PEERS_WARM_UP; i < runs; i++)
+    for (int k = 0; k < 2; k++) {
+      const int side = (i + k) & 1;
+      double w = 0, c = 0;
+      if (side) {
+        if (!floor_ok) continue;
+        floor_ok = floor_round(&f, &w, &c);
+      } else {
+        run_once(&r, &w, &c);
+      }
+      if (i >= 0) t[side][i] = w, cpu[side][i] = c;
     }
+  if (with_floor && !(f.pid > 0 && floor_finish(&f, &acc->sum[1]) && floor_ok)) {
+    fprintf(stderr, "rvhal-bench: floor (%s, %u harts) gave no result\n", pk->name, o->num_harts);
+    acc->floor_failed = 1;
   }
-  if (f) fclose(f);
-  else close(out[0]);
-  int status = 0;
-  if (pid > 0) waitpid(pid, &status, 0);
-  if (!ok || rounds != PEERS_WARM_UP + runs) {
-    fprintf(stderr, "rvhal-bench: floor (%s, %u harts) gave %d of %d rounds%s\n", pk->name, harts, rounds,
-            PEERS_WARM_UP + runs, ok ? "" : " and no checksum");
-    return res;
+  if (!with_floor) acc->floor_failed = 1;
+  if (!acc->floor_failed) {
+    acc->session[0][acc->sessions] = ratio_median(t[0], t[1], runs, NULL, NULL);
+    acc->session[1][acc->sessions] = ratio_median(cpu[0], cpu[1], runs, NULL, NULL);
   }
-  res.ms = bench_stats(t + PEERS_WARM_UP, (size_t)runs).median / 1e3;
-  res.cpu_ms = bench_stats(cpu + PEERS_WARM_UP, (size_t)runs).median / 1e6;
-  return res;
+  acc->sessions++;
+  acc->n += runs;
+  acc->sum[0] = run_finish(&r);
+  bench_close(&b);
+}
+
+/* The median of v, left in its order (the runs stay paired). */
+static double median_of(const double *v, int n) {
+  double q[PEERS_SESSIONS_MAX * PEERS_RUNS_MAX];
+  memcpy(q, v, (size_t)n * sizeof *v);
+  return bench_stats(q, (size_t)n).median;
+}
+
+/* A kernel's sessions into its rvhal and floor results. */
+static void peers_results(samples_t *acc, result_t *rvhal, result_t *floor) {
+  rvhal->ms = median_of(acc->t[0], acc->n) / 1e3;
+  rvhal->cpu_ms = median_of(acc->cpu[0], acc->n) / 1e6;
+  rvhal->sum = acc->sum[0];
+  *floor = (result_t){.ms = -1, .cpu_ms = -1};
+  if (acc->floor_failed) return;
+  for (int c = 0; c < 2; c++) {
+    double *pr = rvhal->pair[c];
+    pr[0] = ratio_median(c ? acc->cpu[0] : acc->t[0], c ? acc->cpu[1] : acc->t[1], acc->n, &pr[3], &pr[4]);
+    bench_stats(acc->session[c], (size_t)acc->sessions);
+    pr[1] = acc->session[c][0], pr[2] = acc->session[c][acc->sessions - 1];
+  }
+  floor->ms = median_of(acc->t[1], acc->n) / 1e3;
+  floor->cpu_ms = median_of(acc->cpu[1], acc->n) / 1e6;
+  floor->sum = acc->sum[1];
 }
 
 /* `prefix peer kernel threads runs`, parsed; ms < 0 if it did not run. */
 static result_t run_peer(const char *prefix, const char *peer, const peer_kernel_t *pk, int threads, int runs) {
-  result_t r = {-1, -1, 0};
+  result_t r = {.ms = -1, .cpu_ms = -1};
   char cmd[2048], name[64];
   snprintf(cmd, sizeof cmd, "%s%s %s %d %d", prefix, peer, pk->name, threads, runs);
   FILE *f = popen(cmd, "r");
@@ -356,19 +472,25 @@ void bench_peers(const char *kernel_dir, int runs) {
       if (have_user)
         res[k][SIDE_USER][t] = run_peer(user_prefix, rv64, &peer_kernels[k], (int)thread_counts[t], runs);
     }
+  const char *sessions_env = getenv("RVHAL_PEERS_SESSIONS");
+  int sessions = sessions_env && *sessions_env ? atoi(sessions_env) : 3;
+  if (sessions < 1 || sessions > PEERS_SESSIONS_MAX) {
+    fprintf(stderr, "rvhal-bench: RVHAL_PEERS_SESSIONS=%s: 1 to %d sessions\n", sessions_env, PEERS_SESSIONS_MAX);
+    return;
+  }
   int floor_missing = 0;
   for (int t = 0; t < NTHREADS; t++) {
+    /* Hart 0 does not linger after a launch: its QEMU is idle, and its CPU
+     * time exact, when the launch returns (as the floor's between rounds). */
     rvhal_device_options_t o = {.num_harts = thread_counts[t], .ram_size = (uint64_t)RAM_MIB << 20,
-                                .timing = RVHAL_TIMING_FAST};
+                                .timing = RVHAL_TIMING_FAST, .linger_us = RVHAL_LINGER_OFF};
     for (int k = 0; k < PEER_NUM_KERNELS; k++) {
       if (!want[k]) continue;
-      bench_dev_t b = bench_open(kernel_dir, peer_kernels[k].elf, &o);
-      const int virt = !strcmp(rvhal_device_get_info(b.d)->board, "qemu-virt");
-      placement_t where;
-      res[k][SIDE_RVHAL][t] = rvhal_kernel(&b, &peer_kernels[k], runs, &where);
-      bench_close(&b); /* its QEMU gone before the floor's starts */
-      if (virt && !(rvhal_only && *rvhal_only == '1'))
-        res[k][SIDE_FLOOR][t] = floor_kernel(kernel_dir, &peer_kernels[k], thread_counts[t], runs, &where);
+      static samples_t acc; /* large: off the stack */
+      memset(&acc, 0, sizeof acc);
+      for (int session = 0; session < sessions; session++)
+        rvhal_and_floor(kernel_dir, &peer_kernels[k], &o, runs, !(rvhal_only && *rvhal_only == '1'), &acc);
+      peers_results(&acc, &res[k][SIDE_RVHAL][t], &res[k][SIDE_FLOOR][t]);
       floor_missing |= res[k][SIDE_FLOOR][t].ms < 0;
     }
   }
@@ -378,9 +500,9 @@ void bench_peers(const char *kernel_dir, int runs) {
 
   static const char *const side_names[NSIDES] = {"native", "qemu-user", "floor", "rvhal"};
   for (int cpu = 0; cpu < 2; cpu++) {
-    printf("peers     %s, medians of %d, threads or harts 1 / 2 / 4 (fast timing)\n",
+    printf("peers     %s, medians of %d (rvhal, floor: %d sessions of %d), threads or harts 1 / 2 / 4 (fast timing)\n",
            cpu ? "host CPU ms (all threads; QEMU's for floor and rvhal; less disturbed by a loaded host)" : "wall ms",
-           runs);
+           runs, sessions, runs);
     printf("peers     %-24s", "kernel");
     for (int s = 0; s < NSIDES; s++) printf(" %22s", side_names[s]);
     printf(" %18s %18s %18s  %s\n", "rvhal/floor", "floor/qemu-user", "rvhal/qemu-user", "checksums");
@@ -419,6 +541,22 @@ void bench_peers(const char *kernel_dir, int runs) {
                           : res[k][SIDE_NATIVE][0].sum == want_sum ? "all equal"
                                                                    : "rvhal = floor = qemu-user (native rounds differently)";
       printf(" %18s %18s %18s  %s\n", r[0], r[1], r[2], agree);
+    }
+    /* The spread: a ratio of medians hides how far single runs move. */
+    printf("peers     rvhal/floor %s, each launch over the floor's round beside it: median of %d, "
+           "sessions' medians min-max [single runs min-max], harts 1 / 2 / 4\n", cpu ? "QEMU CPU" : "wall",
+           sessions * runs);
+    for (int k = 0; k < PEER_NUM_KERNELS; k++) {
+      if (!want[k]) continue;
+      printf("peers     %-24s", peer_kernels[k].name);
+      for (int t = 0; t < NTHREADS; t++) {
+        const result_t *x = &res[k][SIDE_RVHAL][t];
+        if (res[k][SIDE_FLOOR][t].ms < 0) printf("%s -", t ? " /" : "");
+        else
+          printf("%s %.3f %.3f-%.3f [%.2f-%.2f]", t ? " /" : "", x->pair[cpu][0], x->pair[cpu][1], x->pair[cpu][2],
+                 x->pair[cpu][3], x->pair[cpu][4]);
+      }
+      printf("\n");
     }
   }
 }

@@ -23,6 +23,17 @@ SECTIONS {
   } :text
   .rodata : ALIGN(16) {
     *(.rodata .rodata.* .srodata .srodata.*)
+    /* A byte per barrier() in the program (kernel_if.h). */
+    __rvhal_barrier_sites_start = .;
+    KEEP(*(.rvhal_barrier_sites))
+    __rvhal_barrier_sites_end = .;
+    /* What the SDK's entry asks of the program, one word read in one load
+     * (rvhal_kernel.h, RVHAL_TRAIT_*): 1 it calls barrier(), 2 it has
+     * __local_variable initial values, 4 it has __local_variable storage. */
+    . = ALIGN(4);
+    __rvhal_program_traits = .;
+    LONG((__rvhal_barrier_sites_end != __rvhal_barrier_sites_start ? 1 : 0) |
+         (__tdata_end != __tdata_start ? 2 : 0) | (__tbss_end != __tdata_start ? 4 : 0))
   } :text
   __rvhal_code_end = .; /* the end of the program's code and read-only data */
   . = ALIGN(4096);

@@ -117,5 +117,7 @@ int main(int argc, char **argv) {
   qsort(cpu, (size_t)runs, sizeof *cpu, cmp_double);
   printf("%s %u %.3f %.3f %016llx\n", kern->name, nthreads, t[runs / 2], cpu[runs / 2],
          (unsigned long long)peer_checksum(out, out_size));
+  free(t);
+  free(cpu);
   return 0;
 }

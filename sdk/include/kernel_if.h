@@ -82,7 +82,10 @@ static inline size_t get_local_linear_id(exec_state_t *e) {
  * within 1 MiB of the SDK's. */
 static inline __attribute__((always_inline)) void rvhal_barrier_asm_(exec_state_t *e) {
   register exec_state_t *a0 __asm__("a0") = e;
-  __asm__ volatile("jal ra, rvhal_barrier_enter" : "+r"(a0) : : RVHAL_CLOBBER_ALL_);
+  /* The byte in .rvhal_barrier_sites tells the entry that this program
+   * may call barrier() (rvhal_kernel.h, rvhal_plain_groups). */
+  __asm__ volatile(".pushsection .rvhal_barrier_sites, \"a\"\n .byte 1\n .popsection\n"
+                   "jal ra, rvhal_barrier_enter" : "+r"(a0) : : RVHAL_CLOBBER_ALL_);
 }
 #ifdef __riscv_vector
 /* vl and vtype cannot be named as clobbered: a real call tells the

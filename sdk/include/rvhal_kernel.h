@@ -215,6 +215,102 @@ static inline __attribute__((always_inline)) void rvhal_rows(const void *args, c
   }
 }
 
+/* Set by the linker (kernel.ld), from the sections the program has: every
+ * barrier() puts a byte in one (kernel_if.h, rvhal_barrier_asm_). */
+extern const uint32_t __rvhal_program_traits; /* kernel.ld: RVHAL_TRAIT_* of this program */
+#define RVHAL_TRAIT_BARRIER_ 1u      /* it calls barrier() */
+#define RVHAL_TRAIT_TLS_INIT_ 2u     /* __local_variable initial values (.tdata) */
+#define RVHAL_TRAIT_TLS_ 4u          /* __local_variable storage (.tdata or .tbss) */
+
+/* Every group of a call as plain loops, for a program without barrier():
+ * no group can turn into contexts, so no group needs its first item run
+ * apart. Nested loops over the call's groups and their items, on one copy
+ * of the item state kept in registers, with rvhal_rows's innermost x loop
+ * (vector_add in groups of 64: 56 instructions a group beside its items'
+ * through the first item apart, 19 so, docs/performance.md). Out of line
+ * (p##_plain_groups): inlined into the entry, its loop counters were
+ * spilled around the general path's. Whole groups only: a team member's
+ * share starts mid-group. */
+static inline __attribute__((always_inline)) void rvhal_plain_groups(const void *args, const exec_state_t *e0,
+                                                                     rvhal_item_fn_t fn) {
+  exec_state_t e = *e0;
+  rvhal_fill_sizes_(&e);
+  const hal_sched_info_t *s = e.group->s;
+  const size_t lx = e.local_size[0], ly = e.local_size[1], lz = e.local_size[2];
+  const size_t n0 = s->num_groups_per_call[0], n1 = s->num_groups_per_call[1], n2 = s->num_groups_per_call[2];
+  if (!lx || !ly || !lz || !n0 || !n1 || !n2) return; /* then every loop below runs at least once: no entry tests */
+  size_t gz = 0;
+  do {
+    e.group_id[2] = s->group_id_start[2] + gz;
+    e.global_base[2] = e.group_id[2] * lz + s->global_offset[2];
+    size_t gy = 0;
+    do {
+      e.group_id[1] = s->group_id_start[1] + gy;
+      e.global_base[1] = e.group_id[1] * ly + s->global_offset[1];
+      e.group_id[0] = s->group_id_start[0];
+      e.global_base[0] = e.group_id[0] * lx + s->global_offset[0];
+      size_t gx = 0;
+      do {
+        size_t z = 0;
+        do {
+          e.local_id[2] = z;
+          size_t y = 0;
+          do {
+            e.local_id[1] = y;
+            /* rvhal_rows: the first copy knows that no global id reaches 2^32 */
+            if (__builtin_expect(e.global_base[0] <= RVHAL_ID_NO_WRAP_ && lx <= RVHAL_ID_NO_WRAP_, 1)) {
+              for (size_t x = 0; x < lx; x++) {
+                e.local_id[0] = x;
+                fn(args, &e);
+              }
+            } else {
+              for (size_t x = 0; x < lx; x++) {
+                e.local_id[0] = x;
+                fn(args, &e);
+              }
+            }
+          } while (++y < ly);
+        } while (++z < lz);
+        e.group_id[0]++;
+        e.global_base[0] += lx;
+      } while (++gx < n0);
+    } while (++gy < n1);
+  } while (++gz < n2);
+}
+
+/* Whether a call may run as rvhal_plain_call: the program has no
+ * barrier() (so no group turns into contexts), no hart shares a group
+ * with another (a team member's share starts mid-group) and no group
+ * needs fresh __local_variable initial values. */
+static inline __attribute__((always_inline)) int rvhal_plain_call_ok(const hal_sched_info_t *s) {
+  const rvhal_call_info_t *ci = (const rvhal_call_info_t *)(uintptr_t)s->hal_extra;
+  return !(__rvhal_program_traits & (RVHAL_TRAIT_BARRIER_ | RVHAL_TRAIT_TLS_INIT_)) && ci->team_size <= 1;
+}
+
+/* A whole kernel call as plain loops (rvhal_plain_call_ok): the group's
+ * local memory, then every group (rvhal_plain_groups). */
+static inline __attribute__((always_inline)) void rvhal_plain_call(void *args, const hal_sched_info_t *s,
+                                                                   rvhal_item_fn_t fn, rvhal_rows_fn_t groups) {
+  const rvhal_call_info_t *ci = (const rvhal_call_info_t *)(uintptr_t)s->hal_extra;
+  size_t bytes = 0;
+  if ((__rvhal_program_traits & RVHAL_TRAIT_TLS_) || ci->launch->num_local_args)
+    bytes = rvhal_local_block_size(args, s);
+  void *block = bytes ? __builtin_alloca_with_align(bytes, 8 * RVHAL_LOCAL_ALIGN) : 0;
+  rvhal_group_t g;
+  exec_state_t e; /* rvhal_plain_groups sets the ids and sizes */
+  rvhal_call_start(&g, args, s, fn, block);
+  for (int d = 0; d < 3; d++) e.local_id[d] = e.group_id[d] = e.global_base[d] = 0;
+  e.group = &g;
+  e.self = &e;
+  e.slot = 0;
+  e.last = g.num_items == 1;
+  e.ctx = e.next_ctx = 0;
+  g.plain = 1; /* a barrier() all the same: divergence, not a hang */
+  groups(args, &e);
+  g.plain = 0;
+  if (g.counting) rvhal_call_end(&g, s->num_groups_per_call[0] * s->num_groups_per_call[1] * s->num_groups_per_call[2]);
+}
+
 /* The ABI entry for one kernel call: every group of the call, and in each
  * group this hart's work-items. Inline so that a barrier-free item function
  * is inlined into the first item's call and into `rows` (rvhal_rows, also
@@ -230,11 +326,12 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
    * storage) is reserved here, on this hart's stack, once per call: the
    * groups of a call run one after the other. */
   size_t bytes = 0;
-  if (ci->launch->num_local_args || (uintptr_t)__tbss_end != (uintptr_t)__tdata_start)
+  if ((__rvhal_program_traits & RVHAL_TRAIT_TLS_) || ci->launch->num_local_args)
     bytes = rvhal_local_block_size(args, s);
   void *block = bytes ? __builtin_alloca_with_align(bytes, 8 * RVHAL_LOCAL_ALIGN) : 0;
   rvhal_group_t g;
   exec_state_t e;
+  g.tls = 0; /* set by rvhal_call_start with a local block, which __local_variable storage needs */
   rvhal_call_start(&g, args, s, fn, block);
   e.group = &g;
   e.self = &e;
@@ -258,7 +355,9 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
       for (size_t gx = 0; gx < s->num_groups_per_call[0]; gx++, base_x += lx) {
         e.group_id[0] = s->group_id_start[0] + gx;
         e.global_base[0] = base_x;
-        if ((uintptr_t)__tdata_end != (uintptr_t)__tdata_start) rvhal_group_init_tls(&g);
+        /* g.tls first (a load from the stack): the traits word, held in
+         * a register through the loop, cost a kernel's loop a register */
+        if (g.tls && (__rvhal_program_traits & RVHAL_TRAIT_TLS_INIT_)) rvhal_group_init_tls(&g);
         /* The first item may call barrier(), which turns the group into
          * contexts; otherwise the rest is a plain loop. */
         e.local_id[0] = x0;
@@ -321,6 +420,12 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
 #define RVHAL_ROWS_FN_(p)                                                                    \
   static inline __attribute__((always_inline)) void p##_rows(const void *a, const exec_state_t *e) { \
     rvhal_rows(a, e, p##_item_on);                                                      \
+  }                                                                                     \
+  static __attribute__((noinline, flatten, unused)) void p##_plain_groups(const void *a, const exec_state_t *e) { \
+    rvhal_plain_groups(a, e, p##_item_on);                                              \
+  }                                                                                     \
+  static __attribute__((noinline, unused)) void p##_plain_call(void *a, const hal_sched_info_t *s) { \
+    rvhal_plain_call(a, s, p##_item_on, p##_plain_groups);                              \
   }
 
 /* A kernel's item function is inlined, with the kernel's own function and
@@ -359,7 +464,8 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   RVHAL_ROWS_FN_(name##__rvhal)                                                                      \
   void name(void *args, const hal_sched_info_t *sched);                                              \
   void name(void *args, const hal_sched_info_t *sched) {                                             \
-    rvhal_run_call(args, sched, name##__rvhal_item, name##__rvhal_rows);                             \
+    if (rvhal_plain_call_ok(sched)) name##__rvhal_plain_call(args, sched);                           \
+    else rvhal_run_call(args, sched, name##__rvhal_item, name##__rvhal_rows);                        \
   }
 
 /* ---- RVHAL_KERNEL_ENTRY ------------------------------------------------
@@ -440,7 +546,8 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   RVHAL_ROWS_FN_(fn##__rvhal)                                                                           \
   void fn##_entry(void *args, const hal_sched_info_t *sched);                                           \
   void fn##_entry(void *args, const hal_sched_info_t *sched) {                                          \
-    rvhal_run_call(args, sched, fn##__rvhal_item, fn##__rvhal_rows);                                    \
+    if (rvhal_plain_call_ok(sched)) fn##__rvhal_plain_call(args, sched);                                \
+    else rvhal_run_call(args, sched, fn##__rvhal_item, fn##__rvhal_rows);                               \
   }
 
 /* The i-th local-buffer argument of the launch (in argument order). */

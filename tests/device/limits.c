@@ -15,7 +15,7 @@
 #define N 64
 
 static rvhal_device_t *d;
-static hal_program_t good, pa, empty;
+static hal_program_t good, pa, counting;
 static hal_addr_t out, in;
 static uint32_t k;
 
@@ -55,11 +55,15 @@ static void group_counts(void) {
   CHECK_FAILS(exec_nd(p32, p32, 1, p32, p32, 1, 2), RVHAL_INVALID_ARGUMENT, W("exceeds the device's"));
 #undef W
   HEALTHY();
-  /* 2^64-1 (or 2^32-1) groups of one: valid, and endless in practice */
-  uint64_t max = rv32 ? UINT32_MAX : UINT64_MAX;
+  /* 2^64-1 (or 2^32-1) groups of one: valid, and endless in practice. Each
+   * item counts itself (ndrange_record with total 0: in count[0]), so that
+   * the work cannot be optimized away (an empty kernel's loops are: a
+   * program without barrier() runs each call as one loop). */
+  uint64_t max = rv32 ? UINT32_MAX : UINT64_MAX, total = 0;
   hal_ndrange_t nd = {.global = {max}, .local = {1}};
-  CHECK_FAILS(rvhal_kernel_exec(d, empty, fixture_kernel(d, empty, "empty"), &nd, NULL, 0, 1), RVHAL_TIMEOUT,
-              "did not finish within");
+  hal_arg_t args[3] = {rvhal_arg_global(out), rvhal_arg_global(out), rvhal_arg_value(&total, 8)};
+  CHECK_FAILS(rvhal_kernel_exec(d, counting, fixture_kernel(d, counting, "ndrange_record"), &nd, args, 3, 1),
+              RVHAL_TIMEOUT, "did not finish within");
   HEALTHY();
 }
 
@@ -101,7 +105,7 @@ int main(void) {
   d = fixture_device_opts(2, &o);
   good = fixture_program(d, "dt_trap");
   pa = fixture_program(d, "dt_prog_a");
-  empty = fixture_program(d, "empty");
+  counting = fixture_program(d, "dt_ndrange");
   out = dt_buffer(d, N * 4, NULL);
   in = dt_buffer(d, N * 4, NULL);
   HEALTHY();

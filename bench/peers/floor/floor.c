@@ -6,11 +6,14 @@
  *
  * Parameters come at FLOOR_PARAMS_ADDR (floor_params.h). Hart 0 fills the
  * inputs at rvhal's buffer addresses; every hart grows its TLB as rvhal's
- * firmware does (firmware/speed.c); then, round by round, hart 0 prints
- * "S", wakes the others (CLINT IPIs), each runs its contiguous share of the
- * work-groups (as peer.c's threads), the last to finish wakes hart 0, which
- * prints "E". At the end "C <checksum>" and QEMU is powered off. Waiting
- * harts sleep in wfi: they cost the host nothing while others work. */
+ * firmware does (firmware/speed.c) and hart 0 prints "R". Then, round by
+ * round, hart 0 waits for a byte on the UART (the host's go: rounds
+ * interleave with rvhal's launches), wakes the others (CLINT IPIs), each
+ * runs its contiguous share of the work-groups (as peer.c's threads), the
+ * last to finish wakes hart 0, which prints "E". At the host's last byte
+ * "C <checksum>", and QEMU is powered off. Waiting harts sleep in wfi: they cost the host
+ * nothing while others work, and between rounds every vCPU thread sleeps,
+ * so the host reads exact CPU times. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +23,11 @@
 #define UART ((volatile uint8_t *)0x10000000u) /* ns16550 of QEMU's virt */
 #define CLINT_MSIP ((volatile uint32_t *)0x2000000u)
 #define TEST_FINISHER ((volatile uint32_t *)0x100000u)
+#define PLIC ((volatile uint32_t *)0x0c000000u) /* virt's PLIC; the UART is its source 10 */
+#define PLIC_UART 10u
+#define PLIC_HART0_M_ENABLE (0x2000u / 4)       /* context 0: hart 0's M-mode */
+#define PLIC_HART0_M_THRESHOLD (0x200000u / 4)
+#define PLIC_HART0_M_CLAIM (0x200004u / 4)
 #define FLOOR_STACK 65536u
 
 __attribute__((aligned(16))) uint8_t floor_stacks[FLOOR_MAX_HARTS * FLOOR_STACK];
@@ -45,6 +53,27 @@ static void put_hex(uint64_t v) {
 static void sleep_until_ipi(uint64_t hart) {
   __asm__ volatile("wfi");
   CLINT_MSIP[hart] = 0;
+}
+
+/* Hart 0: the UART's receive interrupt through the PLIC ends its wfi. */
+static void uart_rx_wakes(void) {
+  PLIC[PLIC_UART] = 1; /* priority */
+  PLIC[PLIC_HART0_M_ENABLE] = 1u << PLIC_UART;
+  PLIC[PLIC_HART0_M_THRESHOLD] = 0;
+  UART[1] = 1; /* IER: received data available */
+  __asm__ volatile("csrs mie, %0" ::"r"(1u << 11)); /* MEIE */
+}
+
+/* Hart 0 sleeps until the host's byte arrives (a late IPI of the last
+ * round may end a wfi early: cleared, slept again). */
+static void wait_for_go(void) {
+  while (!(UART[5] & 1)) {
+    __asm__ volatile("wfi");
+    CLINT_MSIP[0] = 0;
+  }
+  (void)UART[0];
+  const uint32_t id = PLIC[PLIC_HART0_M_CLAIM];
+  if (id) PLIC[PLIC_HART0_M_CLAIM] = id; /* complete */
 }
 
 /* As firmware/speed.c: for sizes 64 .. 2^(log2-1), read one byte of 3/4 of
@@ -108,11 +137,13 @@ void floor_main(uint64_t hart) {
   case PEER_BLUR: peer_init_floats(b.fa, PEER_BLUR_N * PEER_BLUR_N, 3); break;
   case PEER_HIST: peer_init_hist((uint8_t *)(uintptr_t)p->in0); break;
   }
+  uart_rx_wakes();
   for (uint64_t round = 1; round <= p->rounds + 1; round++) { /* round 1: the TLB */
     if (p->kernel == PEER_HIST)
       for (uint32_t i = 0; i < PEER_HIST_BINS; i++) b.hist[i] = 0;
     __atomic_store_n(&done, 0, __ATOMIC_RELAXED);
-    if (round > 1) put("S\n");
+    if (round == 2) put("R\n");
+    if (round > 1) wait_for_go();
     __atomic_store_n(&go, round, __ATOMIC_RELEASE);
     for (uint64_t h = 1; h < p->harts; h++) CLINT_MSIP[h] = 1;
     if (round == 1) grow_tlb(p);
@@ -121,6 +152,7 @@ void floor_main(uint64_t hart) {
     while (__atomic_load_n(&done, __ATOMIC_ACQUIRE) < p->harts) sleep_until_ipi(0);
     if (round > 1) put("E\n");
   }
+  wait_for_go(); /* after the host's last reading: QEMU ends here */
   put("C ");
   put_hex(peer_checksum((const void *)(uintptr_t)p->out, out_size(p->kernel)));
   put("\n");
