@@ -30,7 +30,7 @@ static unsigned nthreads;
 
 static void *thread_main(void *arg) {
   const uint64_t t = (uintptr_t)arg, groups = peer_groups(kern);
-  const peer_bufs_t b = {buf.a, buf.b, buf.c, buf.fa, buf.fb, buf.fc, buf.data, buf.hist};
+  const peer_bufs_t b = {buf.a, buf.b, buf.c, buf.fa, buf.fb, buf.fc, buf.data, buf.hist, peer_size((int)(kern - peer_kernels))};
   peer_run_groups(kern, &b, groups * t / nthreads, groups * (t + 1) / nthreads);
   return NULL;
 }

@@ -71,7 +71,19 @@ typedef struct peer_bufs {
   float *fa, *fb, *fc;  /* matmul: A, B, C; blur: in = fa, out = fc */
   const uint8_t *data;  /* histogram */
   uint32_t *hist;       /* PEER_HIST_BINS */
+  /* The kernel's size argument (matmul's n, blur's width and height,
+   * histogram's byte count), opaque to the compiler as a kernel argument
+   * is: a loop over compile-time sizes is another program (blur's clamps
+   * compile to one branch a tap against the kernel's two). peer_size(). */
+  uint32_t n;
 } peer_bufs_t;
+
+/* Kernel k's size argument, hidden from the optimiser (peer_bufs_t.n). */
+static inline uint32_t peer_size(int k) {
+  uint32_t n = k == PEER_MATMUL ? PEER_MM_N : k == PEER_BLUR ? PEER_BLUR_N : k == PEER_HIST ? PEER_HIST_BYTES : 0;
+  __asm__("" : "+r"(n));
+  return n;
+}
 
 static inline int peer_clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
@@ -91,15 +103,15 @@ static inline void peer_run_groups(const peer_kernel_t *k, const peer_bufs_t *bu
       for (uint32_t row = y0; row < y0 + ly; row++)
         for (uint32_t col = x0; col < x0 + lx; col++) {
           float sum = 0.0f;
-          for (uint32_t i = 0; i < PEER_MM_N; i++)
-            sum += buf->fa[row * PEER_MM_N + i] * buf->fb[(size_t)i * PEER_MM_N + col];
-          buf->fc[row * PEER_MM_N + col] = sum;
+          for (uint32_t i = 0; i < buf->n; i++)
+            sum += buf->fa[row * buf->n + i] * buf->fb[(size_t)i * buf->n + col];
+          buf->fc[row * buf->n + col] = sum;
         }
       break;
     case PEER_BLUR:
       for (int y = (int)y0; y < (int)(y0 + ly); y++)
         for (int x = (int)x0; x < (int)(x0 + lx); x++) {
-          const int w = (int)PEER_BLUR_N, h = (int)PEER_BLUR_N;
+          const int w = (int)buf->n, h = (int)buf->n;
           float sum = 0.0f;
           for (int dy = -1; dy <= 1; dy++) {
             int yy = peer_clamp(y + dy, 0, h - 1);
@@ -117,7 +129,7 @@ static inline void peer_run_groups(const peer_kernel_t *k, const peer_bufs_t *bu
       for (uint32_t b = 0; b < PEER_HIST_BINS; b++)
         local[b] = 0;
       for (uint32_t item = x0; item < x0 + lx; item++)
-        for (uint32_t i = item; i < PEER_HIST_BYTES; i += PEER_HIST_ITEMS)
+        for (uint32_t i = item; i < buf->n; i += k->global[0])
           __atomic_fetch_add(&local[buf->data[i]], 1, __ATOMIC_RELAXED);
       for (uint32_t b = 0; b < PEER_HIST_BINS; b++)
         if (local[b])

@@ -114,7 +114,8 @@ void floor_main(uint64_t hart) {
   }
   const peer_bufs_t b = {(uint32_t *)(uintptr_t)p->in0, (uint32_t *)(uintptr_t)p->in1, (uint32_t *)(uintptr_t)p->out,
                          (float *)(uintptr_t)p->in0,    (float *)(uintptr_t)p->in1,    (float *)(uintptr_t)p->out,
-                         (const uint8_t *)(uintptr_t)p->in0, (uint32_t *)(uintptr_t)p->out};
+                         (const uint8_t *)(uintptr_t)p->in0, (uint32_t *)(uintptr_t)p->out,
+                         peer_size((int)p->kernel)};
   if (hart != 0) {
     for (uint64_t seen = 0;;) {
       while (__atomic_load_n(&go, __ATOMIC_ACQUIRE) == seen) sleep_until_ipi(hart);
