@@ -75,14 +75,43 @@ static inline size_t get_local_linear_id(exec_state_t *e) {
 
 /* Wait until every work-item of the group has reached this call. On the
  * item's own state (e may be the kernel's private copy); through an asm
- * that clobbers every register a switch does not keep, so that the switch
- * (sdk/src/context_switch.S) saves four. A jal, not a call: kernels link
- * without relaxation, and QEMU resolves a call's jalr through a lookup
- * (a jal within the page it chains directly); a kernel's code must stay
- * within 1 MiB of the SDK's. */
+ * that clobbers every register a switch does not keep, so that a switch
+ * saves four (ra, sp, s0, s1: rvhal_context_t).
+ *
+ * The common case, a plain switch to the group's next item, is inline
+ * here, in the kernel's own code: one indirect jump to the next item, which
+ * QEMU resolves through a lookup of the next translation block, and no
+ * call into the SDK, whose code may be on another page (a jump off the
+ * page is a lookup too). Everything else (the group's first barrier, the
+ * last item of a round, an item out of step) is a call to
+ * rvhal_barrier_slow (sdk/src/barrier.c), once per group and barrier. */
 static inline __attribute__((always_inline)) void rvhal_barrier_asm_(exec_state_t *e) {
   register exec_state_t *a0 __asm__("a0") = e;
-  __asm__ volatile("jal ra, rvhal_barrier_enter" : "+r"(a0) : : RVHAL_CLOBBER_ALL_);
+  __asm__ volatile(
+      RVHAL_LREG_ " t0, %[group](a0)\n\t"
+      "lw t1, %[fast](t0)\n\t"
+      "lw t2, %[last](a0)\n\t"
+      "beqz t1, 1f\n\t"
+      "bnez t2, 1f\n\t"
+      "lw t1, %[waiting](t0)\n\t"
+      RVHAL_LREG_ " t3, %[ctx](a0)\n\t"
+      RVHAL_LREG_ " a0, %[next](a0)\n\t"
+      "addi t1, t1, 1\n\t"
+      "sw t1, %[waiting](t0)\n\t"
+      "lla t2, 2f\n\t"
+      RVHAL_SREG_ " t2, 0(t3)\n\t"
+      RVHAL_SREG_ " sp, " RVHAL_SZREG_ "(t3)\n\t"
+      RVHAL_SREG_ " s0, 2*" RVHAL_SZREG_ "(t3)\n\t"
+      RVHAL_SREG_ " s1, 3*" RVHAL_SZREG_ "(t3)\n\t"
+      RVHAL_RESUME_A0_
+      "1:\n\t"
+      "call rvhal_barrier_slow\n"
+      "2:"
+      : "+r"(a0)
+      : [group] "i"(offsetof(exec_state_t, group)), [last] "i"(offsetof(exec_state_t, last)),
+        [ctx] "i"(offsetof(exec_state_t, ctx)), [next] "i"(offsetof(exec_state_t, next_ctx)),
+        [fast] "i"(offsetof(rvhal_group_t, fast)), [waiting] "i"(offsetof(rvhal_group_t, waiting))
+      : RVHAL_CLOBBER_ALL_);
 }
 #ifdef __riscv_vector
 /* vl and vtype cannot be named as clobbered: a real call tells the

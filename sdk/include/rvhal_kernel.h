@@ -47,7 +47,11 @@ typedef struct rvhal_context {
 } rvhal_context_t;
 
 struct exec_state;
+struct rvhal_fiber;
 typedef void (*rvhal_item_fn_t)(const void *args, struct exec_state *e);
+/* A kernel's work-item run as a context (RVHAL_FIBER_FN_): a fresh
+ * context starts there, with a0 = its rvhal_fiber_t, and never returns. */
+typedef void (*rvhal_fiber_fn_t)(struct rvhal_fiber *f);
 
 /* What the work-items of a group share, for all the groups of one kernel
  * call (on this hart's stack). */
@@ -55,7 +59,7 @@ typedef struct rvhal_group {
   const hal_sched_info_t *s; /* sizes, numbers of groups, offset, dimensions */
   const rvhal_call_info_t *ci;
   const void *args;
-  rvhal_item_fn_t fn;
+  rvhal_fiber_fn_t fiber;
   /* This hart's share of a group's work-items, in local linear order. */
   uint32_t first_item, num_items;
   uint32_t team;          /* several harts run each group */
@@ -71,6 +75,7 @@ typedef struct rvhal_group {
   uint32_t barrier_calls; /* barrier() calls by this hart's items, this call */
   uint32_t switches;      /* context switches, this call */
   rvhal_context_t main_ctx;  /* the first item's context (on the hart stack) */
+  const struct exec_state *first; /* the first item's state: the current group's ids, for the contexts */
   void *tls;                 /* __local_variable block (tp) */
   void *local_args[RVHAL_MAX_LOCAL_ARGS];
 } rvhal_group_t;
@@ -102,10 +107,11 @@ typedef struct rvhal_fiber {
 
 /* Library side (sdk/src). */
 size_t rvhal_local_block_size(const void *args, const hal_sched_info_t *s);
-void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t *s, rvhal_item_fn_t fn,
+void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t *s, rvhal_fiber_fn_t fiber,
                       void *local_block);
 void rvhal_group_init_tls(rvhal_group_t *g);
 void rvhal_group_finish_fibers(exec_state_t *e);
+void rvhal_fiber_out_of_step(const rvhal_fiber_t *f) __attribute__((noreturn));
 void rvhal_group_end_team(rvhal_group_t *g);
 void rvhal_call_end(rvhal_group_t *g, uint64_t groups);
 extern char __tdata_start[], __tdata_end[], __tbss_end[]; /* kernel.ld: the __local_variable block */
@@ -118,6 +124,24 @@ int rvhal_svc_vformat(const rvhal_call_info_t *ci, char *buf, size_t cap, const 
 void rvhal_svc_fail(const rvhal_call_info_t *ci, int32_t status, const char *detail, uint64_t value)
     __attribute__((noreturn));
 
+
+/* Context switches as asm text, shared by barrier() (kernel_if.h) and the
+ * end of an item (RVHAL_FIBER_FN_). Every switch jumps with a0 = the
+ * context it resumes: a fresh one, whose context is the first member of
+ * its rvhal_fiber_t, takes that as its argument. */
+#if __riscv_xlen == 64
+#define RVHAL_SREG_ "sd"
+#define RVHAL_LREG_ "ld"
+#define RVHAL_SZREG_ "8"
+#else
+#define RVHAL_SREG_ "sw"
+#define RVHAL_LREG_ "lw"
+#define RVHAL_SZREG_ "4"
+#endif
+/* Resume the context at a0: its registers, then a jump to where it was. */
+#define RVHAL_RESUME_A0_                                                                          \
+  RVHAL_LREG_ " t2, 0(a0)\n\t" RVHAL_LREG_ " sp, " RVHAL_SZREG_ "(a0)\n\t" RVHAL_LREG_ " s0, 2*" \
+  RVHAL_SZREG_ "(a0)\n\t" RVHAL_LREG_ " s1, 3*" RVHAL_SZREG_ "(a0)\n\tjr t2\n\t"
 
 /* The clobbers of an asm that calls code which may switch work-items:
  * every register a switch does not keep (all but sp, s0, s1, gp and tp), so
@@ -153,6 +177,53 @@ static __attribute__((noinline, unused)) void rvhal_finish_fibers_(exec_state_t 
 }
 
 typedef void (*rvhal_rows_fn_t)(const void *args, const exec_state_t *e);
+
+/* A work-item about to run as a context takes the current group's ids from
+ * the first item's state: the contexts of one hart are made once per call
+ * (barrier.c, start_fibers) and each one renews itself, here and at its end
+ * (rvhal_fiber_end_), so that no loop over the items runs per group. */
+static inline __attribute__((always_inline)) void rvhal_fiber_start_(rvhal_fiber_t *f) {
+  const exec_state_t *e0 = f->e.group->first;
+  /* Word by word: as a loop, GCC made it two memmove calls. */
+  f->e.group_id[0] = e0->group_id[0];
+  f->e.group_id[1] = e0->group_id[1];
+  f->e.group_id[2] = e0->group_id[2];
+  f->e.global_base[0] = e0->global_base[0];
+  f->e.global_base[1] = e0->global_base[1];
+  f->e.global_base[2] = e0->global_base[2];
+}
+
+/* A work-item run as a context returned from the kernel: make its context
+ * fresh again (start at `fiber` on an empty stack, for the next group),
+ * then hand over to the next item (the last resumes the first item's
+ * context, waiting in rvhal_group_finish_fibers). Inline in the kernel's
+ * fiber function, so that the hand-over is one jump. */
+static inline __attribute__((always_inline, noreturn)) void rvhal_fiber_end_(rvhal_fiber_t *f,
+                                                                             rvhal_fiber_fn_t fiber) {
+  rvhal_group_t *g = f->e.group;
+  if (g->waiting) rvhal_fiber_out_of_step(f); /* others wait at a barrier this item never reached */
+  g->finished++;
+  g->fast = 0; /* a barrier now means an item is out of step */
+  f->ctx.ra = (uintptr_t)fiber;
+  f->ctx.sp = (uintptr_t)f;
+  register const rvhal_context_t *a0 __asm__("a0") = f->e.next_ctx;
+  __asm__ volatile(RVHAL_RESUME_A0_ : : "r"(a0) : "memory", "t2");
+  __builtin_unreachable();
+}
+
+/* p##_fiber: a work-item that runs as a context. The first barrier() of a
+ * group (barrier.c) starts every item after the first here: the item
+ * function inlined (flatten), then the hand-over, so that an item costs
+ * QEMU no indirect call and return around the kernel (each an indirect
+ * jump, resolved by a lookup of the next translation block). A context
+ * switch enters it with a0 = f, sp = f; it never returns, so GCC and LLVM
+ * save the callee-saved registers it uses but restore none. */
+#define RVHAL_FIBER_FN_(p)                                                                           \
+  static __attribute__((noinline, noreturn, flatten)) void p##_fiber(rvhal_fiber_t *f) {             \
+    rvhal_fiber_start_(f);                                                                           \
+    p##_item(f->e.group->args, &f->e);                                                              \
+    rvhal_fiber_end_(f, p##_fiber);                                                                  \
+  }
 
 /* The call's sizes into a kernel's copy of its item state (exec_state_t):
  * after inlining, only the ones the kernel reads are loaded, once per copy. */
@@ -224,7 +295,8 @@ static inline __attribute__((always_inline)) void rvhal_rows(const void *args, c
  * call or per group that is not needed (local memory, teams, counters) is
  * skipped in a test or two. */
 static inline __attribute__((always_inline)) void rvhal_run_call(void *args, const hal_sched_info_t *s,
-                                                                  rvhal_item_fn_t fn, rvhal_rows_fn_t rows) {
+                                                                  rvhal_item_fn_t fn, rvhal_rows_fn_t rows,
+                                                                  rvhal_fiber_fn_t fiber) {
   const rvhal_call_info_t *ci = (const rvhal_call_info_t *)(uintptr_t)s->hal_extra;
   /* The group's local memory (local-buffer arguments and __local_variable
    * storage) is reserved here, on this hart's stack, once per call: the
@@ -235,7 +307,7 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   void *block = bytes ? __builtin_alloca_with_align(bytes, 8 * RVHAL_LOCAL_ALIGN) : 0;
   rvhal_group_t g;
   exec_state_t e;
-  rvhal_call_start(&g, args, s, fn, block);
+  rvhal_call_start(&g, args, s, fiber, block);
   e.group = &g;
   e.self = &e;
   e.slot = 0;
@@ -357,9 +429,10 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
     name##__rvhal_item_on(a, &rvhal_view_);                                                         \
   }                                                                                                 \
   RVHAL_ROWS_FN_(name##__rvhal)                                                                      \
+  RVHAL_FIBER_FN_(name##__rvhal)                                                                     \
   void name(void *args, const hal_sched_info_t *sched);                                              \
   void name(void *args, const hal_sched_info_t *sched) {                                             \
-    rvhal_run_call(args, sched, name##__rvhal_item, name##__rvhal_rows);                             \
+    rvhal_run_call(args, sched, name##__rvhal_item, name##__rvhal_rows, name##__rvhal_fiber);       \
   }
 
 /* ---- RVHAL_KERNEL_ENTRY ------------------------------------------------
@@ -438,9 +511,10 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
       (uint32_t)RVHAL_NARGS_(__VA_ARGS__), {RVHAL_FOREACH_(RVHAL_KE_META_, fn, ##__VA_ARGS__)}};        \
   const char fn##_entry__rvhal_args[] __attribute__((used)) = RVHAL_FOREACH_(RVHAL_KE_NAME_, fn, ##__VA_ARGS__) ""; \
   RVHAL_ROWS_FN_(fn##__rvhal)                                                                           \
+  RVHAL_FIBER_FN_(fn##__rvhal)                                                                          \
   void fn##_entry(void *args, const hal_sched_info_t *sched);                                           \
   void fn##_entry(void *args, const hal_sched_info_t *sched) {                                          \
-    rvhal_run_call(args, sched, fn##__rvhal_item, fn##__rvhal_rows);                                    \
+    rvhal_run_call(args, sched, fn##__rvhal_item, fn##__rvhal_rows, fn##__rvhal_fiber);               \
   }
 
 /* The i-th local-buffer argument of the launch (in argument order). */
