@@ -88,16 +88,10 @@ static inline size_t get_local_linear_id(exec_state_t *e) {
 static inline __attribute__((always_inline)) void rvhal_barrier_asm_(exec_state_t *e) {
   register exec_state_t *a0 __asm__("a0") = e;
   __asm__ volatile(
-      RVHAL_LREG_ " t0, %[group](a0)\n\t"
-      "lw t1, %[fast](t0)\n\t"
-      "lw t2, %[last](a0)\n\t"
-      "beqz t1, 1f\n\t"
-      "bnez t2, 1f\n\t"
-      "lw t1, %[waiting](t0)\n\t"
+      "lw t1, %[slow](a0)\n\t"
+      "bnez t1, 1f\n\t"
       RVHAL_LREG_ " t3, %[ctx](a0)\n\t"
       RVHAL_LREG_ " a0, %[next](a0)\n\t"
-      "addi t1, t1, 1\n\t"
-      "sw t1, %[waiting](t0)\n\t"
       "lla t2, 2f\n\t"
       RVHAL_SREG_ " t2, 0(t3)\n\t"
       RVHAL_SREG_ " sp, " RVHAL_SZREG_ "(t3)\n\t"
@@ -108,9 +102,8 @@ static inline __attribute__((always_inline)) void rvhal_barrier_asm_(exec_state_
       "call rvhal_barrier_slow\n"
       "2:"
       : "+r"(a0)
-      : [group] "i"(offsetof(exec_state_t, group)), [last] "i"(offsetof(exec_state_t, last)),
-        [ctx] "i"(offsetof(exec_state_t, ctx)), [next] "i"(offsetof(exec_state_t, next_ctx)),
-        [fast] "i"(offsetof(rvhal_group_t, fast)), [waiting] "i"(offsetof(rvhal_group_t, waiting))
+      : [slow] "i"(offsetof(exec_state_t, slow)), [ctx] "i"(offsetof(exec_state_t, ctx)),
+        [next] "i"(offsetof(exec_state_t, next_ctx))
       : RVHAL_CLOBBER_ALL_);
 }
 #ifdef __riscv_vector

@@ -66,12 +66,10 @@ typedef struct rvhal_group {
   uint32_t team_local;    /* ... and share local memory: they sync at each group's start and end */
   uint32_t counting;      /* the launch records counters */
   /* Barrier state: fibers_on once the first barrier() turned the group's
-   * items into contexts; fast while barrier() needs no more than a switch. */
+   * items into contexts. */
   uint32_t fibers_on;
-  uint32_t fast;
   uint32_t plain;         /* items after the first run as a plain loop: no barrier allowed */
-  uint32_t finished;      /* items that returned */
-  uint32_t waiting;       /* items waiting at the current barrier */
+  uint32_t finished;      /* items that returned, in turn (the first, then the next...) */
   uint32_t barrier_calls; /* barrier() calls by this hart's items, this call */
   uint32_t switches;      /* context switches, this call */
   rvhal_context_t main_ctx;  /* the first item's context (on the hart stack) */
@@ -95,6 +93,7 @@ typedef struct exec_state {
   struct exec_state *self; /* the SDK's own state of this item: barrier() acts on it, not on a copy */
   uint32_t slot;         /* index among this hart's items of the group */
   uint32_t last;         /* the last of them: its barrier() releases the others */
+  uint32_t slow;         /* its barrier() is more than a switch: the last item, or the first outside contexts */
   struct rvhal_context *ctx, *next_ctx; /* its context and the next item's */
 } exec_state_t;
 
@@ -201,9 +200,11 @@ static inline __attribute__((always_inline)) void rvhal_fiber_start_(rvhal_fiber
 static inline __attribute__((always_inline, noreturn)) void rvhal_fiber_end_(rvhal_fiber_t *f,
                                                                              rvhal_fiber_fn_t fiber) {
   rvhal_group_t *g = f->e.group;
-  if (g->waiting) rvhal_fiber_out_of_step(f); /* others wait at a barrier this item never reached */
-  g->finished++;
-  g->fast = 0; /* a barrier now means an item is out of step */
+  /* Items run in turn: the ones before this returned too, or one waits at a
+   * barrier this item never reached. (An item after it that calls a barrier
+   * is caught by the last item's, rvhal_barrier_slow.) */
+  if (g->finished != f->e.slot) rvhal_fiber_out_of_step(f);
+  g->finished = f->e.slot + 1;
   f->ctx.ra = (uintptr_t)fiber;
   f->ctx.sp = (uintptr_t)f;
   register const rvhal_context_t *a0 __asm__("a0") = f->e.next_ctx;
@@ -312,6 +313,7 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   e.self = &e;
   e.slot = 0;
   e.last = g.num_items == 1;
+  e.slow = 1; /* until the group's first barrier() makes the contexts */
   const size_t lx = s->local_size[0], ly = s->local_size[1], lz = s->local_size[2];
   const uint32_t items = g.num_items;
   size_t x0 = 0, y0 = 0, z0 = 0;

@@ -77,6 +77,7 @@ static void start_fibers(rvhal_group_t *g, exec_state_t *e0) {
       f->e.self = &f->e;
       f->e.slot = k;
       f->e.last = k == n - 1;
+      f->e.slow = f->e.last;
       f->e.ctx = &f->ctx;
       f->e.next_ctx = k + 1 == n ? &g->main_ctx : &FIBER_(k + 1)->ctx;
       f->ctx.ra = (uintptr_t)g->fiber;
@@ -86,12 +87,13 @@ static void start_fibers(rvhal_group_t *g, exec_state_t *e0) {
   }
 #undef FIBER_
   g->fibers_on = 1;
-  g->fast = 1;
+  e0->slow = e0->last; /* its barrier() now switches inline too */
 }
 
 /* Everything barrier() does beyond a plain switch (its asm, kernel_if.h,
- * calls here): the group's first barrier, the last arrival of a round,
- * divergence. Returns to the kernel. */
+ * calls here when e->slow): the group's first barrier, the last arrival of
+ * a round, divergence. Returns to the kernel. Items run in turn, so when
+ * the last arrives and none returned, every other one waits at a barrier. */
 void rvhal_barrier_slow(exec_state_t *e) {
   rvhal_group_t *g = e->group;
   if (!g->fibers_on) {
@@ -106,27 +108,21 @@ void rvhal_barrier_slow(exec_state_t *e) {
   if (g->finished) divergent(g, e);
   if (e->last) {
     /* Every item of this hart arrived; in a team, wait for the other harts. */
-    if (g->waiting != g->num_items - 1) divergent(g, e);
-    g->waiting = 0;
     g->barrier_calls += g->num_items;
     g->switches += g->num_items;
     if (g->team) rvhal_svc_team_barrier(g->ci);
-  } else {
-    g->waiting++;
   }
   rvhal_context_switch(e->ctx, e->next_ctx);
 }
 
-/* An item running as a context returned from the kernel while others wait
- * at a barrier (rvhal_fiber_end_, rvhal_kernel.h). */
+/* An item running as a context returned from the kernel while an item
+ * before it waits at a barrier (rvhal_fiber_end_, rvhal_kernel.h). */
 void rvhal_fiber_out_of_step(const rvhal_fiber_t *f) { divergent(f->e.group, &f->e); }
 
 /* The first item returned after barriers: run the others to their end. */
 void rvhal_group_finish_fibers(exec_state_t *e) {
   rvhal_group_t *g = e->group;
-  if (g->waiting) divergent(g, e);
-  g->finished = 1;
-  g->fast = 0; /* a barrier now means an item is out of step */
+  g->finished = 1; /* the first in turn: no item waits yet */
   rvhal_context_switch(e->ctx, e->next_ctx);
   if (g->finished != g->num_items) divergent(g, e);
   g->switches += g->num_items;
@@ -136,4 +132,5 @@ void rvhal_group_finish_fibers(exec_state_t *e) {
                             g->first_item + k);
   g->fibers_on = 0;
   g->finished = 0;
+  e->slow = 1;
 }

@@ -74,10 +74,8 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
     g->num_items = (uint32_t)((uint64_t)items * (rank + 1) / size) - g->first_item;
   }
   g->fibers_on = 0;
-  g->fast = 0;
   g->plain = 0;
   g->finished = 0;
-  g->waiting = 0;
   g->barrier_calls = 0;
   g->switches = 0;
   /* Only a team with local memory syncs beyond the kernel's barriers: the
