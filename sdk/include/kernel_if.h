@@ -92,12 +92,7 @@ static inline __attribute__((always_inline)) void rvhal_barrier_asm_(exec_state_
       "bnez t1, 1f\n\t"
       RVHAL_LREG_ " t3, %[ctx](a0)\n\t"
       RVHAL_LREG_ " a0, %[next](a0)\n\t"
-      "lla t2, 2f\n\t"
-      RVHAL_SREG_ " t2, 0(t3)\n\t"
-      RVHAL_SREG_ " sp, " RVHAL_SZREG_ "(t3)\n\t"
-      RVHAL_SREG_ " s0, 2*" RVHAL_SZREG_ "(t3)\n\t"
-      RVHAL_SREG_ " s1, 3*" RVHAL_SZREG_ "(t3)\n\t"
-      RVHAL_RESUME_A0_
+      RVHAL_SWITCH_T3_A0_
       "1:\n\t"
       "call rvhal_barrier_slow\n"
       "2:"

@@ -137,6 +137,12 @@ void rvhal_svc_fail(const rvhal_call_info_t *ci, int32_t status, const char *det
 #define RVHAL_LREG_ "lw"
 #define RVHAL_SZREG_ "4"
 #endif
+/* Save this context at t3 to resume at local label 2 (which follows), then
+ * resume the one at a0. */
+#define RVHAL_SWITCH_T3_A0_                                                                       \
+  "lla t2, 2f\n\t" RVHAL_SREG_ " t2, 0(t3)\n\t" RVHAL_SREG_ " sp, " RVHAL_SZREG_ "(t3)\n\t"       \
+  RVHAL_SREG_ " s0, 2*" RVHAL_SZREG_ "(t3)\n\t" RVHAL_SREG_ " s1, 3*" RVHAL_SZREG_ "(t3)\n\t"     \
+  RVHAL_RESUME_A0_
 /* Resume the context at a0: its registers, then a jump to where it was. */
 #define RVHAL_RESUME_A0_                                                                          \
   RVHAL_LREG_ " t2, 0(a0)\n\t" RVHAL_LREG_ " sp, " RVHAL_SZREG_ "(a0)\n\t" RVHAL_LREG_ " s0, 2*" \
@@ -179,8 +185,8 @@ typedef void (*rvhal_rows_fn_t)(const void *args, const exec_state_t *e);
 
 /* A work-item about to run as a context takes the current group's ids from
  * the first item's state: the contexts of one hart are made once per call
- * (barrier.c, start_fibers) and each one renews itself, here and at its end
- * (rvhal_fiber_end_), so that no loop over the items runs per group. */
+ * (barrier.c, start_fibers) and each one waits at its end for the next
+ * group (rvhal_fiber_end_), so that no loop over the items runs per group. */
 static inline __attribute__((always_inline)) void rvhal_fiber_start_(rvhal_fiber_t *f) {
   const exec_state_t *e0 = f->e.group->first;
   /* Word by word: as a loop, GCC made it two memmove calls. */
@@ -192,38 +198,40 @@ static inline __attribute__((always_inline)) void rvhal_fiber_start_(rvhal_fiber
   f->e.global_base[2] = e0->global_base[2];
 }
 
-/* A work-item run as a context returned from the kernel: make its context
- * fresh again (start at `fiber` on an empty stack, for the next group),
- * then hand over to the next item (the last resumes the first item's
- * context, waiting in rvhal_group_finish_fibers). Inline in the kernel's
- * fiber function, so that the hand-over is one jump. */
-static inline __attribute__((always_inline, noreturn)) void rvhal_fiber_end_(rvhal_fiber_t *f,
-                                                                             rvhal_fiber_fn_t fiber) {
+/* A work-item run as a context returned from the kernel: switch to the next
+ * item (the last resumes the first item's context, waiting in
+ * rvhal_group_finish_fibers), and resume here when the group after runs
+ * its items as contexts too. Inline in the kernel's fiber function, so
+ * that the hand-over is one jump; the clobbers are barrier()'s. */
+static inline __attribute__((always_inline)) void rvhal_fiber_end_(rvhal_fiber_t *f) {
   rvhal_group_t *g = f->e.group;
   /* Items run in turn: the ones before this returned too, or one waits at a
    * barrier this item never reached. (An item after it that calls a barrier
    * is caught by the last item's, rvhal_barrier_slow.) */
   if (g->finished != f->e.slot) rvhal_fiber_out_of_step(f);
   g->finished = f->e.slot + 1;
-  f->ctx.ra = (uintptr_t)fiber;
-  f->ctx.sp = (uintptr_t)f;
-  register const rvhal_context_t *a0 __asm__("a0") = f->e.next_ctx;
-  __asm__ volatile(RVHAL_RESUME_A0_ : : "r"(a0) : "memory", "t2");
-  __builtin_unreachable();
+  register rvhal_fiber_t *a0 __asm__("a0") = f; /* its context is its first member */
+  __asm__ volatile("mv t3, a0\n\t" RVHAL_LREG_ " a0, %[next](a0)\n\t" RVHAL_SWITCH_T3_A0_ "2:"
+                   : "+r"(a0)
+                   : [next] "i"(offsetof(rvhal_fiber_t, e) + offsetof(exec_state_t, next_ctx))
+                   : RVHAL_CLOBBER_ALL_);
 }
 
 /* p##_fiber: a work-item that runs as a context. The first barrier() of a
- * group (barrier.c) starts every item after the first here: the item
- * function inlined (flatten), then the hand-over, so that an item costs
- * QEMU no indirect call and return around the kernel (each an indirect
- * jump, resolved by a lookup of the next translation block). A context
- * switch enters it with a0 = f, sp = f; it never returns, so GCC and LLVM
- * save the callee-saved registers it uses but restore none. */
+ * call's first group with barriers (barrier.c) starts every item after the
+ * first here; each then runs the item of every group in turn: the item
+ * function inlined (flatten), so that an item costs QEMU no indirect call
+ * and return around the kernel (each an indirect jump, resolved by a
+ * lookup of the next translation block), and the prologue, which saves
+ * every callee-saved register barrier() clobbers, runs once per call. A
+ * context switch enters it with a0 = f, sp = f. */
 #define RVHAL_FIBER_FN_(p)                                                                           \
   static __attribute__((noinline, noreturn, flatten)) void p##_fiber(rvhal_fiber_t *f) {             \
-    rvhal_fiber_start_(f);                                                                           \
-    p##_item(f->e.group->args, &f->e);                                                              \
-    rvhal_fiber_end_(f, p##_fiber);                                                                  \
+    for (;;) {                                                                                       \
+      rvhal_fiber_start_(f);                                                                         \
+      p##_item(f->e.group->args, &f->e);                                                            \
+      rvhal_fiber_end_(f);                                                                           \
+    }                                                                                                \
   }
 
 /* The call's sizes into a kernel's copy of its item state (exec_state_t):

@@ -41,10 +41,10 @@ static void __attribute__((noreturn, noinline)) divergent(rvhal_group_t *g, cons
 /* Turn items 1..n-1 of this hart's share into contexts that start at the
  * kernel's fiber function (g->fiber: RVHAL_FIBER_FN_, the item from its
  * beginning); chain every item to the next. The first group with barriers
- * of a call makes them; each one then takes the current group's ids from
- * the first item's state when it starts and makes itself fresh again when
- * it ends (rvhal_fiber_start_, rvhal_fiber_end_), so later groups only
- * switch them on. */
+ * of a call makes them; each one then runs its item of every later group
+ * in a loop, waiting at its end for the next group and taking that
+ * group's ids from the first item's state (rvhal_fiber_end_,
+ * rvhal_fiber_start_), so later groups only switch them on. */
 static void start_fibers(rvhal_group_t *g, exec_state_t *e0) {
   const rvhal_call_info_t *ci = g->ci;
   const uint32_t n = g->num_items;
