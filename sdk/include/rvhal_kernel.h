@@ -92,8 +92,8 @@ typedef struct exec_state {
   rvhal_group_t *group;
   struct exec_state *self; /* the SDK's own state of this item: barrier() acts on it, not on a copy */
   uint32_t slot;         /* index among this hart's items of the group */
-  uint32_t last;         /* the last of them: its barrier() releases the others */
-  uint32_t slow;         /* its barrier() is more than a switch: the last item, or the first outside contexts */
+  uint32_t slow;         /* its barrier() is more than a switch: the last of them (which releases the
+                            others), or the first while the group runs no contexts */
   struct rvhal_context *ctx, *next_ctx; /* its context and the next item's */
 } exec_state_t;
 
@@ -320,7 +320,6 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   e.group = &g;
   e.self = &e;
   e.slot = 0;
-  e.last = g.num_items == 1;
   e.slow = 1; /* until the group's first barrier() makes the contexts */
   const size_t lx = s->local_size[0], ly = s->local_size[1], lz = s->local_size[2];
   const uint32_t items = g.num_items;

@@ -76,8 +76,7 @@ static void start_fibers(rvhal_group_t *g, exec_state_t *e0) {
       f->e.local_id[2] = z;
       f->e.self = &f->e;
       f->e.slot = k;
-      f->e.last = k == n - 1;
-      f->e.slow = f->e.last;
+      f->e.slow = k == n - 1;
       f->e.ctx = &f->ctx;
       f->e.next_ctx = k + 1 == n ? &g->main_ctx : &FIBER_(k + 1)->ctx;
       f->ctx.ra = (uintptr_t)g->fiber;
@@ -87,7 +86,7 @@ static void start_fibers(rvhal_group_t *g, exec_state_t *e0) {
   }
 #undef FIBER_
   g->fibers_on = 1;
-  e0->slow = e0->last; /* its barrier() now switches inline too */
+  e0->slow = 0; /* its barrier() now switches inline too (n >= 2) */
 }
 
 /* Everything barrier() does beyond a plain switch (its asm, kernel_if.h,
@@ -106,7 +105,7 @@ void rvhal_barrier_slow(exec_state_t *e) {
     start_fibers(g, e);
   }
   if (g->finished) divergent(g, e);
-  if (e->last) {
+  if (e->slot == g->num_items - 1) {
     /* Every item of this hart arrived; in a team, wait for the other harts. */
     g->barrier_calls += g->num_items;
     g->switches += g->num_items;
