@@ -217,6 +217,15 @@ static inline __attribute__((always_inline)) void rvhal_fiber_end_(rvhal_fiber_t
                    : RVHAL_CLOBBER_ALL_);
 }
 
+/* GCC hoists no loop invariant out of a kernel's inner loops in the
+ * fiber's outer loop without a register-pressure model (histogram's
+ * atomic_inc reloaded its 1 at every byte: 64 instructions per item). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define RVHAL_FIBER_OPT_ , optimize("ira-loop-pressure")
+#else
+#define RVHAL_FIBER_OPT_
+#endif
+
 /* p##_fiber: a work-item that runs as a context. The first barrier() of a
  * call's first group with barriers (barrier.c) starts every item after the
  * first here; each then runs the item of every group in turn: the item
@@ -226,7 +235,7 @@ static inline __attribute__((always_inline)) void rvhal_fiber_end_(rvhal_fiber_t
  * every callee-saved register barrier() clobbers, runs once per call. A
  * context switch enters it with a0 = f, sp = f. */
 #define RVHAL_FIBER_FN_(p)                                                                           \
-  static __attribute__((noinline, noreturn, flatten)) void p##_fiber(rvhal_fiber_t *f) {             \
+  static __attribute__((noinline, noreturn, flatten RVHAL_FIBER_OPT_)) void p##_fiber(rvhal_fiber_t *f) { \
     for (;;) {                                                                                       \
       rvhal_fiber_start_(f);                                                                         \
       p##_item(f->e.group->args, &f->e);                                                            \
