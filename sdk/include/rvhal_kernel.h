@@ -198,11 +198,29 @@ static inline __attribute__((always_inline)) void rvhal_fiber_start_(rvhal_fiber
   f->e.global_base[2] = e0->global_base[2];
 }
 
+/* Switch from the item f, which returned, to the next item; resumed when
+ * the group after runs its items as contexts too. The clobbers are
+ * barrier()'s (kernel_if.h). */
+static inline __attribute__((always_inline)) void rvhal_fiber_switch_asm_(rvhal_fiber_t *f) {
+  register rvhal_fiber_t *a0 __asm__("a0") = f; /* its context is its first member */
+  __asm__ volatile("mv t3, a0\n\t" RVHAL_LREG_ " a0, %[next](a0)\n\t" RVHAL_SWITCH_T3_A0_ "2:"
+                   : "+r"(a0)
+                   : [next] "i"(offsetof(rvhal_fiber_t, e) + offsetof(exec_state_t, next_ctx))
+                   : RVHAL_CLOBBER_ALL_);
+}
+#ifdef __riscv_vector
+/* With V a real call, as barrier(): vl and vtype cannot be named as
+ * clobbered, and the fiber's loop must not keep them across the switch. */
+static __attribute__((noinline, unused)) void rvhal_fiber_switch_(rvhal_fiber_t *f) { rvhal_fiber_switch_asm_(f); }
+#else
+#define rvhal_fiber_switch_ rvhal_fiber_switch_asm_
+#endif
+
 /* A work-item run as a context returned from the kernel: switch to the next
  * item (the last resumes the first item's context, waiting in
  * rvhal_group_finish_fibers), and resume here when the group after runs
  * its items as contexts too. Inline in the kernel's fiber function, so
- * that the hand-over is one jump; the clobbers are barrier()'s. */
+ * that the hand-over is one jump. */
 static inline __attribute__((always_inline)) void rvhal_fiber_end_(rvhal_fiber_t *f) {
   rvhal_group_t *g = f->e.group;
   /* Items run in turn: the ones before this returned too, or one waits at a
@@ -210,11 +228,7 @@ static inline __attribute__((always_inline)) void rvhal_fiber_end_(rvhal_fiber_t
    * is caught by the last item's, rvhal_barrier_slow.) */
   if (g->finished != f->e.slot) rvhal_fiber_out_of_step(f);
   g->finished = f->e.slot + 1;
-  register rvhal_fiber_t *a0 __asm__("a0") = f; /* its context is its first member */
-  __asm__ volatile("mv t3, a0\n\t" RVHAL_LREG_ " a0, %[next](a0)\n\t" RVHAL_SWITCH_T3_A0_ "2:"
-                   : "+r"(a0)
-                   : [next] "i"(offsetof(rvhal_fiber_t, e) + offsetof(exec_state_t, next_ctx))
-                   : RVHAL_CLOBBER_ALL_);
+  rvhal_fiber_switch_(f);
 }
 
 /* GCC hoists no loop invariant out of a kernel's inner loops in the
