@@ -75,17 +75,34 @@ static inline size_t get_local_linear_id(exec_state_t *e) {
 
 /* Wait until every work-item of the group has reached this call. On the
  * item's own state (e may be the kernel's private copy); through an asm
- * that clobbers every register a switch does not keep, so that the switch
- * (sdk/src/context_switch.S) saves four. A jal, not a call: kernels link
- * without relaxation, and QEMU resolves a call's jalr through a lookup
- * (a jal within the page it chains directly); a kernel's code must stay
- * within 1 MiB of the SDK's. */
+ * that clobbers every register a switch does not keep, so that a switch
+ * saves four (ra, sp, s0, s1: rvhal_context_t).
+ *
+ * The common case, a plain switch to the group's next item, is inline
+ * here, in the kernel's own code: one indirect jump to the next item, which
+ * QEMU resolves through a lookup of the next translation block, and no
+ * call into the SDK, whose code may be on another page (a jump off the
+ * page is a lookup too). Everything else (the group's first barrier, the
+ * last item of a round, an item out of step) is a call to
+ * rvhal_barrier_slow (sdk/src/barrier.c), once per group and barrier. */
 static inline __attribute__((always_inline)) void rvhal_barrier_asm_(exec_state_t *e) {
   register exec_state_t *a0 __asm__("a0") = e;
   /* The byte in .rvhal_barrier_sites tells the entry that this program
-   * may call barrier() (rvhal_kernel.h, rvhal_plain_groups). */
-  __asm__ volatile(".pushsection .rvhal_barrier_sites, \"a\"\n .byte 1\n .popsection\n"
-                   "jal ra, rvhal_barrier_enter" : "+r"(a0) : : RVHAL_CLOBBER_ALL_);
+   * may call barrier() (rvhal_kernel.h, rvhal_plain_call_ok). */
+  __asm__ volatile(
+      ".pushsection .rvhal_barrier_sites, \"a\"\n .byte 1\n .popsection\n"
+      "lw t1, %[slow](a0)\n\t"
+      "bnez t1, 1f\n\t"
+      RVHAL_LREG_ " t3, %[ctx](a0)\n\t"
+      RVHAL_LREG_ " a0, %[next](a0)\n\t"
+      RVHAL_SWITCH_T3_A0_
+      "1:\n\t"
+      "call rvhal_barrier_slow\n"
+      "2:"
+      : "+r"(a0)
+      : [slow] "i"(offsetof(exec_state_t, slow)), [ctx] "i"(offsetof(exec_state_t, ctx)),
+        [next] "i"(offsetof(exec_state_t, next_ctx))
+      : RVHAL_CLOBBER_ALL_);
 }
 #ifdef __riscv_vector
 /* vl and vtype cannot be named as clobbered: a real call tells the

@@ -47,7 +47,11 @@ typedef struct rvhal_context {
 } rvhal_context_t;
 
 struct exec_state;
+struct rvhal_fiber;
 typedef void (*rvhal_item_fn_t)(const void *args, struct exec_state *e);
+/* A kernel's work-item run as a context (RVHAL_FIBER_FN_): a fresh
+ * context starts there, with a0 = its rvhal_fiber_t, and never returns. */
+typedef void (*rvhal_fiber_fn_t)(struct rvhal_fiber *f);
 
 /* What the work-items of a group share, for all the groups of one kernel
  * call (on this hart's stack). */
@@ -55,22 +59,21 @@ typedef struct rvhal_group {
   const hal_sched_info_t *s; /* sizes, numbers of groups, offset, dimensions */
   const rvhal_call_info_t *ci;
   const void *args;
-  rvhal_item_fn_t fn;
+  rvhal_fiber_fn_t fiber;
   /* This hart's share of a group's work-items, in local linear order. */
   uint32_t first_item, num_items;
   uint32_t team;          /* several harts run each group */
   uint32_t team_local;    /* ... and share local memory: they sync at each group's start and end */
   uint32_t counting;      /* the launch records counters */
   /* Barrier state: fibers_on once the first barrier() turned the group's
-   * items into contexts; fast while barrier() needs no more than a switch. */
+   * items into contexts. */
   uint32_t fibers_on;
-  uint32_t fast;
   uint32_t plain;         /* items after the first run as a plain loop: no barrier allowed */
-  uint32_t finished;      /* items that returned */
-  uint32_t waiting;       /* items waiting at the current barrier */
+  uint32_t finished;      /* items that returned, in turn (the first, then the next...) */
   uint32_t barrier_calls; /* barrier() calls by this hart's items, this call */
   uint32_t switches;      /* context switches, this call */
   rvhal_context_t main_ctx;  /* the first item's context (on the hart stack) */
+  const struct exec_state *first; /* the first item's state: the current group's ids, for the contexts */
   void *tls;                 /* __local_variable block (tp) */
   void *local_args[RVHAL_MAX_LOCAL_ARGS];
 } rvhal_group_t;
@@ -89,7 +92,8 @@ typedef struct exec_state {
   rvhal_group_t *group;
   struct exec_state *self; /* the SDK's own state of this item: barrier() acts on it, not on a copy */
   uint32_t slot;         /* index among this hart's items of the group */
-  uint32_t last;         /* the last of them: its barrier() releases the others */
+  uint32_t slow;         /* its barrier() is more than a switch: the last of them (which releases the
+                            others), or the first while the group runs no contexts */
   struct rvhal_context *ctx, *next_ctx; /* its context and the next item's */
 } exec_state_t;
 
@@ -102,10 +106,11 @@ typedef struct rvhal_fiber {
 
 /* Library side (sdk/src). */
 size_t rvhal_local_block_size(const void *args, const hal_sched_info_t *s);
-void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t *s, rvhal_item_fn_t fn,
+void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t *s, rvhal_fiber_fn_t fiber,
                       void *local_block);
 void rvhal_group_init_tls(rvhal_group_t *g);
 void rvhal_group_finish_fibers(exec_state_t *e);
+void rvhal_fiber_out_of_step(const rvhal_fiber_t *f) __attribute__((noreturn));
 void rvhal_group_end_team(rvhal_group_t *g);
 void rvhal_call_end(rvhal_group_t *g, uint64_t groups);
 extern char __tdata_start[], __tdata_end[], __tbss_end[]; /* kernel.ld: the __local_variable block */
@@ -118,6 +123,30 @@ int rvhal_svc_vformat(const rvhal_call_info_t *ci, char *buf, size_t cap, const 
 void rvhal_svc_fail(const rvhal_call_info_t *ci, int32_t status, const char *detail, uint64_t value)
     __attribute__((noreturn));
 
+
+/* Context switches as asm text, shared by barrier() (kernel_if.h) and the
+ * end of an item (RVHAL_FIBER_FN_). Every switch jumps with a0 = the
+ * context it resumes: a fresh one, whose context is the first member of
+ * its rvhal_fiber_t, takes that as its argument. */
+#if __riscv_xlen == 64
+#define RVHAL_SREG_ "sd"
+#define RVHAL_LREG_ "ld"
+#define RVHAL_SZREG_ "8"
+#else
+#define RVHAL_SREG_ "sw"
+#define RVHAL_LREG_ "lw"
+#define RVHAL_SZREG_ "4"
+#endif
+/* Save this context at t3 to resume at local label 2 (which follows), then
+ * resume the one at a0. */
+#define RVHAL_SWITCH_T3_A0_                                                                       \
+  "lla t2, 2f\n\t" RVHAL_SREG_ " t2, 0(t3)\n\t" RVHAL_SREG_ " sp, " RVHAL_SZREG_ "(t3)\n\t"       \
+  RVHAL_SREG_ " s0, 2*" RVHAL_SZREG_ "(t3)\n\t" RVHAL_SREG_ " s1, 3*" RVHAL_SZREG_ "(t3)\n\t"     \
+  RVHAL_RESUME_A0_
+/* Resume the context at a0: its registers, then a jump to where it was. */
+#define RVHAL_RESUME_A0_                                                                          \
+  RVHAL_LREG_ " t2, 0(a0)\n\t" RVHAL_LREG_ " sp, " RVHAL_SZREG_ "(a0)\n\t" RVHAL_LREG_ " s0, 2*" \
+  RVHAL_SZREG_ "(a0)\n\t" RVHAL_LREG_ " s1, 3*" RVHAL_SZREG_ "(a0)\n\tjr t2\n\t"
 
 /* The clobbers of an asm that calls code which may switch work-items:
  * every register a switch does not keep (all but sp, s0, s1, gp and tp), so
@@ -153,6 +182,80 @@ static __attribute__((noinline, unused)) void rvhal_finish_fibers_(exec_state_t 
 }
 
 typedef void (*rvhal_rows_fn_t)(const void *args, const exec_state_t *e);
+
+/* A work-item about to run as a context takes the current group's ids from
+ * the first item's state: the contexts of one hart are made once per call
+ * (barrier.c, start_fibers) and each one waits at its end for the next
+ * group (rvhal_fiber_end_), so that no loop over the items runs per group. */
+static inline __attribute__((always_inline)) void rvhal_fiber_start_(rvhal_fiber_t *f) {
+  const exec_state_t *e0 = f->e.group->first;
+  /* Word by word: as a loop, GCC made it two memmove calls. */
+  f->e.group_id[0] = e0->group_id[0];
+  f->e.group_id[1] = e0->group_id[1];
+  f->e.group_id[2] = e0->group_id[2];
+  f->e.global_base[0] = e0->global_base[0];
+  f->e.global_base[1] = e0->global_base[1];
+  f->e.global_base[2] = e0->global_base[2];
+}
+
+/* Switch from the item f, which returned, to the next item; resumed when
+ * the group after runs its items as contexts too. The clobbers are
+ * barrier()'s (kernel_if.h). */
+static inline __attribute__((always_inline)) void rvhal_fiber_switch_asm_(rvhal_fiber_t *f) {
+  register rvhal_fiber_t *a0 __asm__("a0") = f; /* its context is its first member */
+  __asm__ volatile("mv t3, a0\n\t" RVHAL_LREG_ " a0, %[next](a0)\n\t" RVHAL_SWITCH_T3_A0_ "2:"
+                   : "+r"(a0)
+                   : [next] "i"(offsetof(rvhal_fiber_t, e) + offsetof(exec_state_t, next_ctx))
+                   : RVHAL_CLOBBER_ALL_);
+}
+#ifdef __riscv_vector
+/* With V a real call, as barrier(): vl and vtype cannot be named as
+ * clobbered, and the fiber's loop must not keep them across the switch. */
+static __attribute__((noinline, unused)) void rvhal_fiber_switch_(rvhal_fiber_t *f) { rvhal_fiber_switch_asm_(f); }
+#else
+#define rvhal_fiber_switch_ rvhal_fiber_switch_asm_
+#endif
+
+/* A work-item run as a context returned from the kernel: switch to the next
+ * item (the last resumes the first item's context, waiting in
+ * rvhal_group_finish_fibers), and resume here when the group after runs
+ * its items as contexts too. Inline in the kernel's fiber function, so
+ * that the hand-over is one jump. */
+static inline __attribute__((always_inline)) void rvhal_fiber_end_(rvhal_fiber_t *f) {
+  rvhal_group_t *g = f->e.group;
+  /* Items run in turn: the ones before this returned too, or one waits at a
+   * barrier this item never reached. (An item after it that calls a barrier
+   * is caught by the last item's, rvhal_barrier_slow.) */
+  if (g->finished != f->e.slot) rvhal_fiber_out_of_step(f);
+  g->finished = f->e.slot + 1;
+  rvhal_fiber_switch_(f);
+}
+
+/* GCC hoists no loop invariant out of a kernel's inner loops in the
+ * fiber's outer loop without a register-pressure model (histogram's
+ * atomic_inc reloaded its 1 at every byte: 64 instructions per item). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define RVHAL_FIBER_OPT_ , optimize("ira-loop-pressure")
+#else
+#define RVHAL_FIBER_OPT_
+#endif
+
+/* p##_fiber: a work-item that runs as a context. The first barrier() of a
+ * call's first group with barriers (barrier.c) starts every item after the
+ * first here; each then runs the item of every group in turn: the item
+ * function inlined (flatten), so that an item costs QEMU no indirect call
+ * and return around the kernel (each an indirect jump, resolved by a
+ * lookup of the next translation block), and the prologue, which saves
+ * every callee-saved register barrier() clobbers, runs once per call. A
+ * context switch enters it with a0 = f, sp = f. */
+#define RVHAL_FIBER_FN_(p)                                                                           \
+  static __attribute__((noinline, noreturn, flatten RVHAL_FIBER_OPT_)) void p##_fiber(rvhal_fiber_t *f) { \
+    for (;;) {                                                                                       \
+      rvhal_fiber_start_(f);                                                                         \
+      p##_item(f->e.group->args, &f->e);                                                            \
+      rvhal_fiber_end_(f);                                                                           \
+    }                                                                                                \
+  }
 
 /* The call's sizes into a kernel's copy of its item state (exec_state_t):
  * after inlining, only the ones the kernel reads are loaded, once per copy. */
@@ -290,7 +393,7 @@ static inline __attribute__((always_inline)) int rvhal_plain_call_ok(const hal_s
 /* A whole kernel call as plain loops (rvhal_plain_call_ok): the group's
  * local memory, then every group (rvhal_plain_groups). */
 static inline __attribute__((always_inline)) void rvhal_plain_call(void *args, const hal_sched_info_t *s,
-                                                                   rvhal_item_fn_t fn, rvhal_rows_fn_t groups) {
+                                                                   rvhal_rows_fn_t groups) {
   const rvhal_call_info_t *ci = (const rvhal_call_info_t *)(uintptr_t)s->hal_extra;
   size_t bytes = 0;
   if ((__rvhal_program_traits & RVHAL_TRAIT_TLS_) || ci->launch->num_local_args)
@@ -298,12 +401,12 @@ static inline __attribute__((always_inline)) void rvhal_plain_call(void *args, c
   void *block = bytes ? __builtin_alloca_with_align(bytes, 8 * RVHAL_LOCAL_ALIGN) : 0;
   rvhal_group_t g;
   exec_state_t e; /* rvhal_plain_groups sets the ids and sizes */
-  rvhal_call_start(&g, args, s, fn, block);
+  rvhal_call_start(&g, args, s, 0, block); /* no fiber: no group turns into contexts */
   for (int d = 0; d < 3; d++) e.local_id[d] = e.group_id[d] = e.global_base[d] = 0;
   e.group = &g;
   e.self = &e;
   e.slot = 0;
-  e.last = g.num_items == 1;
+  e.slow = 1; /* a barrier() goes to rvhal_barrier_slow */
   e.ctx = e.next_ctx = 0;
   g.plain = 1; /* a barrier() all the same: divergence, not a hang */
   groups(args, &e);
@@ -320,7 +423,8 @@ static inline __attribute__((always_inline)) void rvhal_plain_call(void *args, c
  * call or per group that is not needed (local memory, teams, counters) is
  * skipped in a test or two. */
 static inline __attribute__((always_inline)) void rvhal_run_call(void *args, const hal_sched_info_t *s,
-                                                                  rvhal_item_fn_t fn, rvhal_rows_fn_t rows) {
+                                                                  rvhal_item_fn_t fn, rvhal_rows_fn_t rows,
+                                                                  rvhal_fiber_fn_t fiber) {
   const rvhal_call_info_t *ci = (const rvhal_call_info_t *)(uintptr_t)s->hal_extra;
   /* The group's local memory (local-buffer arguments and __local_variable
    * storage) is reserved here, on this hart's stack, once per call: the
@@ -332,11 +436,16 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   rvhal_group_t g;
   exec_state_t e;
   g.tls = 0; /* set by rvhal_call_start with a local block, which __local_variable storage needs */
-  rvhal_call_start(&g, args, s, fn, block);
+  rvhal_call_start(&g, args, s, fiber, block);
   e.group = &g;
   e.self = &e;
   e.slot = 0;
-  e.last = g.num_items == 1;
+  /* Slow until the group's first barrier() makes the contexts: always 1,
+   * since every hart has an item of each group (launch_plan.c). Written
+   * from num_items because GCC then allocates the row loops' registers as
+   * it did before this flag (a constant 1 cost blur 1.5 % more guest
+   * instructions per item, in moves). */
+  e.slow = g.num_items != 0;
   const size_t lx = s->local_size[0], ly = s->local_size[1], lz = s->local_size[2];
   const uint32_t items = g.num_items;
   size_t x0 = 0, y0 = 0, z0 = 0;
@@ -425,7 +534,7 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
     rvhal_plain_groups(a, e, p##_item_on);                                              \
   }                                                                                     \
   static __attribute__((noinline, unused)) void p##_plain_call(void *a, const hal_sched_info_t *s) { \
-    rvhal_plain_call(a, s, p##_item_on, p##_plain_groups);                              \
+    rvhal_plain_call(a, s, p##_plain_groups);                                         \
   }
 
 /* A kernel's item function is inlined, with the kernel's own function and
@@ -462,10 +571,11 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
     name##__rvhal_item_on(a, &rvhal_view_);                                                         \
   }                                                                                                 \
   RVHAL_ROWS_FN_(name##__rvhal)                                                                      \
+  RVHAL_FIBER_FN_(name##__rvhal)                                                                     \
   void name(void *args, const hal_sched_info_t *sched);                                              \
   void name(void *args, const hal_sched_info_t *sched) {                                             \
     if (rvhal_plain_call_ok(sched)) name##__rvhal_plain_call(args, sched);                           \
-    else rvhal_run_call(args, sched, name##__rvhal_item, name##__rvhal_rows);                        \
+    else rvhal_run_call(args, sched, name##__rvhal_item, name##__rvhal_rows, name##__rvhal_fiber); \
   }
 
 /* ---- RVHAL_KERNEL_ENTRY ------------------------------------------------
@@ -544,10 +654,11 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
       (uint32_t)RVHAL_NARGS_(__VA_ARGS__), {RVHAL_FOREACH_(RVHAL_KE_META_, fn, ##__VA_ARGS__)}};        \
   const char fn##_entry__rvhal_args[] __attribute__((used)) = RVHAL_FOREACH_(RVHAL_KE_NAME_, fn, ##__VA_ARGS__) ""; \
   RVHAL_ROWS_FN_(fn##__rvhal)                                                                           \
+  RVHAL_FIBER_FN_(fn##__rvhal)                                                                          \
   void fn##_entry(void *args, const hal_sched_info_t *sched);                                           \
   void fn##_entry(void *args, const hal_sched_info_t *sched) {                                          \
     if (rvhal_plain_call_ok(sched)) fn##__rvhal_plain_call(args, sched);                                \
-    else rvhal_run_call(args, sched, fn##__rvhal_item, fn##__rvhal_rows);                               \
+    else rvhal_run_call(args, sched, fn##__rvhal_item, fn##__rvhal_rows, fn##__rvhal_fiber); \
   }
 
 /* The i-th local-buffer argument of the launch (in argument order). */

@@ -172,9 +172,10 @@ static inline __attribute__((always_inline)) void rvhal_cl_rows(const void *args
   static inline __attribute__((always_inline)) void name##__rvhal_rows(const void *a, const exec_state_t *e) { \
     rvhal_cl_rows(a, e, name##__rvhal_item);                                                        \
   }                                                                                                 \
+  RVHAL_FIBER_FN_(name##__rvhal)                                                                    \
   void name(void *args, const hal_sched_info_t *sched);                                             \
   void name(void *args, const hal_sched_info_t *sched) {                                            \
-    rvhal_run_call(args, sched, name##__rvhal_item, name##__rvhal_rows);                            \
+    rvhal_run_call(args, sched, name##__rvhal_item, name##__rvhal_rows, name##__rvhal_fiber);       \
   }
 
 #endif /* RVHAL_OPENCL_ENTRY_H */

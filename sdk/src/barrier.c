@@ -8,27 +8,22 @@
  * this hart's pool, and the items then take turns: each one that arrives
  * switches to the next, and when the last one arrives (and, in a team, every
  * other hart's last one too) the first resumes past the barrier. A switch
- * from barrier() saves ra, sp, s0 and s1 only: the kernel's asm told the
- * compiler every other register is lost (context_switch.S). Work-items
- * that do not all reach the same barriers are reported as an error. */
+ * saves ra, sp, s0 and s1 only: barrier()'s asm (kernel_if.h) told the
+ * compiler every other register is lost. The plain switch to the next item
+ * is inline in the kernel (barrier(), kernel_if.h); this file is the rest:
+ * the first barrier of a group, the last item of a round, the end of the
+ * group. Work-items that do not all reach the same barriers are reported
+ * as an error. */
 #include <string.h>
 
-#include "context_offsets.h"
 #include "kernel_if.h"
 
 void rvhal_context_switch(rvhal_context_t *from, rvhal_context_t *to);
-void rvhal_context_resume(const rvhal_context_t *to) __attribute__((noreturn));
-void rvhal_fiber_entry(void);
-void rvhal_fiber_main(rvhal_fiber_t *f) __attribute__((noreturn));
 void rvhal_barrier_slow(exec_state_t *e);
 
-_Static_assert(offsetof(exec_state_t, group) == RVHAL_E_GROUP, "context_offsets.h: exec_state_t.group");
-_Static_assert(offsetof(exec_state_t, last) == RVHAL_E_LAST, "context_offsets.h: exec_state_t.last");
-_Static_assert(offsetof(exec_state_t, ctx) == RVHAL_E_CTX, "context_offsets.h: exec_state_t.ctx");
-_Static_assert(offsetof(exec_state_t, next_ctx) == RVHAL_E_NEXT_CTX, "context_offsets.h: exec_state_t.next_ctx");
-_Static_assert(offsetof(rvhal_group_t, fast) == RVHAL_G_FAST, "context_offsets.h: rvhal_group_t.fast");
-_Static_assert(offsetof(rvhal_group_t, waiting) == RVHAL_G_WAITING, "context_offsets.h: rvhal_group_t.waiting");
-_Static_assert(offsetof(rvhal_context_t, s1) == 3 * SZREG, "context_switch.S: rvhal_context_t is ra, sp, s0, s1");
+/* context_switch.S and barrier()'s asm (kernel_if.h) store and load it so. */
+_Static_assert(offsetof(rvhal_context_t, s1) == 3 * sizeof(uintptr_t), "rvhal_context_t is ra, sp, s0, s1");
+_Static_assert(offsetof(rvhal_fiber_t, ctx) == 0, "a fresh context's a0 is its rvhal_fiber_t");
 
 #define STACK_CANARY 0x57494B4953544143ull
 
@@ -44,10 +39,12 @@ static void __attribute__((noreturn, noinline)) divergent(rvhal_group_t *g, cons
 }
 
 /* Turn items 1..n-1 of this hart's share into contexts that start at the
- * beginning of the kernel; chain every item to the next. All but the group
- * ids are the same for every group of the call: the first group with
- * barriers makes the items' states, later ones only renew ids and
- * contexts. */
+ * kernel's fiber function (g->fiber: RVHAL_FIBER_FN_, the item from its
+ * beginning); chain every item to the next. The first group with barriers
+ * of a call makes them; each one then runs its item of every later group
+ * in a loop, waiting at its end for the next group and taking that
+ * group's ids from the first item's state (rvhal_fiber_end_,
+ * rvhal_fiber_start_), so later groups only switch them on. */
 static void start_fibers(rvhal_group_t *g, exec_state_t *e0) {
   const rvhal_call_info_t *ci = g->ci;
   const uint32_t n = g->num_items;
@@ -56,23 +53,8 @@ static void start_fibers(rvhal_group_t *g, exec_state_t *e0) {
   const uintptr_t step = ci->fiber_stack_size;
   const uintptr_t fiber1 = (ci->fiber_pool + step - sizeof(rvhal_fiber_t)) & ~(uintptr_t)15;
 #define FIBER_(k) ((rvhal_fiber_t *)(fiber1 + (uintptr_t)((k) - 1) * step))
-  if (g->switches) { /* only ever counted with contexts made: a group of this call ran them */
-    /* Word by word: as a loop, GCC made it two memmove calls per item. */
-    const size_t g0 = e0->group_id[0], g1 = e0->group_id[1], g2 = e0->group_id[2];
-    const size_t b0 = e0->global_base[0], b1 = e0->global_base[1], b2 = e0->global_base[2];
-    for (uint32_t k = 1; k < n; k++) {
-      rvhal_fiber_t *f = FIBER_(k);
-      f->e.group_id[0] = g0;
-      f->e.group_id[1] = g1;
-      f->e.group_id[2] = g2;
-      f->e.global_base[0] = b0;
-      f->e.global_base[1] = b1;
-      f->e.global_base[2] = b2;
-      f->ctx.ra = (uintptr_t)rvhal_fiber_entry;
-      f->ctx.sp = (uintptr_t)f;
-      f->ctx.s0 = (uintptr_t)f;
-    }
-  } else {
+  g->first = e0;
+  if (!g->switches) { /* only ever counted with contexts made: a group of this call ran them */
     if ((uintptr_t)(n - 1) * ci->fiber_stack_size > ci->fiber_pool_size)
       rvhal_svc_fail(ci, RVHAL_LOCAL_MEMORY, "work-group needs more work-item stacks than the hart's pool holds", n);
     const size_t lx = g->s->local_size[0], ly = g->s->local_size[1];
@@ -94,23 +76,23 @@ static void start_fibers(rvhal_group_t *g, exec_state_t *e0) {
       f->e.local_id[2] = z;
       f->e.self = &f->e;
       f->e.slot = k;
-      f->e.last = k == n - 1;
+      f->e.slow = k == n - 1;
       f->e.ctx = &f->ctx;
       f->e.next_ctx = k + 1 == n ? &g->main_ctx : &FIBER_(k + 1)->ctx;
-      f->ctx.ra = (uintptr_t)rvhal_fiber_entry;
+      f->ctx.ra = (uintptr_t)g->fiber;
       f->ctx.sp = (uintptr_t)f;
-      f->ctx.s0 = (uintptr_t)f;
       *canary_of(g, k) = STACK_CANARY;
     }
   }
 #undef FIBER_
   g->fibers_on = 1;
-  g->fast = 1;
+  e0->slow = 0; /* its barrier() now switches inline too (n >= 2) */
 }
 
-/* Everything barrier() does beyond a plain switch (rvhal_barrier_enter,
- * context_switch.S, comes here): the group's first barrier, the last
- * arrival of a round, divergence. Returns to the kernel. */
+/* Everything barrier() does beyond a plain switch (its asm, kernel_if.h,
+ * calls here when e->slow): the group's first barrier, the last arrival of
+ * a round, divergence. Returns to the kernel. Items run in turn, so when
+ * the last arrives and none returned, every other one waits at a barrier. */
 void rvhal_barrier_slow(exec_state_t *e) {
   rvhal_group_t *g = e->group;
   if (!g->fibers_on) {
@@ -123,40 +105,23 @@ void rvhal_barrier_slow(exec_state_t *e) {
     start_fibers(g, e);
   }
   if (g->finished) divergent(g, e);
-  if (e->last) {
+  if (e->slot == g->num_items - 1) {
     /* Every item of this hart arrived; in a team, wait for the other harts. */
-    if (g->waiting != g->num_items - 1) divergent(g, e);
-    g->waiting = 0;
     g->barrier_calls += g->num_items;
     g->switches += g->num_items;
     if (g->team) rvhal_svc_team_barrier(g->ci);
-  } else {
-    g->waiting++;
   }
   rvhal_context_switch(e->ctx, e->next_ctx);
 }
 
-/* An item running as a context returned from the kernel: hand over to the
- * next one; the first item's context, which waits in
- * rvhal_group_finish_fibers, is resumed by the last. */
-void rvhal_fiber_main(rvhal_fiber_t *f) {
-  rvhal_group_t *g = f->e.group;
-  g->fn(g->args, &f->e);
-  if (g->waiting) divergent(g, &f->e);
-  g->finished++;
-  g->fast = 0; /* a barrier now means an item is out of step */
-  /* jal: a call's jalr costs QEMU a lookup (kernel_if.h, barrier()) */
-  register const rvhal_context_t *a0 __asm__("a0") = f->e.next_ctx;
-  __asm__ volatile("jal ra, rvhal_context_resume" : : "r"(a0) : "memory");
-  __builtin_unreachable();
-}
+/* An item running as a context returned from the kernel while an item
+ * before it waits at a barrier (rvhal_fiber_end_, rvhal_kernel.h). */
+void rvhal_fiber_out_of_step(const rvhal_fiber_t *f) { divergent(f->e.group, &f->e); }
 
 /* The first item returned after barriers: run the others to their end. */
 void rvhal_group_finish_fibers(exec_state_t *e) {
   rvhal_group_t *g = e->group;
-  if (g->waiting) divergent(g, e);
-  g->finished = 1;
-  g->fast = 0; /* a barrier now means an item is out of step */
+  g->finished = 1; /* the first in turn: no item waits yet */
   rvhal_context_switch(e->ctx, e->next_ctx);
   if (g->finished != g->num_items) divergent(g, e);
   g->switches += g->num_items;
@@ -166,4 +131,5 @@ void rvhal_group_finish_fibers(exec_state_t *e) {
                             g->first_item + k);
   g->fibers_on = 0;
   g->finished = 0;
+  e->slow = 1;
 }

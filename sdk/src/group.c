@@ -55,14 +55,14 @@ static __attribute__((noinline)) void *team_local_block(const rvhal_call_info_t 
   return team->local_base;
 }
 
-void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t *s, rvhal_item_fn_t fn,
+void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t *s, rvhal_fiber_fn_t fiber,
                       void *local_block) {
   const rvhal_call_info_t *ci = call_info(s);
   const rvhal_launch_desc_t *d = ci->launch;
   g->s = s;
   g->ci = ci;
   g->args = args;
-  g->fn = fn;
+  g->fiber = fiber;
   const uint32_t items = s->local_size[0] * s->local_size[1] * s->local_size[2];
   const uint32_t rank = ci->team_rank, size = ci->team_size;
   g->team = size > 1;
@@ -74,10 +74,8 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
     g->num_items = (uint32_t)((uint64_t)items * (rank + 1) / size) - g->first_item;
   }
   g->fibers_on = 0;
-  g->fast = 0;
   g->plain = 0;
   g->finished = 0;
-  g->waiting = 0;
   g->barrier_calls = 0;
   g->switches = 0;
   /* Only a team with local memory syncs beyond the kernel's barriers: the

@@ -607,6 +607,16 @@ static void traps(void) {
   /* work-items 1..3 of each group call barrier(), item 0 does not */
   EXPECT(act(HOSTILE_DIVERGE, 0, N, 4), RVHAL_BARRIER_DIVERGENCE, "hostile_act", "out of step");
   HEALTHY();
+  /* in the last group only, the first, a middle or the last work-item skips
+   * the second of two barriers: each is caught, however the items' turns
+   * reach it */
+  static const uint64_t skips[] = {0, 1, 3};
+  for (size_t i = 0; i < sizeof skips / sizeof *skips; i++) {
+    EXPECT(act(HOSTILE_DIVERGE_LATE, skips[i], N, 4), RVHAL_BARRIER_DIVERGENCE, "hostile_act", "out of step");
+    HEALTHY();
+  }
+  /* and the same kernel with every item in step runs */
+  CHECK_OK(act(HOSTILE_DIVERGE_LATE, 4, N, 4));
 }
 
 /* QEMU killed by its pid (from the library) during a launch. */

@@ -50,6 +50,11 @@ static void hostile_item(const hostile_args *a, exec_state_t *e) {
     if (get_local_id(0, e) != 0) barrier(e);
     return;
   }
+  if (a->what == HOSTILE_DIVERGE_LATE) {
+    barrier(e);
+    if (get_group_id(0, e) + 1 != get_num_groups(0, e) || get_local_id(0, e) != a->value) barrier(e);
+    return;
+  }
   if (a->what == HOSTILE_FIBER_STACK) {
     barrier(e);
     if (get_local_id(0, e) == 1) stack_bottom(a->value, a->marks);

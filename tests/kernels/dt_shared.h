@@ -87,5 +87,7 @@ static inline uint32_t want_b(uint32_t in, uint32_t k, uint32_t i) {
 #define RESIDUE_MARK 0x52455349u   /* "RESI": a word a later program must not find */
 #define HOSTILE_SP_BELOW 26        /* item 0 stores one word `value` bytes below its sp: a frame not probed
                                       (built without -fstack-clash-protection), written only at its bottom */
+#define HOSTILE_DIVERGE_LATE 27    /* every item calls barrier() twice, but in the launch's last group local
+                                      id `value` calls it once (after groups that ran as contexts) */
 
 #endif /* RVHAL_TEST_DT_SHARED_H */
