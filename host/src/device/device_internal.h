@@ -121,6 +121,7 @@ struct rvhal_device {
   } inflight;
   struct rvhal_progress_thread *progress_thread; /* calls options.progress_fn (observe/progress.c) */
   uint64_t recent_launch_ns;     /* running average of launches' device times: how long to spin (launch.c) */
+  uint64_t recent_wake_ns;       /* the same of a doorbell's wake-up: round trip minus device time (launch.c) */
   uint64_t tlb_entries;          /* what the harts' TLBs were grown to (launch.c; 0: not yet) */
   int placed_cpu;                /* host CPU hart 0 was last kept off (launch.c; -1: none) */
   /* Command lists in the firmware region (command_list_encode.c): bytes handed out,
@@ -155,6 +156,7 @@ typedef struct rvhal_launch {
   uint64_t t0, total_groups, chunk, global[3], local[3];
   uint32_t harts, team, work_dim;
   int counting;
+  int rang; /* the submission rang the doorbell: hart 0 was asleep (launch.c's spin) */
   int debug_counted; /* debug_start holds every hart's mcycle, minstret at submission (a debug link) */
   uint64_t debug_start[RVHAL_MAX_HARTS][2];
   rvhal_launch_times_t times; /* set when it completed (rvhal_launch_wait) */
