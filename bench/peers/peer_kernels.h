@@ -92,6 +92,9 @@ static inline int peer_clamp(int v, int lo, int hi) { return v < lo ? lo : v > h
  * pthreads peers (peer.c) and the bare-metal floor (floor.c). */
 static inline void peer_run_groups(const peer_kernel_t *k, const peer_bufs_t *buf, uint64_t g0, uint64_t g1) {
   const uint32_t gx = k->global[0] / k->local[0], lx = k->local[0], ly = k->local[1];
+  /* In registers, as a kernel's argument and global size: histogram's
+   * atomics would make GCC reload them from memory at every byte. */
+  const uint32_t n = buf->n, global0 = k->global[0];
   for (uint64_t g = g0; g < g1; g++) {
     const uint32_t x0 = (uint32_t)(g % gx) * lx, y0 = (uint32_t)(g / gx) * ly;
     switch ((int)(k - peer_kernels)) {
@@ -103,15 +106,15 @@ static inline void peer_run_groups(const peer_kernel_t *k, const peer_bufs_t *bu
       for (uint32_t row = y0; row < y0 + ly; row++)
         for (uint32_t col = x0; col < x0 + lx; col++) {
           float sum = 0.0f;
-          for (uint32_t i = 0; i < buf->n; i++)
-            sum += buf->fa[row * buf->n + i] * buf->fb[(size_t)i * buf->n + col];
-          buf->fc[row * buf->n + col] = sum;
+          for (uint32_t i = 0; i < n; i++)
+            sum += buf->fa[row * n + i] * buf->fb[(size_t)i * n + col];
+          buf->fc[row * n + col] = sum;
         }
       break;
     case PEER_BLUR:
       for (int y = (int)y0; y < (int)(y0 + ly); y++)
         for (int x = (int)x0; x < (int)(x0 + lx); x++) {
-          const int w = (int)buf->n, h = (int)buf->n;
+          const int w = (int)n, h = (int)n;
           float sum = 0.0f;
           for (int dy = -1; dy <= 1; dy++) {
             int yy = peer_clamp(y + dy, 0, h - 1);
@@ -129,7 +132,7 @@ static inline void peer_run_groups(const peer_kernel_t *k, const peer_bufs_t *bu
       for (uint32_t b = 0; b < PEER_HIST_BINS; b++)
         local[b] = 0;
       for (uint32_t item = x0; item < x0 + lx; item++)
-        for (uint32_t i = item; i < buf->n; i += k->global[0])
+        for (uint32_t i = item; i < n; i += global0)
           __atomic_fetch_add(&local[buf->data[i]], 1, __ATOMIC_RELAXED);
       for (uint32_t b = 0; b < PEER_HIST_BINS; b++)
         if (local[b])
