@@ -390,14 +390,20 @@ static inline __attribute__((always_inline)) int rvhal_plain_call_ok(const hal_s
   return !(__rvhal_program_traits & (RVHAL_TRAIT_BARRIER_ | RVHAL_TRAIT_TLS_INIT_)) && ci->team_size <= 1;
 }
 
+/* Bytes of local memory each group of the call needs (0: none). The
+ * caller reserves them on its own stack: an alloca here would end here. */
+static inline __attribute__((always_inline)) size_t rvhal_call_local_bytes_(const void *args,
+                                                                            const hal_sched_info_t *s) {
+  const rvhal_call_info_t *ci = (const rvhal_call_info_t *)(uintptr_t)s->hal_extra;
+  if ((__rvhal_program_traits & RVHAL_TRAIT_TLS_) || ci->launch->num_local_args) return rvhal_local_block_size(args, s);
+  return 0;
+}
+
 /* A whole kernel call as plain loops (rvhal_plain_call_ok): the group's
  * local memory, then every group (rvhal_plain_groups). */
 static inline __attribute__((always_inline)) void rvhal_plain_call(void *args, const hal_sched_info_t *s,
                                                                    rvhal_rows_fn_t groups) {
-  const rvhal_call_info_t *ci = (const rvhal_call_info_t *)(uintptr_t)s->hal_extra;
-  size_t bytes = 0;
-  if ((__rvhal_program_traits & RVHAL_TRAIT_TLS_) || ci->launch->num_local_args)
-    bytes = rvhal_local_block_size(args, s);
+  const size_t bytes = rvhal_call_local_bytes_(args, s);
   void *block = bytes ? __builtin_alloca_with_align(bytes, 8 * RVHAL_LOCAL_ALIGN) : 0;
   rvhal_group_t g;
   exec_state_t e; /* rvhal_plain_groups sets the ids and sizes */
@@ -425,13 +431,10 @@ static inline __attribute__((always_inline)) void rvhal_plain_call(void *args, c
 static inline __attribute__((always_inline)) void rvhal_run_call(void *args, const hal_sched_info_t *s,
                                                                   rvhal_item_fn_t fn, rvhal_rows_fn_t rows,
                                                                   rvhal_fiber_fn_t fiber) {
-  const rvhal_call_info_t *ci = (const rvhal_call_info_t *)(uintptr_t)s->hal_extra;
   /* The group's local memory (local-buffer arguments and __local_variable
    * storage) is reserved here, on this hart's stack, once per call: the
    * groups of a call run one after the other. */
-  size_t bytes = 0;
-  if ((__rvhal_program_traits & RVHAL_TRAIT_TLS_) || ci->launch->num_local_args)
-    bytes = rvhal_local_block_size(args, s);
+  const size_t bytes = rvhal_call_local_bytes_(args, s);
   void *block = bytes ? __builtin_alloca_with_align(bytes, 8 * RVHAL_LOCAL_ALIGN) : 0;
   rvhal_group_t g;
   exec_state_t e;
