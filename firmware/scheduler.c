@@ -47,6 +47,25 @@ typedef struct share_tally {
   uint64_t groups, kernel_cycles;
 } share_tally_t;
 
+/* Claim k of this hart's team: the team's leader claims the next groups
+ * (exact timing: deals them in a fixed rotation, so every run gives each
+ * hart the same work). In a team, one barrier both ends the previous call
+ * and publishes the claim. Claims alternate between two slots: a teammate
+ * reads slot k&1 after barrier k, and the leader cannot write it again
+ * (claim k+2) before that teammate reached barrier k+1. A team whose
+ * claims are dealt (fw_launch_team_dealt) needs neither: each member deals
+ * its own. The barrier comes from the caller (claim_loop_nonuniform's). */
+static inline __attribute__((always_inline)) uintptr_t team_claim(fw_hart_t *hart, uintptr_t k, uintptr_t teams,
+                                                                  uintptr_t team, uintptr_t total, int exact,
+                                                                  int dealt, int teamed,
+                                                                  void (*barrier)(const rvhal_call_info_t *)) {
+  if (dealt) return fw_launch_claim(team, k, teams, 1, total);
+  fw_team_t *tm = hart->team;
+  if (hart->call.team_rank == 0) tm->chunk[k & 1] = fw_launch_claim(team, k, teams, exact, total);
+  if (teamed) barrier(&hart->call);
+  return tm->chunk[k & 1];
+}
+
 /* Claim groups until none are left, one kernel call per claim. A trap in
  * the kernel longjmps out of here, to run_share. */
 static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info_t *sched, volatile share_tally_t *t) {
@@ -56,28 +75,13 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
   const rvhal_launch_desc_t *d = L->desc;
   const int counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
   const uint32_t rank = hart->call.team_rank;
-  fw_team_t *tm = hart->team;
   const uintptr_t chunk = (uintptr_t)d->chunk_groups, ngx = (uintptr_t)d->num_groups[0];
   const uintptr_t ngy = (uintptr_t)d->num_groups[1], per_row = (uintptr_t)L->chunks_per_row;
   const uintptr_t total = (uintptr_t)L->total_chunks;
   const int dealt = fw_launch_team_dealt(L, teams, exact); /* every member deals its team's claims */
   const int teamed = L->team_size > 1 && !dealt; /* alone, the barrier is a no-op: no call per claim */
   for (uintptr_t k = 0;; k++) {
-    /* The team's leader claims the next groups (exact timing: deals them in
-     * a fixed rotation, so every run gives each hart the same work). In a
-     * team, one barrier both ends the previous call and publishes the claim.
-     * Claims alternate between two slots: a teammate reads slot k&1 after
-     * barrier k, and the leader cannot write it again (claim k+2) before
-     * that teammate reached barrier k+1. A team whose claims are dealt
-     * (fw_launch_team_dealt) needs neither: each member deals its own. */
-    uintptr_t c;
-    if (dealt) {
-      c = fw_launch_claim(team, k, teams, 1, total);
-    } else {
-      if (rank == 0) tm->chunk[k & 1] = fw_launch_claim(team, k, teams, exact, total);
-      if (teamed) fw_team_barrier(&hart->call);
-      c = tm->chunk[k & 1];
-    }
+    const uintptr_t c = team_claim(hart, k, teams, team, total, exact, dealt, teamed, fw_team_barrier);
     if (c >= total) return;
     const uintptr_t n = fw_claim_groups(sched, c, chunk, ngx, ngy, per_row);
     uint64_t k0 = 0;
@@ -114,20 +118,13 @@ static void __attribute__((noinline)) claim_loop_nonuniform(fw_hart_t *hart, hal
   const rvhal_launch_desc_t *d = L->desc;
   const int counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
   const uint32_t rank = hart->call.team_rank;
-  fw_team_t *tm = hart->team;
   const uintptr_t chunk = (uintptr_t)d->chunk_groups, per_row = (uintptr_t)L->chunks_per_row;
   const uintptr_t total = (uintptr_t)L->total_chunks;
   const int dealt = fw_launch_team_dealt(L, teams, exact);
   const int teamed = L->team_size > 1 && !dealt; /* alone, the barrier is a no-op: no call per claim */
   for (uintptr_t k = 0;; k++) {
-    uintptr_t c;
-    if (dealt) {
-      c = fw_launch_claim(team, k, teams, 1, total);
-    } else {
-      if (rank == 0) tm->chunk[k & 1] = fw_launch_claim(team, k, teams, exact, total);
-      if (teamed) team_barrier_nonuniform(&hart->call);
-      c = tm->chunk[k & 1];
-    }
+    const uintptr_t c =
+        team_claim(hart, k, teams, team, total, exact, dealt, teamed, team_barrier_nonuniform);
     if (c >= total) return;
     const uintptr_t n = fw_claim_groups_nonuniform(sched, c, chunk, per_row, &L->nu);
     uint64_t k0 = 0;
