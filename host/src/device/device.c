@@ -203,10 +203,7 @@ static const char *env_nonempty(const char *name) {
 static void fill_info(rvhal_device_t *d) {
   d->info = d->kind->info;
   d->info.num_harts = d->options.num_harts;
-  d->info.ram_size = d->layout.ram_size;
-  d->info.global_mem_size = d->layout.heap_size;
-  d->info.local_mem_size = d->layout.local_mem_size;
-  d->info.max_work_group_size = d->layout.max_work_group_size;
+  rvhal_layout_describe(&d->layout, &d->info);
   d->info.timing = d->options.timing;
   d->info.vlen = d->options.vlen;
   snprintf(d->isa, sizeof d->isa, "%s%s", d->kind->info.isa, d->options.vlen && !strchr(d->kind->info.isa + 4, 'v') ? "v" : "");
@@ -226,10 +223,7 @@ int rvhal_platform_device_info_for(uint32_t index, const rvhal_device_options_t 
   RVHAL_RETURN_IF_ERROR(rvhal_layout_compute(&kind->board, &req, &l));
   *out_info = kind->info;
   out_info->num_harts = o.num_harts;
-  out_info->ram_size = l.ram_size;
-  out_info->global_mem_size = l.heap_size;
-  out_info->local_mem_size = l.local_mem_size;
-  out_info->max_work_group_size = l.max_work_group_size;
+  rvhal_layout_describe(&l, out_info);
   out_info->timing = o.timing;
   return RVHAL_OK;
 }

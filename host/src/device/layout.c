@@ -74,3 +74,12 @@ int rvhal_layout_compute(const rvhal_board_desc_t *board, const rvhal_layout_req
   *out = l;
   return RVHAL_OK;
 }
+
+void rvhal_layout_describe(const rvhal_layout_t *l, rvhal_device_info_t *info) {
+  info->ram_size = l->ram_size;
+  info->global_mem_size = l->heap_size;
+  info->local_mem_size = l->local_mem_size;
+  info->program_area_base = l->program_base;
+  info->program_area_size = l->program_size;
+  info->max_work_group_size = l->max_work_group_size;
+}

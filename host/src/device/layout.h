@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "device/board_desc.h"
+#include "rvhal/device.h"
 
 typedef struct rvhal_layout_request {
   uint32_t num_harts;
@@ -43,5 +44,10 @@ typedef struct rvhal_layout {
 #define RVHAL_HART_STACK_RESERVE (64u * 1024u)
 
 int rvhal_layout_compute(const rvhal_board_desc_t *board, const rvhal_layout_request_t *req, rvhal_layout_t *out);
+
+/* What a device reports of its layout: RAM, global and local memory, the
+ * program area, the largest work-group (the catalogue, a device, and the
+ * info for options not yet used all report it alike). */
+void rvhal_layout_describe(const rvhal_layout_t *l, rvhal_device_info_t *info);
 
 #endif /* RVHAL_HOST_LAYOUT_H */

@@ -76,12 +76,7 @@ static void add_kind(const char *dir, const char *file) {
     rvhal_clear_error();
     return;
   }
-  i->ram_size = l.ram_size;
-  i->global_mem_size = l.heap_size;
-  i->local_mem_size = l.local_mem_size;
-  i->program_area_base = l.program_base;
-  i->program_area_size = l.program_size;
-  i->max_work_group_size = l.max_work_group_size;
+  rvhal_layout_describe(&l, i);
   i->max_args_size = RVHAL_ARGS_MAX;
   i->timebase_hz = b->timebase_hz;
   i->timing = RVHAL_TIMING_DEFAULT;
