@@ -15,44 +15,49 @@ static inline double bench_now_us(void) {
   return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
 
-/* CPU time process `pid` has used, all its threads, in ns (from each
- * thread's schedstat): less disturbed than wall time on a loaded host. */
-static inline double bench_proc_cpu_ns(long pid) {
+/* Calls fn(ctx, tid, line) with the first line of /proc/<pid>/task/<tid>/<file>
+ * of each thread of process `pid`, until fn returns nonzero. */
+static inline void bench_proc_tasks(long pid, const char *file, int (*fn)(void *ctx, long tid, const char *line),
+                                    void *ctx) {
   char path[64];
   snprintf(path, sizeof path, "/proc/%ld/task", pid);
   DIR *dir = opendir(path);
-  double total = 0;
   struct dirent *e;
-  while (dir && (e = readdir(dir))) {
-    char p[320];
-    snprintf(p, sizeof p, "/proc/%ld/task/%s/schedstat", pid, e->d_name);
+  int stop = 0;
+  while (dir && !stop && (e = readdir(dir))) {
+    char p[320], line[512];
+    snprintf(p, sizeof p, "/proc/%ld/task/%s/%s", pid, e->d_name, file);
     FILE *f = fopen(p, "r");
-    unsigned long long ns;
-    if (f && fscanf(f, "%llu", &ns) == 1) total += (double)ns;
+    if (f && fgets(line, sizeof line, f)) stop = fn(ctx, atol(e->d_name), line);
     if (f) fclose(f);
   }
   if (dir) closedir(dir);
+}
+
+static inline int bench_add_schedstat_(void *ctx, long tid, const char *line) {
+  (void)tid;
+  *(double *)ctx += strtod(line, NULL);
+  return 0;
+}
+
+/* CPU time process `pid` has used, all its threads, in ns (from each
+ * thread's schedstat): less disturbed than wall time on a loaded host. */
+static inline double bench_proc_cpu_ns(long pid) {
+  double total = 0;
+  bench_proc_tasks(pid, "schedstat", bench_add_schedstat_, &total);
   return total;
+}
+
+static inline int bench_is_running_(void *ctx, long tid, const char *line) {
+  (void)tid;
+  const char *c = strrchr(line, ')'); /* the state follows the name, which may hold anything */
+  return *(int *)ctx = c && c[1] == ' ' && c[2] == 'R';
 }
 
 /* Whether any thread of process `pid` is running or runnable (state R). */
 static inline int bench_proc_running(long pid) {
-  char path[64];
-  snprintf(path, sizeof path, "/proc/%ld/task", pid);
-  DIR *dir = opendir(path);
   int running = 0;
-  struct dirent *e;
-  while (dir && !running && (e = readdir(dir))) {
-    char p[320], line[512];
-    snprintf(p, sizeof p, "/proc/%ld/task/%s/stat", pid, e->d_name);
-    FILE *f = fopen(p, "r");
-    if (f && fgets(line, sizeof line, f)) {
-      const char *c = strrchr(line, ')'); /* the state follows the name, which may hold anything */
-      running = c && c[1] == ' ' && c[2] == 'R';
-    }
-    if (f) fclose(f);
-  }
-  if (dir) closedir(dir);
+  bench_proc_tasks(pid, "stat", bench_is_running_, &running);
   return running;
 }
 
@@ -63,6 +68,13 @@ typedef struct bench_cpu_snap {
   long tid[BENCH_CPU_THREADS];
   double ns[BENCH_CPU_THREADS];
 } bench_cpu_snap_t;
+
+static inline int bench_snap_thread_(void *ctx, long tid, const char *line) {
+  bench_cpu_snap_t *s = ctx;
+  s->tid[s->n] = tid;
+  s->ns[s->n++] = strtod(line, NULL);
+  return s->n == BENCH_CPU_THREADS;
+}
 
 /* Taken once no thread of `pid` is running (waiting at most 200 ms). A
  * running thread's schedstat advances only at the scheduler's tick (4 ms
@@ -75,19 +87,7 @@ static inline bench_cpu_snap_t bench_proc_cpu_snap_idle(long pid) {
     nanosleep(&pause, NULL);
   }
   bench_cpu_snap_t s = {0};
-  char path[64];
-  snprintf(path, sizeof path, "/proc/%ld/task", pid);
-  DIR *dir = opendir(path);
-  struct dirent *e;
-  while (dir && s.n < BENCH_CPU_THREADS && (e = readdir(dir))) {
-    char p[320];
-    snprintf(p, sizeof p, "/proc/%ld/task/%s/schedstat", pid, e->d_name);
-    FILE *f = fopen(p, "r");
-    unsigned long long ns;
-    if (f && fscanf(f, "%llu", &ns) == 1) s.tid[s.n] = atol(e->d_name), s.ns[s.n++] = (double)ns;
-    if (f) fclose(f);
-  }
-  if (dir) closedir(dir);
+  bench_proc_tasks(pid, "schedstat", bench_snap_thread_, &s);
   return s;
 }
 
