@@ -98,7 +98,7 @@ static inline __attribute__((always_inline)) void rvhal_barrier_asm_(exec_state_
       RVHAL_SWITCH_T3_A0_
       "1:\n\t"
       "call rvhal_barrier_slow\n"
-      "2:"
+      "7:"
       : "+r"(a0)
       : [slow] "i"(offsetof(exec_state_t, slow)), [ctx] "i"(offsetof(exec_state_t, ctx)),
         [next] "i"(offsetof(exec_state_t, next_ctx))

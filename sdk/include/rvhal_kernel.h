@@ -137,16 +137,26 @@ void rvhal_svc_fail(const rvhal_call_info_t *ci, int32_t status, const char *det
 #define RVHAL_LREG_ "lw"
 #define RVHAL_SZREG_ "4"
 #endif
-/* Save this context at t3 to resume at local label 2 (which follows), then
- * resume the one at a0. */
+/* Save this context at t3 to resume at local label 7 (which follows), then
+ * resume the one at a0.
+ *
+ * Items run in step, so the next item mostly waits where this one last
+ * resumed: at this same switch (a barrier in a loop), or at the switch
+ * before it in the program (the next item of a kernel with two barriers
+ * waits at the first when this one leaves at the second; an item that
+ * returns hands on to one at the last barrier). The switch compares the
+ * resume address with both labels and, if one is equal, jumps there
+ * directly: QEMU chains a direct jump, but resolves an indirect one (jr)
+ * through a lookup of the next translation block at every switch. */
 #define RVHAL_SWITCH_T3_A0_                                                                       \
-  "lla t2, 2f\n\t" RVHAL_SREG_ " t2, 0(t3)\n\t" RVHAL_SREG_ " sp, " RVHAL_SZREG_ "(t3)\n\t"       \
+  "lla t4, 7f\n\t" RVHAL_SREG_ " t4, 0(t3)\n\t" RVHAL_SREG_ " sp, " RVHAL_SZREG_ "(t3)\n\t"       \
   RVHAL_SREG_ " s0, 2*" RVHAL_SZREG_ "(t3)\n\t" RVHAL_SREG_ " s1, 3*" RVHAL_SZREG_ "(t3)\n\t"     \
-  RVHAL_RESUME_A0_
-/* Resume the context at a0: its registers, then a jump to where it was. */
-#define RVHAL_RESUME_A0_                                                                          \
-  RVHAL_LREG_ " t2, 0(a0)\n\t" RVHAL_LREG_ " sp, " RVHAL_SZREG_ "(a0)\n\t" RVHAL_LREG_ " s0, 2*" \
-  RVHAL_SZREG_ "(a0)\n\t" RVHAL_LREG_ " s1, 3*" RVHAL_SZREG_ "(a0)\n\tjr t2\n\t"
+  RVHAL_LREG_ " t2, 0(a0)\n\t" RVHAL_LREG_ " sp, " RVHAL_SZREG_ "(a0)\n\t" RVHAL_LREG_ " s0, 2*"   \
+  RVHAL_SZREG_ "(a0)\n\t" RVHAL_LREG_ " s1, 3*" RVHAL_SZREG_ "(a0)\n\t"                             \
+  "beq t2, t4, 7f\n\tlla t4, 7b\n\tbne t2, t4, 3f\n\tj 7b\n3:\n\tjr t2\n\t"
+/* The label 7 the first switch of a file compares with (it resumes
+ * nothing: the comparison fails there). */
+__asm__(".pushsection .text\n7:\n.popsection");
 
 /* The clobbers of an asm that calls code which may switch work-items:
  * every register a switch does not keep (all but sp, s0, s1, gp and tp), so
@@ -203,7 +213,7 @@ static inline __attribute__((always_inline)) void rvhal_fiber_start_(rvhal_fiber
  * barrier()'s (kernel_if.h). */
 static inline __attribute__((always_inline)) void rvhal_fiber_switch_asm_(rvhal_fiber_t *f) {
   register rvhal_fiber_t *a0 __asm__("a0") = f; /* its context is its first member */
-  __asm__ volatile("mv t3, a0\n\t" RVHAL_LREG_ " a0, %[next](a0)\n\t" RVHAL_SWITCH_T3_A0_ "2:"
+  __asm__ volatile("mv t3, a0\n\t" RVHAL_LREG_ " a0, %[next](a0)\n\t" RVHAL_SWITCH_T3_A0_ "7:"
                    : "+r"(a0)
                    : [next] "i"(offsetof(rvhal_fiber_t, e) + offsetof(exec_state_t, next_ctx))
                    : RVHAL_CLOBBER_ALL_);
