@@ -1,8 +1,10 @@
 /* The compiled-binary cache: $XDG_CACHE_HOME/rvhal/opencl (or
  * ~/.cache/rvhal/opencl; $RVHAL_OPENCL_CACHE_DIR overrides, "off" turns it
  * off). An entry is named by a 128-bit hash of the source, the options, the
- * device's XLEN and ISA and the library that compiled it (its file's size
- * and time), so a rebuilt compiler never serves an old binary. Entries are
+ * device's XLEN and ISA, the library that compiled it (its file's size
+ * and time) and the kernel SDK and compilers it used
+ * (rvhal_opencl_compile_stamp), so a rebuilt compiler or SDK never serves
+ * an old binary. Entries are
  * written to a temporary file and renamed into place: concurrent processes
  * see a whole entry or none. */
 #include <dlfcn.h>
@@ -104,6 +106,9 @@ int rvcl_compile_cached(const rvhal_opencl_compile_desc_t *desc, void **out_elf,
     fnv(&h[1], &st.st_size, sizeof st.st_size);
     fnv(&h[1], &st.st_mtim, sizeof st.st_mtim);
   }
+  /* The kernel SDK and compilers: a header of the SDK changes no byte of
+   * this library. No stamp (no SDK): compile, which says what is missing. */
+  if (rvhal_opencl_compile_stamp(desc, &h[1]) != RVHAL_OK) return rvhal_opencl_compile(desc, out_elf, out_size, out_log);
   snprintf(path, sizeof path, "%s/%016llx%016llx.elf", dir, (unsigned long long)h[0], (unsigned long long)h[1]);
   if (read_file(path, out_elf, out_size) == 0) {
     if (out_log) *out_log = NULL;

@@ -5,12 +5,16 @@
  * each argument has clang's type name and name, its address space, its
  * qualifiers, kind, size, offset and value type; a damaged or other-version
  * OpenCL record is refused; a syntax error is RVHAL_BUILD_FAILED with
- * clang's file:line in the log; bad arguments are refused by name. */
+ * clang's file:line in the log; bad arguments are refused by name; the
+ * compile stamp a binary cache keys on follows the SDK's files. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -142,6 +146,68 @@ static int entries(const char *dir) {
   return n;
 }
 
+/* rvhal_opencl_compile_stamp over an SDK laid out as an install's
+ * (RVHAL_KERNEL_SDK_DIR): the same files give the same stamp; a header or
+ * library with another time or size gives another, so a binary cache does
+ * not serve what an older SDK compiled. */
+static void check_stamp(void) {
+  char sdk[] = "/tmp/rvhal-test-sdk-XXXXXX";
+  if (!mkdtemp(sdk)) {
+    CHECK_MSG(0, "mkdtemp for the SDK");
+    return;
+  }
+  static const char *const dirs[] = {"rv64", "include", "include/rvhal", "include/rvhal/kernel"};
+  static const char *const files[] = {"rv64/librvhal_kernel.a", "rv64/kernel.ld", "rv64/librvhal_opencl.a",
+                                      "include/rvhal/kernel/rvhal_opencl_entry.h", "include/rvhal/kernel/kernel_if.h"};
+  char path[512];
+  for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+    snprintf(path, sizeof path, "%s/%s", sdk, dirs[i]);
+    CHECK(mkdir(path, 0755) == 0);
+  }
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    snprintf(path, sizeof path, "%s/%s", sdk, files[i]);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) fputs("x\n", f), fclose(f);
+  }
+  const char *old = getenv("RVHAL_KERNEL_SDK_DIR");
+  char *saved = old ? strdup(old) : NULL;
+  setenv("RVHAL_KERNEL_SDK_DIR", sdk, 1);
+  rvhal_opencl_compile_desc_t d = {"__kernel void k() {}\n", 0, NULL, NULL, 64, NULL};
+  uint64_t a = 1, b = 1, c = 1, e = 1;
+  CHECK_MSG(rvhal_opencl_compile_stamp(&d, &a) == RVHAL_OK, "stamp: %s", rvhal_last_error());
+  CHECK_OK(rvhal_opencl_compile_stamp(&d, &b));
+  CHECK_EQ_U64(a, b);
+  /* A header of the SDK an hour older: another stamp. */
+  snprintf(path, sizeof path, "%s/include/rvhal/kernel/kernel_if.h", sdk);
+  struct timespec t[2] = {{1700000000, 0}, {1700000000, 0}};
+  CHECK(utimensat(AT_FDCWD, path, t, 0) == 0);
+  CHECK_OK(rvhal_opencl_compile_stamp(&d, &c));
+  CHECK_MSG(c != a, "a changed SDK header left the stamp %llx", (unsigned long long)c);
+  /* The runtime library grown by a byte: another stamp again. */
+  snprintf(path, sizeof path, "%s/rv64/librvhal_kernel.a", sdk);
+  FILE *f = fopen(path, "a");
+  if (f) fputs("y", f), fclose(f);
+  CHECK_OK(rvhal_opencl_compile_stamp(&d, &e));
+  CHECK_MSG(e != c && e != a, "a changed SDK library left the stamp %llx", (unsigned long long)e);
+  d.xlen = 16;
+  CHECK_EQ_U64(rvhal_opencl_compile_stamp(&d, &e), (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
+  CHECK(strstr(rvhal_last_error(), "xlen 16 is not 32 or 64") != NULL);
+  CHECK_EQ_U64(rvhal_opencl_compile_stamp(NULL, &e), (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
+  if (saved) setenv("RVHAL_KERNEL_SDK_DIR", saved, 1);
+  else unsetenv("RVHAL_KERNEL_SDK_DIR");
+  free(saved);
+  for (int i = (int)(sizeof files / sizeof files[0]) - 1; i >= 0; i--) {
+    snprintf(path, sizeof path, "%s/%s", sdk, files[i]);
+    unlink(path);
+  }
+  for (int i = (int)(sizeof dirs / sizeof dirs[0]) - 1; i >= 0; i--) {
+    snprintf(path, sizeof path, "%s/%s", sdk, dirs[i]);
+    rmdir(path);
+  }
+  rmdir(sdk);
+}
+
 int main(void) {
   /* Every build works in a directory of its own under $TMPDIR and removes it. */
   char tmp[] = "/tmp/rvhal-test-tmpdir-XXXXXX";
@@ -247,6 +313,7 @@ int main(void) {
   CHECK_EQ_U64(rvhal_opencl_compile(&isa, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
   CHECK(strstr(rvhal_last_error(), "isa 'rv32imac' is not an RV64 ISA string") != NULL);
   CHECK_EQ_U64(rvhal_opencl_compile(NULL, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
+  check_stamp();
   free(src);
   CHECK_MSG(entries(tmp) == 0, "%d build directories left in %s", entries(tmp), tmp);
   rmdir(tmp);

@@ -31,6 +31,14 @@ typedef struct rvhal_opencl_compile_desc {
 int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf, size_t *out_elf_size,
                          char **out_log);
 
+/* Folds into *inout_hash (FNV-1a) what rvhal_opencl_compile's output for
+ * desc depends on beside desc's own fields: the kernel SDK for its ISA
+ * (headers, libraries, linker script) and the compilers, each by path,
+ * size and modification time. For a cache of compiled kernels: a rebuilt
+ * SDK or compiler changes the hash. RVHAL_OK, or rvhal_opencl_compile's
+ * errors for a bad xlen or ISA or a missing tool. */
+int rvhal_opencl_compile_stamp(const rvhal_opencl_compile_desc_t *desc, uint64_t *inout_hash);
+
 #ifdef __cplusplus
 }
 #endif

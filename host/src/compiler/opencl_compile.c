@@ -14,6 +14,7 @@
  * Every step runs in a private temporary directory removed afterwards. */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -340,17 +341,11 @@ static int step(argv_buf_t *a, const char *log_path, char **out_log, const char 
   return rc;
 }
 
-int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf, size_t *out_elf_size,
-                         char **out_log) {
-  rvhal_clear_error();
-  if (out_elf) *out_elf = NULL;
-  if (out_elf_size) *out_elf_size = 0;
-  if (out_log) *out_log = NULL;
-  if (!desc || !desc->source || !out_elf || !out_elf_size)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: NULL desc, source, out_elf or out_elf_size");
+/* desc's ISA (checked), its kernel ABI and the kernel SDK built for it. */
+static int compile_target(const rvhal_opencl_compile_desc_t *desc, const char **out_isa, const char **out_abi,
+                          rvhal_opencl_sdk_t *out_sdk) {
   if (desc->xlen != 32 && desc->xlen != 64)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: xlen %u is not 32 or 64", desc->xlen);
-  const uint32_t word = desc->xlen / 8;
   const char *isa = desc->isa ? desc->isa : desc->xlen == 64 ? "rv64imafdc" : "rv32imafdc";
   for (const char *c = isa; *c; c++)
     if (!isalnum((unsigned char)*c) && *c != '_')
@@ -364,8 +359,74 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   if (!set)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: isa '%s': kernel ABI %s has no kernel set (harts with "
                        "F but not D are not supported)", isa, abi ? abi : "(none)");
+  *out_isa = isa;
+  *out_abi = abi;
+  return rvhal_opencl_sdk_find(set, out_sdk);
+}
+
+static void stamp_bytes(uint64_t *h, const void *data, size_t n) {
+  const unsigned char *p = data;
+  for (size_t i = 0; i < n; i++) *h = (*h ^ p[i]) * 0x100000001b3ull;
+}
+
+/* A file's name, size and modification time into *h (absent: its name). */
+static void stamp_file(uint64_t *h, const char *path) {
+  struct stat st;
+  stamp_bytes(h, path, strlen(path) + 1);
+  if (stat(path, &st) != 0) return;
+  stamp_bytes(h, &st.st_size, sizeof st.st_size);
+  stamp_bytes(h, &st.st_mtim, sizeof st.st_mtim);
+}
+
+int rvhal_opencl_compile_stamp(const rvhal_opencl_compile_desc_t *desc, uint64_t *inout_hash) {
+  rvhal_clear_error();
+  if (!desc || !inout_hash) return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile_stamp: NULL desc or inout_hash");
+  const char *isa, *abi;
   rvhal_opencl_sdk_t sdk;
-  RVHAL_RETURN_IF_ERROR(rvhal_opencl_sdk_find(set, &sdk));
+  RVHAL_RETURN_IF_ERROR(compile_target(desc, &isa, &abi, &sdk));
+  /* The SDK's headers (at most 256 a directory): readdir's order may
+   * differ between calls, so their stamps are combined order-free. */
+  uint64_t headers = 0;
+  char abi_rvhal[PATH_MAX + 8];
+  snprintf(abi_rvhal, sizeof abi_rvhal, "%s/rvhal", sdk.abi_include);
+  const char *dirs[3] = {sdk.sdk_include, sdk.abi_include, abi_rvhal};
+  for (int i = 0; i < 3; i++) {
+    DIR *d = opendir(dirs[i]);
+    if (!d) continue;
+    char path[PATH_MAX + 256];
+    int n = 0;
+    for (struct dirent *de; n < 256 && (de = readdir(d)) != NULL; n++) {
+      if (de->d_name[0] == '.') continue;
+      uint64_t one = 0xcbf29ce484222325ull;
+      snprintf(path, sizeof path, "%s/%s", dirs[i], de->d_name);
+      stamp_file(&one, path);
+      headers += one;
+    }
+    closedir(d);
+  }
+  stamp_bytes(inout_hash, &headers, sizeof headers);
+  stamp_file(inout_hash, sdk.kernel_lib);
+  stamp_file(inout_hash, sdk.opencl_lib);
+  stamp_file(inout_hash, sdk.linker_script);
+  stamp_file(inout_hash, sdk.clang);
+  stamp_file(inout_hash, sdk.llc);
+  stamp_file(inout_hash, sdk.gcc);
+  stamp_bytes(inout_hash, isa, strlen(isa) + 1);
+  return RVHAL_OK;
+}
+
+int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf, size_t *out_elf_size,
+                         char **out_log) {
+  rvhal_clear_error();
+  if (out_elf) *out_elf = NULL;
+  if (out_elf_size) *out_elf_size = 0;
+  if (out_log) *out_log = NULL;
+  if (!desc || !desc->source || !out_elf || !out_elf_size)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: NULL desc, source, out_elf or out_elf_size");
+  const uint32_t word = desc->xlen / 8;
+  const char *isa, *abi;
+  rvhal_opencl_sdk_t sdk;
+  RVHAL_RETURN_IF_ERROR(compile_target(desc, &isa, &abi, &sdk));
   /* llc's subtarget from the ISA's single-letter extensions: rv64imafdc -> +m,+a,+f,+d,+c */
   char mattr[128] = "-relax";
   for (const char *c = isa + 4; *c && *c != '_' && strlen(mattr) + 8 < sizeof mattr; c++) {
