@@ -150,12 +150,12 @@ static void run_once(rvhal_run_t *r, double *wall_us, double *cpu_ns) {
   const uint32_t zero = 0;
   if (!r->cleared || pk - peer_kernels == PEER_HIST) BENCH_CHECK(rvhal_mem_fill(r->b->d, r->out, &zero, 4, r->out_size));
   r->cleared = 1;
-  const bench_cpu_snap_t c = bench_proc_cpu_snap_idle(r->pid);
-  const double a = bench_now_us();
   /* RVHAL_PEERS_PRIVILEGED=1: kernels in the firmware's mode, not isolated
    * in U-mode, for measuring what isolation costs a kernel */
   const char *priv = getenv("RVHAL_PEERS_PRIVILEGED");
   const rvhal_launch_options_t lo = {.privileged = priv && *priv == '1'};
+  const bench_cpu_snap_t c = bench_proc_cpu_snap_idle(r->pid);
+  const double a = bench_now_us();
   BENCH_CHECK(rvhal_kernel_exec_ex(r->b->d, r->b->p, r->k, &nd, r->args, r->nargs, pk->dims, &lo));
   *wall_us = bench_now_us() - a;
   const bench_cpu_snap_t c1 = bench_proc_cpu_snap_idle(r->pid);

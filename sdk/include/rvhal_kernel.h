@@ -286,6 +286,25 @@ static inline __attribute__((always_inline)) void rvhal_fill_sizes_(exec_state_t
 /* Below this, base + x cannot reach 2^32 (rvhal_rows). */
 #define RVHAL_ID_NO_WRAP_ ((size_t)0x7fffffff)
 
+/* Items x .. xend-1 of one row (e->local_id[1..2] set), the innermost
+ * loop of rvhal_rows and rvhal_plain_groups. Two copies of the loop: the
+ * first knows that no global id (bx + x) reaches 2^32, so a kernel's
+ * 32-bit index arithmetic needs no wrap-around checks there. */
+static inline __attribute__((always_inline)) void rvhal_row_(const void *args, exec_state_t *e, rvhal_item_fn_t fn,
+                                                             size_t x, size_t xend, size_t bx) {
+  if (__builtin_expect(bx <= RVHAL_ID_NO_WRAP_ && xend <= RVHAL_ID_NO_WRAP_, 1)) {
+    for (; x < xend; x++) {
+      e->local_id[0] = x;
+      fn(args, e);
+    }
+  } else {
+    for (; x < xend; x++) {
+      e->local_id[0] = x;
+      fn(args, e);
+    }
+  }
+}
+
 /* This hart's work-items of a group after e's (its first), in local
  * linear order, as a plain loop (the first item returned without calling
  * barrier()). Row by row: the innermost loop is x alone, one branch per
@@ -314,17 +333,8 @@ static inline __attribute__((always_inline)) void rvhal_rows(const void *args, c
     }
     const size_t xend = lx - x < left ? lx : x + left;
     left -= xend - x;
-    if (__builtin_expect(bx <= RVHAL_ID_NO_WRAP_ && xend <= RVHAL_ID_NO_WRAP_, 1)) {
-      for (; x < xend; x++) {
-        e.local_id[0] = x;
-        fn(args, &e);
-      }
-    } else {
-      for (; x < xend; x++) {
-        e.local_id[0] = x;
-        fn(args, &e);
-      }
-    }
+    rvhal_row_(args, &e, fn, x, xend, bx);
+    x = xend;
   }
 }
 
@@ -370,18 +380,7 @@ static inline __attribute__((always_inline)) void rvhal_plain_groups(const void 
           size_t y = 0;
           do {
             e.local_id[1] = y;
-            /* rvhal_rows: the first copy knows that no global id reaches 2^32 */
-            if (__builtin_expect(e.global_base[0] <= RVHAL_ID_NO_WRAP_ && lx <= RVHAL_ID_NO_WRAP_, 1)) {
-              for (size_t x = 0; x < lx; x++) {
-                e.local_id[0] = x;
-                fn(args, &e);
-              }
-            } else {
-              for (size_t x = 0; x < lx; x++) {
-                e.local_id[0] = x;
-                fn(args, &e);
-              }
-            }
+            rvhal_row_(args, &e, fn, 0, lx, e.global_base[0]);
           } while (++y < ly);
         } while (++z < lz);
         e.group_id[0]++;
@@ -550,6 +549,14 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
     rvhal_plain_call(a, s, p##_plain_groups);                                         \
   }
 
+/* A C SDK entry's body: the call as plain loops when the program allows
+ * it (rvhal_plain_call_ok), else the general path with contexts. */
+#define RVHAL_ENTRY_CALL_(p, args, sched)                                                          \
+  do {                                                                                             \
+    if (rvhal_plain_call_ok(sched)) p##_plain_call(args, sched);                                   \
+    else rvhal_run_call(args, sched, p##_item, p##_rows, p##_fiber);                               \
+  } while (0)
+
 /* A kernel's item function is inlined, with the kernel's own function and
  * what it calls, into every loop that runs items (flatten): a call per
  * work-item costs QEMU a lookup at its return (an indirect jump), which was
@@ -587,8 +594,7 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   RVHAL_FIBER_FN_(name##__rvhal)                                                                     \
   void name(void *args, const hal_sched_info_t *sched);                                              \
   void name(void *args, const hal_sched_info_t *sched) {                                             \
-    if (rvhal_plain_call_ok(sched)) name##__rvhal_plain_call(args, sched);                           \
-    else rvhal_run_call(args, sched, name##__rvhal_item, name##__rvhal_rows, name##__rvhal_fiber); \
+    RVHAL_ENTRY_CALL_(name##__rvhal, args, sched);                                                   \
   }
 
 /* ---- RVHAL_KERNEL_ENTRY ------------------------------------------------
@@ -670,8 +676,7 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   RVHAL_FIBER_FN_(fn##__rvhal)                                                                          \
   void fn##_entry(void *args, const hal_sched_info_t *sched);                                           \
   void fn##_entry(void *args, const hal_sched_info_t *sched) {                                          \
-    if (rvhal_plain_call_ok(sched)) fn##__rvhal_plain_call(args, sched);                                \
-    else rvhal_run_call(args, sched, fn##__rvhal_item, fn##__rvhal_rows, fn##__rvhal_fiber); \
+    RVHAL_ENTRY_CALL_(fn##__rvhal, args, sched);                                                        \
   }
 
 /* The i-th local-buffer argument of the launch (in argument order). */
