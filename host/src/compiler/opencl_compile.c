@@ -132,10 +132,10 @@ static int write_file(const char *path, const char *a, size_t na, const char *b,
 }
 
 /* The files a build writes in its directory, by role. */
-enum { SRC, PROG_LL, KERN_LL, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ, ELF, LOG, TRACE, NUM_FILES };
-static const char *const build_files[NUM_FILES] = {"src.cl",    "prog.ll", "kern.ll", "entry.c",  "entry.ll",
-                                                   "linked.bc", "opt.ll",  "prog.o",  "prog.elf", "log",
-                                                   "trace"};
+enum { SRC, PROG_LL, KERN_LL, KERN_LIB, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ, ELF, LOG, TRACE, NUM_FILES };
+static const char *const build_files[NUM_FILES] = {"src.cl",   "prog.ll",   "kern.ll", "kernlib.ll", "entry.c",
+                                                   "entry.ll", "linked.bc", "opt.ll",  "prog.o",     "prog.elf",
+                                                   "log",      "trace"};
 
 static void remove_tree(const char *dir) {
   char p[PATH_MAX + 16];
@@ -169,6 +169,30 @@ static int drop_assumes(const char *path) {
   int rc = write_file(path, ir, w, NULL, 0) ? rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot write %s", path) : 0;
   free(ir);
   return rc;
+}
+
+/* A kernel's entry is its own name: a function of that name which the
+ * built-in library's code linked into the program calls (picolibc's sinf,
+ * which sin() calls) would be bound to the entry when the entries are
+ * linked in. `ir` is the program's module with the library linked in and
+ * not yet the entries: the kernels are __rvhal_clk_NAME there, so a
+ * declaration of NAME is such a call. */
+static int library_name_clash(const char *ir, const cl_program_ir_t *prog, const char *name) {
+  for (const char *l = ir; *l;) {
+    const char *nl = strchr(l, '\n');
+    size_t len = nl ? (size_t)(nl - l) : strlen(l);
+    const char *at = len > 8 && !strncmp(l, "declare ", 8) ? memchr(l, '@', len) : NULL;
+    if (at) {
+      const char *e = at + 1;
+      while (e < l + len && *e != '(') e++;
+      for (uint32_t i = 0; i < prog->num_kernels; i++)
+        if ((size_t)(e - at - 1) == strlen(prog->kernels[i].name) && !strncmp(at + 1, prog->kernels[i].name, e - at - 1))
+          return rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: kernel name '%s' is a function the OpenCL C "
+                             "built-in library calls: rename the kernel", name, prog->kernels[i].name);
+    }
+    l += len + (nl != NULL);
+  }
+  return RVHAL_OK;
 }
 
 /* clBuildProgram options (and rvhal cc's) into clang arguments. */
@@ -407,8 +431,11 @@ int rvhal_opencl_compile_stamp(const rvhal_opencl_compile_desc_t *desc, uint64_t
   stamp_bytes(inout_hash, &headers, sizeof headers);
   stamp_file(inout_hash, sdk.kernel_lib);
   stamp_file(inout_hash, sdk.opencl_lib);
+  stamp_file(inout_hash, sdk.opencl_bc);
   stamp_file(inout_hash, sdk.linker_script);
   stamp_file(inout_hash, sdk.clang);
+  stamp_file(inout_hash, sdk.llvm_link);
+  stamp_file(inout_hash, sdk.opt);
   stamp_file(inout_hash, sdk.llc);
   stamp_file(inout_hash, sdk.gcc);
   stamp_bytes(inout_hash, isa, strlen(isa) + 1);
@@ -534,9 +561,29 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, path[ENTRY_LL]);
   if ((rc = step(&a, log_path, out_log, "its generated entries did not compile (see the log)", name))) goto done;
 
-  /* 4. One module; everything but the entries internal, then -O2. */
+  /* 4. One module: the program with the built-ins it calls (from the
+   * library's bitcode, as libclc is linked), so that they inline; then the
+   * entries; everything but the entries internal, then -O2. */
   av_add(&a, sdk.llvm_link);
+  av_add(&a, "-S");
+  av_add(&a, "--only-needed"); /* applies to the files after the first: the library */
   av_add(&a, path[KERN_LL]);
+  av_add(&a, sdk.opencl_bc);
+  av_add(&a, "-o");
+  av_add(&a, path[KERN_LIB]);
+  if ((rc = step(&a, log_path, out_log, "linking the built-in library failed (see the log)", name))) goto done;
+  {
+    char *kl = read_file(path[KERN_LIB], NULL);
+    if (!kl) {
+      rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read %s", path[KERN_LIB]);
+      goto done;
+    }
+    rc = library_name_clash(kl, &prog, name);
+    free(kl);
+    if (rc) goto done;
+  }
+  av_add(&a, sdk.llvm_link);
+  av_add(&a, path[KERN_LIB]);
   av_add(&a, path[ENTRY_LL]);
   av_add(&a, "-o");
   av_add(&a, path[LINKED]);
@@ -578,6 +625,10 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, "-code-model=medium");
   av_addf(&a, "-target-abi=%s", abi);
   av_addf(&a, "-mattr=%s", mattr);
+  /* Loop strength reduction rewrites a loop's exit test in terms of an
+   * address it steps (LLVM 17's default for RISC-V): matmul's inner loop 7
+   * instructions, as GCC's, instead of 8 with a down-counter. */
+  av_add(&a, "-lsr-term-fold");
   av_add(&a, path[OPT]);
   av_add(&a, "-o");
   av_add(&a, path[OBJ]);
