@@ -4,13 +4,13 @@
  * run time, same device and ND-range; and the instructions per work-item
  * per barrier of an OpenCL C barrier loop. Instruction counts under
  * -icount are deterministic, so the bounds are not timing. Bounds: the
- * OpenCL C vector add within 10 % of the SDK's instructions, a barrier
- * under 60 instructions per work-item (the C SDK's bound,
- * docs/architecture.md). Issue 18 asked for 5 % (at least 0.95 of the C
- * SDK's speed), met until the C SDK ran barrier-free programs as plain
- * loops (rvhal_plain_call, rvhal_kernel.h); the OpenCL C entry does not
- * yet (LLVM compiled those loops to more instructions than its row loop):
- * 1.072 here. */
+ * OpenCL C vector add within 5 % of the SDK's instructions (issue 18: at
+ * least 0.95 of the C SDK's speed), a barrier under 60 instructions per
+ * work-item (the C SDK's bound, docs/architecture.md). The OpenCL C entry
+ * is the C SDK's (RVHAL_CL_ENTRY): the same row loop, the same plain path
+ * for programs without barrier(). This program has a barrier (its second
+ * kernel), so its vector add runs the general path; examples/vector_add
+ * has none and runs the plain one. */
 #include "../exec/exec_util.h"
 #include "rvhal/compiler.h"
 
@@ -60,7 +60,7 @@ int main(void) {
   uint64_t ic = instructions(d, cl, "vector_add", N, 64, args, 3);
   CHECK_MSG(rvhal_counters_exact(d, &why), "counts are not exact: %s", why ? why : "?");
   CHECK_MSG(is > N && ic > N, "instruction counts %" PRIu64 " and %" PRIu64 " for %" PRIu64 " items", is, ic, N);
-  CHECK_MSG(ic * 100 <= is * 110, "vector_add: OpenCL C %" PRIu64 " instructions, C SDK %" PRIu64 ": more than 10 %% over",
+  CHECK_MSG(ic * 100 <= is * 105, "vector_add: OpenCL C %" PRIu64 " instructions, C SDK %" PRIu64 ": more than 5 %% over",
             ic, is);
   printf("vector_add, %" PRIu64 " items in groups of 64 on %u harts: C SDK %" PRIu64 ", OpenCL C %" PRIu64
          " instructions (%.3f)\n",
