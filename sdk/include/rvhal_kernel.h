@@ -89,9 +89,6 @@ typedef struct exec_state {
   size_t local_size[3];
   size_t num_groups[3];  /* in the ND-range, a non-uniform one's smaller last groups counted */
   size_t global_size[3]; /* the ND-range as enqueued */
-  size_t global_offset[3]; /* the ND-range's offset as enqueued (a call's own may be shifted: docs/abi.md) */
-  size_t enqueued_local_size[3]; /* the ND-range's group size as enqueued */
-  uint32_t work_dim;
   rvhal_group_t *group;
   struct exec_state *self; /* the SDK's own state of this item: barrier() acts on it, not on a copy */
   uint32_t slot;         /* index among this hart's items of the group */
@@ -284,13 +281,6 @@ static inline __attribute__((always_inline)) void rvhal_fill_sizes_(exec_state_t
   e->global_size[0] = (size_t)l->global_size[0];
   e->global_size[1] = (size_t)l->global_size[1];
   e->global_size[2] = (size_t)l->global_size[2];
-  e->global_offset[0] = (size_t)l->global_offset[0];
-  e->global_offset[1] = (size_t)l->global_offset[1];
-  e->global_offset[2] = (size_t)l->global_offset[2];
-  e->enqueued_local_size[0] = l->local_size[0];
-  e->enqueued_local_size[1] = l->local_size[1];
-  e->enqueued_local_size[2] = l->local_size[2];
-  e->work_dim = s->num_dim;
 }
 
 /* Below this, base + x cannot reach 2^32 (rvhal_rows). */

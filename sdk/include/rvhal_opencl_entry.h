@@ -16,14 +16,41 @@
 #define RVHAL_CL_ __attribute__((always_inline))
 
 /* ---- work-item functions (OpenCL 3.0 section 6.15.1) ----
- * From the item's own copy of its state, which the SDK fills with the
- * call's sizes before its loops over the items (rvhal_fill_sizes_, the
- * entry below): values in registers, which the optimizer hoists out of a
- * kernel's loops, since nothing a kernel does can change them. The enqueued
- * group size, the ND-range's size and its offset are the launch's (a
+ * Ids and the call's sizes come from the item's own copy of its state,
+ * which the SDK fills before its loops over the items (rvhal_fill_sizes_):
+ * values in registers. The rest (the ND-range's offset, its enqueued group
+ * size, its dimensions) from the launch's descriptor, read by
+ * rvhal_cl_stable_: an asm the compiler knows by its address alone (no
+ * memory operand), which it takes for a function of that address. That is
+ * what these are during a kernel call (no one writes the descriptor, or the
+ * group's pointers to it, while items run), so the compiler reads each
+ * once, out of the kernel's loops and the SDK's loop over the items, even
+ * beside stores and atomics it cannot tell apart from the descriptor. (A
  * non-uniform ND-range's last groups are called with their own smaller
- * local size and a shifted offset: docs/abi.md). */
-RVHAL_CL_ uint32_t __rvhal_cl_get_work_dim(exec_state_t *e) { return e->work_dim; }
+ * local size and a shifted offset, docs/abi.md: the ND-range's are the
+ * launch's.) */
+#if __riscv_xlen == 64
+#define RVHAL_CL_LWU_ "lwu"
+#else
+#define RVHAL_CL_LWU_ "lw"
+#endif
+/* The word (size_t: on RV32 a uint64_t's low half) or the uint32_t at p. */
+static inline __attribute__((always_inline)) size_t rvhal_cl_stable_(const void *p) {
+  size_t v;
+  __asm__(RVHAL_LREG_ " %0, 0(%1)" : "=r"(v) : "r"(p));
+  return v;
+}
+static inline __attribute__((always_inline)) uint32_t rvhal_cl_stable_u32_(const void *p) {
+  size_t v;
+  __asm__(RVHAL_CL_LWU_ " %0, 0(%1)" : "=r"(v) : "r"(p));
+  return (uint32_t)v;
+}
+static inline __attribute__((always_inline)) const rvhal_launch_desc_t *rvhal_cl_launch_(const exec_state_t *e) {
+  const rvhal_call_info_t *ci = (const rvhal_call_info_t *)rvhal_cl_stable_(&e->group->ci);
+  return (const rvhal_launch_desc_t *)rvhal_cl_stable_(&ci->launch);
+}
+
+RVHAL_CL_ uint32_t __rvhal_cl_get_work_dim(exec_state_t *e) { return rvhal_cl_stable_u32_(&rvhal_cl_launch_(e)->work_dim); }
 RVHAL_CL_ size_t __rvhal_cl_get_global_id(exec_state_t *e, uint32_t d) {
   return d < 3 ? e->global_base[d] + e->local_id[d] : 0;
 }
@@ -31,14 +58,16 @@ RVHAL_CL_ size_t __rvhal_cl_get_local_id(exec_state_t *e, uint32_t d) { return d
 RVHAL_CL_ size_t __rvhal_cl_get_group_id(exec_state_t *e, uint32_t d) { return d < 3 ? e->group_id[d] : 0; }
 RVHAL_CL_ size_t __rvhal_cl_get_local_size(exec_state_t *e, uint32_t d) { return d < 3 ? e->local_size[d] : 1; }
 RVHAL_CL_ size_t __rvhal_cl_get_enqueued_local_size(exec_state_t *e, uint32_t d) {
-  return d < 3 ? e->enqueued_local_size[d] : 1;
+  return d < 3 ? rvhal_cl_stable_u32_(&rvhal_cl_launch_(e)->local_size[d]) : 1;
 }
 RVHAL_CL_ size_t __rvhal_cl_get_num_groups(exec_state_t *e, uint32_t d) { return d < 3 ? e->num_groups[d] : 1; }
 RVHAL_CL_ size_t __rvhal_cl_get_global_size(exec_state_t *e, uint32_t d) { return d < 3 ? e->global_size[d] : 1; }
-RVHAL_CL_ size_t __rvhal_cl_get_global_offset(exec_state_t *e, uint32_t d) { return d < 3 ? e->global_offset[d] : 0; }
+RVHAL_CL_ size_t __rvhal_cl_get_global_offset(exec_state_t *e, uint32_t d) {
+  return d < 3 ? rvhal_cl_stable_(&rvhal_cl_launch_(e)->global_offset[d]) : 0;
+}
 RVHAL_CL_ size_t __rvhal_cl_get_global_linear_id(exec_state_t *e) {
   size_t id[3];
-  for (int d = 0; d < 3; d++) id[d] = e->global_base[d] + e->local_id[d] - e->global_offset[d];
+  for (int d = 0; d < 3; d++) id[d] = e->global_base[d] + e->local_id[d] - __rvhal_cl_get_global_offset(e, (uint32_t)d);
   return (id[2] * e->global_size[1] + id[1]) * e->global_size[0] + id[0];
 }
 RVHAL_CL_ size_t __rvhal_cl_get_local_linear_id(exec_state_t *e) {
