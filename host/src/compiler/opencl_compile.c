@@ -146,12 +146,13 @@ static void remove_tree(const char *dir) {
   rmdir(dir);
 }
 
-/* Removes the llvm.assume calls from the optimized module at path. They
- * did their work in opt (rvhal_cl_rows states that no global id reaches
- * 2^32, which removes a uint id's zero-extension); left in, their operands
- * (and the conditions they test, which dce then removes) stay live into
- * loop strength reduction, which then keeps one more induction variable:
- * one instruction per work-item of a vector add. */
+/* Removes the llvm.assume calls (`call` or `tail call`) from the optimized
+ * module at path. They did their work in opt (the SDK's row loop states
+ * that no global id reaches 2^32, rvhal_row_, which removes a uint id's
+ * zero-extension); left in, their operands (and the conditions they test,
+ * which dce then removes) stay live into loop strength reduction, which
+ * then keeps one more induction variable: one instruction per work-item of
+ * a vector add. */
 static int drop_assumes(const char *path) {
   size_t n = 0;
   char *ir = read_file(path, &n);
@@ -162,7 +163,10 @@ static int drop_assumes(const char *path) {
     size_t len = nl ? (size_t)(nl - (ir + r)) + 1 : n - r;
     const char *call = memmem(ir + r, len, "call void @llvm.assume(", 23);
     int drop = call && (size_t)(call - (ir + r)) < len;
-    for (const char *c = ir + r; drop && c < call; c++) drop = *c == ' ' || *c == '\t';
+    const char *c = ir + r;
+    while (c < call && (*c == ' ' || *c == '\t')) c++;
+    if (drop && call - c == 5 && !memcmp(c, "tail ", 5)) c += 5;
+    drop = drop && c == call;
     if (!drop) memmove(ir + w, ir + r, len), w += len;
     r += len;
   }
