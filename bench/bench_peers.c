@@ -15,10 +15,16 @@
  * Debian packages qemu-user and gcc-riscv64-linux-gnu (bench/peers/run.sh
  * installs them).
  *
- * And the same four kernels in OpenCL C (peers/peers.cl, compiled by rvhal
- * cc) on the same device, with the same buffers, their launches alternating
- * with the C SDK's and the floor's rounds: `opencl/sdk`, the OpenCL C
- * kernel's QEMU CPU time over the C SDK kernel's. */
+ * And the same four kernels in OpenCL C (peers/opencl/NAME.cl, compiled by
+ * rvhal cc, a kernel an ELF as the examples) on the same device, with the
+ * same buffers: `opencl/sdk`, the OpenCL C
+ * kernel's QEMU CPU time over the C SDK kernel's. A session runs the C SDK
+ * kernel's launches, then the OpenCL C kernel's (or the other way round,
+ * every other session: a launch of the other program installs it, which
+ * flushes the harts' TLBs), each launch beside a round of the floor; each
+ * side's launches over the floor's rounds beside them, and the OpenCL C
+ * side's median of those over the C SDK side's, is the ratio, so a load
+ * that changed between the two phases falls out with the floor's. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,9 +70,9 @@ typedef struct result {
  * the same loop moved by up to 5 % (host memory placement), more than
  * between runs of one. */
 #define PEERS_SESSIONS_MAX 8
-/* The sides a session runs, alternating: rvhal (the C SDK kernel), the
- * floor, the OpenCL C kernel. */
-enum { RUN_SDK, RUN_FLOOR, RUN_OPENCL, NRUNS };
+/* What a session runs: rvhal (the C SDK kernel) alternating with the floor,
+ * then the OpenCL C kernel alternating with the floor. */
+enum { RUN_SDK, RUN_FLOOR, RUN_OPENCL, RUN_FLOOR_CL, NRUNS };
 typedef struct samples {
   int n, sessions;
   double t[NRUNS][PEERS_SESSIONS_MAX * PEERS_RUNS_MAX], cpu[NRUNS][PEERS_SESSIONS_MAX * PEERS_RUNS_MAX];
@@ -325,48 +331,54 @@ static double ratio_median(const double *num, const double *den, int n, double *
 }
 
 /* One session of a kernel: a device and a floor, their runs alternating
- * (which goes first rotates too), both QEMUs up so that a changing load
- * falls on both, and with cl_elf the OpenCL C kernel's launches on the same
- * device and buffers; appended to `acc`. */
+ * (which goes first alternates too), both QEMUs up so that a changing load
+ * falls on both; with cl_dir, the OpenCL C kernel's phase on the same
+ * device and buffers, against the same floor; appended to `acc`. */
 static void rvhal_and_floor(const char *kernel_dir, const peer_kernel_t *pk, const rvhal_device_options_t *o,
-                            int runs, int with_floor, const char *cl_elf, samples_t *acc) {
+                            int runs, int with_floor, const char *cl_dir, samples_t *acc) {
   bench_dev_t b = bench_open(kernel_dir, pk->elf, o);
   if (strcmp(rvhal_device_get_info(b.d)->board, "qemu-virt")) with_floor = 0;
   rvhal_run_t r;
   run_prepare(&r, &b, pk);
-  if (cl_elf) {
+  if (cl_dir) {
+    char cl_elf[1024];
+    snprintf(cl_elf, sizeof cl_elf, "%s/peers_cl_%s.elf", cl_dir, pk->name);
     BENCH_CHECK(rvhal_program_load_file(b.d, cl_elf, &r.cl_p));
     BENCH_CHECK(rvhal_program_find_kernel(b.d, r.cl_p, pk->name, &r.cl_k));
     acc->opencl = 1;
   }
+  const int phases = cl_dir ? 2 : 1;
   const placement_t where = placement_of(&r);
   floor_run_t f = {.pid = -1, .out = NULL, .go = -1};
-  if (with_floor) f = floor_start(kernel_dir, pk, o->num_harts, PEERS_WARM_UP + runs, &where);
+  if (with_floor) f = floor_start(kernel_dir, pk, o->num_harts, phases * (PEERS_WARM_UP + runs), &where);
   int floor_ok = f.pid > 0;
   double *t[NRUNS], *cpu[NRUNS];
   for (int side = 0; side < NRUNS; side++) t[side] = acc->t[side] + acc->n, cpu[side] = acc->cpu[side] + acc->n;
-  for (int i = -PEERS_WARM_UP; i < runs; i++)
-    for (int k = 0; k < NRUNS; k++) {
-      const int side = (i + PEERS_WARM_UP + k) % NRUNS;
-      double w = 0, c = 0;
-      if (side == RUN_FLOOR) {
-        if (!floor_ok) continue;
-        floor_ok = floor_round(&f, &w, &c);
-      } else {
-        if (side == RUN_OPENCL && !r.cl_p) continue;
-        run_once(&r, side == RUN_OPENCL, &w, &c);
-        if (i == runs - 1) acc->sum[side] = run_sum(&r);
+  for (int phase = 0; phase < phases; phase++) {
+    const int opencl = phases == 2 && (phase ^ (acc->sessions & 1)); /* which kernel goes first alternates */
+    const int mine = opencl ? RUN_OPENCL : RUN_SDK, floors = opencl ? RUN_FLOOR_CL : RUN_FLOOR;
+    for (int i = -PEERS_WARM_UP; i < runs; i++)
+      for (int k = 0; k < 2; k++) {
+        const int side = (i + k) & 1 ? floors : mine;
+        double w = 0, c = 0;
+        if (side == floors) {
+          if (!floor_ok) continue;
+          floor_ok = floor_round(&f, &w, &c);
+        } else {
+          run_once(&r, opencl, &w, &c);
+          if (i == runs - 1) acc->sum[side] = run_sum(&r);
+        }
+        if (i >= 0) t[side][i] = w, cpu[side][i] = c;
       }
-      if (i >= 0) t[side][i] = w, cpu[side][i] = c;
-    }
-  if (with_floor && !(f.pid > 0 && floor_finish(&f, &acc->sum[1]) && floor_ok)) {
+  }
+  if (with_floor && !(f.pid > 0 && floor_finish(&f, &acc->sum[RUN_FLOOR]) && floor_ok)) {
     fprintf(stderr, "rvhal-bench: floor (%s, %u harts) gave no result\n", pk->name, o->num_harts);
     acc->floor_failed = 1;
   }
   if (!with_floor) acc->floor_failed = 1;
   if (!acc->floor_failed) {
-    acc->session[0][acc->sessions] = ratio_median(t[0], t[1], runs, NULL, NULL);
-    acc->session[1][acc->sessions] = ratio_median(cpu[0], cpu[1], runs, NULL, NULL);
+    acc->session[0][acc->sessions] = ratio_median(t[RUN_SDK], t[RUN_FLOOR], runs, NULL, NULL);
+    acc->session[1][acc->sessions] = ratio_median(cpu[RUN_SDK], cpu[RUN_FLOOR], runs, NULL, NULL);
   }
   acc->sessions++;
   acc->n += runs;
@@ -382,12 +394,14 @@ static double median_of(const double *v, int n) {
 }
 
 /* A kernel's sessions into its rvhal, floor and OpenCL C results. The
- * OpenCL C side's pair[c][0] is opencl / sdk, each launch over the C SDK
- * launch beside it: the median of all runs, [3] and [4] min and max. */
+ * OpenCL C side's pair[c][0] is opencl / sdk: with the floor, the median of
+ * its launches over the floor's rounds beside them over the same of the C
+ * SDK's ([3], [4]: the two medians); without, the ratio of the sides'
+ * medians. */
 static void peers_results(samples_t *acc, result_t *rvhal, result_t *floor, result_t *opencl) {
-  rvhal->ms = median_of(acc->t[0], acc->n) / 1e3;
-  rvhal->cpu_ms = median_of(acc->cpu[0], acc->n) / 1e6;
-  rvhal->sum = acc->sum[0];
+  rvhal->ms = median_of(acc->t[RUN_SDK], acc->n) / 1e3;
+  rvhal->cpu_ms = median_of(acc->cpu[RUN_SDK], acc->n) / 1e6;
+  rvhal->sum = acc->sum[RUN_SDK];
   *opencl = (result_t){.ms = -1, .cpu_ms = -1};
   if (acc->opencl) {
     opencl->ms = median_of(acc->t[RUN_OPENCL], acc->n) / 1e3;
@@ -395,21 +409,31 @@ static void peers_results(samples_t *acc, result_t *rvhal, result_t *floor, resu
     opencl->sum = acc->sum[RUN_OPENCL];
     for (int c = 0; c < 2; c++) {
       double *pr = opencl->pair[c];
-      pr[0] = ratio_median(c ? acc->cpu[RUN_OPENCL] : acc->t[RUN_OPENCL], c ? acc->cpu[0] : acc->t[0], acc->n, &pr[3],
-                           &pr[4]);
+      double *const *v = c ? (double *const[]){acc->cpu[RUN_OPENCL], acc->cpu[RUN_FLOOR_CL], acc->cpu[RUN_SDK],
+                                               acc->cpu[RUN_FLOOR]}
+                           : (double *const[]){acc->t[RUN_OPENCL], acc->t[RUN_FLOOR_CL], acc->t[RUN_SDK],
+                                               acc->t[RUN_FLOOR]};
+      if (acc->floor_failed) {
+        pr[3] = median_of(v[0], acc->n), pr[4] = median_of(v[2], acc->n);
+      } else {
+        pr[3] = ratio_median(v[0], v[1], acc->n, NULL, NULL);
+        pr[4] = ratio_median(v[2], v[3], acc->n, NULL, NULL);
+      }
+      pr[0] = pr[3] / pr[4];
     }
   }
   *floor = (result_t){.ms = -1, .cpu_ms = -1};
   if (acc->floor_failed) return;
   for (int c = 0; c < 2; c++) {
     double *pr = rvhal->pair[c];
-    pr[0] = ratio_median(c ? acc->cpu[0] : acc->t[0], c ? acc->cpu[1] : acc->t[1], acc->n, &pr[3], &pr[4]);
+    pr[0] = ratio_median(c ? acc->cpu[RUN_SDK] : acc->t[RUN_SDK], c ? acc->cpu[RUN_FLOOR] : acc->t[RUN_FLOOR], acc->n,
+                         &pr[3], &pr[4]);
     bench_stats(acc->session[c], (size_t)acc->sessions);
     pr[1] = acc->session[c][0], pr[2] = acc->session[c][acc->sessions - 1];
   }
-  floor->ms = median_of(acc->t[1], acc->n) / 1e3;
-  floor->cpu_ms = median_of(acc->cpu[1], acc->n) / 1e6;
-  floor->sum = acc->sum[1];
+  floor->ms = median_of(acc->t[RUN_FLOOR], acc->n) / 1e3;
+  floor->cpu_ms = median_of(acc->cpu[RUN_FLOOR], acc->n) / 1e6;
+  floor->sum = acc->sum[RUN_FLOOR];
 }
 
 /* `prefix peer kernel threads runs`, parsed; ms < 0 if it did not run. */
@@ -480,7 +504,7 @@ static void ratio(char *buf, size_t cap, const result_t *num, const result_t *de
   }
 }
 
-void bench_peers(const char *kernel_dir, const char *cl_elf, int runs) {
+void bench_peers(const char *kernel_dir, const char *cl_dir, int runs) {
   if (runs > PEERS_RUNS_MAX)
     runs = PEERS_RUNS_MAX;
   result_t res[PEER_NUM_KERNELS][NSIDES][NTHREADS];
@@ -519,9 +543,13 @@ void bench_peers(const char *kernel_dir, const char *cl_elf, int runs) {
     return;
   }
   int floor_missing = 0;
-  if (cl_elf && access(cl_elf, R_OK) != 0) {
-    printf("peers     opencl/sdk skipped: no %s (the OpenCL C kernels, built by rvhal cc with clang-16)\n", cl_elf);
-    cl_elf = NULL;
+  for (int k = 0; cl_dir && k < PEER_NUM_KERNELS; k++) {
+    char cl_elf[1024];
+    snprintf(cl_elf, sizeof cl_elf, "%s/peers_cl_%s.elf", cl_dir, peer_kernels[k].name);
+    if (access(cl_elf, R_OK) != 0) {
+      printf("peers     opencl/sdk skipped: no %s (the OpenCL C kernels, built by rvhal cc with clang-16)\n", cl_elf);
+      cl_dir = NULL;
+    }
   }
   for (int t = 0; t < NTHREADS; t++) {
     /* Hart 0 does not linger after a launch: its QEMU is idle, and its CPU
@@ -533,7 +561,7 @@ void bench_peers(const char *kernel_dir, const char *cl_elf, int runs) {
       static samples_t acc; /* large: off the stack */
       memset(&acc, 0, sizeof acc);
       for (int session = 0; session < sessions; session++)
-        rvhal_and_floor(kernel_dir, &peer_kernels[k], &o, runs, !(rvhal_only && *rvhal_only == '1'), cl_elf, &acc);
+        rvhal_and_floor(kernel_dir, &peer_kernels[k], &o, runs, !(rvhal_only && *rvhal_only == '1'), cl_dir, &acc);
       peers_results(&acc, &res[k][SIDE_RVHAL][t], &res[k][SIDE_FLOOR][t], &res[k][SIDE_OPENCL][t]);
       floor_missing |= res[k][SIDE_FLOOR][t].ms < 0;
     }
@@ -603,12 +631,12 @@ void bench_peers(const char *kernel_dir, const char *cl_elf, int runs) {
       printf("\n");
     }
   }
-  if (!cl_elf) return;
+  if (!cl_dir) return;
   /* OpenCL C over the C SDK, QEMU CPU: the median of the launches' paired
    * ratios (each OpenCL C launch over the C SDK launch beside it). */
-  printf("peers     opencl/sdk: the OpenCL C kernels (bench/peers/peers.cl, rvhal cc) over the C SDK's, QEMU CPU, "
-         "same device and buffers, launches alternating: median of %d paired ratios, harts 1 / 2 / 4\n",
-         sessions * runs);
+  printf("peers     opencl/sdk: the OpenCL C kernels (bench/peers/opencl/, rvhal cc) over the C SDK's, QEMU CPU, "
+         "same device and buffers, each side's %d launches over the floor's rounds beside them (without the floor: "
+         "over each other), harts 1 / 2 / 4\n", sessions * runs);
   for (int k = 0; k < PEER_NUM_KERNELS; k++) {
     if (!want[k]) continue;
     char r[40];
@@ -617,7 +645,7 @@ void bench_peers(const char *kernel_dir, const char *cl_elf, int runs) {
       n += snprintf(r + n, sizeof r - (size_t)n, "%s%.2f", t ? " / " : "", res[k][SIDE_OPENCL][t].pair[1][0]);
     printf("peers     opencl/sdk %s  %s\n", peer_kernels[k].name, r);
   }
-  printf("peers     opencl/sdk QEMU CPU [single runs min-max] and wall, outputs, harts 1 / 2 / 4\n");
+  printf("peers     opencl/sdk QEMU CPU [OpenCL C / floor, C SDK / floor: medians] and wall, outputs, harts 1 / 2 / 4\n");
   for (int k = 0; k < PEER_NUM_KERNELS; k++) {
     if (!want[k]) continue;
     int same = 1;
@@ -625,7 +653,8 @@ void bench_peers(const char *kernel_dir, const char *cl_elf, int runs) {
     for (int t = 0; t < NTHREADS; t++) {
       const result_t *x = &res[k][SIDE_OPENCL][t];
       same &= x->sum == res[k][SIDE_RVHAL][t].sum;
-      printf("%s %.3f [%.2f-%.2f] wall %.3f", t ? " /" : "", x->pair[1][0], x->pair[1][3], x->pair[1][4], x->pair[0][0]);
+      printf("%s %.3f [%.3f, %.3f] wall %.3f", t ? " /" : "", x->pair[1][0], x->pair[1][3], x->pair[1][4],
+             x->pair[0][0]);
     }
     printf("  %s\n", same ? "outputs equal" : "OUTPUTS DIFFER FROM THE C SDK'S");
   }

@@ -367,8 +367,8 @@ int main(int argc, char **argv) {
     case 6: bench_queue(kernel_dir, runs); break;
     case 7: bench_counters(kernel_dir, runs); break;
     case 8: {
-      const char *cl = getenv("RVHAL_BENCH_PEERS_CL_ELF");
-      bench_peers(kernel_dir, cl && *cl ? cl : RVHAL_BENCH_PEERS_CL_ELF, runs);
+      const char *cl = getenv("RVHAL_BENCH_PEERS_CL_DIR");
+      bench_peers(kernel_dir, cl && *cl ? cl : RVHAL_BENCH_PEERS_CL_DIR, runs);
       break;
     }
     case 9: bench_gdb(kernel_dir, runs); break;
