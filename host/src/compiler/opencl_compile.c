@@ -6,10 +6,13 @@
  *                            __local variables as per-group TLS
  *   opencl_entry.c           item functions (IR) + entries and metadata (C)
  *   clang -x c -emit-llvm    the entries, with the SDK's inline built-ins
- *   llvm-link, opt -O2       one module: the kernel inlines into the SDK loop
+ *   llvm-link --only-needed  the built-ins the program calls, from the
+ *                            library's bitcode (librvhal_opencl.bc)
+ *   llvm-link, opt -O2       one module: built-ins inline into the kernel,
+ *                            the kernel into the SDK's loops
  *   llc                      RISC-V object
- *   riscv64-unknown-elf-gcc  link with the OpenCL built-in library, the SDK
- *                            and picolibc at the kernel linker script
+ *   riscv64-unknown-elf-gcc  link with the OpenCL built-in library (printf),
+ *                            the SDK and picolibc at the kernel linker script
  *
  * Every step runs in a private temporary directory removed afterwards. */
 #define _GNU_SOURCE
