@@ -634,8 +634,13 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_addf(&a, "-mattr=%s", mattr);
   /* Loop strength reduction rewrites a loop's exit test in terms of an
    * address it steps (LLVM 17's default for RISC-V): matmul's inner loop 7
-   * instructions, as GCC's, instead of 8 with a down-counter. */
+   * instructions, as GCC's, instead of 8 with a down-counter. And block
+   * placement weighs a loop's rotations by their taken branches: an
+   * `if (x) atomic_add(...)` in a loop falls through to the latch instead
+   * of jumping back to it, one translation block fewer per iteration in
+   * QEMU (the histogram's merge loop). */
   av_add(&a, "-lsr-term-fold");
+  av_add(&a, "-force-precise-rotation-cost");
   av_add(&a, path[OPT]);
   av_add(&a, "-o");
   av_add(&a, path[OBJ]);
