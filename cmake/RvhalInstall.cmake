@@ -26,9 +26,10 @@ foreach(set ${RVHAL_KERNEL_SETS})
   # library and the linker script.
   install(FILES ${dev}/sdk/librvhal_kernel.a ${dev}/linker/kernel.ld
           DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/${set} COMPONENT dev)
-  # The OpenCL C built-in library (sdk/opencl; built when clang-16 is there).
-  install(FILES ${dev}/sdk/opencl/librvhal_opencl.a DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/${set} COMPONENT dev
-          OPTIONAL)
+  # The OpenCL C built-in library (sdk/opencl; built when clang-16 is there):
+  # objects, and the bitcode the OpenCL C compiler links into each program.
+  install(FILES ${dev}/sdk/opencl/librvhal_opencl.a ${dev}/sdk/opencl/librvhal_opencl.bc
+          DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/${set} COMPONENT dev OPTIONAL)
 endforeach()
 install(TARGETS rvhal-qemu-insn-counter LIBRARY DESTINATION ${RVHAL_INSTALL_PLUGINDIR} COMPONENT lib)
 install(DIRECTORY ${RVHAL_SOURCE_DIR}/sdk/include/ DESTINATION ${RVHAL_INSTALL_SDK_INCLUDEDIR} COMPONENT dev

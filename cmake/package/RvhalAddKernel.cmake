@@ -100,12 +100,13 @@ function(rvhal_add_kernel name)
       list(APPEND clflags -I${dir})
     endforeach()
     # Relinked when the SDK or the built-in library changes (the latter beside
-    # the SDK in an install, in its opencl/ folder in a build tree).
+    # the SDK in an install, in its opencl/ folder in a build tree: objects
+    # and bitcode).
     get_filename_component(libdir ${lib} DIRECTORY)
     if(built_by)
-      set(cl_lib ${libdir}/opencl/librvhal_opencl.a)
+      set(cl_lib ${libdir}/opencl/librvhal_opencl.a ${libdir}/opencl/librvhal_opencl.bc)
     else()
-      set(cl_lib ${libdir}/librvhal_opencl.a)
+      set(cl_lib ${libdir}/librvhal_opencl.a ${libdir}/librvhal_opencl.bc)
     endif()
     add_custom_command(OUTPUT ${elf}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${work}

@@ -73,3 +73,14 @@ foreach(xlen ${RVHAL_DEVICE_XLENS})
     set_tests_properties(unit.opencl_builtin_coverage.rv${xlen}.${std} PROPERTIES LABELS unit TIMEOUT 120)
   endforeach()
 endforeach()
+
+# What the compiler leaves in a kernel's loops, from the ELF's disassembly:
+# no built-in out of line, no work-item query read at every step
+# (tests/opencl/hot_loops.py), RV64 and RV32.
+find_program(RVHAL_TEST_OBJDUMP riscv64-unknown-elf-objdump)
+foreach(xlen ${RVHAL_DEVICE_XLENS})
+  add_test(NAME unit.opencl_hot_loops.rv${xlen}
+           COMMAND /usr/bin/python3 ${RVHAL_SOURCE_DIR}/tests/opencl/hot_loops.py $<TARGET_FILE:rvhal-cli>
+                   ${RVHAL_TEST_OBJDUMP} ${RVHAL_SOURCE_DIR}/tests/opencl/kernels/hot_loops.cl --xlen ${xlen})
+  set_tests_properties(unit.opencl_hot_loops.rv${xlen} PROPERTIES LABELS unit TIMEOUT 120)
+endforeach()

@@ -77,11 +77,13 @@ int rvhal_opencl_sdk_find(const char *set, rvhal_opencl_sdk_t *o) {
   snprintf(o->kernel_lib, sizeof o->kernel_lib, "%s/librvhal_kernel.a", lib);
   snprintf(o->linker_script, sizeof o->linker_script, "%s/kernel.ld", ld);
   snprintf(o->opencl_lib, sizeof o->opencl_lib, "%s/librvhal_opencl.a", ocl);
+  snprintf(o->opencl_bc, sizeof o->opencl_bc, "%s/librvhal_opencl.bc", ocl);
   char hdr[PATH_MAX + 32];
   snprintf(hdr, sizeof hdr, "%s/rvhal_opencl_entry.h", o->sdk_include);
   RVHAL_RETURN_IF_ERROR(readable("runtime library", o->kernel_lib));
   RVHAL_RETURN_IF_ERROR(readable("linker script", o->linker_script));
   RVHAL_RETURN_IF_ERROR(readable("OpenCL C built-in library", o->opencl_lib));
+  RVHAL_RETURN_IF_ERROR(readable("OpenCL C built-in library (bitcode)", o->opencl_bc));
   RVHAL_RETURN_IF_ERROR(readable("OpenCL entry header", hdr));
   return RVHAL_OK;
 }
