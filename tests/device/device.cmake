@@ -192,6 +192,9 @@ endif()
 # Per-hart counters over the debug link: through gdb (and unsupported on the
 # QEMU backend).
 rvhal_device_test(debug_counters GDB)
+# Device after device of 4, 2, 1, 3 harts (and other stacks): on one
+# attached stub in device.shapes.gdb.remote.{tcp,sbi} below.
+rvhal_device_test(shapes)
 
 # A stub rvhal did not start (RVHAL_GDB_REMOTE): external_stub starts a QEMU
 # of its own (-S, a gdbstub on 127.0.0.1 TCP, a unix socket, or TCP through
@@ -209,7 +212,7 @@ endif()
 foreach(mode ${stub_modes})
   # queues (and command_buffers, not run here) hold two devices at once, and a
   # stub serves one debugger: queues in .pair only
-  foreach(t ndrange args memory trap doorbell debug_counters queues)
+  foreach(t ndrange args memory trap doorbell debug_counters queues shapes)
     if(mode STREQUAL "pair" AND NOT t STREQUAL "queues" OR t STREQUAL "queues" AND NOT mode STREQUAL "pair")
       continue()
     endif()
@@ -218,6 +221,9 @@ foreach(mode ${stub_modes})
     endif()
     if(mode STREQUAL "pty" AND NOT t MATCHES "^(ndrange|doorbell)$")
       continue()
+    endif()
+    if(t STREQUAL "shapes" AND NOT mode MATCHES "^(tcp|sbi)$")
+      continue() # one stub reused by devices of every shape: the transport does not matter
     endif()
     add_test(NAME device.${t}.gdb.remote.${mode} COMMAND device_test_external_stub ${mode} $<TARGET_FILE:device_test_${t}>)
     set_tests_properties(device.${t}.gdb.remote.${mode} PROPERTIES LABELS device TIMEOUT 240 FIXTURES_REQUIRED device

@@ -48,9 +48,16 @@ int rvhal_layout_compute(const rvhal_board_desc_t *board, const rvhal_layout_req
    * a work-item frame of any size running off the pool traps there. */
   l.fiber_pool_size = RVHAL_STACK_GUARD + rvhal_align_up(l.fiber_pool_size, RVHAL_STACK_GUARD);
 
+  /* Room for the stacks of every hart the board may use, whatever the
+   * device's count: hart i's guards (locked PMP entries, isolation_pmp.c)
+   * then sit at the same addresses in every device of these options. A
+   * reset that leaves PMP entries locked (QEMU 7.2's system_reset, seen by
+   * an attached stub) then leaves guards where the next device wants them,
+   * not in its pools or global memory (docs/porting.md). */
+  const uint32_t slots = board->max_harts < RVHAL_MAX_HARTS ? board->max_harts : RVHAL_MAX_HARTS;
   uint64_t at = board->ram_base + RVHAL_DYNAMIC_OFFSET;
   l.stacks_base = at;
-  at += l.hart_stack_size * req->num_harts;
+  at += l.hart_stack_size * slots;
   l.fibers_base = at;
   at += l.fiber_pool_size * req->num_harts;
   l.trace_base = at;
