@@ -230,3 +230,39 @@ foreach(mode ${stub_modes})
                          ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV};RVHAL_TEST_DEVICE=0")
   endforeach()
 endforeach()
+# The other machines attached (-bios none, no -kernel: the image comes
+# through the protocol): sifive_u and icicle through QEMU's CPU clusters
+# (the multiprocess extension), spike without HTIF.
+foreach(dev sifive-u-rv64 icicle-kit-rv64 spike-rv64)
+  if(NOT dev IN_LIST RVHAL_TEST_DEVICES)
+    continue()
+  endif()
+  string(REGEX REPLACE "-rv64$" "" mode ${dev})
+  foreach(t ndrange doorbell)
+    add_test(NAME device.${t}.gdb.remote.${mode} COMMAND device_test_external_stub ${mode} $<TARGET_FILE:device_test_${t}>)
+    set_tests_properties(device.${t}.gdb.remote.${mode} PROPERTIES LABELS device TIMEOUT 240 FIXTURES_REQUIRED device
+                         ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV}")
+  endforeach()
+endforeach()
+# rvhal info of an attached device names the stub, not QEMU.
+add_test(NAME cli.info_boot.gdb.remote.tcp COMMAND device_test_external_stub tcp /bin/sh
+              ${RVHAL_SOURCE_DIR}/host/tools/tests/expect.sh 0 "out:^  status +booted in [0-9]+ ms$"
+              "out:^  backend +gdb, attached to the stub at 127[.]0[.]0[.]1:[0-9]+ [(]RVHAL_GDB_REMOTE[)]$"
+              -- $<TARGET_FILE:rvhal-cli> info --boot --device 0 --harts 2)
+set_tests_properties(cli.info_boot.gdb.remote.tcp PROPERTIES LABELS device TIMEOUT 60 FIXTURES_REQUIRED device
+                     ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV}")
+# Targets a device does not fit: refused at attach with the cause.
+rvhal_device_test_executable(device_test_attach_refused device attach_refused)
+set(misfit_rv32 RV32 "qemu-system-riscv32")
+set(misfit_ram "no memory at" "-m at least")
+set(misfit_nosbi "OpenSBI" "-bios")
+foreach(mode misfit_rv32 misfit_ram misfit_nosbi)
+  string(REPLACE "_" "-" m ${mode})
+  if(m STREQUAL "misfit-nosbi" AND NOT "qemu-virt-sbi-rv64" IN_LIST RVHAL_TEST_DEVICES)
+    continue()
+  endif()
+  add_test(NAME device.attach_refused.gdb.remote.${m} COMMAND device_test_external_stub ${m}
+                $<TARGET_FILE:device_test_attach_refused> ${${mode}})
+  set_tests_properties(device.attach_refused.gdb.remote.${m} PROPERTIES LABELS device TIMEOUT 60
+                       FIXTURES_REQUIRED device ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV}")
+endforeach()

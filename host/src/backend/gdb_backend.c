@@ -276,12 +276,15 @@ static int gdb_start(rvhal_backend_t *base) {
       g->halted = 1; /* QEMU waits at -S */
     }
   }
+  /* Before physical-memory mode: QEMU's physical accesses read zeros from
+   * and write nothing to addresses without memory, and say nothing (the
+   * check looks for RAM; the harts are just reset, satp off). */
+  if (!rc && external(g)) rc = check_target(g);
   /* Physical addresses whatever the halted hart's satp (QEMU's extension;
    * OpenOCD accesses physical memory when the hart runs in M-mode, and
    * answers '' to what it does not know). */
   if (!rc) rc = rvhal_rsp_request(g->rsp, "Qqemu.PhyMemMode:1");
   if (!rc && g->ssip) rc = rvhal_rsp_find_register(g->rsp, "sip", &g->sip_regnum);
-  if (!rc && external(g)) rc = check_target(g);
   if (!rc) rc = upload_mirror(g);
   if (!rc && external(g)) { /* the control block and print rings, zeros too: RAM may hold an earlier run's */
     const uint64_t ctrl = g->board.ram_base + g->board.fw_offset + RVHAL_CTRL_OFFSET;

@@ -173,8 +173,8 @@ int rvhal_gdb_check_target(rvhal_rsp_t *r, const rvhal_gdb_target_t *t) {
                          "the %s of device %s-rv%u's RAM [0x%llx, 0x%llx): %s", (unsigned long long)ends[e], r->reply,
                          e ? "end" : "start", b->name, b->xlen, (unsigned long long)t->ram_base,
                          (unsigned long long)(t->ram_base + t->ram_size),
-                         e ? "its RAM is smaller (QEMU: -m at least the device's ram_size; or give the device a "
-                             "smaller ram_size)" : "its RAM is elsewhere (another board?)");
+                         e ? "its RAM is smaller (QEMU: -m at least that; or give the device a smaller ram_size)"
+                           : "its RAM is elsewhere (another board?)");
     if (rc) return rc;
   }
   if (t->msip) {
