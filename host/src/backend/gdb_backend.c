@@ -286,9 +286,10 @@ static int gdb_start(rvhal_backend_t *base) {
   if (!rc) rc = rvhal_rsp_request(g->rsp, "Qqemu.PhyMemMode:1");
   if (!rc && g->ssip) rc = rvhal_rsp_find_register(g->rsp, "sip", &g->sip_regnum);
   if (!rc) rc = upload_mirror(g);
-  if (!rc && external(g)) { /* the control block and print rings, zeros too: RAM may hold an earlier run's */
+  if (!rc && external(g)) { /* the control block, zeros too: RAM may hold an earlier run's. Not the print
+                               rings' data (1.4 MiB): the heads and tails in the control block say what is in them */
     const uint64_t ctrl = g->board.ram_base + g->board.fw_offset + RVHAL_CTRL_OFFSET;
-    rc = rvhal_rsp_write_mem(g->rsp, ctrl, g->base.ram + (ctrl - g->base.ram_base), RVHAL_FW_REGION_SIZE - RVHAL_CTRL_OFFSET);
+    rc = rvhal_rsp_write_mem(g->rsp, ctrl, g->base.ram + (ctrl - g->base.ram_base), sizeof(rvhal_ctrl_t));
   }
   for (uint32_t i = 0; !rc && i < g->fw->num_segments; i++) {
     const rvhal_elf_segment_t *s = &g->fw->segments[i];
