@@ -15,6 +15,9 @@
  *          image again and lets OpenSBI start it (debug_start "reset")
  *   sifive-u, icicle-kit, spike   tcp, that board's machine (-bios none, no
  *          -kernel: the image comes through the protocol only)
+ *   spike-pmp  tcp, qemu-virt whose harts' PMP entry 0 this program first
+ *          sets as Spike resets it (NAPOT RWX over all memory), which QEMU's
+ *          reset keeps: firmware assuming PMP entries reset to off is caught
  *   misfit-rv32, misfit-ram, misfit-nosbi   targets the device does not fit
  *          (a 32-bit QEMU, 64 MiB of RAM, no OpenSBI): TEST is
  *          attach_refused, which expects creation refused with the cause
@@ -155,6 +158,103 @@ static int find_pty(int fd, char *path, size_t cap) {
   return -1;
 }
 
+/* ---- a few GDB packets of our own (spike-pmp) ---- */
+
+static void rsp_send(int fd, const char *payload) {
+  char buf[512];
+  unsigned sum = 0;
+  for (const char *p = payload; *p; p++) sum += (unsigned char)*p;
+  int n = snprintf(buf, sizeof buf, "$%s#%02x", payload, sum & 0xff);
+  if (write(fd, buf, (size_t)n) != n) exit(2);
+}
+
+/* The next packet's payload (acknowledged), NUL-terminated; a stop reply
+ * QEMU sends on connect comes first and is skipped by the caller. */
+static void rsp_recv(int fd, char *out, size_t cap) {
+  size_t o = 0;
+  int in = 0;
+  for (;;) {
+    char c;
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    if (poll(&p, 1, 10000) <= 0 || read(fd, &c, 1) != 1) {
+      fprintf(stderr, "external_stub: no reply from QEMU's gdbstub\n");
+      exit(2);
+    }
+    if (!in) {
+      in = c == '$';
+      continue;
+    }
+    if (c == '#') {
+      char cs[2];
+      if (read(fd, cs, 2) != 2 || write(fd, "+", 1) != 1) exit(2);
+      out[o] = '\0';
+      return;
+    }
+    if (o + 1 < cap) out[o++] = c;
+  }
+}
+
+static void rsp_request(int fd, const char *payload, char *out, size_t cap) {
+  rsp_send(fd, payload);
+  do rsp_recv(fd, out, cap);
+  while (out[0] == 'T' && strncmp(payload, "?", 1)); /* stray stop replies */
+}
+
+/* The regnum QEMU's description gives CSR `name` (riscv-csr.xml). */
+static unsigned csr_regnum(int fd, const char *name) {
+  static char xml[1 << 18];
+  size_t len = 0;
+  static char part[8192];
+  for (;;) {
+    char req[96];
+    snprintf(req, sizeof req, "qXfer:features:read:riscv-csr.xml:%zx,%x", len, 4000);
+    rsp_request(fd, req, part, sizeof part);
+    size_t n = strlen(part + 1);
+    if ((part[0] != 'm' && part[0] != 'l') || len + n >= sizeof xml) exit(2);
+    memcpy(xml + len, part + 1, n);
+    len += n;
+    xml[len] = '\0';
+    if (part[0] == 'l') break;
+  }
+  char key[64];
+  snprintf(key, sizeof key, "name=\"%s\"", name);
+  const char *at = strstr(xml, key), *rn = at ? strstr(at, "regnum=\"") : NULL;
+  if (!rn) {
+    fprintf(stderr, "external_stub: QEMU describes no %s\n", name);
+    exit(2);
+  }
+  return (unsigned)atoi(rn + 8);
+}
+
+/* Every hart's PMP entry 0 as Spike resets it: NAPOT over all memory, RWX
+ * (pmpcfg0 0x1f, pmpaddr0 all ones). */
+static void seed_spike_pmp(int port, unsigned harts) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+                          .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a)) exit(2);
+  char reply[8192];
+  rsp_request(fd, "qSupported:multiprocess-", reply, sizeof reply);
+  unsigned cfg = csr_regnum(fd, "pmpcfg0"), addr = csr_regnum(fd, "pmpaddr0");
+  for (unsigned t = 1; t <= harts; t++) {
+    char req[64];
+    snprintf(req, sizeof req, "Hg%x", t);
+    rsp_request(fd, req, reply, sizeof reply);
+    snprintf(req, sizeof req, "P%x=ffffffffffffff3f", addr); /* little-endian: 0x3fffffffffffffff */
+    rsp_request(fd, req, reply, sizeof reply);
+    snprintf(req, sizeof req, "P%x=1f00000000000000", cfg);
+    rsp_request(fd, req, reply, sizeof reply);
+    snprintf(req, sizeof req, "p%x", cfg);
+    rsp_request(fd, req, reply, sizeof reply);
+    if (strncmp(reply, "1f00", 4)) {
+      fprintf(stderr, "external_stub: spike-pmp: hart %u's pmpcfg0 reads '%s' after writing 0x1f\n", t - 1, reply);
+      exit(2);
+    }
+  }
+  rsp_request(fd, "D", reply, sizeof reply);
+  close(fd);
+}
+
 /* A string value of the device's board descriptor ("key \"value\"" or
  * "key value"), "" if absent. */
 static void board_value(const char *device, const char *key, char *out, size_t cap) {
@@ -196,6 +296,10 @@ static const stub_target_t targets[] = {
     {"sifive-u", "sifive-u-rv64", NULL, 0, NULL},
     {"icicle-kit", "icicle-kit-rv64", NULL, 0, NULL},
     {"spike", "spike-rv64", NULL, 0, NULL},
+    /* qemu-virt with PMP as Spike resets it (entry 0 NAPOT RWX over all
+     * memory, not off): QEMU 7.2's system_reset keeps PMP, so what this
+     * program writes before the test is what rvhal's reset leaves */
+    {"spike-pmp", "qemu-virt-rv64", NULL, 0, NULL},
     /* misfits: a 32-bit QEMU for a 64-bit device, too little RAM, an
      * S-mode board's target without its OpenSBI */
     {"misfit-rv32", "qemu-virt-rv64", "qemu-system-riscv32", 0, NULL},
@@ -338,6 +442,7 @@ int main(int argc, char **argv) {
     struct timespec d = {0, 50000000};
     nanosleep(&d, NULL);
   }
+  if (!strcmp(mode, "spike-pmp")) seed_spike_pmp(qemu_port, (unsigned)atoi(smp));
   setenv("RVHAL_GDB_REMOTE", remote, 1);
   setenv("RVHAL_BACKEND", "gdb", 1); /* what the tests look at to expect a device they cannot map */
   if (pty[0]) setenv("RVHAL_UART", pty, 1);
