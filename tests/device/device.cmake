@@ -251,6 +251,13 @@ add_test(NAME cli.info_boot.gdb.remote.tcp COMMAND device_test_external_stub tcp
               -- $<TARGET_FILE:rvhal-cli> info --boot --device 0 --harts 2)
 set_tests_properties(cli.info_boot.gdb.remote.tcp PROPERTIES LABELS device TIMEOUT 60 FIXTURES_REQUIRED device
                      ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV}")
+# Isolation through an attached stub, the parts scripts/spike.sh runs on
+# Spike: the hostile kernels' traps and their stores into the firmware, the
+# control block, other harts' stacks and read-only code.
+add_test(NAME device.hostile_isolation.gdb.remote.tcp COMMAND device_test_external_stub tcp
+              $<TARGET_FILE:device_test_hostile> traps wild isolated)
+set_tests_properties(device.hostile_isolation.gdb.remote.tcp PROPERTIES LABELS device TIMEOUT 240
+                     FIXTURES_REQUIRED device ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV}")
 # PMP entry 0 as Spike resets it (a QEMU-ism found on Spike: the firmware
 # OR-ed its guard's lock into what reset left, giving a guard that lets
 # everything through; a second device is then refused on it).
