@@ -42,6 +42,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,10 +287,16 @@ static int gdb_start(rvhal_backend_t *base) {
   if (!rc) rc = rvhal_rsp_request(g->rsp, "Qqemu.PhyMemMode:1");
   if (!rc && g->ssip) rc = rvhal_rsp_find_register(g->rsp, "sip", &g->sip_regnum);
   if (!rc) rc = upload_mirror(g);
-  if (!rc && external(g)) { /* the control block, zeros too: RAM may hold an earlier run's. Not the print
-                               rings' data (1.4 MiB): the heads and tails in the control block say what is in them */
+  if (!rc && external(g)) { /* the control block, zeros too: RAM may hold an earlier run's */
+    /* Not the launch slots (72 KiB): a submission writes its slot whole,
+     * and the firmware reads no slot past ring.submitted. Not the print
+     * rings' data (1.5 MiB): their heads and tails here say what is in
+     * them. Over a JTAG link every KiB counts (docs/porting.md). */
     const uint64_t ctrl = g->board.ram_base + g->board.fw_offset + RVHAL_CTRL_OFFSET;
-    rc = rvhal_rsp_write_mem(g->rsp, ctrl, g->base.ram + (ctrl - g->base.ram_base), sizeof(rvhal_ctrl_t));
+    const uint8_t *c = g->base.ram + (ctrl - g->base.ram_base);
+    const size_t slots = offsetof(rvhal_ctrl_t, ring.slots), harts = offsetof(rvhal_ctrl_t, harts);
+    rc = rvhal_rsp_write_mem(g->rsp, ctrl, c, slots);
+    if (!rc) rc = rvhal_rsp_write_mem(g->rsp, ctrl + harts, c + harts, sizeof(rvhal_ctrl_t) - harts);
   }
   for (uint32_t i = 0; !rc && i < g->fw->num_segments; i++) {
     const rvhal_elf_segment_t *s = &g->fw->segments[i];

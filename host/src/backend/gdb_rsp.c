@@ -450,8 +450,8 @@ int rvhal_rsp_read_register(rvhal_rsp_t *r, unsigned regnum, uint64_t *out_value
   char req[32];
   snprintf(req, sizeof req, "p%x", regnum);
   RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, req));
-  if (r->reply_len != 8 && r->reply_len != 16)
-    return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s', not a 32- or 64-bit register", req, quote(r));
+  if (r->reply_len < 2 || r->reply_len > 16 || r->reply_len % 2) /* OpenOCD's priv has 8 bits */
+    return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s', not a register of 8 to 64 bits", req, quote(r));
   uint64_t v = 0;
   for (size_t i = r->reply_len / 2; i-- > 0;) { /* target byte order: little-endian */
     int h = hexval(r->reply[2 * i]), l = hexval(r->reply[2 * i + 1]);

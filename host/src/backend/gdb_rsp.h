@@ -86,7 +86,8 @@ int rvhal_rsp_attach_processes(rvhal_rsp_t *r);
 #define RVHAL_RSP_THREAD(pid, tid) (((unsigned)(pid) << 24) | (unsigned)(tid))
 /* Hg: the thread (a hart; QEMU: cpu index + 1) p and P apply to. */
 int rvhal_rsp_select_thread(rvhal_rsp_t *r, unsigned thread);
-/* p / P of a 32- or 64-bit register (little-endian hex). */
+/* p / P of a register of 8 to 64 bits (little-endian hex; *out_bytes its
+ * width: 4 or 8 for XLEN registers, 1 for OpenOCD's priv). */
 int rvhal_rsp_read_register(rvhal_rsp_t *r, unsigned regnum, uint64_t *out_value, unsigned *out_bytes);
 int rvhal_rsp_write_register(rvhal_rsp_t *r, unsigned regnum, uint64_t value, unsigned bytes);
 
