@@ -150,7 +150,7 @@ test_cmd() {
     trap_stack_overflow) echo "$BUILD/tests/device_test_trap stack" ;;
     hostile_isolation) echo "$BUILD/tests/device_test_hostile traps wild isolated" ;;
     hostile_stack) echo "$BUILD/tests/device_test_hostile stack" ;;
-    examples) echo "$BUILD/examples/test_examples $2 $DEVICE" ;;
+    examples) echo "$BUILD/examples/test_examples $2 $DEVICE once" ;; # each once, with its own sizes: JTAG is slow
     *) echo "$BUILD/tests/device_test_$1" ;;
   esac
 }
