@@ -54,6 +54,13 @@ static const char *timing_name(rvhal_timing_mode_t t) {
   }
 }
 
+/* The backend devices get, as device.c chooses it: a stub to attach to
+ * (RVHAL_GDB_REMOTE, RVHAL_GDB_SPAWN) implies gdb. */
+static int info_backend_gdb(void) {
+  const char *backend = getenv("RVHAL_BACKEND"), *remote = getenv("RVHAL_GDB_REMOTE"), *spawn = getenv("RVHAL_GDB_SPAWN");
+  return (backend && !strcmp(backend, "gdb")) || (remote && *remote) || (spawn && *spawn);
+}
+
 static void print_device(uint32_t index, const rvhal_device_info_t *di, double boot_ms) {
   printf("device %u: %s\n", index, di->name);
   if (boot_ms >= 0) printf("  %-22s booted in %.0f ms\n", "status", boot_ms);
@@ -82,9 +89,14 @@ static void print_device(uint32_t index, const rvhal_device_info_t *di, double b
     printf("  %-22s %" PRIu64 " MHz (%" PRIu64 " Hz)\n", "timebase", di->timebase_hz / 1000000, di->timebase_hz);
   else printf("  %-22s %" PRIu64 " Hz\n", "timebase", di->timebase_hz);
   printf("  %-22s %s\n", "timing", timing_name(di->timing));
-  const char *backend = getenv("RVHAL_BACKEND");
-  printf("  %-22s %s\n", "backend", backend && !strcmp(backend, "gdb") ? "gdb (GDB remote protocol to QEMU's gdbstub; RVHAL_BACKEND)"
-                                                                    : "qemu (guest RAM shared with the host)");
+  const char *remote = getenv("RVHAL_GDB_REMOTE"), *spawn = getenv("RVHAL_GDB_SPAWN");
+  if (remote && *remote)
+    printf("  %-22s gdb, attached to the stub at %s (RVHAL_GDB_REMOTE)\n", "backend", remote);
+  else if (spawn && *spawn)
+    printf("  %-22s gdb, through the stub that '%s' starts (RVHAL_GDB_SPAWN)\n", "backend", spawn);
+  else
+    printf("  %-22s %s\n", "backend", info_backend_gdb() ? "gdb (GDB remote protocol to QEMU's gdbstub; RVHAL_BACKEND)"
+                                                          : "qemu (guest RAM shared with the host)");
   const char *fw = rvhal_firmware_dir(di->word_size * 8);
   printf("  %-22s %s\n", "firmware from", fw ? fw : "(none)");
 }
@@ -117,8 +129,9 @@ static void json_device(cli_json_t *j, uint32_t index, const rvhal_device_info_t
   cli_json_u64(j, "max_args_size", di->max_args_size);
   cli_json_u64(j, "timebase_hz", di->timebase_hz);
   cli_json_string(j, "timing", timing_word(di->timing));
-  const char *backend = getenv("RVHAL_BACKEND");
-  cli_json_string(j, "backend", backend && !strcmp(backend, "gdb") ? "gdb" : "qemu");
+  cli_json_string(j, "backend", info_backend_gdb() ? "gdb" : "qemu");
+  const char *remote = getenv("RVHAL_GDB_REMOTE");
+  if (remote && *remote) cli_json_string(j, "gdb_remote", remote);
   cli_json_string(j, "firmware_dir", rvhal_firmware_dir(di->word_size * 8));
   cli_json_end_object(j);
 }
