@@ -61,6 +61,23 @@ set_tests_properties(icd.debug_output PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TES
                      LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device
                      PASS_REGULAR_EXPRESSION "rvhal-opencl: clCreateCommandQueue: CL_INVALID_QUEUE_PROPERTIES: on-device queues are not supported.*icd.events: [0-9]+ checks, 0 failed")
 
+# A failed kernel's reason on stderr once per failure by default
+# (errors.c), naming RVHAL_LAUNCH_TIMEOUT_MS for a hang; none with
+# RVHAL_OPENCL_QUIET=1.
+add_executable(icd_failure_stderr ${RVHAL_SOURCE_DIR}/tests/icd/failure_stderr.c)
+target_include_directories(icd_failure_stderr PRIVATE ${RVHAL_SOURCE_DIR}/tests/common ${RVHAL_CL_HEADERS})
+target_link_libraries(icd_failure_stderr PRIVATE ${RVHAL_OPENCL_LOADER})
+add_dependencies(icd_failure_stderr RvhalOpenCL ${RVHAL_DEVICE_TARGETS})
+foreach(mode told quiet)
+  set(_env "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/shared;RVHAL_LAUNCH_TIMEOUT_MS=1000")
+  if(mode STREQUAL quiet)
+    list(APPEND _env RVHAL_OPENCL_QUIET=1)
+  endif()
+  add_test(NAME icd.failure_stderr.${mode} COMMAND icd_failure_stderr 0 ${RVHAL_TEST_KERNEL_DIR_RV64} ${mode})
+  set_tests_properties(icd.failure_stderr.${mode} PROPERTIES ENVIRONMENT "${_env}" LABELS "icd;device" TIMEOUT 120
+                       FIXTURES_REQUIRED device)
+endforeach()
+
 # Debian's clinfo and python3-pyopencl (with python3-numpy) against the
 # platform: Debian's own python3, where those modules live (a python3
 # earlier on PATH, pyenv's say, would not have them).

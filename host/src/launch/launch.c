@@ -331,8 +331,8 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname, int rang
       if (waited >= 1000000ull)
         snprintf(uncounted, sizeof uncounted, " (not counting %llu ms its QEMU waited for a CPU)",
                  (unsigned long long)(waited / 1000000ull));
-      rvhal_error(RVHAL_TIMEOUT, "kernel %s did not finish within %u ms%s", kname, d->options.launch_timeout_ms,
-                  uncounted);
+      rvhal_error(RVHAL_TIMEOUT, "kernel %s did not finish within %u ms (the launch timeout: "
+                  "RVHAL_LAUNCH_TIMEOUT_MS, launch_timeout_ms)%s", kname, d->options.launch_timeout_ms, uncounted);
       set_host_waiting(d, 0);
       return recover(d, RVHAL_TIMEOUT);
     }
