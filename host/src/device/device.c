@@ -47,8 +47,14 @@ static int resolve_options(const rvhal_board_desc_t *board, const rvhal_device_o
     if (!o->num_harts) o->num_harts = RVHAL_DEFAULT_HARTS < board->max_harts ? RVHAL_DEFAULT_HARTS : board->max_harts;
   }
   if (!o->profile) {
+    /* A word of $RVHAL_PROFILE that is none: said once, and no profile
+     * (a program the user did not write must not fail for it). */
+    static int warned;
     const char *p = getenv("RVHAL_PROFILE");
-    if (p && *p) o->profile = p;
+    if (p && *p && rvhal_profile_check_spec(p) == RVHAL_OK) o->profile = p;
+    else if (p && *p && !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+      fprintf(stderr, "rvhal: RVHAL_PROFILE ignored: %s\n", rvhal_last_error());
+    rvhal_clear_error();
   }
   if (!o->counters) {
     uint32_t on = 0;
