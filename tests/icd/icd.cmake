@@ -12,7 +12,7 @@ if(NOT RVHAL_OPENCL_LOADER)
   return()
 endif()
 # Each test has its own binary cache (icd.source counts its entries).
-set(RVHAL_OPENCL_TEST_ENV OCL_ICD_VENDORS=${RVHAL_OPENCL_ICD_FILE} RVHAL_TEST_SUITE=1)
+set(RVHAL_OPENCL_TEST_ENV OCL_ICD_VENDORS=${RVHAL_OPENCL_ICD_FILE} RVHAL_TEST_SUITE=1 RVHAL_TEST_BUILD_DIR=${CMAKE_BINARY_DIR})
 set(RVHAL_OPENCL_CACHE_ROOT ${CMAKE_BINARY_DIR}/opencl/test-cache)
 
 function(rvhal_icd_test name)
