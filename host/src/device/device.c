@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/cpu_wait.h"
 #include "device/device_internal.h"
 #include "observe/profile.h"
 
@@ -162,10 +163,19 @@ int rvhal_device_boot(rvhal_device_t *d) {
   rvhal_launch_device_booted(d);
   rvhal_print_reset_order(&d->print);
   /* Real time, not wake-ups: an SBI firmware's banner wakes the wait many
-   * times before rvhal's firmware runs. */
+   * times before rvhal's firmware runs. Less the time QEMU waited for a CPU
+   * on a loaded host, as a launch's deadline (cpu_wait.h: up to 5 times the
+   * timeout in all). */
   const uint64_t t0 = rvhal_now_ns();
+  rvhal_cpu_wait_t starved;
+  const long pid = be->vtable->process_id ? be->vtable->process_id(be) : 0;
+  const int watching = rvhal_cpu_wait_start(&starved, pid) == 0;
+  uint64_t credit = 0;
   for (;;) {
-    int waited = (int)((rvhal_now_ns() - t0) / 1000000u);
+    const uint64_t now = rvhal_now_ns();
+    if (watching && now - starved.last_ns >= 10 * 1000000ull)
+      credit = rvhal_cpu_wait_credit(rvhal_cpu_wait_sample(&starved, NULL), RVHAL_BOOT_TIMEOUT_MS * 1000000ull);
+    int waited = (int)((now - t0 - (now - t0 < credit ? now - t0 : credit)) / 1000000u);
     RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate_ptr(d, &d->ctrl->fw, sizeof d->ctrl->fw));
     uint32_t state = __atomic_load_n(&d->ctrl->fw.state, __ATOMIC_ACQUIRE);
     if (state == RVHAL_FW_READY) {
@@ -188,8 +198,12 @@ int rvhal_device_boot(rvhal_device_t *d) {
       msg[sizeof msg - 1] = '\0';
       const uint32_t up = d->ctrl->fw.harts_online;
       const char *qemu_said = be->vtable->diagnostics(be);
-      int rc = rvhal_error(RVHAL_TIMEOUT, "firmware not ready after %d ms (%u of %u harts up%s%s%s); %s said: %s", waited,
-                           up, d->info.num_harts,
+      char uncounted[80] = "";
+      if (credit >= 1000000u)
+        snprintf(uncounted, sizeof uncounted, " and %llu ms its QEMU waited for a CPU",
+                 (unsigned long long)(credit / 1000000u));
+      int rc = rvhal_error(RVHAL_TIMEOUT, "firmware not ready after %d ms%s (%u of %u harts up%s%s%s); %s said: %s",
+                           waited, uncounted, up, d->info.num_harts,
                            up ? "" : ": none finished start-up; a trap before that, e.g. in start.S an FP CSR on "
                                      "harts without F/D, or an image the machine did not load",
                            msg[0] ? "; the firmware's last message: " : "", msg, rvhal_dev_coherent(d) ? "QEMU" : "the stub",
