@@ -25,6 +25,9 @@ check_firmware() {
 step "CMake consumer: find_package(rvhal) with CMAKE_PREFIX_PATH=$P"
 cmake -S "$SRC/tests/consumer" -B "$T/cmake" -G Ninja -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$T/cmake"
+# the OpenCL C kernel is rebuilt when a header of the installed SDK changes
+ninja -C "$T/cmake" -t query vadd_cl.elf | grep -q "$P/include/rvhal/kernel/rvhal_opencl_entry.h" ||
+  { echo "FAIL: vadd_cl.elf does not depend on the installed SDK's headers"; exit 1; }
 cd "$T" # the embedded kernel needs no file: run from elsewhere
 "$T/cmake/consumer" | tee "$T/out1" # saxpy.elf's path compiled in from RVHAL_KERNEL_FILE
 check_firmware "$T/out1"

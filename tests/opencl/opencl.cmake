@@ -27,6 +27,15 @@ if(RVHAL_BUILD_RV32)
   add_dependencies(opencl_test_cmake_kernel opencl_vadd_rv32)
 endif()
 
+# ... each rebuilt when a header of the kernel SDK changes (Ninja's view of
+# its inputs).
+if(CMAKE_GENERATOR MATCHES "Ninja")
+  add_test(NAME build.opencl_kernel_deps COMMAND sh ${RVHAL_SOURCE_DIR}/tests/consumer/opencl_kernel_deps.sh
+           ${CMAKE_BINARY_DIR} ${RVHAL_SOURCE_DIR} $<TARGET_PROPERTY:opencl_vadd_rv64,RVHAL_KERNEL_FILE>
+           $<TARGET_PROPERTY:opencl_options,RVHAL_KERNEL_FILE>)
+  set_tests_properties(build.opencl_kernel_deps PROPERTIES LABELS build TIMEOUT 60)
+endif()
+
 # OpenCL C's cost against the C SDK, in exact instruction counts.
 rvhal_device_test(opencl.overhead DIR opencl SOURCE overhead RV32 TIMEOUT 120)
 target_include_directories(opencl_test_overhead PRIVATE ${RVHAL_SOURCE_DIR}/tests/exec)
