@@ -61,6 +61,15 @@ set_tests_properties(icd.debug_output PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TES
                      LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device
                      PASS_REGULAR_EXPRESSION "rvhal-opencl: clCreateCommandQueue: CL_INVALID_QUEUE_PROPERTIES: on-device queues are not supported.*icd.events: [0-9]+ checks, 0 failed")
 
+# The trace of an OpenCL program: its queues' tracks as docs/opencl.md says.
+find_program(RVHAL_PYTHON3 python3)
+if(RVHAL_PYTHON3)
+  add_test(NAME icd.trace COMMAND ${RVHAL_PYTHON3} ${RVHAL_SOURCE_DIR}/tests/icd/trace_check.py $<TARGET_FILE:icd_events>
+           0 ${RVHAL_TEST_KERNEL_DIR_RV64})
+  set_tests_properties(icd.trace PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/shared"
+                       LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device)
+endif()
+
 # A failed kernel's reason on stderr once per failure by default
 # (errors.c), naming RVHAL_LAUNCH_TIMEOUT_MS for a hang; none with
 # RVHAL_OPENCL_QUIET=1.
