@@ -9,7 +9,9 @@
  * With the argument "after-suite" (the device fixture's cleanup): fails if
  * any qemu-system-riscv* process has RVHAL_TEST_SUITE=1 in its environment,
  * i.e. something the suite left behind. Processes of another build tree's
- * suite (RVHAL_TEST_BUILD_DIR differs) are listed but not counted; one on
+ * suite (RVHAL_TEST_BUILD_DIR differs, or, where it is not set, the
+ * firmware on the command line is another tree's) are listed but not
+ * counted; one on
  * its way out (killed, exiting, its parent exiting) is waited for longer,
  * since a loaded host may take seconds to let it finish. */
 #include <errno.h>
@@ -209,6 +211,18 @@ static int after_suite(void) {
           if (!strcmp(buf + k, want_dir)) same = 1;
         }
         other[i] = has_dir && !same;
+        /* without the variable (a suite that does not set it): its command
+         * line names the build tree its firmware came from */
+        if (!has_dir && dt_read_proc(pids[i], "cmdline", buf, sizeof buf, &len) == 0) {
+          char mine_dir[1100];
+          snprintf(mine_dir, sizeof mine_dir, "%s/device-rv", mine);
+          int names_mine = 0, names_tree = 0;
+          for (size_t k = 0; k < len; k += strlen(buf + k) + 1) { /* -kernel PATH, -device loader,file=PATH */
+            names_tree |= strstr(buf + k, "/device-rv") != NULL;
+            names_mine |= strstr(buf + k, mine_dir) != NULL;
+          }
+          other[i] = names_tree && !names_mine;
+        }
       }
       if (other[i]) continue;
       counted++;

@@ -6,6 +6,10 @@
 foreach(family workitems barrier atomics async printf)
   rvhal_device_test(opencl.${family} DIR opencl SOURCE opencl_exec ARGS ${family} RV32 BOARDS TIMEOUT 120)
 endforeach()
+# ... and on 3 harts, as a board of 3 has: teams of 2 take 2 of them.
+foreach(family barrier async)
+  rvhal_device_test(opencl.${family}.3harts DIR opencl SOURCE opencl_exec ARGS ${family} 3 TIMEOUT 120)
+endforeach()
 target_compile_definitions(opencl_test_opencl_exec PRIVATE RVHAL_TEST_OPENCL_DIR="${RVHAL_SOURCE_DIR}/tests/opencl")
 target_include_directories(opencl_test_opencl_exec PRIVATE ${RVHAL_SOURCE_DIR}/tests/exec)
 

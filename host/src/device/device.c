@@ -99,6 +99,18 @@ static int resolve_options(const rvhal_board_desc_t *board, const rvhal_device_o
   if (o->vlen && strchr(board->isa + 4, 'v') == NULL && strcmp(board->qemu_machine, "virt"))
     return rvhal_error(RVHAL_UNSUPPORTED, "vlen %u: vector harts are given on QEMU's virt machine (-cpu rvXX,v=true); "
                        "board %s runs %s", o->vlen, board->name, board->qemu_machine);
+  /* A board that gives QEMU a CPU of its own (qemu-virt-imac: harts without
+   * F/D) would keep it: the device would report vector harts whose first
+   * vector instruction traps. And V needs F and D (Zve64d). */
+  if (o->vlen && strchr(board->isa + 4, 'v') == NULL) {
+    const char *cpu = strstr(board->qemu_args, "-cpu");
+    if (cpu)
+      return rvhal_error(RVHAL_UNSUPPORTED, "vlen %u: board %s gives QEMU its own CPU (%.*s): its harts cannot be "
+                         "given V", o->vlen, board->name, (int)strcspn(cpu + 5, " ") + 5, cpu);
+    if (!strpbrk(board->isa + 4, "dg"))
+      return rvhal_error(RVHAL_UNSUPPORTED, "vlen %u: board %s's harts (%s) have no D, which V needs", o->vlen,
+                         board->name, board->isa);
+  }
   o->counters = o->counters != 0;
   return RVHAL_OK;
 }
