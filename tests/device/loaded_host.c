@@ -69,6 +69,17 @@ static int pin_process(long pid, const cpu_set_t *cpu_set) {
   return pinned;
 }
 
+/* The CPUs this process may use, and the first of them alone. */
+static void first_cpu(cpu_set_t *allowed, cpu_set_t *one) {
+  CHECK(sched_getaffinity(0, sizeof *allowed, allowed) == 0);
+  CPU_ZERO(one);
+  for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+    if (CPU_ISSET(cpu, allowed)) {
+      CPU_SET(cpu, one);
+      break;
+    }
+}
+
 /* With the argument "cap": the credit for QEMU's wait has a cap
  * (rvhal_cpu_wait_credit): a kernel that never ends on a host so busy that
  * its QEMU hardly runs still times out, after RVHAL_CPU_WAIT_MAX_FACTOR
@@ -116,13 +127,7 @@ static void cap(void) {
   CHECK_OK(rc);
   CHECK_OK(rvhal_device_host_pid(d, &cap_pid));
   cpu_set_t allowed, one;
-  CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
-  CPU_ZERO(&one);
-  for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-    if (CPU_ISSET(cpu, &allowed)) {
-      CPU_SET(cpu, &one);
-      break;
-    }
+  first_cpu(&allowed, &one);
   CHECK(pin_process(cap_pid, &one) >= 2);
   char path[64];
   snprintf(path, sizeof path, "/proc/%ld/task", cap_pid);
@@ -194,13 +199,7 @@ int main(int argc, char **argv) {
 
   /* One CPU this process may use, for QEMU and the busy threads. */
   cpu_set_t allowed, one;
-  CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
-  CPU_ZERO(&one);
-  for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-    if (CPU_ISSET(cpu, &allowed)) {
-      CPU_SET(cpu, &one);
-      break;
-    }
+  first_cpu(&allowed, &one);
   int pinned = pin_process(pid, &one);
   CHECK_MSG(pinned >= 2, "pinned %d threads of QEMU (pid %ld)", pinned, pid);
   pthread_t th[BUSY];
