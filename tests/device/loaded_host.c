@@ -99,14 +99,39 @@ static volatile int cap_done;
 static long cap_pid;
 static int cap_fired;
 
+/* QEMU pid is still running: not gone, not a zombie, not killed (the
+ * library's restart after the timeout kills it; on a loaded host a nice 19
+ * process takes a while to die). */
+static int qemu_running(long pid) {
+  char path[64], buf[4096];
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  const char *rp = strrchr(buf, ')');
+  char state = 0;
+  unsigned long flags = 0;
+  if (!rp || sscanf(rp + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2) return 0;
+  if (state == 'Z' || state == 'X' || (flags & 0x4 /* PF_EXITING */)) return 0;
+  snprintf(path, sizeof path, "/proc/%ld/status", pid);
+  if (!(f = fopen(path, "r"))) return 0;
+  n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  const char *pend = strstr(buf, "ShdPnd:");
+  return !(pend && strtoull(pend + 7, NULL, 16) & (1ull << 8)); /* SIGKILL pending */
+}
+
 /* Stops the busy thread one timeout after the capped deadline (QEMU, at
- * nice 19, then gets its CPU back to be restarted); kills QEMU after
- * WATCHDOG_TIMEOUTS. */
+ * nice 19, then gets its CPU back to be restarted); kills QEMU if it still
+ * runs the launch after WATCHDOG_TIMEOUTS. */
 static void *watchdog(void *arg) {
   (void)arg;
   for (double t0 = dt_now(); !cap_done; usleep(10 * 1000)) {
     if (dt_now() - t0 > (RVHAL_CPU_WAIT_MAX_FACTOR + 1) * CAP_TIMEOUT_MS / 1000.0) stop = 1;
-    if (dt_now() - t0 > WATCHDOG_TIMEOUTS * CAP_TIMEOUT_MS / 1000.0) {
+    if (dt_now() - t0 > WATCHDOG_TIMEOUTS * CAP_TIMEOUT_MS / 1000.0 && qemu_running(cap_pid)) {
       cap_fired = 1;
       kill((pid_t)cap_pid, SIGKILL);
       break;
