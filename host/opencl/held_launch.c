@@ -3,6 +3,7 @@
  * flushed. clFinish runs it on its own thread with rvhal_kernel_exec_ex,
  * after the queue's earlier commands, so the common "enqueue a kernel,
  * clFinish" costs what the C API's blocking launch does. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,13 @@ int rvcl_queue_hold_launch(cl_command_queue q, cl_kernel k, const hal_ndrange_t 
   return 1;
 }
 
+/* A held launch's failure, told as a queue command's is (errors.c). */
+static void tell_held_failure(cl_kernel k, int st) {
+  char failure[1200];
+  snprintf(failure, sizeof failure, "kernel %s failed: %s", k->name, rvhal_last_error());
+  rvcl_tell_failure(NULL, st, failure);
+}
+
 void rvcl_queue_submit_held(cl_command_queue q) {
   pthread_mutex_lock(&q->held_lock);
   rvcl_held_launch_t *h = &q->held;
@@ -74,6 +82,7 @@ void rvcl_queue_submit_held(cl_command_queue q) {
                                   &rvcl_launch_options, NULL);
     if (st != RVHAL_OK) {
       if (!q->deferred_status) q->deferred_status = st;
+      tell_held_failure(k, st);
       rvcl_fail_rvhal(q->context, "clEnqueueNDRangeKernel (submitted at the queue's flush)", CL_OUT_OF_RESOURCES, st);
     }
   }
@@ -95,6 +104,7 @@ cl_int rvcl_queue_finish_held(cl_command_queue q) {
     rvhal_device_t *rv = rvcl_device_rv(q->device, &st);
     if (rv)
       st = rvhal_kernel_exec_ex(rv, k->program->hp, k->hk, &h->nd, h->args, h->num_args, h->dim, &rvcl_launch_options);
+    if (st != RVHAL_OK) tell_held_failure(k, st);
     if (st != RVHAL_OK && err == CL_SUCCESS)
       err = rvcl_fail_rvhal(q->context, "clFinish (running the last clEnqueueNDRangeKernel)", CL_OUT_OF_RESOURCES, st);
   }

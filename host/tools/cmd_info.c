@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "device_ram.h"
 #include "rvhal/rvhal.h"
 
 void cmd_info_usage(FILE *f) {
@@ -78,6 +79,16 @@ static void print_device(uint32_t index, const rvhal_device_info_t *di, double b
   printf("  %-22s %s-mode\n", "firmware runs in", di->firmware_mode);
   print_size("RAM", di->ram_size, "");
   print_size("global memory", di->global_mem_size, "");
+  /* An OpenCL context's device gets more RAM by default (device_ram.h):
+   * the figure clinfo shows, here too. */
+  rvhal_device_options_t ocl = {.num_harts = di->num_harts};
+  rvhal_device_info_t oi;
+  if (rvcl_device_ram(index, &ocl, &oi) == RVHAL_OK) {
+    char ram[32], what[96];
+    human_size(ram, sizeof ram, oi.ram_size);
+    snprintf(what, sizeof what, " (an OpenCL device: %s of RAM)", ram);
+    print_size("global memory, OpenCL", oi.global_mem_size, what);
+  }
   print_size("local memory", di->local_mem_size, " per work-group");
   printf("  %-22s %u work-items\n", "max work-group size", di->max_work_group_size);
   char h[32];
@@ -118,10 +129,17 @@ static void json_device(cli_json_t *j, uint32_t index, const rvhal_device_info_t
   cli_json_u64(j, "word_size", di->word_size);
   cli_json_string(j, "kernel_abi", di->kernel_abi);
   cli_json_u64(j, "harts", di->num_harts);
+  cli_json_u64(j, "vlen", di->vlen); /* bits; 0: no vector unit */
   cli_json_u64(j, "max_harts", di->max_harts);
   cli_json_string(j, "firmware_mode", di->firmware_mode);
   cli_json_u64(j, "ram_size", di->ram_size);
   cli_json_u64(j, "global_mem_size", di->global_mem_size);
+  rvhal_device_options_t ocl = {.num_harts = di->num_harts};
+  rvhal_device_info_t oi;
+  if (rvcl_device_ram(index, &ocl, &oi) == RVHAL_OK) { /* an OpenCL context's device (device_ram.h) */
+    cli_json_u64(j, "opencl_ram_size", oi.ram_size);
+    cli_json_u64(j, "opencl_global_mem_size", oi.global_mem_size);
+  }
   cli_json_u64(j, "local_mem_size", di->local_mem_size);
   cli_json_u64(j, "max_work_group_size", di->max_work_group_size);
   cli_json_u64(j, "program_area_base", di->program_area_base);

@@ -161,6 +161,8 @@ rvhal_device_test(hostile RV32 BOARDS TIMEOUT 120) # isolation: PMP (M-mode boar
 rvhal_device_test(limits RV32)
 # A launch deadline on a loaded host: QEMU's wait for a CPU does not count.
 rvhal_device_test(loaded_host TIMEOUT 120)
+# ... and a kernel that never ends still times out: the credit has a cap.
+rvhal_device_test(loaded_host_cap SOURCE loaded_host ARGS cap TIMEOUT 120)
 rvhal_device_test(idle RV32 BOARDS)
 rvhal_device_test(deep_path TIMEOUT 120) # every device of the build, from a deep firmware path
 # Regression tests for bugs found and fixed (see each source's header): the

@@ -45,7 +45,7 @@ typedef struct rvhal_opencl_sdk {
  * RVHAL_MISSING_TOOL naming what is missing and how to install it. */
 int rvhal_opencl_sdk_find(const char *set, rvhal_opencl_sdk_t *out);
 
-/* install_paths.c */
+/* install_paths.c: RVHAL_OK, or RVHAL_MISSING_TOOL naming what is missing. */
 int rvhal_kernel_sdk_paths(const char *set, char lib_dir[PATH_MAX], char ld_dir[PATH_MAX], char opencl_dir[PATH_MAX],
                            char sdk_inc[PATH_MAX], char abi_inc[PATH_MAX]);
 

@@ -13,6 +13,9 @@ typedef struct rvhal_profile rvhal_profile_t;
 
 /* spec: "table", "csv=FILE", "trace=FILE", "svg=FILE", comma-separated. */
 int rvhal_profile_open(const char *spec, rvhal_profile_t **out_profile);
+/* The words of spec are a profile's (nothing is opened): RVHAL_OK, or
+ * RVHAL_INVALID_ARGUMENT naming the word. */
+int rvhal_profile_check_spec(const char *spec);
 /* Wants per-hart timeline events (trace or svg). */
 int rvhal_profile_wants_events(const rvhal_profile_t *p);
 /* The device has a debug link: the table, CSV and trace show its
