@@ -148,8 +148,8 @@ static int entries(const char *dir) {
 
 /* rvhal_opencl_compile_stamp over an SDK laid out as an install's
  * (RVHAL_KERNEL_SDK_DIR): the same files give the same stamp; a header or
- * library with another time or size gives another, so a binary cache does
- * not serve what an older SDK compiled. */
+ * library (the built-ins' bitcode too) with another time or size gives
+ * another, so a binary cache does not serve what an older SDK compiled. */
 static void check_stamp(void) {
   char sdk[] = "/tmp/rvhal-test-sdk-XXXXXX";
   if (!mkdtemp(sdk)) {
@@ -158,7 +158,8 @@ static void check_stamp(void) {
   }
   static const char *const dirs[] = {"rv64", "include", "include/rvhal", "include/rvhal/kernel"};
   static const char *const files[] = {"rv64/librvhal_kernel.a", "rv64/kernel.ld", "rv64/librvhal_opencl.a",
-                                      "include/rvhal/kernel/rvhal_opencl_entry.h", "include/rvhal/kernel/kernel_if.h"};
+                                      "rv64/librvhal_opencl.bc", "include/rvhal/kernel/rvhal_opencl_entry.h",
+                                      "include/rvhal/kernel/kernel_if.h"};
   char path[512];
   for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
     snprintf(path, sizeof path, "%s/%s", sdk, dirs[i]);
