@@ -116,7 +116,9 @@ trap stop_target EXIT
 start_target() {
   local h=$1 log=$LOGS/spike-$XLEN-$1
   : >"$log.spike"
-  "$SPIKE" --isa=rv${XLEN}gc -p"$h" -m0x80000000:0x10000000 --halted --rbb-port=0 --dm-sba=64 "$FW" \
+  # Zicntr: Spike's rv64gc has no cycle/time/instret CSRs (QEMU's harts
+  # always do; the firmware and kernels read them).
+  "$SPIKE" --isa=rv${XLEN}gc_zicntr -p"$h" -m0x80000000:0x10000000 --halted --rbb-port=0 --dm-sba=64 "$FW" \
     </dev/null >"$log.spike" 2>&1 &
   SPIKE_PID=$!
   local rbb=
@@ -178,9 +180,9 @@ for h in $HARTS; do
       passed=$((passed + 1)); printf '  %-22s passed (%ss)\n' "$t" "$secs"
     else
       failed=$((failed + 1))
-      why=$(grep -E 'CHECK failed|FAIL|error|refused|timed out|: RVHAL_' "$log" | head -1 | cut -c1-220)
+      why=$(grep -E 'CHECK failed|FAIL|error|refused|timed out|: RVHAL_' "$log" | head -1 | cut -c1-220 || true)
       [ $rc = 124 ] && why="no end within ${TIMEOUT} s; ${why}"
-      [ -n "$why" ] || why="exit status $rc: $(tail -1 "$log" | cut -c1-200)"
+      [ -n "$why" ] || why="exit status $rc: $(tail -n 1 "$log" | cut -c1-200 || true)"
       printf '  %-22s FAILED (%ss): %s\n' "$t" "$secs" "$why"
       report+=("$h | $t | $why")
     fi

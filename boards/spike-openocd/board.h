@@ -11,7 +11,7 @@
 #define RVHAL_BOARD_H
 
 #define RVHAL_BOARD_NAME "spike-openocd"
-#define RVHAL_BOARD_ISA_EXT "imafdc" /* spike --isa=rv64gc / rv32gc */
+#define RVHAL_BOARD_ISA_EXT "imafdc" /* spike --isa=rv64gc_zicntr / rv32gc_zicntr */
 
 #define RVHAL_BOARD_RAM_BASE 0x80000000
 #define RVHAL_BOARD_FW_OFFSET 0x0

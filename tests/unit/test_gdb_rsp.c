@@ -192,6 +192,12 @@ static void *stub_main(void *arg) {
     } else if (!strcmp(pkt, "p186") && s->thread == 2) {
       for (int i = 0; i < 8; i++) sprintf(rep + 2 * i, "%02x", (unsigned)(s->sip >> (8 * i)) & 0xff);
       stub_put(s, no_ack, rep);
+    } else if (!strncmp(pkt, "qRcmd,", 6)) { /* console output, an empty one as OpenOCD sends, then OK */
+      stub_put(s, no_ack, "O");
+      stub_put(s, 1, "O6869");
+      stub_put(s, 1, "OK");
+    } else if (!strcmp(pkt, "p1041")) { /* priv as OpenOCD describes it: 8 bits */
+      stub_put(s, no_ack, s->thread == 2 ? "03" : "030");
     } else if (!strncmp(pkt, "P186=", 5) && s->thread == 2 && strlen(pkt) == 21) {
       uint64_t v = 0;
       for (int i = 7; i >= 0; i--) {
@@ -301,9 +307,15 @@ static void test_registers(void) {
   CHECK(v == 0x20 && bytes == 8);
   CHECK_OK(rvhal_rsp_write_register(r, 0x186, v | 2, bytes));
   CHECK_EQ_U64(s.sip, 0x22);
+  CHECK_OK(rvhal_rsp_read_register(r, 0x1041, &v, &bytes)); /* OpenOCD's priv: one byte */
+  CHECK(v == 3 && bytes == 1);
+  char said[16];
+  CHECK_OK(rvhal_rsp_monitor(r, "reset halt", said, sizeof said)); /* 'O', then 'O6869', then 'OK' */
+  CHECK(!strcmp(said, "hi"));
   CHECK_FAILS(rvhal_rsp_select_thread(r, 9), RVHAL_DEVICE_LOST, "'Hg9' replied 'E22'");
   CHECK_OK(rvhal_rsp_select_thread(r, 1));
-  CHECK_FAILS(rvhal_rsp_read_register(r, 0x186, &v, &bytes), RVHAL_DEVICE_LOST, "'p186' replied '', not a 32- or 64-bit");
+  CHECK_FAILS(rvhal_rsp_read_register(r, 0x186, &v, &bytes), RVHAL_DEVICE_LOST, "'p186' replied '', not a register of 8 to 64 bits");
+  CHECK_FAILS(rvhal_rsp_read_register(r, 0x1041, &v, &bytes), RVHAL_DEVICE_LOST, "'p1041' replied '030', not a register");
   CHECK_FAILS(rvhal_rsp_write_register(r, 0x186, 2, 8), RVHAL_DEVICE_LOST, "'P186=0200000000000000' replied ''");
   s.target_xml = "<target><xi:include href=\"../etc/passwd\"/></target>";
   CHECK_FAILS(rvhal_rsp_find_register(r, "sip", &n), RVHAL_DEVICE_LOST, "xi:include without a plain href");

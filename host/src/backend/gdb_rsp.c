@@ -496,7 +496,8 @@ int rvhal_rsp_monitor(rvhal_rsp_t *r, const char *cmd, char *out, size_t cap) {
     if (parts == 10000)
       return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: 'monitor %s' sent 10000 output packets and no reply", cmd);
     RVHAL_RETURN_IF_ERROR(recv_packet(r));
-    if (r->reply[0] == 'O' && r->reply_len > 1 && r->reply_len % 2 == 1) { /* console output, hex */
+    /* Console output, hex; OpenOCD also sends an empty one ('O') */
+    if (r->reply[0] == 'O' && r->reply_len % 2 == 1) {
       for (size_t i = 1; i + 1 < r->reply_len; i += 2) {
         int h = hexval(r->reply[i]), l = hexval(r->reply[i + 1]);
         if (h < 0 || l < 0) break;
