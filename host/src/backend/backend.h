@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "device/board_desc.h"
+#include "backend/board_desc.h"
 
 typedef struct rvhal_backend rvhal_backend_t;
 

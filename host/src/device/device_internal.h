@@ -7,11 +7,11 @@
 
 #include "memory/allocator.h"
 #include "backend/backend.h"
-#include "program/elf_loader.h"
+#include "base/elf_loader.h"
 #include "base/internal.h"
 #include "device/layout.h"
 #include "launch/launch_plan.h"
-#include "launch/launch_record.h"
+#include "observe/launch_record.h"
 #include "observe/print_drain.h"
 #include "rvhal/counters.h"
 #include "rvhal/device.h"

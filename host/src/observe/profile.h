@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "launch/launch_record.h"
+#include "observe/launch_record.h"
 
 typedef struct rvhal_profile rvhal_profile_t;
 

@@ -16,7 +16,7 @@
 
 #include "device/device_internal.h"
 #include "base/edit_distance.h"
-#include "program/isa_check.h"
+#include "base/isa_check.h"
 
 /* A kernel ELF links into the program area; its file may hold symbols and
  * debug information besides, but nothing near this. */
