@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "rvhal/arg_pack.h"
 #include "rvhal/status.h"
@@ -16,6 +17,8 @@ void rvhal_clear_error(void);
  * where fmt has "{}", else after "fmt: ":
  *     return rvhal_error_annotate(rc, "kernel %s: {} (command %u)", kname, i); */
 int rvhal_error_annotate(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* $name as a number into *v; unset or empty leaves *v alone (env.c). */
+int rvhal_env_u32(const char *name, uint32_t *v);
 /* A fill's pattern: not NULL, 1..RVHAL_FILL_PATTERN_MAX bytes (memory.c);
  * `what` names the call in the error. */
 int rvhal_check_fill_pattern(const char *what, const void *pattern, uint64_t pattern_size);
@@ -34,6 +37,13 @@ static inline uint64_t rvhal_align_up(uint64_t v, uint64_t a) { return (v + a - 
 /* [addr, addr+size) inside [base, base+limit), without overflow. */
 static inline int rvhal_range_inside(uint64_t addr, uint64_t size, uint64_t base, uint64_t limit) {
   return addr >= base && size <= limit && addr - base <= limit - size;
+}
+
+/* The host clock every deadline and time of the library is on. */
+static inline uint64_t rvhal_now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
 /* Writes args into buf (buf_size >= the layout's total, zeroed first) as

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "device/device_internal.h"
 #include "launch/launch_plan.h"
+#include "program/program.h"
 #include "rvhal/rvhal_launch_rules.h"
 
 static const char *arg_kind_name(uint32_t kind) {
@@ -80,13 +80,15 @@ static int check_against_meta(const char *kname, const rvhal_kernel_entry_t *k, 
 }
 
 int rvhal_launch_plan(const rvhal_launch_limits_t *lim, const rvhal_kernel_entry_t *kobj, uint64_t tls_size,
-                      const hal_ndrange_t *nd, const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
-                      const rvhal_launch_options_t *opts, int counting, int tracing, rvhal_launch_plan_t *out) {
+                      const rvhal_launch_request_t *r, int counting, int tracing, rvhal_launch_plan_t *out) {
   const char *kname = kobj->name;
+  const hal_ndrange_t *nd = &r->ndrange;
+  const hal_arg_t *args = r->args;
+  const uint32_t num_args = r->num_args, work_dim = r->work_dim;
+  const rvhal_launch_options_t *opts = r->options;
   memset(out, 0, sizeof *out);
   out->kname = kname;
   out->work_dim = work_dim;
-  if (!nd) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: NULL ndrange", kname);
 
   /* The ND-range: dimensions past work_dim are 1 group of 1 item. */
   if (!rvhal_launch_work_dim_ok(work_dim))

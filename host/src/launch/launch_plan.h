@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "launch/launch_request.h"
 #include "rvhal/arg_pack.h"
 #include "rvhal/device.h"
 #include "rvhal/rvhal_kernel_meta.h"
@@ -48,7 +49,6 @@ typedef struct rvhal_launch_plan {
  * the value that is wrong. Buffer addresses are not checked here (that
  * needs the device's allocations: launch.c). */
 int rvhal_launch_plan(const rvhal_launch_limits_t *lim, const struct rvhal_kernel_entry *k, uint64_t tls_size,
-                      const hal_ndrange_t *nd, const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
-                      const rvhal_launch_options_t *opts, int counting, int tracing, rvhal_launch_plan_t *out);
+                      const rvhal_launch_request_t *r, int counting, int tracing, rvhal_launch_plan_t *out);
 
 #endif /* RVHAL_HOST_LAUNCH_PLAN_H */

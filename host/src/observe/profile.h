@@ -38,8 +38,8 @@ typedef enum rvhal_profile_track {
 void rvhal_profile_host_call(rvhal_profile_t *p, uint64_t created_ns, rvhal_profile_track_t track, const char *name,
                              uint64_t bytes, uint64_t start_ns, uint64_t end_ns);
 
-/* RVHAL_PROFILE_CALL(d, "mem_write", size) at the top of an API function:
- * the call, from there to its return, on the API-calls track. */
+/* A call, from its start to its end, on the API-calls track
+ * (observe.h's RVHAL_OBSERVE_CALL). */
 typedef struct rvhal_profile_call {
   rvhal_profile_t *p;
   uint64_t created_ns;
@@ -49,10 +49,6 @@ typedef struct rvhal_profile_call {
 rvhal_profile_call_t rvhal_profile_call_begin_(rvhal_profile_t *p, uint64_t created_ns, const char *name,
                                                uint64_t bytes);
 void rvhal_profile_call_end_(rvhal_profile_call_t *c);
-#define RVHAL_PROFILE_CALL(d, name, bytes)                                                       \
-  rvhal_profile_call_t rvhal_profile_call_ __attribute__((cleanup(rvhal_profile_call_end_), unused)) = \
-      (d) && (d)->profile ? rvhal_profile_call_begin_((d)->profile, (d)->created_ns, name, bytes)   \
-                          : (rvhal_profile_call_t){0}
 
 /* Finishes the files (closes the JSON, draws the SVG) and frees. */
 void rvhal_profile_close(rvhal_profile_t *p);

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "device/device_internal.h"
+#include "program/program.h"
 #include "rvhal/program_info.h"
 
 /* The file bytes behind [vaddr, vaddr+size), if a segment holds them. */
