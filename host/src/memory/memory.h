@@ -13,6 +13,9 @@ typedef struct rvhal_memory rvhal_memory_t;
 int rvhal_memory_create(const rvhal_device_t *d, rvhal_memory_t **out_memory);
 void rvhal_memory_destroy(rvhal_memory_t *m);
 
+/* A fill's pattern: not NULL, 1..RVHAL_FILL_PATTERN_MAX bytes; `what`
+ * names the call in the error. */
+int rvhal_check_fill_pattern(const char *what, const void *pattern, uint64_t pattern_size);
 /* [addr, addr+size) inside one allocation, or the error mem_<op> gives
  * ("mem_copy: source address ... is not inside any allocation"). */
 int rvhal_mem_check(rvhal_device_t *d, const char *op, const char *what, hal_addr_t addr, hal_size_t size);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "observe/counters_internal.h"
-#include "observe/observe_internal.h"
+#include "observe/observe_state.h"
 
 static const struct {
   uint32_t id;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "observe/counters_internal.h"
-#include "observe/observe_internal.h"
+#include "observe/observe_state.h"
 
 int rvhal_observe_create(const rvhal_device_t *d, rvhal_observe_t **out_observe) {
   rvhal_observe_t *o = calloc(1, sizeof *o);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "observe/observe_internal.h"
+#include "observe/observe_state.h"
 
 int rvhal_device_launch_progress(const rvhal_device_t *d, rvhal_launch_progress_t *out) {
   if (!d || !out) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_launch_progress: NULL argument");

@@ -24,7 +24,7 @@
 #define RVHAL_PROGRAM_FILE_MAX (256ull * 1024 * 1024)
 
 struct rvhal_programs {
-  rvhal_program_obj_t *list;
+  rvhal_program_obj_t *loaded;
   hal_program_t next_program;
   hal_kernel_t next_kernel;
   rvhal_allocator_t *staging; /* programs' copies, out of the user's reach */
@@ -51,25 +51,25 @@ int rvhal_programs_create(const rvhal_device_t *d, rvhal_programs_t **out_progra
 
 void rvhal_programs_destroy(rvhal_programs_t *ps) {
   if (!ps) return;
-  while (ps->list) {
-    rvhal_program_obj_t *p = ps->list;
-    ps->list = p->next;
+  while (ps->loaded) {
+    rvhal_program_obj_t *p = ps->loaded;
+    ps->loaded = p->next;
     program_destroy(ps, p);
   }
   rvhal_allocator_destroy(ps->staging);
   free(ps);
 }
 
-static rvhal_programs_t *programs(const rvhal_device_t *d) { return rvhal_device_modules(d)->programs; }
+static rvhal_programs_t *program_table(const rvhal_device_t *d) { return rvhal_device_modules(d)->programs; }
 
 rvhal_program_obj_t *rvhal_program_get(const rvhal_device_t *d, hal_program_t handle) {
-  for (rvhal_program_obj_t *p = programs(d)->list; p; p = p->next)
+  for (rvhal_program_obj_t *p = program_table(d)->loaded; p; p = p->next)
     if (p->handle == handle) return p;
   return NULL;
 }
 
 const rvhal_program_obj_t *rvhal_program_of_kernel(const rvhal_device_t *d, hal_kernel_t kernel) {
-  for (const rvhal_program_obj_t *p = programs(d)->list; p; p = p->next)
+  for (const rvhal_program_obj_t *p = program_table(d)->loaded; p; p = p->next)
     if (rvhal_kernel_get(p, kernel)) return p;
   return NULL;
 }
@@ -113,7 +113,7 @@ int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_
   if (rvhal_device_busy(d))
     return rvhal_error(RVHAL_BUSY, "program_load: the device is running a launch (called from its print callback?)");
   *out_program = hal_invalid_program;
-  rvhal_programs_t *ps = programs(d);
+  rvhal_programs_t *ps = program_table(d);
   const rvhal_device_info_t *info = rvhal_device_get_info(d);
   const rvhal_layout_t *layout = rvhal_device_layout(d);
   rvhal_program_obj_t *p = calloc(1, sizeof *p);
@@ -156,8 +156,8 @@ int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_
     rvhal_program_stage(d, p);
   }
   p->handle = ps->next_program++;
-  p->next = ps->list;
-  ps->list = p;
+  p->next = ps->loaded;
+  ps->loaded = p;
   *out_program = p->handle;
   return RVHAL_OK;
 fail:
@@ -282,7 +282,7 @@ int rvhal_program_find_kernel(rvhal_device_t *d, hal_program_t program, const ch
     k->entry = addr;
     p->num_kernels++;
   }
-  if (!k->handle) k->handle = programs(d)->next_kernel++;
+  if (!k->handle) k->handle = program_table(d)->next_kernel++;
   *out_kernel = k->handle;
   return RVHAL_OK;
 }
@@ -299,10 +299,10 @@ int rvhal_program_free(rvhal_device_t *d, hal_program_t program) {
   if (!d) return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_free: NULL device");
   if (rvhal_device_busy(d))
     return rvhal_error(RVHAL_BUSY, "program_free: the device is running a launch (called from its print callback?)");
-  rvhal_programs_t *ps = programs(d);
+  rvhal_programs_t *ps = program_table(d);
   /* Handles are never given twice: the launch module's record of the
    * program in the program area cannot name a later program. */
-  for (rvhal_program_obj_t **pp = &ps->list; *pp; pp = &(*pp)->next) {
+  for (rvhal_program_obj_t **pp = &ps->loaded; *pp; pp = &(*pp)->next) {
     if ((*pp)->handle != program) continue;
     rvhal_program_obj_t *p = *pp;
     *pp = p->next;

@@ -7,6 +7,7 @@
 
 #include "base/elf_loader.h"
 #include "device/core.h"
+#include "rvhal/arg_pack.h"
 #include "rvhal/rvhal_kernel_meta.h"
 
 /* A kernel of a program, with its metadata when the SDK emitted it. Its
@@ -21,6 +22,12 @@ typedef struct rvhal_kernel_entry {
   const char *arg_text; /* declared "type\0name\0" per argument (in the ELF image); NULL if not recorded */
   const rvhal_opencl_meta_t *opencl; /* an OpenCL C kernel's qualifiers (in the ELF image); NULL for C SDK kernels */
 } rvhal_kernel_entry_t;
+
+/* Writes args into buf (buf_size >= the layout's total, zeroed first) as
+ * `layout`, from rvhal_arg_layout (which checked them), places them
+ * (arg_pack.c). */
+void rvhal_arg_pack_laid_out(const hal_arg_t *args, uint32_t num_args, uint32_t word_size,
+                             const rvhal_arg_layout_t *layout, void *buf, uint32_t buf_size);
 
 /* The SDK kernels of an image (program_info.c): out has room for one per
  * symbol; *out_num is set also on failure (names to free). */

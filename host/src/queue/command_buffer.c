@@ -8,6 +8,7 @@
 #include "queue/command_buffer.h"
 #include "base/internal.h"
 #include "launch/launch_request.h"
+#include "memory/memory.h"
 #include "rvhal/rvhal_kernel_meta.h"
 #include "queue/sync.h"
 
@@ -165,18 +166,4 @@ int rvhal_command_buffer_end(rvhal_command_buffer_t *cb) {
   if (cb->ended) return rvhal_error(RVHAL_INVALID_ARGUMENT, "command_buffer_end: recording has ended already");
   cb->ended = 1;
   return RVHAL_OK;
-}
-
-int rvhal_enqueue_command_buffer(rvhal_queue_t *q, const rvhal_dependencies_t *deps,
-                                 const rvhal_command_buffer_t *cb, const hal_addr_t *bindings, uint32_t num_bindings,
-                                 rvhal_event_t **out_event) {
-  if (!q || !cb) return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: NULL queue or command buffer");
-  if (!cb->ended)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: still recording (call command_buffer_end)");
-  if (rvhal_queue_device(q) != cb->device)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: recorded for another device than the queue's");
-  if (num_bindings < cb->num_slots || (num_bindings && !bindings))
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: the buffer uses %u binding slots, %u given%s",
-                       cb->num_slots, num_bindings, num_bindings && !bindings ? " (bindings is NULL)" : "");
-  return rvhal_queue_enqueue_recorded(q, deps, (rvhal_command_buffer_t *)cb, bindings, num_bindings, out_event);
 }

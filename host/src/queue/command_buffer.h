@@ -16,9 +16,6 @@ struct rvhal_command_buffer {
   uint32_t refs;      /* the caller's, and one per enqueued command (sync lock) */
 };
 
-/* queue.c: the buffer as one queue command; it holds a reference. */
-int rvhal_queue_enqueue_recorded(rvhal_queue_t *q, const rvhal_dependencies_t *deps, rvhal_command_buffer_t *cb,
-                                 const hal_addr_t *bindings, uint32_t num_bindings, rvhal_event_t **out_event);
 /* Drops a reference (sync lock held); the last frees the buffer. */
 void rvhal_command_buffer_release_locked(rvhal_command_buffer_t *cb);
 

@@ -750,8 +750,20 @@ int rvhal_enqueue_fill(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_a
 
 /* ---- command buffers (command_buffer.c records them) --------------------- */
 
-int rvhal_queue_enqueue_recorded(rvhal_queue_t *q, const rvhal_dependencies_t *deps, rvhal_command_buffer_t *cb,
-                                 const hal_addr_t *bindings, uint32_t num_bindings, rvhal_event_t **out_event) {
+/* The buffer as one queue command; it holds a reference. */
+int rvhal_enqueue_command_buffer(rvhal_queue_t *q, const rvhal_dependencies_t *deps,
+                                 const rvhal_command_buffer_t *command_buffer, const hal_addr_t *bindings,
+                                 uint32_t num_bindings, rvhal_event_t **out_event) {
+  if (!q || !command_buffer)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: NULL queue or command buffer");
+  rvhal_command_buffer_t *cb = (rvhal_command_buffer_t *)command_buffer;
+  if (!cb->ended)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: still recording (call command_buffer_end)");
+  if (q->device != cb->device)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: recorded for another device than the queue's");
+  if (num_bindings < cb->num_slots || (num_bindings && !bindings))
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: the buffer uses %u binding slots, %u given%s",
+                       cb->num_slots, num_bindings, num_bindings && !bindings ? " (bindings is NULL)" : "");
   int rc;
   cmd_t *c = new_command(q, CMD_COMMAND_BUFFER, deps, NULL, &rc);
   if (!c) return rc;

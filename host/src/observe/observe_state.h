@@ -1,6 +1,6 @@
 /* The observe module's state, private to observe/ (observe.h is its face). */
-#ifndef RVHAL_HOST_OBSERVE_INTERNAL_H
-#define RVHAL_HOST_OBSERVE_INTERNAL_H
+#ifndef RVHAL_HOST_OBSERVE_STATE_H
+#define RVHAL_HOST_OBSERVE_STATE_H
 
 #include <pthread.h>
 
@@ -41,4 +41,4 @@ void rvhal_counters_free(rvhal_counter_state_t *c);
 int rvhal_progress_thread_start(const rvhal_device_t *d);
 void rvhal_progress_thread_stop(rvhal_observe_t *o);
 
-#endif /* RVHAL_HOST_OBSERVE_INTERNAL_H */
+#endif /* RVHAL_HOST_OBSERVE_STATE_H */
