@@ -1,6 +1,7 @@
 /* clEnqueueNDRangeKernel: the ND-range checked with the spec's codes, a
- * local size chosen when none is given, the kernel's arguments handed to
- * rvhal_enqueue_kernel (which packs and checks them again at launch). */
+ * local size chosen when none is given, the launch described once (a
+ * launch request: the kernel's arguments copied) and held or handed to the
+ * rvhal queue (which packs and checks them again at launch). */
 #include <string.h>
 
 #include "icd.h"
@@ -119,9 +120,18 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
   if (local_total > in->local_mem_size)
     return rvcl_fail(c, fn, CL_OUT_OF_RESOURCES, "kernel %s: %llu bytes of __local arguments (the device has %llu)",
                      k->name, (unsigned long long)local_total, (unsigned long long)in->local_mem_size);
-  if (!out && n == 0 && rvcl_queue_hold_launch(q, k, &nd, dim, args, na)) return CL_SUCCESS;
-  st = rvhal_enqueue_kernel(q->q, &deps, k->program->hp, k->hk, &nd, args, na, dim, &rvcl_launch_options,
-                            out ? &ev : NULL);
+  /* The launch, described once: held, or handed to the rvhal queue. */
+  rvhal_launch_request_t *r;
+  st = rvhal_launch_request_create(k->program->hp, k->hk, &nd, args, na, dim, &rvcl_launch_options, &r);
+  if (st == RVHAL_INVALID_ARGUMENT) return rvcl_fail_rvhal(c, fn, CL_INVALID_KERNEL_ARGS, st);
+  if (st != RVHAL_OK) return rvcl_fail_rvhal(c, fn, CL_OUT_OF_HOST_MEMORY, st);
+  if (!out && n == 0) {
+    rvcl_queue_hold_launch(q, k, r);
+    rvhal_launch_request_release(r);
+    return CL_SUCCESS;
+  }
+  st = rvhal_enqueue_launch(q->q, &deps, r, out ? &ev : NULL);
+  rvhal_launch_request_release(r);
   if (st == RVHAL_INVALID_ARGUMENT) return rvcl_fail_rvhal(c, fn, CL_INVALID_KERNEL_ARGS, st);
   return rvcl_enqueue_done(q, fn, CL_COMMAND_NDRANGE_KERNEL, st, ev, CL_FALSE, out);
 }
