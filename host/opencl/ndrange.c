@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "icd.h"
+#include "rvhal/rvhal_launch_geometry.h"
 
 const rvhal_launch_options_t rvcl_launch_options = {.non_uniform = 1};
 
@@ -112,14 +113,20 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
   }
   uint32_t na = k->ki->num_args;
   hal_arg_t args[RVHAL_META_MAX_ARGS];
-  uint64_t local_total = 0;
+  /* A group's local memory, as the device carves it (each argument's block
+   * aligned: rvhal_launch_geometry.h). */
+  uint64_t local_total = 0, local_arg = 0;
+  int local_fits = 1;
   for (uint32_t i = 0; i < na && i < RVHAL_META_MAX_ARGS; i++) {
     args[i] = k->args[i].arg;
-    if (k->ki->args[i].kind == RVHAL_ARG_KIND_LOCAL) local_total += args[i].size;
+    if (k->ki->args[i].kind == RVHAL_ARG_KIND_LOCAL) {
+      local_arg += args[i].size;
+      local_fits = local_fits && rvhal_launch_local_add(&local_total, args[i].size, in->local_mem_size);
+    }
   }
-  if (local_total > in->local_mem_size)
+  if (!local_fits || local_total > in->local_mem_size)
     return rvcl_fail(c, fn, CL_OUT_OF_RESOURCES, "kernel %s: %llu bytes of __local arguments (the device has %llu)",
-                     k->name, (unsigned long long)local_total, (unsigned long long)in->local_mem_size);
+                     k->name, (unsigned long long)local_arg, (unsigned long long)in->local_mem_size);
   /* The launch, described once: held, or handed to the rvhal queue. */
   rvhal_launch_request_t *r;
   st = rvhal_launch_request_create(k->program->hp, k->hk, &nd, args, na, dim, &rvcl_launch_options, &r);

@@ -18,6 +18,7 @@
 #include "base/isa_check.h"
 #include "memory/allocator.h"
 #include "program/program.h"
+#include "rvhal/rvhal_kernel_abi.h"
 
 /* A kernel ELF links into the program area; its file may hold symbols and
  * debug information besides, but nothing near this. */
@@ -132,6 +133,15 @@ int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_
                      p->elf->arch[0] ? p->elf->arch : "(no Tag_RISCV_arch)", kernel_abi, info->name, info->isa,
                      info->kernel_abi, isa_bad ? "it lacks " : "its kernels use the other float ABI",
                      isa_bad ? lacks : "", info->isa, info->kernel_abi);
+    goto fail;
+  }
+  /* Its SDK must read what this firmware writes. */
+  uint32_t kabi = 0;
+  if ((rc = rvhal_elf_kernel_abi(p->elf, &kabi)) < 0) goto fail;
+  if (rc && kabi != RVHAL_KERNEL_ABI_VERSION) {
+    rc = rvhal_error(RVHAL_BAD_ELF, "program_load: the kernel was built for kernel ABI version %u "
+                     "(__rvhal_kernel_abi); this rvhal runs version %u: rebuild it with this rvhal's kernel SDK",
+                     kabi, RVHAL_KERNEL_ABI_VERSION);
     goto fail;
   }
   if ((rc = collect_kernels(p))) goto fail;

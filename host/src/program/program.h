@@ -33,6 +33,11 @@ void rvhal_arg_pack_laid_out(const hal_arg_t *args, uint32_t num_args, uint32_t 
  * symbol; *out_num is set also on failure (names to free). */
 int rvhal_elf_kernels(const rvhal_elf_image_t *img, rvhal_kernel_entry_t *out, uint32_t *out_num);
 
+/* The kernel ABI version the image records (rvhal_kernel_abi.h): 1 and
+ * *out_version, 0 if it records none (a kernel on the HAL's ABI alone, or
+ * built before the record), else RVHAL_BAD_ELF (program_info.c). */
+int rvhal_elf_kernel_abi(const rvhal_elf_image_t *img, uint32_t *out_version);
+
 typedef struct rvhal_program_obj {
   hal_program_t handle;
   rvhal_elf_image_t *elf;
