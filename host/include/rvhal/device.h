@@ -24,6 +24,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* what librvhal exports: host/librvhal.map */
 
 /* The version of this C API. (The oneAPI Construction Kit HAL interface,
  * version 6, is served by the adapter libhal_rvhal.so: ock/.) */
@@ -289,6 +290,7 @@ typedef struct rvhal_launch_progress {
 
 int rvhal_device_launch_progress(const rvhal_device_t *device, rvhal_launch_progress_t *out_progress);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -39,6 +39,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* what librvhal exports: host/librvhal.map */
 
 typedef struct rvhal_queue rvhal_queue_t;
 typedef struct rvhal_event rvhal_event_t;
@@ -203,6 +204,7 @@ int rvhal_enqueue_command_buffer(rvhal_queue_t *queue, const rvhal_dependencies_
                                  const rvhal_command_buffer_t *command_buffer, const hal_addr_t *bindings,
                                  uint32_t num_bindings, rvhal_event_t **out_event);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -24,21 +24,18 @@
  * SPIN_FACTOR times that average (at least SPIN_MIN_NS), then by sleeping
  * on the device's wake-up byte. While the host spins it is not marked
  * waiting, so the device sends no byte: a short launch makes no system call
- * on either side. Measured on the 2-core build machine under load, empty
- * launch: p50 1.1 us, p99 1.2 us spinning 5 us; sleeping at once p50 9.5 us,
- * p99 511 us. The spin never calls sched_yield: on a loaded host that gave
- * the core away for a whole round of other tasks (every launch ~530 us).
- * Longer launches sleep at once. A launch that rang the doorbell spins
- * too: hart 0 first wakes from wfi (~30 us), and the adaptive spin (3x the
- * recent launches) covers that on a quiet host (empty launch, doorbell
- * every launch, load ~2: p50 30-51 us spinning, 52-56 us sleeping at once;
- * on a loaded host sleeping saved host CPU but not time). The wake-up is
- * not in a launch's device time, so such a launch spins for twice the
- * recent wake-ups too (a running average of round trip minus device time,
- * at most SPIN_MAX_NS in all): spun for by its device time alone, an
- * empty launch's doorbell flipped from run to run between p50 25 us (the
- * spin covered the wake-up) and 45-60 us (it slept). RVHAL_HOST_SPIN_NS sets a fixed spin
- * instead (rvhal_launcher_create reads it into host_spin_ns; 0: adaptive). */
+ * on either side, and a short spin beats sleeping by far
+ * (docs/performance.md, "Figures behind the code's choices"). The spin
+ * never calls sched_yield: on a loaded host that gives the core away for a
+ * whole round of other tasks. Longer launches sleep at once. A launch that
+ * rang the doorbell spins too: hart 0 first wakes from wfi, which the
+ * adaptive spin covers on a quiet host. The wake-up is not in a launch's
+ * device time, so such a launch spins for twice the recent wake-ups too (a
+ * running average of round trip minus device time, at most SPIN_MAX_NS in
+ * all): spun for by its device time alone, a doorbell launch covered the
+ * wake-up in some runs and slept in others. RVHAL_HOST_SPIN_NS sets a fixed
+ * spin instead (rvhal_launcher_create reads it into host_spin_ns; 0:
+ * adaptive). */
 #define SPIN_MAX_NS 60000u
 #define SPIN_MIN_NS 5000u
 #define SPIN_FACTOR 3u
@@ -62,9 +59,9 @@
  * a hart's share is not known: strided kernels touch every page from
  * every hart) than the TLB has asks the harts to grow it to that (a power
  * of two, at most TLB_MAX_ENTRIES) before they start. Later launches need
- * nothing: a flush costs an empty launch ~3 us, and a big launch the
- * refill of every page (vector_add over 192 MiB: 49152). Beyond
- * TLB_MAX_ENTRIES (64 MiB of pages) a bigger TLB measured no faster. */
+ * nothing: a flush costs an empty launch time, and a big launch the refill
+ * of every page. Beyond TLB_MAX_ENTRIES (64 MiB of pages) a bigger TLB was
+ * no faster (docs/performance.md, "Figures behind the code's choices"). */
 #define TLB_START_ENTRIES 256u
 #define TLB_MAX_ENTRIES (1u << 14)
 
@@ -540,7 +537,7 @@ void rvhal_launch_encode(rvhal_device_t *d, const rvhal_launch_prepared_t *pr, r
 
 int rvhal_launch_submit(rvhal_device_t *d, const rvhal_launch_request_t *r, int after_ok, rvhal_launch_t *out) {
   rvhal_launcher_t *L = rvhal_launcher(d);
-  rvhal_launch_slot_t *slot;
+  rvhal_launch_slot_t *slot = NULL; /* (set unless next_slot fails) */
   RVHAL_RETURN_IF_ERROR(rvhal_launch_next_slot(d, "kernel_exec", &slot));
   rvhal_launch_prepared_t pr;
   RVHAL_RETURN_IF_ERROR(rvhal_launch_prepare(d, r, &pr));
@@ -616,8 +613,8 @@ int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvh
   /* Submit: publish, then ring unless hart 0 is polling (Dekker with the
    * firmware's `polling` flag and its re-check of `submitted`). */
   /* This thread will wait: keep hart 0 off its CPU (qemu_backend.c). Not
-   * when hart 0 never lingers: waking it from wfi across CPUs measured
-   * slower (doorbell launch p50 79 us, against 34 us unplaced). */
+   * when hart 0 never lingers: waking it from wfi across CPUs is slower
+   * (docs/performance.md, "Figures behind the code's choices"). */
   int cpu = sched_getcpu();
   if (cpu != L->placed_cpu && L->options->linger_us != RVHAL_LINGER_OFF && L->backend->vtable->place) {
     L->backend->vtable->place(L->backend, cpu);
@@ -668,8 +665,8 @@ int rvhal_launch_wait(rvhal_device_t *d, rvhal_launch_t *l, int more, rvhal_comp
                        "it failed", kname, (unsigned long long)seq);
   rvhal_launch_slot_t *slot = &L->ctrl->ring.slots[seq % RVHAL_RING_SLOTS];
   /* A spin takes a core: the wake-up is spun for only while the harts it
-   * wakes leave the host one (4 groups on 4 harts, doorbell: p50 46-49 us
-   * spinning, 30-50 us not). */
+   * wakes leave the host one (with every core a hart's, spinning was
+   * slower: docs/performance.md, "Figures behind the code's choices"). */
   int rc = wait_for(d, seq, kname, l->rang && l->harts < L->host_cpus);
   if (rc) return rc;
   L->retired = seq;
