@@ -128,7 +128,7 @@ int rvhal_device_boot(rvhal_device_t *d) {
    * loaded it already, and every plugin zeroes them when it starts. */
   uint8_t *ctrl = be->ram + (d->layout.ctrl - d->layout.ram_base);
   const size_t insns = offsetof(rvhal_ctrl_t, insns), insns_end = insns + sizeof(rvhal_insn_counts_t);
-  if (!be->ram_zero) { /* a first boot skips it: 1.5 MiB of page faults, ~1.1 ms of every create */
+  if (!be->ram_zero) { /* a first boot skips it: page faults in every create (docs/performance.md) */
     memset(ctrl, 0, insns);
     memset(ctrl + insns_end, 0, RVHAL_FW_REGION_SIZE - RVHAL_CTRL_OFFSET - insns_end);
   }

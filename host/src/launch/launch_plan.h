@@ -2,8 +2,9 @@
  * caller asked against the device's limits and the kernel's metadata, and
  * plan it (the ND-range in groups, the argument layout, local memory, how
  * the harts share the work). Pure: nothing is read from or written to the
- * device, so the plan is unit tested (tests/unit/test_launch_plan.c) and a
- * command list keeps each launch's plan instead of computing it again. */
+ * device, so the plan is unit tested (tests/unit/test_launch_plan.c). A
+ * command list plans each launch once, when it is encoded, and packs it
+ * then (command_list_encode.c): its plans are not kept. */
 #ifndef RVHAL_HOST_LAUNCH_PLAN_H
 #define RVHAL_HOST_LAUNCH_PLAN_H
 

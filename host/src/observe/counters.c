@@ -147,8 +147,9 @@ int rvhal_counters_exactness(int counters_on, int plugin_counts, int exact_timin
                : "rvhal's QEMU plugin is not loaded: instruction counts are QEMU's minstret (all harts together "
                  "under -icount)";
   else if (fast) why = "fast timing mode: cycle counts follow host time; instruction counts are exact per hart";
-  /* Measured: the same team launch gives a few different splits of its
-   * instructions and ~0.5% different cycles from run to run. */
+  /* The same team launch gives a few different splits of its
+   * instructions and slightly different cycles from run to run
+   * (docs/counters.md). */
   if (!why && harts_per_group > 1)
     why = "exact timing, but the last launch ran teams of several harts per group: they share QEMU's one "
           "thread in slices QEMU chooses, so which hart waits at a barrier, and how long, varies a little from run "
