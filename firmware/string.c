@@ -1,9 +1,8 @@
 /* memcpy, memmove, memset and memcmp for the firmware, a word at a time.
- * picolibc's (as Debian builds it) go a byte at a time: 6 instructions a
- * byte. Every launch copies the descriptor and the arguments to the
- * kernel's block (user.c copies those inline now) and compares the PMP
- * ranges (what it saved: docs/performance.md, "Figures behind the code's
- * choices").
+ * picolibc's (as Debian builds it) go a byte at a time. Every launch
+ * copies the descriptor and the arguments to the kernel's block (user.c
+ * copies those inline now) and compares the PMP ranges (what it saved:
+ * docs/performance.md, "Figures behind the code's choices").
  * Built with -fno-tree-loop-distribute-patterns (CMakeLists.txt), so that
  * GCC does not turn these loops back into calls to themselves. */
 #include <stddef.h>

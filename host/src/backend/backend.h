@@ -53,7 +53,7 @@ struct rvhal_backend {
   uint64_t ram_base; /* device address of ram[0] */
   uint64_t ram_size;
   int ram_zero;      /* nothing has written `ram` yet (a new memfd): every byte reads 0, and
-                        zeroing it would only fault its pages in (~3 us each) */
+                        zeroing it would only fault its pages in */
 };
 
 /* Sync points for a non-coherent backend, whose ram is a mirror: after
