@@ -99,7 +99,7 @@ message(STATUS "docs/architecture.md names all ${nsources} source files (${nname
 # include of a module header in host/src, host/opencl and host/tools: a
 # module's own folder, or the face of a module it uses (the top-level files
 # of host/src: any face; host/opencl: none, it is built on the public API;
-# host/tools: base's face).
+# host/tools: base's face); and no include climbs out of its folder (../).
 if(NOT MODULES_FILE)
   return()
 endif()
@@ -160,6 +160,12 @@ endforeach()
 
 # Includes of module headers.
 function(_check_includes file allowed_own allowed_uses)
+  # A path that climbs out of the file's folder would pass by the faces.
+  file(STRINGS "${SOURCE_DIR}/${file}" climbs REGEX "^[ \t]*#[ \t]*include[ \t]*\"[^\"]*\\.\\./")
+  foreach(inc IN LISTS climbs)
+    string(STRIP "${inc}" inc)
+    list(APPEND errors "${file}: ${inc}: an include of a module goes by its name, not by ../")
+  endforeach()
   file(STRINGS "${SOURCE_DIR}/${file}" incs REGEX "^[ \t]*#[ \t]*include[ \t]*\"[a-z_]+/[^\"]+\"")
   foreach(inc IN LISTS incs)
     string(REGEX MATCH "\"([a-z_]+)/([^\"]+)\"" _ "${inc}")
@@ -169,12 +175,13 @@ function(_check_includes file allowed_own allowed_uses)
       continue()
     endif()
     if(NOT m IN_LIST allowed_uses)
-      set(errors ${errors} "${file}: includes ${m}/${h}: module ${m} is not one it uses" PARENT_SCOPE)
+      list(APPEND errors "${file}: includes ${m}/${h}: module ${m} is not one it uses")
     elseif(NOT h IN_LIST face_${m})
       list(JOIN face_${m} " " face)
-      set(errors ${errors} "${file}: includes ${m}/${h}, which is not in module ${m}'s face (${face})" PARENT_SCOPE)
+      list(APPEND errors "${file}: includes ${m}/${h}, which is not in module ${m}'s face (${face})")
     endif()
   endforeach()
+  set(errors "${errors}" PARENT_SCOPE)
 endfunction()
 file(GLOB_RECURSE host_files RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/host/*.c" "${SOURCE_DIR}/host/*.h")
 foreach(f IN LISTS host_files)
