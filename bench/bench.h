@@ -42,7 +42,9 @@ void bench_vadd(const char *kernel_dir, int runs);
 void bench_teams(const char *kernel_dir, int runs);
 void bench_queue(const char *kernel_dir, int runs);
 void bench_rvv(const char *kernel_dir, int runs); /* bench_rvv.c: RVV against scalar */
-void bench_peers(const char *kernel_dir, int runs);
+/* peers: cl_dir holds the OpenCL C forms of its kernels (peers/opencl/NAME.cl
+ * as peers_cl_NAME.elf), or NULL */
+void bench_peers(const char *kernel_dir, const char *cl_dir, int runs);
 void bench_counters(const char *kernel_dir, int runs);
 void bench_gdb(const char *kernel_dir, int runs);
 /* OpenCL C beside the C SDK; cl_elf: bench_opencl.cl built by rvhal cc. */

@@ -13,7 +13,18 @@
  * it is exact. Inputs prepared outside; checksums say whether the outputs
  * agree. qemu-user needs the
  * Debian packages qemu-user and gcc-riscv64-linux-gnu (bench/peers/run.sh
- * installs them). */
+ * installs them).
+ *
+ * And the same four kernels in OpenCL C (peers/opencl/NAME.cl, compiled by
+ * rvhal cc, a kernel an ELF as the examples) on the same device, with the
+ * same buffers: `opencl/sdk`, the OpenCL C
+ * kernel's QEMU CPU time over the C SDK kernel's. A session runs the C SDK
+ * kernel's launches, then the OpenCL C kernel's (or the other way round,
+ * every other session: a launch of the other program installs it, which
+ * flushes the harts' TLBs), each launch beside a round of the floor; each
+ * side's launches over the floor's rounds beside them, and the OpenCL C
+ * side's median of those over the C SDK side's, is the ratio, so a load
+ * that changed between the two phases falls out with the floor's. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +43,7 @@
 /* Untimed launches first: the program install, first touch, and growing
  * QEMU's TLB (docs/architecture.md). */
 #define PEERS_WARM_UP 3
-enum { SIDE_NATIVE, SIDE_USER, SIDE_FLOOR, SIDE_RVHAL, NSIDES };
+enum { SIDE_NATIVE, SIDE_USER, SIDE_FLOOR, SIDE_RVHAL, SIDE_OPENCL, NSIDES };
 #define NTHREADS 3 /* 1, 2, 4 threads or harts */
 static const uint32_t thread_counts[NTHREADS] = {1, 2, 4};
 #define RAM_MIB 512u /* the rvhal device's: 3 x 64 MiB for vector_add */
@@ -59,12 +70,15 @@ typedef struct result {
  * the same loop moved by up to 5 % (host memory placement), more than
  * between runs of one. */
 #define PEERS_SESSIONS_MAX 8
+/* What a session runs: rvhal (the C SDK kernel) alternating with the floor,
+ * then the OpenCL C kernel alternating with the floor. */
+enum { RUN_SDK, RUN_FLOOR, RUN_OPENCL, RUN_FLOOR_CL, NRUNS };
 typedef struct samples {
   int n, sessions;
-  double t[2][PEERS_SESSIONS_MAX * PEERS_RUNS_MAX], cpu[2][PEERS_SESSIONS_MAX * PEERS_RUNS_MAX]; /* [rvhal, floor] */
+  double t[NRUNS][PEERS_SESSIONS_MAX * PEERS_RUNS_MAX], cpu[NRUNS][PEERS_SESSIONS_MAX * PEERS_RUNS_MAX];
   double session[2][PEERS_SESSIONS_MAX]; /* rvhal / floor, median of the session's runs [wall, cpu] */
-  uint64_t sum[2];
-  int floor_failed;
+  uint64_t sum[NRUNS];
+  int floor_failed, opencl; /* opencl: the OpenCL C kernel ran */
 } samples_t;
 
 /* One kernel on an rvhal device, its inputs in place. */
@@ -72,6 +86,8 @@ typedef struct rvhal_run {
   bench_dev_t *b;
   const peer_kernel_t *pk;
   hal_kernel_t k;
+  hal_program_t cl_p; /* the OpenCL C kernels (cl_p 0: not loaded) */
+  hal_kernel_t cl_k;
   hal_addr_t in0, in1, out;
   size_t out_size;
   uint32_t m, w, n, nargs;
@@ -138,13 +154,14 @@ static void run_prepare(rvhal_run_t *r, bench_dev_t *b, const peer_kernel_t *pk)
   BENCH_CHECK(rvhal_device_host_pid(d, &r->pid));
 }
 
-/* One launch: wall us and QEMU CPU ns. The output is cleared (untimed)
- * before the first launch only, except histogram's, which accumulates (1
- * KiB): the host's 64 MiB of stores just before a launch made QEMU's own
- * stores to the same lines dearer (vector_add over the floor, which clears
- * nothing between rounds: 1.00-1.13 with a clear per launch, 0.995-1.001
- * without, QEMU CPU). Each launch rewrites the whole output. */
-static void run_once(rvhal_run_t *r, double *wall_us, double *cpu_ns) {
+/* One launch of the C SDK kernel, or of its OpenCL C form: wall us and
+ * QEMU CPU ns. The output is cleared (untimed) before the first launch
+ * only, except histogram's, which accumulates (1 KiB): the host's 64 MiB of
+ * stores just before a launch made QEMU's own stores to the same lines
+ * dearer (vector_add over the floor, which clears nothing between rounds:
+ * 1.00-1.13 with a clear per launch, 0.995-1.001 without, QEMU CPU). Each
+ * launch rewrites the whole output. */
+static void run_once(rvhal_run_t *r, int opencl, double *wall_us, double *cpu_ns) {
   const peer_kernel_t *pk = r->pk;
   hal_ndrange_t nd = {.global = {pk->global[0], pk->global[1], 1}, .local = {pk->local[0], pk->local[1], 1}};
   const uint32_t zero = 0;
@@ -156,17 +173,24 @@ static void run_once(rvhal_run_t *r, double *wall_us, double *cpu_ns) {
   const rvhal_launch_options_t lo = {.privileged = priv && *priv == '1'};
   const bench_cpu_snap_t c = bench_proc_cpu_snap_idle(r->pid);
   const double a = bench_now_us();
-  BENCH_CHECK(rvhal_kernel_exec_ex(r->b->d, r->b->p, r->k, &nd, r->args, r->nargs, pk->dims, &lo));
+  BENCH_CHECK(rvhal_kernel_exec_ex(r->b->d, opencl ? r->cl_p : r->b->p, opencl ? r->cl_k : r->k, &nd, r->args, r->nargs,
+                                   pk->dims, &lo));
   *wall_us = bench_now_us() - a;
   const bench_cpu_snap_t c1 = bench_proc_cpu_snap_idle(r->pid);
   *cpu_ns = bench_cpu_between(&c, &c1);
 }
 
-/* The output's checksum; frees the buffers. */
-static uint64_t run_finish(rvhal_run_t *r) {
+/* The output's checksum. */
+static uint64_t run_sum(rvhal_run_t *r) {
   void *po;
   BENCH_CHECK(rvhal_mem_map(r->b->d, r->out, r->out_size, &po));
-  uint64_t sum = peer_checksum(po, r->out_size);
+  return peer_checksum(po, r->out_size);
+}
+
+/* The output's checksum; frees the buffers and the OpenCL C program. */
+static uint64_t run_finish(rvhal_run_t *r) {
+  uint64_t sum = run_sum(r);
+  if (r->cl_p) BENCH_CHECK(rvhal_program_free(r->b->d, r->cl_p));
   BENCH_CHECK(rvhal_mem_free(r->b->d, r->in0));
   BENCH_CHECK(rvhal_mem_free(r->b->d, r->in1));
   BENCH_CHECK(rvhal_mem_free(r->b->d, r->out));
@@ -308,42 +332,57 @@ static double ratio_median(const double *num, const double *den, int n, double *
 
 /* One session of a kernel: a device and a floor, their runs alternating
  * (which goes first alternates too), both QEMUs up so that a changing load
- * falls on both; appended to `acc`. */
+ * falls on both; with cl_dir, the OpenCL C kernel's phase on the same
+ * device and buffers, against the same floor; appended to `acc`. */
 static void rvhal_and_floor(const char *kernel_dir, const peer_kernel_t *pk, const rvhal_device_options_t *o,
-                            int runs, int with_floor, samples_t *acc) {
+                            int runs, int with_floor, const char *cl_dir, samples_t *acc) {
   bench_dev_t b = bench_open(kernel_dir, pk->elf, o);
   if (strcmp(rvhal_device_get_info(b.d)->board, "qemu-virt")) with_floor = 0;
   rvhal_run_t r;
   run_prepare(&r, &b, pk);
+  if (cl_dir) {
+    char cl_elf[1024];
+    snprintf(cl_elf, sizeof cl_elf, "%s/peers_cl_%s.elf", cl_dir, pk->name);
+    BENCH_CHECK(rvhal_program_load_file(b.d, cl_elf, &r.cl_p));
+    BENCH_CHECK(rvhal_program_find_kernel(b.d, r.cl_p, pk->name, &r.cl_k));
+    acc->opencl = 1;
+  }
+  const int phases = cl_dir ? 2 : 1;
   const placement_t where = placement_of(&r);
   floor_run_t f = {.pid = -1, .out = NULL, .go = -1};
-  if (with_floor) f = floor_start(kernel_dir, pk, o->num_harts, PEERS_WARM_UP + runs, &where);
+  if (with_floor) f = floor_start(kernel_dir, pk, o->num_harts, phases * (PEERS_WARM_UP + runs), &where);
   int floor_ok = f.pid > 0;
-  double *t[2] = {acc->t[0] + acc->n, acc->t[1] + acc->n}, *cpu[2] = {acc->cpu[0] + acc->n, acc->cpu[1] + acc->n};
-  for (int i = -PEERS_WARM_UP; i < runs; i++)
-    for (int k = 0; k < 2; k++) {
-      const int side = (i + k) & 1;
-      double w = 0, c = 0;
-      if (side) {
-        if (!floor_ok) continue;
-        floor_ok = floor_round(&f, &w, &c);
-      } else {
-        run_once(&r, &w, &c);
+  double *t[NRUNS], *cpu[NRUNS];
+  for (int side = 0; side < NRUNS; side++) t[side] = acc->t[side] + acc->n, cpu[side] = acc->cpu[side] + acc->n;
+  for (int phase = 0; phase < phases; phase++) {
+    const int opencl = phases == 2 && (phase ^ (acc->sessions & 1)); /* which kernel goes first alternates */
+    const int mine = opencl ? RUN_OPENCL : RUN_SDK, floors = opencl ? RUN_FLOOR_CL : RUN_FLOOR;
+    for (int i = -PEERS_WARM_UP; i < runs; i++)
+      for (int k = 0; k < 2; k++) {
+        const int side = (i + k) & 1 ? floors : mine;
+        double w = 0, c = 0;
+        if (side == floors) {
+          if (!floor_ok) continue;
+          floor_ok = floor_round(&f, &w, &c);
+        } else {
+          run_once(&r, opencl, &w, &c);
+          if (i == runs - 1) acc->sum[side] = run_sum(&r);
+        }
+        if (i >= 0) t[side][i] = w, cpu[side][i] = c;
       }
-      if (i >= 0) t[side][i] = w, cpu[side][i] = c;
-    }
-  if (with_floor && !(f.pid > 0 && floor_finish(&f, &acc->sum[1]) && floor_ok)) {
+  }
+  if (with_floor && !(f.pid > 0 && floor_finish(&f, &acc->sum[RUN_FLOOR]) && floor_ok)) {
     fprintf(stderr, "rvhal-bench: floor (%s, %u harts) gave no result\n", pk->name, o->num_harts);
     acc->floor_failed = 1;
   }
   if (!with_floor) acc->floor_failed = 1;
   if (!acc->floor_failed) {
-    acc->session[0][acc->sessions] = ratio_median(t[0], t[1], runs, NULL, NULL);
-    acc->session[1][acc->sessions] = ratio_median(cpu[0], cpu[1], runs, NULL, NULL);
+    acc->session[0][acc->sessions] = ratio_median(t[RUN_SDK], t[RUN_FLOOR], runs, NULL, NULL);
+    acc->session[1][acc->sessions] = ratio_median(cpu[RUN_SDK], cpu[RUN_FLOOR], runs, NULL, NULL);
   }
   acc->sessions++;
   acc->n += runs;
-  acc->sum[0] = run_finish(&r);
+  run_finish(&r);
   bench_close(&b);
 }
 
@@ -354,22 +393,47 @@ static double median_of(const double *v, int n) {
   return bench_stats(q, (size_t)n).median;
 }
 
-/* A kernel's sessions into its rvhal and floor results. */
-static void peers_results(samples_t *acc, result_t *rvhal, result_t *floor) {
-  rvhal->ms = median_of(acc->t[0], acc->n) / 1e3;
-  rvhal->cpu_ms = median_of(acc->cpu[0], acc->n) / 1e6;
-  rvhal->sum = acc->sum[0];
+/* A kernel's sessions into its rvhal, floor and OpenCL C results. The
+ * OpenCL C side's pair[c][0] is opencl / sdk: with the floor, the median of
+ * its launches over the floor's rounds beside them over the same of the C
+ * SDK's ([3], [4]: the two medians); without, the ratio of the sides'
+ * medians. */
+static void peers_results(samples_t *acc, result_t *rvhal, result_t *floor, result_t *opencl) {
+  rvhal->ms = median_of(acc->t[RUN_SDK], acc->n) / 1e3;
+  rvhal->cpu_ms = median_of(acc->cpu[RUN_SDK], acc->n) / 1e6;
+  rvhal->sum = acc->sum[RUN_SDK];
+  *opencl = (result_t){.ms = -1, .cpu_ms = -1};
+  if (acc->opencl) {
+    opencl->ms = median_of(acc->t[RUN_OPENCL], acc->n) / 1e3;
+    opencl->cpu_ms = median_of(acc->cpu[RUN_OPENCL], acc->n) / 1e6;
+    opencl->sum = acc->sum[RUN_OPENCL];
+    for (int c = 0; c < 2; c++) {
+      double *pr = opencl->pair[c];
+      double *const *v = c ? (double *const[]){acc->cpu[RUN_OPENCL], acc->cpu[RUN_FLOOR_CL], acc->cpu[RUN_SDK],
+                                               acc->cpu[RUN_FLOOR]}
+                           : (double *const[]){acc->t[RUN_OPENCL], acc->t[RUN_FLOOR_CL], acc->t[RUN_SDK],
+                                               acc->t[RUN_FLOOR]};
+      if (acc->floor_failed) {
+        pr[3] = median_of(v[0], acc->n), pr[4] = median_of(v[2], acc->n);
+      } else {
+        pr[3] = ratio_median(v[0], v[1], acc->n, NULL, NULL);
+        pr[4] = ratio_median(v[2], v[3], acc->n, NULL, NULL);
+      }
+      pr[0] = pr[3] / pr[4];
+    }
+  }
   *floor = (result_t){.ms = -1, .cpu_ms = -1};
   if (acc->floor_failed) return;
   for (int c = 0; c < 2; c++) {
     double *pr = rvhal->pair[c];
-    pr[0] = ratio_median(c ? acc->cpu[0] : acc->t[0], c ? acc->cpu[1] : acc->t[1], acc->n, &pr[3], &pr[4]);
+    pr[0] = ratio_median(c ? acc->cpu[RUN_SDK] : acc->t[RUN_SDK], c ? acc->cpu[RUN_FLOOR] : acc->t[RUN_FLOOR], acc->n,
+                         &pr[3], &pr[4]);
     bench_stats(acc->session[c], (size_t)acc->sessions);
     pr[1] = acc->session[c][0], pr[2] = acc->session[c][acc->sessions - 1];
   }
-  floor->ms = median_of(acc->t[1], acc->n) / 1e3;
-  floor->cpu_ms = median_of(acc->cpu[1], acc->n) / 1e6;
-  floor->sum = acc->sum[1];
+  floor->ms = median_of(acc->t[RUN_FLOOR], acc->n) / 1e3;
+  floor->cpu_ms = median_of(acc->cpu[RUN_FLOOR], acc->n) / 1e6;
+  floor->sum = acc->sum[RUN_FLOOR];
 }
 
 /* `prefix peer kernel threads runs`, parsed; ms < 0 if it did not run. */
@@ -410,7 +474,7 @@ void bench_counters(const char *kernel_dir, int runs) {
     for (int k = 0; k < 2; k++) {
       int on = (i + k) & 1; /* which goes first alternates too */
       double w, c;
-      run_once(&r[on], &w, &c);
+      run_once(&r[on], 0, &w, &c);
       if (i >= 0) t[on][i] = w, cpu[on][i] = c;
     }
   result_t res[2];
@@ -440,7 +504,7 @@ static void ratio(char *buf, size_t cap, const result_t *num, const result_t *de
   }
 }
 
-void bench_peers(const char *kernel_dir, int runs) {
+void bench_peers(const char *kernel_dir, const char *cl_dir, int runs) {
   if (runs > PEERS_RUNS_MAX)
     runs = PEERS_RUNS_MAX;
   result_t res[PEER_NUM_KERNELS][NSIDES][NTHREADS];
@@ -479,6 +543,14 @@ void bench_peers(const char *kernel_dir, int runs) {
     return;
   }
   int floor_missing = 0;
+  for (int k = 0; cl_dir && k < PEER_NUM_KERNELS; k++) {
+    char cl_elf[1024];
+    snprintf(cl_elf, sizeof cl_elf, "%s/peers_cl_%s.elf", cl_dir, peer_kernels[k].name);
+    if (access(cl_elf, R_OK) != 0) {
+      printf("peers     opencl/sdk skipped: no %s (the OpenCL C kernels, built by rvhal cc with clang-16)\n", cl_elf);
+      cl_dir = NULL;
+    }
+  }
   for (int t = 0; t < NTHREADS; t++) {
     /* Hart 0 does not linger after a launch: its QEMU is idle, and its CPU
      * time exact, when the launch returns (as the floor's between rounds). */
@@ -489,8 +561,8 @@ void bench_peers(const char *kernel_dir, int runs) {
       static samples_t acc; /* large: off the stack */
       memset(&acc, 0, sizeof acc);
       for (int session = 0; session < sessions; session++)
-        rvhal_and_floor(kernel_dir, &peer_kernels[k], &o, runs, !(rvhal_only && *rvhal_only == '1'), &acc);
-      peers_results(&acc, &res[k][SIDE_RVHAL][t], &res[k][SIDE_FLOOR][t]);
+        rvhal_and_floor(kernel_dir, &peer_kernels[k], &o, runs, !(rvhal_only && *rvhal_only == '1'), cl_dir, &acc);
+      peers_results(&acc, &res[k][SIDE_RVHAL][t], &res[k][SIDE_FLOOR][t], &res[k][SIDE_OPENCL][t]);
       floor_missing |= res[k][SIDE_FLOOR][t].ms < 0;
     }
   }
@@ -498,7 +570,7 @@ void bench_peers(const char *kernel_dir, int runs) {
     printf("peers     floor column incomplete: it needs %s/peer_floor.elf (built with the kernels) and device %u "
            "on the qemu-virt board (-d)\n", kernel_dir, bench_device);
 
-  static const char *const side_names[NSIDES] = {"native", "qemu-user", "floor", "rvhal"};
+  static const char *const side_names[NSIDES] = {"native", "qemu-user", "floor", "rvhal", "rvhal OpenCL C"};
   for (int cpu = 0; cpu < 2; cpu++) {
     printf("peers     %s, medians of %d (rvhal, floor: %d sessions of %d), threads or harts 1 / 2 / 4 (fast timing)\n",
            cpu ? "host CPU ms (all threads; QEMU's for floor and rvhal; less disturbed by a loaded host)" : "wall ms",
@@ -558,5 +630,32 @@ void bench_peers(const char *kernel_dir, int runs) {
       }
       printf("\n");
     }
+  }
+  if (!cl_dir) return;
+  /* OpenCL C over the C SDK, QEMU CPU: the median of the launches' paired
+   * ratios (each OpenCL C launch over the C SDK launch beside it). */
+  printf("peers     opencl/sdk: the OpenCL C kernels (bench/peers/opencl/, rvhal cc) over the C SDK's, QEMU CPU, "
+         "same device and buffers, each side's %d launches over the floor's rounds beside them (without the floor: "
+         "over each other), harts 1 / 2 / 4\n", sessions * runs);
+  for (int k = 0; k < PEER_NUM_KERNELS; k++) {
+    if (!want[k]) continue;
+    char r[40];
+    int n = 0;
+    for (int t = 0; t < NTHREADS; t++)
+      n += snprintf(r + n, sizeof r - (size_t)n, "%s%.2f", t ? " / " : "", res[k][SIDE_OPENCL][t].pair[1][0]);
+    printf("peers     opencl/sdk %s  %s\n", peer_kernels[k].name, r);
+  }
+  printf("peers     opencl/sdk QEMU CPU [OpenCL C / floor, C SDK / floor: medians] and wall, outputs, harts 1 / 2 / 4\n");
+  for (int k = 0; k < PEER_NUM_KERNELS; k++) {
+    if (!want[k]) continue;
+    int same = 1;
+    printf("peers     %-24s", peer_kernels[k].name);
+    for (int t = 0; t < NTHREADS; t++) {
+      const result_t *x = &res[k][SIDE_OPENCL][t];
+      same &= x->sum == res[k][SIDE_RVHAL][t].sum;
+      printf("%s %.3f [%.3f, %.3f] wall %.3f", t ? " /" : "", x->pair[1][0], x->pair[1][3], x->pair[1][4],
+             x->pair[0][0]);
+    }
+    printf("  %s\n", same ? "outputs equal" : "OUTPUTS DIFFER FROM THE C SDK'S");
   }
 }

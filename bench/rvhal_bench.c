@@ -16,7 +16,8 @@
  *   teams     wall time by harts per group, for the default's choice
  *   queue     launches/s through a queue, gap between queued kernels, a pipeline
  *   counters  a kernel on 2 harts with counters on and off
- *   peers     four kernels on rvhal, natively and under QEMU user mode (not by default)
+ *   peers     four kernels on rvhal, natively and under QEMU user mode, and their
+ *             OpenCL C forms against the C SDK's (not by default)
  *   gdb       the GDB-remote backend against the QEMU one: launch round trip, ms per MiB
  *   rvv       RVV kernels (clang-16) against scalar twins on vector harts, per VLEN: exact
  *             instructions, wall and QEMU CPU time (only when asked)
@@ -365,7 +366,11 @@ int main(int argc, char **argv) {
     case 5: bench_teams(kernel_dir, runs); break;
     case 6: bench_queue(kernel_dir, runs); break;
     case 7: bench_counters(kernel_dir, runs); break;
-    case 8: bench_peers(kernel_dir, runs); break;
+    case 8: {
+      const char *cl = getenv("RVHAL_BENCH_PEERS_CL_DIR");
+      bench_peers(kernel_dir, cl && *cl ? cl : RVHAL_BENCH_PEERS_CL_DIR, runs);
+      break;
+    }
     case 9: bench_gdb(kernel_dir, runs); break;
     case 10: {
       const char *cl = getenv("RVHAL_BENCH_OPENCL_ELF");

@@ -3,9 +3,9 @@
 # plugin, the package files for find_package(rvhal) and pkg-config, docs,
 # and cpack's .debs and .tar.gz. Each file belongs to a component, one per
 # Debian package (RvhalPackage.cmake): lib (the shared library and what it
-# loads at run time: firmware, QEMU plugin), dev (headers, static library,
-# kernel SDK, CMake and pkg-config files), tools (the rvhal tool, the OCK
-# adapter, docs).
+# loads at run time: firmware, QEMU plugin), sdk (the kernel SDK), dev
+# (headers, static library, CMake and pkg-config files), tools (the rvhal
+# tool, the OCK adapter, the OpenCL ICD, docs).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -20,18 +20,28 @@ foreach(xlen ${RVHAL_DEVICE_XLENS})
           COMPONENT lib
           PATTERN CMakeFiles EXCLUDE PATTERN "*.cmake" EXCLUDE PATTERN "*.ninja" EXCLUDE PATTERN Makefile EXCLUDE)
 endforeach()
+# The kernel SDK (component sdk, its own Debian package: the OpenCL driver
+# compiles with it, librvhal-dev's rvhal_add_kernel too): per kernel set
+# (rv64, rv64-lp64, ...) the files of RVHAL_KERNEL_SDK_FILES (top-level
+# CMakeLists.txt) in lib/rvhal/<set>/, and one include directory that holds
+# everything a kernel includes: the SDK's headers and, under rvhal/, the ABI
+# headers they include. Kernels get only that directory, never the
+# install's include/ (at /usr that is the system's, whose glibc headers
+# would hide picolibc's).
 foreach(set ${RVHAL_KERNEL_SETS})
-  set(dev ${CMAKE_BINARY_DIR}/device-${set})
-  # The kernel SDK of this kernel set (rv64, rv64-lp64, ...): the runtime
-  # library and the linker script.
-  install(FILES ${dev}/sdk/librvhal_kernel.a ${dev}/linker/kernel.ld
-          DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/${set} COMPONENT dev)
-  # The OpenCL C built-in library (sdk/opencl; built when clang-16 is there).
-  install(FILES ${dev}/sdk/opencl/librvhal_opencl.a DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/${set} COMPONENT dev
-          OPTIONAL)
+  foreach(f ${RVHAL_KERNEL_SDK_FILES})
+    set(_optional)
+    if(f IN_LIST RVHAL_KERNEL_SDK_OPENCL_FILES)
+      set(_optional OPTIONAL)
+    endif()
+    install(FILES ${CMAKE_BINARY_DIR}/device-${set}/${f} DESTINATION ${RVHAL_INSTALL_PLUGINDIR}/${set}
+            COMPONENT sdk ${_optional})
+  endforeach()
 endforeach()
 install(TARGETS rvhal-qemu-insn-counter LIBRARY DESTINATION ${RVHAL_INSTALL_PLUGINDIR} COMPONENT lib)
-install(DIRECTORY ${RVHAL_SOURCE_DIR}/sdk/include/ DESTINATION ${RVHAL_INSTALL_SDK_INCLUDEDIR} COMPONENT dev
+install(DIRECTORY ${RVHAL_SOURCE_DIR}/sdk/include/ DESTINATION ${RVHAL_INSTALL_SDK_INCLUDEDIR} COMPONENT sdk
+        FILES_MATCHING PATTERN "*.h")
+install(DIRECTORY ${RVHAL_SOURCE_DIR}/abi/rvhal DESTINATION ${RVHAL_INSTALL_SDK_INCLUDEDIR} COMPONENT sdk
         FILES_MATCHING PATTERN "*.h")
 install(FILES ${RVHAL_SOURCE_DIR}/cmake/riscv64-unknown-elf.cmake ${RVHAL_SOURCE_DIR}/cmake/riscv32-unknown-elf.cmake
         DESTINATION ${RVHAL_INSTALL_CMAKEDIR}/toolchains COMPONENT dev)
@@ -69,7 +79,7 @@ foreach(set ${RVHAL_KERNEL_SETS})
     rvhal_kernel_compile_flags(_kflags ${CMAKE_MATCH_1} ${CMAKE_MATCH_2})
     list(JOIN _kflags " " _kflags)
     string(REPLACE "-" "_" _v ${set})
-    string(APPEND RVHAL_PC_SOFT_SETS "kernel_cflags_${_v}=${_kflags} -I\${kernel_includedir} -I\${includedir}\n"
+    string(APPEND RVHAL_PC_SOFT_SETS "kernel_cflags_${_v}=${_kflags} -I\${kernel_includedir}\n"
            "kernel_libs_${_v}=\${libdir}/rvhal/${set}/librvhal_kernel.a -T \${libdir}/rvhal/${set}/kernel.ld ${RVHAL_PC_KLINK}\n")
   endif()
 endforeach()

@@ -1,6 +1,8 @@
 /* Runs every example on a device of N harts (argv[1]) with work-group
  * sizes smaller than, equal to and larger than the hart count, and with
- * teams of harts per group. Every example checks all its results. */
+ * teams of harts per group. Every example checks all its results. With
+ * "once" after the device, each example runs once, with its own sizes (a
+ * device behind a slow link: scripts/spike.sh). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +16,11 @@ static void quiet(void *user, const char *line, size_t len) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: test_examples HARTS [DEVICE (index or name)]\n");
+  if (argc < 2 || (argc > 3 && strcmp(argv[3], "once"))) {
+    fprintf(stderr, "usage: test_examples HARTS [DEVICE (index or name) [once]]\n");
     return 2;
   }
+  const int once = argc > 3;
   uint32_t harts = (uint32_t)atoi(argv[1]), device = 0;
   if (argc > 2 && rvhal_platform_find_device(argv[2], &device)) { /* an index or a device name */
     fprintf(stderr, "test_examples: %s\n", rvhal_last_error());
@@ -52,6 +55,7 @@ int main(int argc, char **argv) {
         if (team > harts || (team && harts % team)) continue;
         if (team > 1 && locals[li] && locals[li] < team) continue;
         if (team > 1 && locals[li] == 0) continue;
+        if (once && (li || ti)) continue;
         example_ctx_t ctx = {.dev = dev, .kernel_dir = dir, .local_size = locals[li], .harts_per_group = team};
         char summary[512] = "";
         int rc = (*e)->run(&ctx, summary, sizeof summary);

@@ -70,8 +70,11 @@ void fw_isolation_hart(uint32_t index) {
   const uintptr_t pool_guard = (uintptr_t)(b->fibers_base + (uint64_t)index * b->fiber_pool_size);
   __asm__ volatile("csrw pmpaddr0, %0" ::"r"((guard >> 2) | ((RVHAL_STACK_GUARD >> 3) - 1)));
   __asm__ volatile("csrw pmpaddr1, %0" ::"r"((pool_guard >> 2) | ((RVHAL_STACK_GUARD >> 3) - 1)));
-  __asm__ volatile("csrs pmpcfg0, %0" ::"r"(0x9898)); /* entries 0 and 1: locked, NAPOT, no access */
   has_s_mode = (xcsr_read(misa) & (1ul << ('S' - 'A'))) != 0;
+  /* Entries 0 and 1 become locked, NAPOT, no access here, by writing all of
+   * pmpcfg0: setting only their bits would keep what reset left in the
+   * other bits (Spike resets entry 0 to NAPOT RWX over all memory, which
+   * OR-ed with the lock made a guard that lets everything through). */
   constant_entries();
   __asm__ volatile("csrw mcounteren, %0" ::"r"(7)); /* U-mode kernels may read cycle, time, instret */
   if (has_s_mode) __asm__ volatile("csrw scounteren, %0" ::"r"(7)); /* with S-mode there, U-mode needs it too */

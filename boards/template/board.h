@@ -1,6 +1,7 @@
 /* Board data for <your board>. Copy this folder to boards/<name>/, fill in
  * every value from the board's manual or device tree (dtc -I dtb -O dts),
- * add <name> to RVHAL_BOARDS and build. Macros only: the firmware, the
+ * configure with -DRVHAL_EXTRA_BOARDS=<name> (which adds it to the default
+ * boards; RVHAL_BOARDS would replace them) and build. Macros only: the firmware, the
  * linker scripts and the board descriptor the host reads
  * (firmware/board_desc.in) are all preprocessed with this file. See
  * docs/porting.md; boards/qemu-virt/board.h explains every value. */
@@ -55,9 +56,10 @@
 /* CLINT / ACLINT: software interrupts and the machine timer. */
 #define RVHAL_BOARD_CLINT_BASE 0x02000000
 #define RVHAL_BOARD_TIMEBASE_HZ 10000000
-/* 1 if the harts implement the time CSR in the firmware's mode (QEMU's
- * machines do; many real cores trap rdtime in M-mode): no MMIO read of mtime. */
-#define RVHAL_BOARD_TIME_CSR 0
+/* 1 if the harts implement the time CSR in the firmware's mode: no MMIO
+ * read of mtime. QEMU's virt (the machine below) does; its spike and many
+ * real cores (the SiFive U54) trap rdtime in M-mode: 0 there. */
+#define RVHAL_BOARD_TIME_CSR 1
 
 /* Only for boards QEMU emulates: -machine, how the image gets in ("kernel":
  * -bios BIOS -kernel fw.elf; "loader": -bios BIOS and a -device loader per

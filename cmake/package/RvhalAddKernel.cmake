@@ -29,7 +29,8 @@
 # __kernel is a kernel of its own name. COMPILE_OPTIONS are its build
 # options (-DNAME=1, -cl-std=CL3.0, -cl-fast-relaxed-math, ...),
 # INCLUDE_DIRECTORIES its -I; XLEN and EMBED as for C. It is rebuilt when
-# the .cl file, a header it includes or rvhal changes.
+# the .cl file, a header it includes, a header of the kernel SDK or rvhal
+# changes (tests/consumer/opencl_kernel_deps.sh).
 cmake_minimum_required(VERSION 3.20)
 set(_RVHAL_ADD_KERNEL_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL "where RvhalAddKernel.cmake is")
 
@@ -100,17 +101,25 @@ function(rvhal_add_kernel name)
       list(APPEND clflags -I${dir})
     endforeach()
     # Relinked when the SDK or the built-in library changes (the latter beside
-    # the SDK in an install, in its opencl/ folder in a build tree).
+    # the SDK in an install, in its opencl/ folder in a build tree: objects
+    # and bitcode).
     get_filename_component(libdir ${lib} DIRECTORY)
     if(built_by)
-      set(cl_lib ${libdir}/opencl/librvhal_opencl.a)
+      set(cl_lib ${libdir}/opencl/librvhal_opencl.a ${libdir}/opencl/librvhal_opencl.bc)
     else()
-      set(cl_lib ${libdir}/librvhal_opencl.a)
+      set(cl_lib ${libdir}/librvhal_opencl.a ${libdir}/librvhal_opencl.bc)
     endif()
+    # ... and when a header of the SDK changes: the entries `rvhal cc`
+    # generates include them (its depfile has the .cl file's own includes).
+    set(sdk_headers)
+    foreach(dir ${incs})
+      file(GLOB hs ${dir}/*.h ${dir}/rvhal/*.h)
+      list(APPEND sdk_headers ${hs})
+    endforeach()
     add_custom_command(OUTPUT ${elf}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${work}
       COMMAND rvhal::cli cc --isa ${isa} ${clflags} ${K_COMPILE_OPTIONS} ${abs} -o ${elf} --depfile ${work}/${name}.d
-      DEPENDS ${abs} rvhal::cli ${lib} ${ld} ${cl_lib} DEPFILE ${work}/${name}.d
+      DEPENDS ${abs} rvhal::cli ${lib} ${ld} ${cl_lib} ${sdk_headers} DEPFILE ${work}/${name}.d
       COMMENT "Compiling OpenCL C kernel ${name}.elf (${set})" VERBATIM COMMAND_EXPAND_LISTS)
   endif()
   foreach(src ${sources})

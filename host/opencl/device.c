@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_ram.h"
 #include "icd.h"
 
 static struct _cl_device_id *devices;
@@ -34,25 +35,13 @@ static uint32_t context_harts(const rvhal_device_info_t *info) {
   return info->num_harts;
 }
 
-/* The options a context's device is created with: $RVHAL_HARTS harts (above),
- * and 1 GiB of RAM unless $RVHAL_RAM_MIB says (rvhal_device_create reads
- * it) or the board cannot have it (then its default): global memory for
- * buffers of 128 MiB and more, as the full profile's
- * CL_DEVICE_MAX_MEM_ALLOC_SIZE asks. The RAM is host memory touched only
- * where the device writes. The device's info follows from them. */
-#define RVCL_DEFAULT_RAM (1024ull << 20)
-
+/* The options a context's device is created with: $RVHAL_HARTS harts
+ * (above) and its RAM (device_ram.h). The device's info follows from them. */
 static rvhal_device_options_t context_options(uint32_t index, const rvhal_device_info_t *info,
                                               rvhal_device_info_t *out_info) {
   rvhal_device_options_t o = {0};
   o.num_harts = context_harts(info);
-  const char *e = getenv("RVHAL_RAM_MIB");
-  if (!(e && *e)) {
-    o.ram_size = RVCL_DEFAULT_RAM;
-    if (rvhal_platform_device_info_for(index, &o, out_info) == RVHAL_OK) return o;
-    o.ram_size = 0;
-  }
-  if (rvhal_platform_device_info_for(index, &o, out_info) != RVHAL_OK) { /* left to device creation to report */
+  if (rvcl_device_ram(index, &o, out_info) != RVHAL_OK) { /* left to device creation to report */
     *out_info = *info;
     out_info->num_harts = o.num_harts;
   }

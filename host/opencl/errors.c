@@ -1,6 +1,9 @@
 /* Errors stay rvhal's: every failing call returns the specification's code
  * and its message (rvhal's own, naming the value, when rvhal refused) goes
- * to the context's pfn_notify and, with RVHAL_OPENCL_DEBUG=1, to stderr. */
+ * to the context's pfn_notify and, with RVHAL_OPENCL_DEBUG=1, to stderr. A
+ * command that fails on the device (a kernel that traps or hangs) prints
+ * its reason on stderr once, whether or not anything asks, as POCL prints
+ * its errors; RVHAL_OPENCL_QUIET=1 silences it. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,13 +11,23 @@
 
 #include "icd.h"
 
+/* An environment switch: set to anything but "" or "0". */
+static int env_on(const char *name) {
+  const char *e = getenv(name);
+  return e && *e && strcmp(e, "0") != 0;
+}
+
 static int debug_on(void) {
   static int on = -1;
-  if (on < 0) {
-    const char *e = getenv("RVHAL_OPENCL_DEBUG");
-    on = e && *e && strcmp(e, "0") != 0;
-  }
+  if (on < 0) on = env_on("RVHAL_OPENCL_DEBUG");
   return on;
+}
+
+void rvcl_tell_failure(void *unused, int status, const char *failure) {
+  (void)unused;
+  static int quiet = -1;
+  if (quiet < 0) quiet = env_on("RVHAL_OPENCL_QUIET");
+  if (!quiet) fprintf(stderr, "rvhal-opencl: %s (%s)\n", failure, rvhal_status_name(status));
 }
 
 const char *rvcl_error_name(cl_int code) {

@@ -3,6 +3,7 @@
  * flushed. clFinish runs it on its own thread with rvhal_launch_exec,
  * after the queue's earlier commands, so the common "enqueue a kernel,
  * clFinish" costs what the C API's blocking launch does. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,13 @@ void rvcl_queue_hold_launch(cl_command_queue q, cl_kernel k, const rvhal_launch_
   pthread_mutex_unlock(&q->held_lock);
 }
 
+/* A held launch's failure, told as a queue command's is (errors.c). */
+static void tell_held_failure(cl_kernel k, int st) {
+  char failure[1200];
+  snprintf(failure, sizeof failure, "kernel %s failed: %s", k->name, rvhal_last_error());
+  rvcl_tell_failure(NULL, st, failure);
+}
+
 void rvcl_queue_submit_held(cl_command_queue q) {
   pthread_mutex_lock(&q->held_lock);
   rvcl_held_launch_t *h = &q->held;
@@ -42,6 +50,7 @@ void rvcl_queue_submit_held(cl_command_queue q) {
     int st = rvhal_enqueue_launch(q->q, NULL, h->launch, NULL);
     if (st != RVHAL_OK) {
       if (!q->deferred_status) q->deferred_status = st;
+      tell_held_failure(h->kernel, st);
       rvcl_fail_rvhal(q->context, "clEnqueueNDRangeKernel (submitted at the queue's flush)", CL_OUT_OF_RESOURCES, st);
     }
   }
@@ -61,6 +70,7 @@ cl_int rvcl_queue_finish_held(cl_command_queue q) {
   if (h->kernel) {
     rvhal_device_t *rv = rvcl_device_rv(q->device, &st);
     if (rv) st = rvhal_launch_exec(rv, h->launch);
+    if (st != RVHAL_OK) tell_held_failure(h->kernel, st);
     if (st != RVHAL_OK && err == CL_SUCCESS)
       err = rvcl_fail_rvhal(q->context, "clFinish (running the last clEnqueueNDRangeKernel)", CL_OUT_OF_RESOURCES, st);
   }

@@ -209,6 +209,10 @@ cl_int rvcl_fail_rvhal(cl_context ctx, const char *func, cl_int code, int status
 const char *rvcl_error_name(cl_int code);
 /* The OpenCL execution status of an rvhal command status. */
 cl_int rvcl_exec_status(int status);
+/* A command that failed on the device (a kernel that trapped or hung, ...):
+ * its one line on stderr, once per failure, unless RVHAL_OPENCL_QUIET=1
+ * (an rvhal_failure_fn_t: every queue's, and a held launch's at clFinish). */
+void rvcl_tell_failure(void *unused, int status, const char *failure);
 
 /* ---- info queries (info.c) ----------------------------------------------- */
 

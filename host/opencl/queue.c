@@ -45,6 +45,7 @@ static cl_command_queue make_queue(const char *fn, cl_context c, cl_device_id d,
     *err = rvcl_fail_rvhal(c, fn, CL_OUT_OF_RESOURCES, st);
     return NULL;
   }
+  rvhal_queue_set_failure_fn(q->q, rvcl_tell_failure, NULL);
   q->dispatch = &rvcl_dispatch;
   q->magic = RVCL_MAGIC_QUEUE;
   atomic_init(&q->refs, 1);

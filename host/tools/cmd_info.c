@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "device_ram.h"
 #include "rvhal/rvhal.h"
 
 void cmd_info_usage(FILE *f) {
@@ -54,6 +55,13 @@ static const char *timing_name(rvhal_timing_mode_t t) {
   }
 }
 
+/* The backend devices get, as device.c chooses it: a stub to attach to
+ * (RVHAL_GDB_REMOTE, RVHAL_GDB_SPAWN) implies gdb. */
+static int info_backend_gdb(void) {
+  const char *backend = getenv("RVHAL_BACKEND"), *remote = getenv("RVHAL_GDB_REMOTE"), *spawn = getenv("RVHAL_GDB_SPAWN");
+  return (backend && !strcmp(backend, "gdb")) || (remote && *remote) || (spawn && *spawn);
+}
+
 static void print_device(uint32_t index, const rvhal_device_info_t *di, double boot_ms) {
   printf("device %u: %s\n", index, di->name);
   if (boot_ms >= 0) printf("  %-22s booted in %.0f ms\n", "status", boot_ms);
@@ -71,6 +79,16 @@ static void print_device(uint32_t index, const rvhal_device_info_t *di, double b
   printf("  %-22s %s-mode\n", "firmware runs in", di->firmware_mode);
   print_size("RAM", di->ram_size, "");
   print_size("global memory", di->global_mem_size, "");
+  /* An OpenCL context's device gets more RAM by default (device_ram.h):
+   * the figure clinfo shows, here too. */
+  rvhal_device_options_t ocl = {.num_harts = di->num_harts};
+  rvhal_device_info_t oi;
+  if (rvcl_device_ram(index, &ocl, &oi) == RVHAL_OK) {
+    char ram[32], what[96];
+    human_size(ram, sizeof ram, oi.ram_size);
+    snprintf(what, sizeof what, " (an OpenCL device: %s of RAM)", ram);
+    print_size("global memory, OpenCL", oi.global_mem_size, what);
+  }
   print_size("local memory", di->local_mem_size, " per work-group");
   printf("  %-22s %u work-items\n", "max work-group size", di->max_work_group_size);
   char h[32];
@@ -82,9 +100,14 @@ static void print_device(uint32_t index, const rvhal_device_info_t *di, double b
     printf("  %-22s %" PRIu64 " MHz (%" PRIu64 " Hz)\n", "timebase", di->timebase_hz / 1000000, di->timebase_hz);
   else printf("  %-22s %" PRIu64 " Hz\n", "timebase", di->timebase_hz);
   printf("  %-22s %s\n", "timing", timing_name(di->timing));
-  const char *backend = getenv("RVHAL_BACKEND");
-  printf("  %-22s %s\n", "backend", backend && !strcmp(backend, "gdb") ? "gdb (GDB remote protocol to QEMU's gdbstub; RVHAL_BACKEND)"
-                                                                    : "qemu (guest RAM shared with the host)");
+  const char *remote = getenv("RVHAL_GDB_REMOTE"), *spawn = getenv("RVHAL_GDB_SPAWN");
+  if (remote && *remote)
+    printf("  %-22s gdb, attached to the stub at %s (RVHAL_GDB_REMOTE)\n", "backend", remote);
+  else if (spawn && *spawn)
+    printf("  %-22s gdb, through the stub that '%s' starts (RVHAL_GDB_SPAWN)\n", "backend", spawn);
+  else
+    printf("  %-22s %s\n", "backend", info_backend_gdb() ? "gdb (GDB remote protocol to QEMU's gdbstub; RVHAL_BACKEND)"
+                                                          : "qemu (guest RAM shared with the host)");
   const char *fw = rvhal_firmware_dir(di->word_size * 8);
   printf("  %-22s %s\n", "firmware from", fw ? fw : "(none)");
 }
@@ -106,10 +129,17 @@ static void json_device(cli_json_t *j, uint32_t index, const rvhal_device_info_t
   cli_json_u64(j, "word_size", di->word_size);
   cli_json_string(j, "kernel_abi", di->kernel_abi);
   cli_json_u64(j, "harts", di->num_harts);
+  cli_json_u64(j, "vlen", di->vlen); /* bits; 0: no vector unit */
   cli_json_u64(j, "max_harts", di->max_harts);
   cli_json_string(j, "firmware_mode", di->firmware_mode);
   cli_json_u64(j, "ram_size", di->ram_size);
   cli_json_u64(j, "global_mem_size", di->global_mem_size);
+  rvhal_device_options_t ocl = {.num_harts = di->num_harts};
+  rvhal_device_info_t oi;
+  if (rvcl_device_ram(index, &ocl, &oi) == RVHAL_OK) { /* an OpenCL context's device (device_ram.h) */
+    cli_json_u64(j, "opencl_ram_size", oi.ram_size);
+    cli_json_u64(j, "opencl_global_mem_size", oi.global_mem_size);
+  }
   cli_json_u64(j, "local_mem_size", di->local_mem_size);
   cli_json_u64(j, "max_work_group_size", di->max_work_group_size);
   cli_json_u64(j, "program_area_base", di->program_area_base);
@@ -117,8 +147,9 @@ static void json_device(cli_json_t *j, uint32_t index, const rvhal_device_info_t
   cli_json_u64(j, "max_args_size", di->max_args_size);
   cli_json_u64(j, "timebase_hz", di->timebase_hz);
   cli_json_string(j, "timing", timing_word(di->timing));
-  const char *backend = getenv("RVHAL_BACKEND");
-  cli_json_string(j, "backend", backend && !strcmp(backend, "gdb") ? "gdb" : "qemu");
+  cli_json_string(j, "backend", info_backend_gdb() ? "gdb" : "qemu");
+  const char *remote = getenv("RVHAL_GDB_REMOTE");
+  if (remote && *remote) cli_json_string(j, "gdb_remote", remote);
   cli_json_string(j, "firmware_dir", rvhal_firmware_dir(di->word_size * 8));
   cli_json_end_object(j);
 }

@@ -294,6 +294,13 @@ static inline __attribute__((always_inline)) void rvhal_row_(const void *args, e
                                                              size_t x, size_t xend, size_t bx) {
   if (__builtin_expect(bx <= RVHAL_ID_NO_WRAP_ && xend <= RVHAL_ID_NO_WRAP_, 1)) {
     for (; x < xend; x++) {
+#ifdef __clang__
+      /* Stated for LLVM, which does not derive it from the test above (GCC
+       * does): a kernel's (uint)get_global_id(0) then costs no
+       * zero-extension. The OpenCL C compiler drops the assumption once
+       * opt has used it (opencl_compile.c, drop_assumes). */
+      if (bx + x > 0xffffffffu) __builtin_unreachable();
+#endif
       e->local_id[0] = x;
       fn(args, e);
     }

@@ -15,41 +15,63 @@
 
 #define RVHAL_CL_ __attribute__((always_inline))
 
-/* ---- work-item functions (OpenCL 3.0 section 6.15.1) ---- */
-RVHAL_CL_ uint32_t __rvhal_cl_get_work_dim(exec_state_t *e) { return e->group->s->num_dim; }
+/* ---- work-item functions (OpenCL 3.0 section 6.15.1) ----
+ * Ids and the call's sizes come from the item's own copy of its state,
+ * which the SDK fills before its loops over the items (rvhal_fill_sizes_):
+ * values in registers. The rest (the ND-range's offset, its enqueued group
+ * size, its dimensions) from the launch's descriptor, read by
+ * rvhal_cl_stable_: an asm the compiler knows by its address alone (no
+ * memory operand), which it takes for a function of that address. That is
+ * what these are during a kernel call (no one writes the descriptor, or the
+ * group's pointers to it, while items run), so the compiler reads each
+ * once, out of the kernel's loops and the SDK's loop over the items, even
+ * beside stores and atomics it cannot tell apart from the descriptor. (A
+ * non-uniform ND-range's last groups are called with their own smaller
+ * local size and a shifted offset, docs/abi.md: the ND-range's are the
+ * launch's.) */
+#if __riscv_xlen == 64
+#define RVHAL_CL_LWU_ "lwu"
+#else
+#define RVHAL_CL_LWU_ "lw"
+#endif
+/* The word (size_t: on RV32 a uint64_t's low half) or the uint32_t at p. */
+static inline __attribute__((always_inline)) size_t rvhal_cl_stable_(const void *p) {
+  size_t v;
+  __asm__(RVHAL_LREG_ " %0, 0(%1)" : "=r"(v) : "r"(p));
+  return v;
+}
+static inline __attribute__((always_inline)) uint32_t rvhal_cl_stable_u32_(const void *p) {
+  size_t v;
+  __asm__(RVHAL_CL_LWU_ " %0, 0(%1)" : "=r"(v) : "r"(p));
+  return (uint32_t)v;
+}
+static inline __attribute__((always_inline)) const rvhal_launch_desc_t *rvhal_cl_launch_(const exec_state_t *e) {
+  const rvhal_call_info_t *ci = (const rvhal_call_info_t *)rvhal_cl_stable_(&e->group->ci);
+  return (const rvhal_launch_desc_t *)rvhal_cl_stable_(&ci->launch);
+}
+
+RVHAL_CL_ uint32_t __rvhal_cl_get_work_dim(exec_state_t *e) { return rvhal_cl_stable_u32_(&rvhal_cl_launch_(e)->work_dim); }
 RVHAL_CL_ size_t __rvhal_cl_get_global_id(exec_state_t *e, uint32_t d) {
   return d < 3 ? e->global_base[d] + e->local_id[d] : 0;
 }
 RVHAL_CL_ size_t __rvhal_cl_get_local_id(exec_state_t *e, uint32_t d) { return d < 3 ? e->local_id[d] : 0; }
 RVHAL_CL_ size_t __rvhal_cl_get_group_id(exec_state_t *e, uint32_t d) { return d < 3 ? e->group_id[d] : 0; }
-RVHAL_CL_ size_t __rvhal_cl_get_local_size(exec_state_t *e, uint32_t d) {
-  return d < 3 ? e->group->s->local_size[d] : 1;
-}
-/* get_local_size is the group's own size, smaller in the last group along
- * a dimension of a non-uniform ND-range; the enqueued size, the ND-range's
- * size and offset come from the launch's descriptor (the last groups are
- * called with a shifted global_offset: docs/abi.md). */
+RVHAL_CL_ size_t __rvhal_cl_get_local_size(exec_state_t *e, uint32_t d) { return d < 3 ? e->local_size[d] : 1; }
 RVHAL_CL_ size_t __rvhal_cl_get_enqueued_local_size(exec_state_t *e, uint32_t d) {
-  return d < 3 ? e->group->ci->launch->local_size[d] : 1;
+  return d < 3 ? rvhal_cl_stable_u32_(&rvhal_cl_launch_(e)->local_size[d]) : 1;
 }
-RVHAL_CL_ size_t __rvhal_cl_get_num_groups(exec_state_t *e, uint32_t d) {
-  return d < 3 ? e->group->s->num_groups_total[d] : 1;
-}
-RVHAL_CL_ size_t __rvhal_cl_get_global_size(exec_state_t *e, uint32_t d) {
-  return d < 3 ? (size_t)e->group->ci->launch->global_size[d] : 1;
-}
+RVHAL_CL_ size_t __rvhal_cl_get_num_groups(exec_state_t *e, uint32_t d) { return d < 3 ? e->num_groups[d] : 1; }
+RVHAL_CL_ size_t __rvhal_cl_get_global_size(exec_state_t *e, uint32_t d) { return d < 3 ? e->global_size[d] : 1; }
 RVHAL_CL_ size_t __rvhal_cl_get_global_offset(exec_state_t *e, uint32_t d) {
-  return d < 3 ? (size_t)e->group->ci->launch->global_offset[d] : 0;
+  return d < 3 ? rvhal_cl_stable_(&rvhal_cl_launch_(e)->global_offset[d]) : 0;
 }
 RVHAL_CL_ size_t __rvhal_cl_get_global_linear_id(exec_state_t *e) {
-  const rvhal_launch_desc_t *l = e->group->ci->launch;
   size_t id[3];
-  for (int d = 0; d < 3; d++) id[d] = e->global_base[d] + e->local_id[d] - (size_t)l->global_offset[d];
-  return (id[2] * (size_t)l->global_size[1] + id[1]) * (size_t)l->global_size[0] + id[0];
+  for (int d = 0; d < 3; d++) id[d] = e->global_base[d] + e->local_id[d] - __rvhal_cl_get_global_offset(e, (uint32_t)d);
+  return (id[2] * e->global_size[1] + id[1]) * e->global_size[0] + id[0];
 }
 RVHAL_CL_ size_t __rvhal_cl_get_local_linear_id(exec_state_t *e) {
-  const hal_sched_info_t *s = e->group->s;
-  return (e->local_id[2] * s->local_size[1] + e->local_id[1]) * s->local_size[0] + e->local_id[0];
+  return (e->local_id[2] * e->local_size[1] + e->local_id[1]) * e->local_size[0] + e->local_id[0];
 }
 
 /* ---- synchronization (6.15.8): the SDK's barrier orders all memory ---- */
@@ -125,57 +147,21 @@ RVHAL_CL_ void __rvhal_cl_prefetch(const void *p, size_t n) {
 /* printf (6.15.14), sdk/opencl/runtime/printf.c. */
 int __rvhal_cl_printf(exec_state_t *e, const char *fmt, ...);
 
-/* rvhal_rows (rvhal_kernel.h) as LLVM compiles it best: the same walk over
- * this hart's items after the first, row by row, each row a counted loop of
- * its own, and in the first copy (no global id reaches 2^32) that fact
- * stated, so that a kernel's (uint)get_global_id(0) costs no zero-extension
- * and its addresses step by a constant. */
-static inline __attribute__((always_inline)) void rvhal_cl_rows(const void *args, const exec_state_t *e0,
-                                                                rvhal_item_fn_t fn) {
-  exec_state_t e = *e0;
-  const hal_sched_info_t *s = e.group->s;
-  const size_t lx = s->local_size[0], ly = s->local_size[1], bx = e.global_base[0];
-  size_t x = e.local_id[0] + 1, y = e.local_id[1], z = e.local_id[2], left = e.group->num_items - 1;
-  while (left) {
-    if (x == lx) {
-      x = 0;
-      if (++y == ly) {
-        y = 0;
-        ++z;
-      }
-      e.local_id[1] = y;
-      e.local_id[2] = z;
-    }
-    const size_t n = lx - x < left ? lx - x : left, xend = x + n;
-    left -= n;
-    if (__builtin_expect(bx <= RVHAL_ID_NO_WRAP_ && xend <= RVHAL_ID_NO_WRAP_, 1)) {
-      for (size_t xi = x; xi != xend; xi++) {
-        if (bx + xi > 0xffffffffu) __builtin_unreachable();
-        e.local_id[0] = xi;
-        fn(args, &e);
-      }
-    } else {
-      for (size_t xi = x; xi != xend; xi++) {
-        e.local_id[0] = xi;
-        fn(args, &e);
-      }
-    }
-    x = xend;
-    e.local_id[0] = xend; /* not the loop's last value: LLVM kept an induction variable for it */
-  }
-}
-
-/* The ABI entry NAME for the item function NAME__rvhal_item the compiler
- * wrote in IR: the SDK's per-group loop, as RVHAL_KERNEL_ENTRY makes it. */
+/* The ABI entry NAME for the item function NAME__rvhal_item_on the
+ * compiler wrote in IR (it loads the kernel's arguments and calls it): the
+ * C SDK's entry (RVHAL_KERNEL_ENTRY), so an OpenCL C kernel runs on the
+ * same paths: a program without barrier() as plain loops over the call's
+ * groups, the items after a group's first in the SDK's row loop, the
+ * items of a group that met a barrier as contexts. */
 #define RVHAL_CL_ENTRY(name)                                                                        \
-  void name##__rvhal_item(const void *args, exec_state_t *e);                                       \
-  static inline __attribute__((always_inline)) void name##__rvhal_rows(const void *a, const exec_state_t *e) { \
-    rvhal_cl_rows(a, e, name##__rvhal_item);                                                        \
+  void name##__rvhal_item_on(const void *args, exec_state_t *e);                                    \
+  RVHAL_ITEM_FN_ void name##__rvhal_item(const void *a, exec_state_t *e) {                          \
+    RVHAL_ITEM_VIEW_(e);                                                                            \
+    name##__rvhal_item_on(a, &rvhal_view_);                                                         \
   }                                                                                                 \
+  RVHAL_ROWS_FN_(name##__rvhal)                                                                     \
   RVHAL_FIBER_FN_(name##__rvhal)                                                                    \
   void name(void *args, const hal_sched_info_t *sched);                                             \
-  void name(void *args, const hal_sched_info_t *sched) {                                            \
-    rvhal_run_call(args, sched, name##__rvhal_item, name##__rvhal_rows, name##__rvhal_fiber);       \
-  }
+  void name(void *args, const hal_sched_info_t *sched) { RVHAL_ENTRY_CALL_(name##__rvhal, args, sched); }
 
 #endif /* RVHAL_OPENCL_ENTRY_H */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# cpack makes Debian packages (library, -dev, tool) and a .tar.gz which
+# cpack makes Debian packages (library, kernel SDK, -dev, tool) and a .tar.gz which
 # between them hold the install: library, tool, headers, firmware, kernel
 # SDK, the OpenCL ICD, the package files and the license.
 #   cpack.sh BUILD_DIR
@@ -13,7 +13,9 @@ tgz=$(ls ./*.tar.gz)
 for d in ./*.deb; do dpkg-deb -c "$d"; done >"$T/deb.txt"
 tar -tzf "$tgz" >"$T/tgz.txt"
 for want in bin/rvhal lib/librvhal.so lib/librvhal.a include/rvhal/rvhal.h include/rvhal/kernel/rvhal_kernel.h \
-  share/rvhal/firmware/rv64/ lib/rvhal/rv64/librvhal_kernel.a lib/rvhal/rv64/kernel.ld \
+  include/rvhal/kernel/rvhal/hal_sched_info.h \
+  share/rvhal/firmware/rv64/ lib/rvhal/rv64/librvhal_kernel.a lib/rvhal/rv64/kernel.ld lib/rvhal/rv64/librvhal_opencl.a \
+  lib/rvhal/rv64/librvhal_opencl.bc \
   lib/cmake/rvhal/rvhalConfig.cmake lib/pkgconfig/rvhal.pc lib/libhal_rvhal.so lib/libRvhalOpenCL.so.1 \
   include/rvhal/version.h share/doc/rvhal/LICENSE share/doc/rvhal/copyright; do
   grep -q "$want" "$T/deb.txt" || { echo "FAIL: $deb has no $want"; exit 1; }

@@ -161,6 +161,8 @@ rvhal_device_test(hostile RV32 BOARDS TIMEOUT 120) # isolation: PMP (M-mode boar
 rvhal_device_test(limits RV32)
 # A launch deadline on a loaded host: QEMU's wait for a CPU does not count.
 rvhal_device_test(loaded_host TIMEOUT 120)
+# ... and a kernel that never ends still times out: the credit has a cap.
+rvhal_device_test(loaded_host_cap SOURCE loaded_host ARGS cap TIMEOUT 120)
 rvhal_device_test(idle RV32 BOARDS)
 rvhal_device_test(deep_path TIMEOUT 120) # every device of the build, from a deep firmware path
 # Regression tests for bugs found and fixed (see each source's header): the
@@ -192,6 +194,9 @@ endif()
 # Per-hart counters over the debug link: through gdb (and unsupported on the
 # QEMU backend).
 rvhal_device_test(debug_counters GDB)
+# Device after device of 4, 2, 1, 3 harts (and other stacks): on one
+# attached stub in device.shapes.gdb.remote.{tcp,sbi} below.
+rvhal_device_test(shapes)
 
 # A stub rvhal did not start (RVHAL_GDB_REMOTE): external_stub starts a QEMU
 # of its own (-S, a gdbstub on 127.0.0.1 TCP, a unix socket, or TCP through
@@ -209,7 +214,7 @@ endif()
 foreach(mode ${stub_modes})
   # queues (and command_buffers, not run here) hold two devices at once, and a
   # stub serves one debugger: queues in .pair only
-  foreach(t ndrange args memory trap doorbell debug_counters queues)
+  foreach(t ndrange args memory trap doorbell debug_counters queues shapes)
     if(mode STREQUAL "pair" AND NOT t STREQUAL "queues" OR t STREQUAL "queues" AND NOT mode STREQUAL "pair")
       continue()
     endif()
@@ -219,8 +224,68 @@ foreach(mode ${stub_modes})
     if(mode STREQUAL "pty" AND NOT t MATCHES "^(ndrange|doorbell)$")
       continue()
     endif()
+    if(t STREQUAL "shapes" AND NOT mode MATCHES "^(tcp|sbi)$")
+      continue() # one stub reused by devices of every shape: the transport does not matter
+    endif()
     add_test(NAME device.${t}.gdb.remote.${mode} COMMAND device_test_external_stub ${mode} $<TARGET_FILE:device_test_${t}>)
     set_tests_properties(device.${t}.gdb.remote.${mode} PROPERTIES LABELS device TIMEOUT 240 FIXTURES_REQUIRED device
                          ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV};RVHAL_TEST_DEVICE=0")
   endforeach()
+endforeach()
+# The other machines attached (-bios none, no -kernel: the image comes
+# through the protocol): sifive_u and icicle through QEMU's CPU clusters
+# (the multiprocess extension), spike without HTIF.
+foreach(dev sifive-u-rv64 icicle-kit-rv64 spike-rv64)
+  if(NOT dev IN_LIST RVHAL_TEST_DEVICES)
+    continue()
+  endif()
+  string(REGEX REPLACE "-rv64$" "" mode ${dev})
+  foreach(t ndrange doorbell)
+    add_test(NAME device.${t}.gdb.remote.${mode} COMMAND device_test_external_stub ${mode} $<TARGET_FILE:device_test_${t}>)
+    set_tests_properties(device.${t}.gdb.remote.${mode} PROPERTIES LABELS device TIMEOUT 240 FIXTURES_REQUIRED device
+                         ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV}")
+  endforeach()
+endforeach()
+# rvhal info of an attached device names the stub, not QEMU.
+add_test(NAME cli.info_boot.gdb.remote.tcp COMMAND device_test_external_stub tcp /bin/sh
+              ${RVHAL_SOURCE_DIR}/host/tools/tests/expect.sh 0 "out:^  status +booted in [0-9]+ ms$"
+              "out:^  backend +gdb, attached to the stub at 127[.]0[.]0[.]1:[0-9]+ [(]RVHAL_GDB_REMOTE[)]$"
+              -- $<TARGET_FILE:rvhal-cli> info --boot --device 0 --harts 2)
+set_tests_properties(cli.info_boot.gdb.remote.tcp PROPERTIES LABELS device TIMEOUT 60 FIXTURES_REQUIRED device
+                     ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV}")
+# Isolation through an attached stub, the parts scripts/spike.sh runs on
+# Spike: the hostile kernels' traps and their stores into the firmware, the
+# control block, other harts' stacks and read-only code.
+add_test(NAME device.hostile_isolation.gdb.remote.tcp COMMAND device_test_external_stub tcp
+              $<TARGET_FILE:device_test_hostile> traps wild isolated)
+set_tests_properties(device.hostile_isolation.gdb.remote.tcp PROPERTIES LABELS device TIMEOUT 240
+                     FIXTURES_REQUIRED device ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV}")
+# PMP entry 0 as Spike resets it (a QEMU-ism found on Spike: the firmware
+# OR-ed its guard's lock into what reset left, giving a guard that lets
+# everything through; a second device is then refused on it).
+foreach(t shapes trap_stack_overflow)
+  set(exe device_test_${t})
+  set(args)
+  if(t STREQUAL "trap_stack_overflow")
+    set(exe device_test_trap)
+    set(args stack)
+  endif()
+  add_test(NAME device.${t}.gdb.remote.spike-pmp COMMAND device_test_external_stub spike-pmp $<TARGET_FILE:${exe}> ${args})
+  set_tests_properties(device.${t}.gdb.remote.spike-pmp PROPERTIES LABELS device TIMEOUT 240 FIXTURES_REQUIRED device
+                       ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV}")
+endforeach()
+# Targets a device does not fit: refused at attach with the cause.
+rvhal_device_test_executable(device_test_attach_refused device attach_refused)
+set(misfit_rv32 RV32 "qemu-system-riscv32")
+set(misfit_ram "no memory at" "-m at least")
+set(misfit_nosbi "OpenSBI" "-bios")
+foreach(mode misfit_rv32 misfit_ram misfit_nosbi)
+  string(REPLACE "_" "-" m ${mode})
+  if(m STREQUAL "misfit-nosbi" AND NOT "qemu-virt-sbi-rv64" IN_LIST RVHAL_TEST_DEVICES)
+    continue()
+  endif()
+  add_test(NAME device.attach_refused.gdb.remote.${m} COMMAND device_test_external_stub ${m}
+                $<TARGET_FILE:device_test_attach_refused> ${${mode}})
+  set_tests_properties(device.attach_refused.gdb.remote.${m} PROPERTIES LABELS device TIMEOUT 60
+                       FIXTURES_REQUIRED device ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV}")
 endforeach()

@@ -13,13 +13,20 @@
  *          gets the board's boot arguments (-bios its OpenSBI, -kernel the
  *          image), as a board's own boot flow; rvhal resets it, writes the
  *          image again and lets OpenSBI start it (debug_start "reset")
+ *   sifive-u, icicle-kit, spike   tcp, that board's machine (-bios none, no
+ *          -kernel: the image comes through the protocol only)
+ *   spike-pmp  tcp, qemu-virt whose harts' PMP entry 0 this program first
+ *          sets as Spike resets it (NAPOT RWX over all memory), which QEMU's
+ *          reset keeps: firmware assuming PMP entries reset to off is caught
+ *   misfit-rv32, misfit-ram, misfit-nosbi   targets the device does not fit
+ *          (a 32-bit QEMU, 64 MiB of RAM, no OpenSBI): TEST is
+ *          attach_refused, which expects creation refused with the cause
  * then runs TEST with that environment (every device it creates attaches
  * to this one QEMU, resets it and loads the firmware through the protocol),
  * and passes only if TEST passes and QEMU is still running after TEST's
- * devices detached. Then it kills its QEMU. The board is qemu-virt (the
- * device under test must be one: RVHAL_TEST_DEVICE unset or 0; sbi: the
- * qemu-virt-sbi device, which it sets); -smp is its max_harts so that any
- * team a test asks for exists. */
+ * devices detached. Then it kills its QEMU. Each mode has its device
+ * (targets[] below), which it sets as RVHAL_TEST_DEVICE; -smp counts
+ * first_hart + max_harts so that any team a test asks for exists. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <netinet/in.h>
@@ -151,63 +158,210 @@ static int find_pty(int fd, char *path, size_t cap) {
   return -1;
 }
 
+/* ---- a few GDB packets of our own (spike-pmp) ---- */
+
+static void rsp_send(int fd, const char *payload) {
+  char buf[512];
+  unsigned sum = 0;
+  for (const char *p = payload; *p; p++) sum += (unsigned char)*p;
+  int n = snprintf(buf, sizeof buf, "$%s#%02x", payload, sum & 0xff);
+  if (write(fd, buf, (size_t)n) != n) exit(2);
+}
+
+/* The next packet's payload (acknowledged), NUL-terminated; a stop reply
+ * QEMU sends on connect comes first and is skipped by the caller. */
+static void rsp_recv(int fd, char *out, size_t cap) {
+  size_t o = 0;
+  int in = 0;
+  for (;;) {
+    char c;
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    if (poll(&p, 1, 10000) <= 0 || read(fd, &c, 1) != 1) {
+      fprintf(stderr, "external_stub: no reply from QEMU's gdbstub\n");
+      exit(2);
+    }
+    if (!in) {
+      in = c == '$';
+      continue;
+    }
+    if (c == '#') {
+      char cs[2];
+      if (read(fd, cs, 2) != 2 || write(fd, "+", 1) != 1) exit(2);
+      out[o] = '\0';
+      return;
+    }
+    if (o + 1 < cap) out[o++] = c;
+  }
+}
+
+static void rsp_request(int fd, const char *payload, char *out, size_t cap) {
+  rsp_send(fd, payload);
+  do rsp_recv(fd, out, cap);
+  while (out[0] == 'T' && strncmp(payload, "?", 1)); /* stray stop replies */
+}
+
+/* The regnum QEMU's description gives CSR `name` (riscv-csr.xml). */
+static unsigned csr_regnum(int fd, const char *name) {
+  static char xml[1 << 18];
+  size_t len = 0;
+  static char part[8192];
+  for (;;) {
+    char req[96];
+    snprintf(req, sizeof req, "qXfer:features:read:riscv-csr.xml:%zx,%x", len, 4000);
+    rsp_request(fd, req, part, sizeof part);
+    size_t n = strlen(part + 1);
+    if ((part[0] != 'm' && part[0] != 'l') || len + n >= sizeof xml) exit(2);
+    memcpy(xml + len, part + 1, n);
+    len += n;
+    xml[len] = '\0';
+    if (part[0] == 'l') break;
+  }
+  char key[64];
+  snprintf(key, sizeof key, "name=\"%s\"", name);
+  const char *at = strstr(xml, key), *rn = at ? strstr(at, "regnum=\"") : NULL;
+  if (!rn) {
+    fprintf(stderr, "external_stub: QEMU describes no %s\n", name);
+    exit(2);
+  }
+  return (unsigned)atoi(rn + 8);
+}
+
+/* Every hart's PMP entry 0 as Spike resets it: NAPOT over all memory, RWX
+ * (pmpcfg0 0x1f, pmpaddr0 all ones). */
+static void seed_spike_pmp(int port, unsigned harts) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+                          .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a)) exit(2);
+  char reply[8192];
+  rsp_request(fd, "qSupported:multiprocess-", reply, sizeof reply);
+  unsigned cfg = csr_regnum(fd, "pmpcfg0"), addr = csr_regnum(fd, "pmpaddr0");
+  for (unsigned t = 1; t <= harts; t++) {
+    char req[64];
+    snprintf(req, sizeof req, "Hg%x", t);
+    rsp_request(fd, req, reply, sizeof reply);
+    snprintf(req, sizeof req, "P%x=ffffffffffffff3f", addr); /* little-endian: 0x3fffffffffffffff */
+    rsp_request(fd, req, reply, sizeof reply);
+    snprintf(req, sizeof req, "P%x=1f00000000000000", cfg);
+    rsp_request(fd, req, reply, sizeof reply);
+    snprintf(req, sizeof req, "p%x", cfg);
+    rsp_request(fd, req, reply, sizeof reply);
+    if (strncmp(reply, "1f00", 4)) {
+      fprintf(stderr, "external_stub: spike-pmp: hart %u's pmpcfg0 reads '%s' after writing 0x1f\n", t - 1, reply);
+      exit(2);
+    }
+  }
+  rsp_request(fd, "D", reply, sizeof reply);
+  close(fd);
+}
+
+/* A string value of the device's board descriptor ("key \"value\"" or
+ * "key value"), "" if absent. */
+static void board_value(const char *device, const char *key, char *out, size_t cap) {
+  char path[700], line[700], k[64], v[500];
+  const char *fwdir = rvhal_firmware_dir(strstr(device, "-rv32") ? 32 : 64);
+  snprintf(path, sizeof path, "%s/rvhal-fw-%s.board", fwdir ? fwdir : ".", device);
+  out[0] = '\0';
+  FILE *f = fopen(path, "r");
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "%63s \"%499[^\"]\"", k, v) == 2 || sscanf(line, "%63s %499s", k, v) == 2)
+      if (!strcmp(k, key)) {
+        snprintf(out, cap, "%s", v);
+        break;
+      }
+  if (f) fclose(f);
+}
+
+/* What each mode starts: the device under test, and how its QEMU differs
+ * from the board's machine with -bios none, -smp first_hart + max_harts,
+ * -m its RAM + 64 MiB. The misfits are targets a device must be refused
+ * on, at once and with the cause (run with attach_refused). */
+typedef struct {
+  const char *mode, *device;
+  const char *qemu;      /* NULL: qemu-system-riscv64 ($RVHAL_QEMU) */
+  int sbi;               /* -bios the board's OpenSBI, -kernel its image */
+  const char *mem;       /* -m, NULL: the device's RAM + 64 MiB (at least the board's qemu_min_ram) */
+} stub_target_t;
+
+static const stub_target_t targets[] = {
+    {"tcp", "qemu-virt-rv64", NULL, 0, NULL},
+    {"unix", "qemu-virt-rv64", NULL, 0, NULL},
+    {"proxy", "qemu-virt-rv64", NULL, 0, NULL},
+    {"pty", "qemu-virt-rv64", NULL, 0, NULL},
+    {"pair", "qemu-virt-rv64", NULL, 0, NULL},
+    {"sbi", "qemu-virt-sbi-rv64", NULL, 1, NULL},
+    /* the other machines: CPU clusters (sifive_u, icicle: the E51, then
+     * the U54s), a machine without a UART and, without -kernel, without
+     * HTIF (spike) */
+    {"sifive-u", "sifive-u-rv64", NULL, 0, NULL},
+    {"icicle-kit", "icicle-kit-rv64", NULL, 0, NULL},
+    {"spike", "spike-rv64", NULL, 0, NULL},
+    /* qemu-virt with PMP as Spike resets it (entry 0 NAPOT RWX over all
+     * memory, not off): QEMU 7.2's system_reset keeps PMP, so what this
+     * program writes before the test is what rvhal's reset leaves */
+    {"spike-pmp", "qemu-virt-rv64", NULL, 0, NULL},
+    /* misfits: a 32-bit QEMU for a 64-bit device, too little RAM, an
+     * S-mode board's target without its OpenSBI */
+    {"misfit-rv32", "qemu-virt-rv64", "qemu-system-riscv32", 0, NULL},
+    {"misfit-ram", "qemu-virt-rv64", NULL, 0, "64M"},
+    {"misfit-nosbi", "qemu-virt-sbi-rv64", NULL, 0, NULL},
+};
+
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: external_stub tcp|unix|proxy|pty|sbi|pair TEST [ARGS...]\n");
+  const stub_target_t *tg = NULL;
+  for (size_t i = 0; argc >= 3 && i < sizeof targets / sizeof *targets; i++)
+    if (!strcmp(argv[1], targets[i].mode)) tg = &targets[i];
+  if (!tg) {
+    fprintf(stderr, "usage: external_stub MODE TEST [ARGS...]; MODE:");
+    for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) fprintf(stderr, " %s", targets[i].mode);
+    fprintf(stderr, "\n");
     return 2;
   }
-  const char *mode = argv[1];
-  if (strcmp(mode, "tcp") && strcmp(mode, "unix") && strcmp(mode, "proxy") && strcmp(mode, "pty") &&
-      strcmp(mode, "sbi") && strcmp(mode, "pair")) {
-    fprintf(stderr, "external_stub: mode '%s': tcp, unix, proxy, pty, sbi or pair\n", mode);
-    return 2;
-  }
-  const int sbi = !strcmp(mode, "sbi");
-  const char *dev = getenv("RVHAL_TEST_DEVICE");
+  const char *mode = tg->mode;
   const rvhal_device_info_t *di;
   uint32_t index = 0;
-  if (sbi && rvhal_platform_find_device("qemu-virt-sbi", &index)) {
-    fprintf(stderr, "external_stub: sbi: no qemu-virt-sbi device: %s\n", rvhal_last_error());
+  if (rvhal_platform_find_device(tg->device, &index) || rvhal_platform_device_info(index, &di)) {
+    fprintf(stderr, "external_stub: %s: no device %s: %s\n", mode, tg->device, rvhal_last_error());
     return 2;
   }
-  if ((!sbi && dev && *dev && strcmp(dev, "0")) || rvhal_platform_device_info(index, &di) ||
-      strcmp(di->board, sbi ? "qemu-virt-sbi" : "qemu-virt")) {
-    fprintf(stderr, "external_stub: the device under test must be device 0, qemu-virt (sbi: qemu-virt-sbi)\n");
+  const char *dev = getenv("RVHAL_TEST_DEVICE");
+  if (dev && *dev && strcmp(dev, "0") && strcmp(dev, tg->device)) {
+    fprintf(stderr, "external_stub: %s: the device under test is %s (RVHAL_TEST_DEVICE=%s)\n", mode, tg->device, dev);
     return 2;
   }
-  /* sbi: the board's OpenSBI (its descriptor's qemu_bios) and image */
-  static char bios[512], image[600];
-  if (sbi) {
-    const char *fwdir = rvhal_firmware_dir(64);
-    char path[600], line[600];
-    snprintf(path, sizeof path, "%s/rvhal-fw-qemu-virt-sbi-rv64.board", fwdir ? fwdir : ".");
-    snprintf(image, sizeof image, "%s/rvhal-fw-qemu-virt-sbi-rv64.elf", fwdir ? fwdir : ".");
-    FILE *f = fopen(path, "r");
-    while (f && fgets(line, sizeof line, f))
-      if (sscanf(line, "qemu_bios \"%511[^\"]\"", bios) == 1) break;
-    if (f) fclose(f);
+  char idx[16];
+  snprintf(idx, sizeof idx, "%u", index);
+  setenv("RVHAL_TEST_DEVICE", idx, 1);
+  static char machine[64], bios[512], image[600], min_ram[32], first_hart[16];
+  board_value(tg->device, "qemu_machine", machine, sizeof machine);
+  board_value(tg->device, "first_hart", first_hart, sizeof first_hart);
+  board_value(tg->device, "qemu_min_ram", min_ram, sizeof min_ram);
+  const char *fwdir = rvhal_firmware_dir(di->word_size * 8);
+  snprintf(image, sizeof image, "%s/rvhal-fw-%s.elf", fwdir ? fwdir : ".", tg->device);
+  if (tg->sbi) {
+    board_value(tg->device, "qemu_bios", bios, sizeof bios);
     if (!bios[0]) {
-      fprintf(stderr, "external_stub: sbi: no qemu_bios in %s\n", path);
+      fprintf(stderr, "external_stub: %s: no qemu_bios in %s's descriptor\n", mode, tg->device);
       return 2;
     }
-    char idx[16];
-    snprintf(idx, sizeof idx, "%u", index);
-    setenv("RVHAL_TEST_DEVICE", idx, 1);
   }
   const char *delay = getenv("RVHAL_TEST_PROXY_DELAY_US");
   if (delay && *delay) proxy_delay_us = atoi(delay);
   char smp[16], mem[32], gdb[300], remote[300], dir[] = "/tmp/rvhal-stub-XXXXXX";
-  snprintf(smp, sizeof smp, "%u", di->max_harts);
-  snprintf(mem, sizeof mem, "%lluM", (unsigned long long)(di->ram_size >> 20) + 64);
-  const char *qemu = getenv("RVHAL_QEMU") && *getenv("RVHAL_QEMU") ? getenv("RVHAL_QEMU") : "qemu-system-riscv64";
+  snprintf(smp, sizeof smp, "%u", (unsigned)atoi(first_hart) + di->max_harts);
+  unsigned long long mib = (unsigned long long)(di->ram_size >> 20) + 64, min_mib = strtoull(min_ram, NULL, 0) >> 20;
+  snprintf(mem, sizeof mem, "%lluM", tg->mem ? 0 : mib > min_mib ? mib : min_mib);
+  if (tg->mem) snprintf(mem, sizeof mem, "%s", tg->mem);
+  const char *qemu = tg->qemu ? tg->qemu
+                              : getenv("RVHAL_QEMU") && *getenv("RVHAL_QEMU") ? getenv("RVHAL_QEMU") : "qemu-system-riscv64";
   char *qargv[40];
   int n = 0;
   qargv[n++] = (char *)qemu;
-  char *fixed[] = {"-nodefaults", "-no-user-config", "-nographic", "-monitor", "none", "-machine", "virt", "-S"};
+  char *fixed[] = {"-nodefaults", "-no-user-config", "-nographic", "-monitor", "none", "-machine", machine, "-S"};
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) qargv[n++] = fixed[i];
   qargv[n++] = "-bios";
-  qargv[n++] = sbi ? bios : "none";
-  if (sbi) {
+  qargv[n++] = tg->sbi ? bios : "none";
+  if (tg->sbi) {
     qargv[n++] = "-kernel";
     qargv[n++] = image;
   }
@@ -288,11 +442,12 @@ int main(int argc, char **argv) {
     struct timespec d = {0, 50000000};
     nanosleep(&d, NULL);
   }
+  if (!strcmp(mode, "spike-pmp")) seed_spike_pmp(qemu_port, (unsigned)atoi(smp));
   setenv("RVHAL_GDB_REMOTE", remote, 1);
   setenv("RVHAL_BACKEND", "gdb", 1); /* what the tests look at to expect a device they cannot map */
   if (pty[0]) setenv("RVHAL_UART", pty, 1);
-  fprintf(stderr, "external_stub: QEMU pid %d, RVHAL_GDB_REMOTE=%s%s%s\n", (int)qpid, remote, pty[0] ? " RVHAL_UART=" : "",
-          pty);
+  fprintf(stderr, "external_stub: %s (%s -machine %s -smp %s -m %s), pid %d, RVHAL_GDB_REMOTE=%s%s%s\n", tg->device, qemu,
+          machine, smp, mem, (int)qpid, remote, pty[0] ? " RVHAL_UART=" : "", pty);
   pid_t tpid = fork();
   if (tpid == 0) {
     execv(argv[2], argv + 2);

@@ -342,13 +342,24 @@ static void residue(uint64_t stacks, uint64_t stack_size) {
   hal_arg_t args[2] = {rvhal_arg_global(out), rvhal_arg_value(&value, 8)};
   hal_ndrange_t nd = {.global = {harts}, .local = {1}};
   rvhal_launch_options_t o = {.chunk_groups = 1};
-  CHECK_OK(rvhal_kernel_exec_ex(c.d, c.good, fixture_kernel(c.d, c.good, "trap_residue"), &nd, args, 2, 1, &o));
   uint32_t n[RVHAL_MAX_HARTS] = {0};
-  CHECK_OK(rvhal_mem_read(c.d, n, out, harts * 4));
-  uint64_t total = 0;
-  for (uint32_t h = 0; h < harts; h++) total += n[h];
-  CHECK_MSG(total == 0, "the next program read %llu marker words the previous one left on the stacks",
-            (unsigned long long)total);
+  for (int restarted = 0; restarted < 2; restarted++) {
+    if (restarted) {
+      /* Again across a device restart (a forged completion record makes
+       * one): RAM survives it, the firmware's record of how much of each
+       * pool was used does not, so the first program after it clears
+       * every hart's whole pool. */
+      EXPECT(act(HOSTILE_MARK_STACK, value, harts * 4, 4), RVHAL_OK, NULL, NULL);
+      EXPECT(act_priv(HOSTILE_FORGE_COMPLETION, 0x7fffffff, N, 4), RVHAL_FIRMWARE, "fault_hart 2147483647",
+             "device was restarted");
+    }
+    CHECK_OK(rvhal_kernel_exec_ex(c.d, c.good, fixture_kernel(c.d, c.good, "trap_residue"), &nd, args, 2, 1, &o));
+    CHECK_OK(rvhal_mem_read(c.d, n, out, harts * 4));
+    uint64_t total = 0;
+    for (uint32_t h = 0; h < harts; h++) total += n[h];
+    CHECK_MSG(total == 0, "the next program read %llu marker words the previous one left on the stacks%s",
+              (unsigned long long)total, restarted ? " (after a device restart)" : "");
+  }
   /* The program area: dt_mem, shorter than dt_hostile and without a data
    * segment, finds nothing of dt_hostile's code after its own on its last
    * code page (and cannot reach dt_hostile's data page above it). */

@@ -13,6 +13,8 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
+#include <sys/resource.h>
 
 #include "base/cpu_wait.h" /* host/src */
 #include "dev_util.h"
@@ -67,7 +69,130 @@ static int pin_process(long pid, const cpu_set_t *cpu_set) {
   return pinned;
 }
 
-int main(void) {
+/* The CPUs this process may use, and the first of them alone. */
+static void first_cpu(cpu_set_t *allowed, cpu_set_t *one) {
+  CHECK(sched_getaffinity(0, sizeof *allowed, allowed) == 0);
+  CPU_ZERO(one);
+  for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+    if (CPU_ISSET(cpu, allowed)) {
+      CPU_SET(cpu, one);
+      break;
+    }
+}
+
+/* With the argument "cap": the credit for QEMU's wait has a cap
+ * (rvhal_cpu_wait_credit): a kernel that never ends on a host so busy that
+ * its QEMU hardly runs still times out, after RVHAL_CPU_WAIT_MAX_FACTOR
+ * timeouts of wall time, saying it counted the most it may. Two harts loop
+ * (ex_asm_loop with a count that does not end) while QEMU's threads, at
+ * nice 19, share one CPU with a busy thread of this test: their summed wait
+ * grows faster than wall time, so without the cap the deadline would move
+ * out as long as the load lasts (the busy thread stops one timeout after
+ * the capped deadline, and the launch would time out much later, without
+ * having counted the most). A watchdog kills QEMU (the launch then fails
+ * with RVHAL_DEVICE_LOST) if the launch has not ended after
+ * WATCHDOG_TIMEOUTS timeouts. */
+#define CAP_TIMEOUT_MS 300
+#define WATCHDOG_TIMEOUTS 40
+
+static volatile int cap_done;
+static long cap_pid;
+static int cap_fired;
+
+/* QEMU pid is still running: not gone, not a zombie, not killed (the
+ * library's restart after the timeout kills it; on a loaded host a nice 19
+ * process takes a while to die). */
+static int qemu_running(long pid) {
+  char path[64], buf[4096];
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  const char *rp = strrchr(buf, ')');
+  char state = 0;
+  unsigned long flags = 0;
+  if (!rp || sscanf(rp + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2) return 0;
+  if (state == 'Z' || state == 'X' || (flags & 0x4 /* PF_EXITING */)) return 0;
+  snprintf(path, sizeof path, "/proc/%ld/status", pid);
+  if (!(f = fopen(path, "r"))) return 0;
+  n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  const char *pend = strstr(buf, "ShdPnd:");
+  return !(pend && strtoull(pend + 7, NULL, 16) & (1ull << 8)); /* SIGKILL pending */
+}
+
+/* Stops the busy thread one timeout after the capped deadline (QEMU, at
+ * nice 19, then gets its CPU back to be restarted); kills QEMU if it still
+ * runs the launch after WATCHDOG_TIMEOUTS. */
+static void *watchdog(void *arg) {
+  (void)arg;
+  for (double t0 = dt_now(); !cap_done; usleep(10 * 1000)) {
+    if (dt_now() - t0 > (RVHAL_CPU_WAIT_MAX_FACTOR + 1) * CAP_TIMEOUT_MS / 1000.0) stop = 1;
+    if (dt_now() - t0 > WATCHDOG_TIMEOUTS * CAP_TIMEOUT_MS / 1000.0 && qemu_running(cap_pid)) {
+      cap_fired = 1;
+      kill((pid_t)cap_pid, SIGKILL);
+      break;
+    }
+  }
+  return NULL;
+}
+
+static void cap(void) {
+  setenv("RVHAL_NO_PLACEMENT", "1", 1); /* the library would move hart 0's thread off the pinned CPU */
+  rvhal_device_options_t o = {.launch_timeout_ms = CAP_TIMEOUT_MS};
+  rvhal_device_t *d = fixture_device_opts(2, &o);
+  hal_program_t p = fixture_program(d, "ex_misc");
+  hal_addr_t out = dt_buffer(d, 64, NULL);
+  uint64_t left;
+  int rc;
+  run(d, p, out, 1, &rc, &left, NULL); /* the program installed first */
+  CHECK_OK(rc);
+  CHECK_OK(rvhal_device_host_pid(d, &cap_pid));
+  cpu_set_t allowed, one;
+  first_cpu(&allowed, &one);
+  CHECK(pin_process(cap_pid, &one) >= 2);
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%ld/task", cap_pid);
+  DIR *dir = opendir(path);
+  int niced = 0;
+  for (struct dirent *e; dir && (e = readdir(dir));)
+    if (e->d_name[0] != '.' && setpriority(PRIO_PROCESS, (id_t)atol(e->d_name), 19) == 0) niced++;
+  if (dir) closedir(dir);
+  CHECK_MSG(niced >= 2, "set nice 19 on %d threads of QEMU (pid %ld)", niced, cap_pid);
+  pthread_t busy_th, dog;
+  CHECK(pthread_create(&busy_th, NULL, busy, &one) == 0);
+  CHECK(pthread_create(&dog, NULL, watchdog, NULL) == 0);
+  const uint64_t forever = rvhal_device_get_info(d)->word_size == 8 ? 1ull << 62 : 0xffffffffull;
+  hal_arg_t args[2] = {rvhal_arg_global(out), rvhal_arg_value(&forever, rvhal_device_get_info(d)->word_size)};
+  hal_ndrange_t nd = {.global = {2}, .local = {1}};
+  double t0 = dt_now();
+  rc = rvhal_kernel_exec(d, p, fixture_kernel(d, p, "ex_asm_loop"), &nd, args, 2, 1);
+  double ms = (dt_now() - t0) * 1e3;
+  char msg[1024];
+  snprintf(msg, sizeof msg, "%s", rvhal_last_error());
+  cap_done = 1;
+  stop = 1;
+  pthread_join(dog, NULL);
+  pthread_join(busy_th, NULL);
+  printf("a kernel that never ends, QEMU starved: %s after %.0f ms (timeout %u ms): %s\n", rvhal_status_name(rc), ms,
+         CAP_TIMEOUT_MS, msg);
+  CHECK_MSG(!cap_fired, "the launch had not ended after %u timeouts of %u ms: the credit for QEMU's wait has no cap",
+            WATCHDOG_TIMEOUTS, CAP_TIMEOUT_MS);
+  CHECK_MSG(rc == RVHAL_TIMEOUT && strstr(msg, "the most counted"),
+            "expected RVHAL_TIMEOUT with the most credit counted: %s: %s", rvhal_status_name(rc), msg);
+  run(d, p, out, 1, &rc, &left, NULL); /* the restarted device works */
+  CHECK_OK(rc);
+  rvhal_device_delete(d);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "cap")) {
+    cap();
+    return check_result("loaded_host_cap");
+  }
   /* Calibrate on a device with the default timeout (after one launch that
    * installs the program). */
   rvhal_device_t *d = fixture_device(1);
@@ -99,13 +224,7 @@ int main(void) {
 
   /* One CPU this process may use, for QEMU and the busy threads. */
   cpu_set_t allowed, one;
-  CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
-  CPU_ZERO(&one);
-  for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-    if (CPU_ISSET(cpu, &allowed)) {
-      CPU_SET(cpu, &one);
-      break;
-    }
+  first_cpu(&allowed, &one);
   int pinned = pin_process(pid, &one);
   CHECK_MSG(pinned >= 2, "pinned %d threads of QEMU (pid %ld)", pinned, pid);
   pthread_t th[BUSY];

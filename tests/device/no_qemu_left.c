@@ -9,7 +9,11 @@
  * With the argument "after-suite" (the device fixture's cleanup): fails if
  * any qemu-system-riscv* process has RVHAL_TEST_SUITE=1 in its environment,
  * i.e. something the suite left behind. Processes of another build tree's
- * suite (RVHAL_TEST_BUILD_DIR differs) are listed but not counted. */
+ * suite (RVHAL_TEST_BUILD_DIR differs, or, where it is not set, the
+ * firmware on the command line is another tree's) are listed but not
+ * counted; one on
+ * its way out (killed, exiting, its parent exiting) is waited for longer,
+ * since a loaded host may take seconds to let it finish. */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -158,7 +162,32 @@ static void scenario(int mode) {
   close(go[1]);
 }
 
-/* The fixture cleanup: nothing of this suite may still run. */
+/* pid is on its way out: a zombie or dead, exiting (PF_EXITING), or with
+ * SIGKILL pending; or its parent is exiting (the death signal follows). On
+ * a loaded host that can take a while, and is no process left behind. */
+static int dying(pid_t pid, int parent_too) {
+  static char buf[4096];
+  size_t len;
+  if (dt_read_proc(pid, "stat", buf, sizeof buf, &len)) return 1; /* gone */
+  const char *rp = strrchr(buf, ')');
+  char state = 0;
+  int ppid = 0;
+  unsigned long flags = 0;
+  if (!rp || sscanf(rp + 1, " %c %d %*d %*d %*d %*d %lu", &state, &ppid, &flags) != 3) return 0;
+  if (state == 'Z' || state == 'X' || state == 'x' || (flags & 0x4 /* PF_EXITING */)) return 1;
+  if (dt_read_proc(pid, "status", buf, sizeof buf, &len) == 0)
+    for (const char *l = buf; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+      unsigned long long mask;
+      if ((sscanf(l, "SigPnd: %llx", &mask) == 1 || sscanf(l, "ShdPnd: %llx", &mask) == 1) && (mask & (1ull << 8)))
+        return 1; /* SIGKILL (9) pending */
+    }
+  return parent_too && ppid > 1 && dying((pid_t)ppid, 0);
+}
+
+/* The fixture cleanup: nothing of this suite may still run. A QEMU on its
+ * way out (dying()) is waited for up to DYING_WITHIN_S; any other counts
+ * after GONE_WITHIN_S. */
+#define DYING_WITHIN_S 120.0
 static int after_suite(void) {
   const char *mine = getenv("RVHAL_TEST_BUILD_DIR");
   char want_dir[1100] = "";
@@ -171,27 +200,44 @@ static int after_suite(void) {
     CHECK_MSG(n >= 0, "cannot read /proc: cannot tell whether QEMU processes were left behind");
     if (n < 0) break;
     counted = 0;
+    int all_dying = 1, other[64] = {0};
     for (int i = 0; i < n && i < 64; i++) {
-      char buf[4096];
+      static char buf[1 << 16]; /* a whole environment, RVHAL_TEST_BUILD_DIR anywhere in it */
       size_t len;
-      int other = 0;
       if (mine && dt_read_proc(pids[i], "environ", buf, sizeof buf, &len) == 0) {
         int has_dir = 0, same = 0;
         for (size_t k = 0; k < len; k += strlen(buf + k) + 1) {
           if (!strncmp(buf + k, "RVHAL_TEST_BUILD_DIR=", 21)) has_dir = 1;
           if (!strcmp(buf + k, want_dir)) same = 1;
         }
-        other = has_dir && !same;
+        other[i] = has_dir && !same;
+        /* without the variable (a suite that does not set it): its command
+         * line names the build tree its firmware came from */
+        if (!has_dir && dt_read_proc(pids[i], "cmdline", buf, sizeof buf, &len) == 0) {
+          char mine_dir[1100];
+          snprintf(mine_dir, sizeof mine_dir, "%s/device-rv", mine);
+          int names_mine = 0, names_tree = 0;
+          for (size_t k = 0; k < len; k += strlen(buf + k) + 1) { /* -kernel PATH, -device loader,file=PATH */
+            names_tree |= strstr(buf + k, "/device-rv") != NULL;
+            names_mine |= strstr(buf + k, mine_dir) != NULL;
+          }
+          other[i] = names_tree && !names_mine;
+        }
       }
-      if (!other) counted++;
-      if (dt_now() - t0 >= GONE_WITHIN_S) {
-        char cmd[512] = "";
-        if (dt_read_proc(pids[i], "cmdline", buf, sizeof buf, &len) == 0)
-          for (size_t k = 0; k < len && k < sizeof cmd - 1; k++) cmd[k] = buf[k] ? buf[k] : ' ';
-        fprintf(stderr, "%s QEMU pid %d: %s\n", other ? "another build tree's" : "LEFT BEHIND:", (int)pids[i], cmd);
-      }
+      if (other[i]) continue;
+      counted++;
+      if (!dying(pids[i], 1)) all_dying = 0;
     }
-    if (counted == 0 || dt_now() - t0 >= GONE_WITHIN_S) break;
+    const int over = dt_now() - t0 >= (all_dying ? DYING_WITHIN_S : GONE_WITHIN_S);
+    for (int i = 0; over && i < n && i < 64; i++) {
+      char buf[4096], cmd[512] = "";
+      size_t len;
+      if (dt_read_proc(pids[i], "cmdline", buf, sizeof buf, &len) == 0)
+        for (size_t k = 0; k < len && k < sizeof cmd - 1; k++) cmd[k] = buf[k] ? buf[k] : ' ';
+      fprintf(stderr, "%s QEMU pid %d%s: %s\n", other[i] ? "another build tree's" : "LEFT BEHIND:", (int)pids[i],
+              !other[i] && dying(pids[i], 1) ? " (dying)" : "", cmd);
+    }
+    if (counted == 0 || over) break;
     usleep(100 * 1000);
   }
   CHECK_MSG(counted == 0, "%d QEMU processes of this suite (RVHAL_TEST_SUITE=1) are still running", counted);

@@ -88,10 +88,21 @@ int main(void) {
   snprintf(path, sizeof path, "%s/rvv_ops.elf", fixture_kernel_dir(d));
   hal_program_t p;
   CHECK_FAILS(rvhal_program_load_file(d, path, &p), RVHAL_BAD_ELF, "lacks v");
+  const uint32_t word = rvhal_device_get_info(d)->word_size;
   rvhal_device_delete(d);
   /* a VLEN QEMU and the spec do not give */
   rvhal_device_options_t bad = {.vlen = 96};
   rvhal_device_t *none = NULL;
   CHECK_FAILS(rvhal_device_create(fixture_device_index(), &bad, &none), RVHAL_INVALID_ARGUMENT, "vlen 96");
+  /* a board that gives QEMU its own CPU (harts without F/D): no vector
+   * harts there, rather than a device that says it has them and traps */
+  uint32_t imac;
+  if (rvhal_platform_find_device(word == 4 ? "qemu-virt-imac-rv32" : "qemu-virt-imac-rv64",
+                                 &imac) == RVHAL_OK) {
+    rvhal_device_options_t v = {.num_harts = 1, .vlen = 256};
+    CHECK_FAILS(rvhal_device_create(imac, &v, &none), RVHAL_UNSUPPORTED, "its own CPU (-cpu rv");
+  } else {
+    printf("not run: the build has no qemu-virt-imac board (a board with its own -cpu)\n");
+  }
   return check_result("vector");
 }

@@ -2,10 +2,15 @@
  * (host/src/observe/profile.c; kernels: tests/exec/ex_misc.c, ex_barrier.c).
  *
  * A 2-hart device (fewer if the board has fewer) with profile =
- * "trace=A,svg=B" runs ex_asm_loop, sleeps 200 ms on the host, writes a
+ * "trace=A,svg=B" runs ex_asm_loop, sleeps 1000 ms on the host, writes a
  * buffer, then runs ex_bars through a queue and waits with queue_finish.
- * - SVG: the 200 ms gap is cut out and marked (a "gap" group whose title
- *   says at least 190 ms), and each launch's kernel-call spans, parsed from
+ * - SVG: the 1000 ms gap is cut out and marked (a "gap" group whose title
+ *   gives the time no launch ran: the time between the two launches' spans
+ *   on the trace's launches track, not the longer one between their harts'
+ *   spans, which once was said to have no launch while one still ran), no
+ *   number is written with an exponent (1.13e+03 ms), a table of per-hart
+ *   counters summed over the launches has each hart's groups, which add up
+ *   to the two launches', and each launch's kernel-call spans, parsed from
  *   the <rect>s and their titles, cover more than 20 % of the plot's width
  *   (the lanes' background rect); before the gaps were cut the 200 ms set
  *   the scale and each launch was a few pixels wide.
@@ -14,12 +19,13 @@
  *   "host: waits") named once each, with a mem_write call (its bytes), one
  *   span per launch on the launches track (its launch number, not shorter
  *   than the harts' spans of it), the queue's submit instant and the
- *   queue_finish wait. */
+ *   queue_finish wait; each launch's span has its per-hart counters
+ *   (args.per_hart), whose groups add up to the launch's. */
 #include <time.h>
 
 #include "exec_util.h"
 
-#define GAP_MS 200
+#define GAP_MS 1000 /* past 1000 ms a label once became 1e+03 */
 
 /* ---- SVG -------------------------------------------------------------------- */
 
@@ -31,7 +37,10 @@ static double attr(const char *tag, const char *end, const char *name) {
   return strtod(at + strlen(key), NULL);
 }
 
-static void check_svg(const char *path, const uint64_t seq[2], const char *const kernel[2]) {
+static double no_launch_ms = -1;    /* between the launches, from the trace's launches track */
+static uint64_t groups_total[2];     /* of each launch */
+
+static void check_svg(const char *path, const uint64_t seq[2], const char *const kernel[2], uint32_t harts) {
   size_t len;
   char *text = dt_read_file(path, &len);
   CHECK_MSG(text != NULL, "SVG %s was not written", path);
@@ -68,7 +77,24 @@ static void check_svg(const char *path, const uint64_t seq[2], const char *const
     const char *t = strstr(gap, "<title>no launch for ");
     double ms = t ? strtod(t + strlen("<title>no launch for "), NULL) : -1;
     CHECK_MSG(ms >= GAP_MS - 10, "SVG: the gap's title says %.3f ms, the host slept %d ms", ms, GAP_MS);
+    CHECK_MSG(no_launch_ms > 0 && ms > no_launch_ms - 0.005 && ms < no_launch_ms + 0.005,
+              "SVG: the gap's title says no launch for %.3f ms; between the launches' host spans: %.3f ms", ms,
+              no_launch_ms);
   }
+  CHECK_MSG(!strstr(text, "e+") && !strstr(text, "e-0"), "SVG: a number with an exponent: ...%.40s",
+            strstr(text, "e+") ? strstr(text, "e+") - 20 : strstr(text, "e-0") - 20);
+  /* the per-hart counters: each hart's groups, all harts' adding up */
+  const char *table = strstr(text, "class=\"counters\"");
+  CHECK_MSG(table != NULL, "SVG: no per-hart counter table");
+  uint64_t groups = 0;
+  uint32_t rows = 0;
+  for (const char *q = table; q && (q = strstr(q, "data-counter=\"work_groups\" data-hart=\"")); q++) {
+    const char *v = strchr(q, '>');
+    if (v) groups += strtoull(v + 1, NULL, 10), rows++;
+  }
+  CHECK_MSG(rows == harts, "SVG: %u harts' groups in the counter table, the device has %u", rows, harts);
+  CHECK_MSG(groups == groups_total[0] + groups_total[1], "SVG: the harts' groups add up to %llu, the launches had %llu",
+            (unsigned long long)groups, (unsigned long long)(groups_total[0] + groups_total[1]));
   for (int i = 0; i < 2 && plot_w > 0; i++) {
     double frac = calls[i] ? (hi[i] - lo[i]) / plot_w : 0;
     printf("  SVG: launch %" PRIu64 " (%s): %zu call spans over %.1f%% of the plot\n", seq[i], kernel[i], calls[i],
@@ -91,7 +117,7 @@ static void check_trace(const char *path, const uint64_t seq[2], uint32_t harts)
   int process_named = 0, track_named[3] = {0}, writes = 0, submits = 0, finishes = 0;
   double track_tid[3] = {-1, -1, -1};
   int launch_spans[2] = {0, 0};
-  double launch_dur[2] = {0, 0}, hart_dur[2] = {0, 0};
+  double launch_dur[2] = {0, 0}, hart_dur[2] = {0, 0}, launch_ts[2] = {0, 0};
   for (int pass = 0; pass < 2; pass++) /* names first: the spans are matched by tid */
     for (size_t i = 0; i < events->count; i++) {
       const json_t *e = events->items[i];
@@ -114,7 +140,17 @@ static void check_trace(const char *path, const uint64_t seq[2], uint32_t harts)
       double launch = json_get_number(args, "launch", -1), dur = json_get_number(e, "dur", -1);
       for (int k = 0; k < 2; k++) {
         if (launch != (double)seq[k] || strcmp(ph, "X")) continue;
-        if (tid == track_tid[1]) launch_spans[k]++, launch_dur[k] = dur;
+        if (tid == track_tid[1]) {
+          launch_spans[k]++, launch_dur[k] = dur, launch_ts[k] = json_get_number(e, "ts", -1);
+          /* its per-hart counters: one value a hart, the groups adding up */
+          const json_t *per = json_get(args, "per_hart"), *g = per ? json_get(per, "work_groups") : NULL;
+          double sum = 0;
+          for (size_t h = 0; g && h < g->count; h++) sum += g->items[h]->number;
+          CHECK_MSG(g && g->count == harts && sum == json_get_number(args, "groups", -2),
+                    "trace: launch %" PRIu64 ": per_hart.work_groups has %zu values adding up to %.0f, the launch had %.0f "
+                    "groups", seq[k], g ? g->count : 0, sum, json_get_number(args, "groups", -2));
+          groups_total[k] = (uint64_t)json_get_number(args, "groups", 0);
+        }
         else if (tid >= 0 && tid < harts && dur > hart_dur[k]) hart_dur[k] = dur;
       }
     }
@@ -130,6 +166,7 @@ static void check_trace(const char *path, const uint64_t seq[2], uint32_t harts)
     CHECK_MSG(launch_dur[k] + 1 >= hart_dur[k], "trace: launch %" PRIu64 ": host span %.3f us, a hart's %.3f us",
               seq[k], launch_dur[k], hart_dur[k]);
   }
+  if (launch_spans[0] == 1 && launch_spans[1] == 1) no_launch_ms = (launch_ts[1] - launch_ts[0] - launch_dur[0]) / 1e3;
 out:
   json_free(root);
   free(text);
@@ -182,8 +219,8 @@ int main(void) {
   rvhal_device_delete(d); /* writes the files */
   CHECK_MSG(seq[0] && seq[1] && seq[0] != seq[1], "launches %" PRIu64 " and %" PRIu64, seq[0], seq[1]);
   if (seq[0] && seq[1]) {
-    check_svg(svg, seq, kernel);
-    check_trace(trace, seq, harts);
+    check_trace(trace, seq, harts); /* first: the SVG is checked against it */
+    check_svg(svg, seq, kernel, harts);
   }
   if (!check_failures_) {
     unlink(trace);

@@ -160,6 +160,13 @@ static void rects(cl_test_env_t *env, cl_command_queue q) {
   const size_t near[3] = {8, 3, 2};
   CHECK_CL_ERR(clEnqueueCopyBufferRect(q, m, m, buf_origin, near, small, row, slice, row, slice, 0, NULL, NULL),
                CL_MEM_COPY_OVERLAP);
+  /* x 0 -> 50, 20 bytes a row: the destination's rows run past the row's
+   * end into the next row's first bytes, which the source reads */
+  const size_t x0[3] = {0, 0, 0}, x50[3] = {50, 0, 0}, rows4[3] = {20, 4, 1};
+  CHECK_CL_ERR(clEnqueueCopyBufferRect(q, m, m, x0, x50, rows4, row, slice, row, slice, 0, NULL, NULL),
+               CL_MEM_COPY_OVERLAP);
+  CHECK_CL_ERR(clEnqueueCopyBufferRect(q, m, m, x50, x0, rows4, row, slice, row, slice, 0, NULL, NULL),
+               CL_MEM_COPY_OVERLAP);
   clReleaseMemObject(m);
   free(host), free(model), free(back), free(box);
 }

@@ -77,6 +77,12 @@ def main():
     c0 = int(re.search(r"\((\d+) bytes\)", cat[0]["global memory"]).group(1))
     check(g0 > c0 and int(devs_default[0].get("CL_DEVICE_MAX_MEM_ALLOC_SIZE", "0")) >= 128 << 20,
           f"device 0 by default: global memory {g0} > the catalogue's {c0}, max alloc >= 128 MiB")
+    # ... which `rvhal info` shows too, for every device: the same figure
+    for i, c in enumerate(cat):
+        shown = re.search(r"\((\d+) bytes\)", c.get("global memory, OpenCL", ""))
+        got = devs_default.get(i, {}).get("CL_DEVICE_GLOBAL_MEM_SIZE")
+        check(shown is not None and got == shown.group(1),
+              f"device {i}: clinfo's global memory {got}, rvhal info's for OpenCL {shown.group(1) if shown else None}")
     ndev, devs = raw_clinfo(dict(os.environ, RVHAL_RAM_MIB=str(ram_mib)))
     check(ndev == len(cat), f"clinfo lists {ndev} rvhal devices, rvhal info {len(cat)}")
     for i, c in enumerate(cat):

@@ -100,6 +100,14 @@ static void user_events(cl_test_env_t *env, cl_command_queue q) {
   CHECK_CL_ERR(clWaitForEvents(1, &wr), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   CHECK_CL(clGetEventInfo(wr, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
   CHECK_MSG(st < 0, "status %d", st);
+  /* a callback on an event already ended in an error runs at once, with
+   * that error: the user event's own, the command's */
+  CHECK_CL(clSetEventCallback(bad, CL_COMPLETE, on_event, (void *)3));
+  CHECK_EQ_U64(callback_calls[3], 1);
+  CHECK_EQ_U64((uint64_t)(int64_t)callback_status[3], (uint64_t)(int64_t)-1234);
+  CHECK_CL(clSetEventCallback(wr, CL_COMPLETE, on_event, (void *)3));
+  CHECK_EQ_U64(callback_calls[3], 2);
+  CHECK_EQ_U64((uint64_t)(int64_t)callback_status[3], (uint64_t)(int64_t)st);
   CHECK(clFinish(q) != CL_SUCCESS); /* reported once, then the queue serves again */
   CHECK_CL(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof dst, dst, 0, NULL, NULL));
   clReleaseEvent(wr), clReleaseEvent(bad);

@@ -12,7 +12,7 @@ if(NOT RVHAL_OPENCL_LOADER)
   return()
 endif()
 # Each test has its own binary cache (icd.source counts its entries).
-set(RVHAL_OPENCL_TEST_ENV OCL_ICD_VENDORS=${RVHAL_OPENCL_ICD_FILE} RVHAL_TEST_SUITE=1)
+set(RVHAL_OPENCL_TEST_ENV OCL_ICD_VENDORS=${RVHAL_OPENCL_ICD_FILE} RVHAL_TEST_SUITE=1 RVHAL_TEST_BUILD_DIR=${CMAKE_BINARY_DIR})
 set(RVHAL_OPENCL_CACHE_ROOT ${CMAKE_BINARY_DIR}/opencl/test-cache)
 
 function(rvhal_icd_test name)
@@ -60,6 +60,32 @@ add_test(NAME icd.debug_output COMMAND icd_events 0 ${RVHAL_TEST_KERNEL_DIR_RV64
 set_tests_properties(icd.debug_output PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/shared;RVHAL_OPENCL_DEBUG=1"
                      LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device
                      PASS_REGULAR_EXPRESSION "rvhal-opencl: clCreateCommandQueue: CL_INVALID_QUEUE_PROPERTIES: on-device queues are not supported.*icd.events: [0-9]+ checks, 0 failed")
+
+# The trace of an OpenCL program: its queues' tracks as docs/opencl.md says.
+find_program(RVHAL_PYTHON3 python3)
+if(RVHAL_PYTHON3)
+  add_test(NAME icd.trace COMMAND ${RVHAL_PYTHON3} ${RVHAL_SOURCE_DIR}/tests/icd/trace_check.py $<TARGET_FILE:icd_events>
+           0 ${RVHAL_TEST_KERNEL_DIR_RV64})
+  set_tests_properties(icd.trace PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/shared"
+                       LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device)
+endif()
+
+# A failed kernel's reason on stderr once per failure by default
+# (errors.c), naming RVHAL_LAUNCH_TIMEOUT_MS for a hang; none with
+# RVHAL_OPENCL_QUIET=1.
+add_executable(icd_failure_stderr ${RVHAL_SOURCE_DIR}/tests/icd/failure_stderr.c)
+target_include_directories(icd_failure_stderr PRIVATE ${RVHAL_SOURCE_DIR}/tests/common ${RVHAL_CL_HEADERS})
+target_link_libraries(icd_failure_stderr PRIVATE ${RVHAL_OPENCL_LOADER})
+add_dependencies(icd_failure_stderr RvhalOpenCL ${RVHAL_DEVICE_TARGETS})
+foreach(mode told quiet)
+  set(_env "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/shared;RVHAL_LAUNCH_TIMEOUT_MS=1000")
+  if(mode STREQUAL quiet)
+    list(APPEND _env RVHAL_OPENCL_QUIET=1)
+  endif()
+  add_test(NAME icd.failure_stderr.${mode} COMMAND icd_failure_stderr 0 ${RVHAL_TEST_KERNEL_DIR_RV64} ${mode})
+  set_tests_properties(icd.failure_stderr.${mode} PROPERTIES ENVIRONMENT "${_env}" LABELS "icd;device" TIMEOUT 120
+                       FIXTURES_REQUIRED device)
+endforeach()
 
 # Debian's clinfo and python3-pyopencl (with python3-numpy) against the
 # platform: Debian's own python3, where those modules live (a python3

@@ -6,6 +6,10 @@
 foreach(family workitems barrier atomics async printf)
   rvhal_device_test(opencl.${family} DIR opencl SOURCE opencl_exec ARGS ${family} RV32 BOARDS TIMEOUT 120)
 endforeach()
+# ... and on 3 harts, as a board of 3 has: teams of 2 take 2 of them.
+foreach(family barrier async)
+  rvhal_device_test(opencl.${family}.3harts DIR opencl SOURCE opencl_exec ARGS ${family} 3 TIMEOUT 120)
+endforeach()
 target_compile_definitions(opencl_test_opencl_exec PRIVATE RVHAL_TEST_OPENCL_DIR="${RVHAL_SOURCE_DIR}/tests/opencl")
 target_include_directories(opencl_test_opencl_exec PRIVATE ${RVHAL_SOURCE_DIR}/tests/exec)
 
@@ -25,6 +29,15 @@ target_link_libraries(opencl_test_cmake_kernel PRIVATE opencl_vadd_embed opencl_
 add_dependencies(opencl_test_cmake_kernel opencl_vadd_rv64)
 if(RVHAL_BUILD_RV32)
   add_dependencies(opencl_test_cmake_kernel opencl_vadd_rv32)
+endif()
+
+# ... each rebuilt when a header of the kernel SDK changes (Ninja's view of
+# its inputs).
+if(CMAKE_GENERATOR MATCHES "Ninja")
+  add_test(NAME build.opencl_kernel_deps COMMAND sh ${RVHAL_SOURCE_DIR}/tests/consumer/opencl_kernel_deps.sh
+           ${CMAKE_BINARY_DIR} ${RVHAL_SOURCE_DIR} $<TARGET_PROPERTY:opencl_vadd_rv64,RVHAL_KERNEL_FILE>
+           $<TARGET_PROPERTY:opencl_options,RVHAL_KERNEL_FILE>)
+  set_tests_properties(build.opencl_kernel_deps PROPERTIES LABELS build TIMEOUT 60)
 endif()
 
 # OpenCL C's cost against the C SDK, in exact instruction counts.
@@ -72,4 +85,15 @@ foreach(xlen ${RVHAL_DEVICE_XLENS})
                      --list-missing ${CMAKE_BINARY_DIR}/device-rv${xlen}/sdk/opencl/librvhal_opencl.a)
     set_tests_properties(unit.opencl_builtin_coverage.rv${xlen}.${std} PROPERTIES LABELS unit TIMEOUT 120)
   endforeach()
+endforeach()
+
+# What the compiler leaves in a kernel's loops, from the ELF's disassembly:
+# no built-in out of line, no work-item query read at every step
+# (tests/opencl/hot_loops.py), RV64 and RV32.
+find_program(RVHAL_TEST_OBJDUMP riscv64-unknown-elf-objdump)
+foreach(xlen ${RVHAL_DEVICE_XLENS})
+  add_test(NAME unit.opencl_hot_loops.rv${xlen}
+           COMMAND /usr/bin/python3 ${RVHAL_SOURCE_DIR}/tests/opencl/hot_loops.py $<TARGET_FILE:rvhal-cli>
+                   ${RVHAL_TEST_OBJDUMP} ${RVHAL_SOURCE_DIR}/tests/opencl/kernels/hot_loops.cl --xlen ${xlen})
+  set_tests_properties(unit.opencl_hot_loops.rv${xlen} PROPERTIES LABELS unit TIMEOUT 120)
 endforeach()

@@ -11,7 +11,10 @@
  *              of every hart on the same words (and 64-bit on RV64)
  *   async      async_work_group_copy / _strided_copy, wait_group_events, prefetch
  *   printf     OpenCL's printf, vectors included, through the print path
- * Hart counts and local memory come from the device. */
+ * Hart counts and local memory come from the device: a team takes the
+ * largest number of harts it divides (3 harts in teams of 2: 2 of them).
+ * argv[2], if given: the harts to ask for (default 4, fewer if the board
+ * has fewer), e.g. 3 as a board of 3 harts has. */
 #include <inttypes.h>
 #include <math.h>
 
@@ -64,8 +67,10 @@ static int launch(rvhal_device_t *d, hal_program_t p, const char *kname, uint32_
     nd.global[i] = global[i];
     nd.local[i] = local[i];
   }
-  /* Non-uniform allowed (OpenCL C 2.0+): ranges that are multiples stay uniform. */
-  rvhal_launch_options_t opt = {.harts_per_group = team, .non_uniform = 1};
+  /* Non-uniform allowed (OpenCL C 2.0+): ranges that are multiples stay
+   * uniform. A team's harts take part in whole teams (team 0: the library chooses). */
+  const uint32_t harts = rvhal_device_get_info(d)->num_harts;
+  rvhal_launch_options_t opt = {.harts_per_group = team, .non_uniform = 1, .harts = team ? harts - harts % team : 0};
   int rc = rvhal_kernel_exec_ex(d, p, k, &nd, a, n, dim, &opt);
   CHECK_MSG(rc == RVHAL_OK, "%s: kernel_exec: %s: %s", what, rvhal_status_name(rc), rvhal_last_error());
   return rc;
@@ -412,7 +417,7 @@ static void test_printf(rvhal_device_t *d, hal_program_t p) {
 int main(int argc, char **argv) {
   ex_clean_env();
   const char *family = argc > 1 ? argv[1] : "";
-  rvhal_device_t *d = fixture_device(4);
+  rvhal_device_t *d = fixture_device(argc > 2 ? (uint32_t)atoi(argv[2]) : 4);
   hal_program_t p = compile_and_load(d, "kernels/execution.cl");
   printf("%s on %s, %u harts:\n", family, rvhal_device_get_info(d)->name, rvhal_device_get_info(d)->num_harts);
   if (!strcmp(family, "workitems")) test_workitems(d, p);

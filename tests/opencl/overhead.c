@@ -4,21 +4,25 @@
  * run time, same device and ND-range; and the instructions per work-item
  * per barrier of an OpenCL C barrier loop. Instruction counts under
  * -icount are deterministic, so the bounds are not timing. Bounds: the
- * OpenCL C vector add within 10 % of the SDK's instructions, a barrier
- * under 60 instructions per work-item (the C SDK's bound,
- * docs/architecture.md). Issue 18 asked for 5 % (at least 0.95 of the C
- * SDK's speed), met until the C SDK ran barrier-free programs as plain
- * loops (rvhal_plain_call, rvhal_kernel.h); the OpenCL C entry does not
- * yet (LLVM compiled those loops to more instructions than its row loop):
- * 1.072 here. */
+ * OpenCL C vector add within 5 % of the SDK's instructions (issue 18: at
+ * least 0.95 of the C SDK's speed), alone no more than the SDK's, a
+ * barrier under 60 instructions per
+ * work-item (the C SDK's bound, docs/architecture.md). The OpenCL C entry
+ * is the C SDK's (RVHAL_CL_ENTRY): the same row loop, the same plain path
+ * for programs without barrier(). The vector add is measured twice: in a
+ * program with a barrier (its second kernel), where it runs the general
+ * path, and alone, on the plain path as examples/vector_add. */
 #include "../exec/exec_util.h"
 #include "rvhal/compiler.h"
 
+#define VECTOR_ADD                                                                       \
+  "__kernel void vector_add(__global uint *src1, __global uint *src2, __global uint *dst) {\n" \
+  "  uint tid = get_global_id(0);\n"                                                        \
+  "  dst[tid] = src1[tid] + src2[tid];\n"                                                   \
+  "}\n"
+static const char plain_source[] = VECTOR_ADD;
 static const char source[] =
-    "__kernel void vector_add(__global uint *src1, __global uint *src2, __global uint *dst) {\n"
-    "  uint tid = get_global_id(0);\n"
-    "  dst[tid] = src1[tid] + src2[tid];\n"
-    "}\n"
+    VECTOR_ADD
     "__kernel void barriers(uint rounds) {\n"
     "  for (uint i = 0; i < rounds; i++) barrier(CLK_LOCAL_MEM_FENCE);\n"
     "}\n";
@@ -33,12 +37,9 @@ static uint64_t instructions(rvhal_device_t *d, hal_program_t p, const char *nam
   return sum;
 }
 
-int main(void) {
-  ex_clean_env();
-  rvhal_device_t *d = ex_device(2, 1, RVHAL_TIMING_EXACT);
-  const char *why = NULL;
-  hal_program_t sdk = fixture_program(d, "vector_add");
-  rvhal_opencl_compile_desc_t desc = {source, 0, "overhead.cl", NULL, rvhal_device_get_info(d)->word_size * 8,
+/* src compiled for d and loaded; 0 on failure (a check failed). */
+static hal_program_t compiled(rvhal_device_t *d, const char *src) {
+  rvhal_opencl_compile_desc_t desc = {src, 0, "overhead.cl", NULL, rvhal_device_get_info(d)->word_size * 8,
                                       rvhal_device_get_info(d)->isa};
   void *elf = NULL;
   size_t size = 0;
@@ -46,25 +47,40 @@ int main(void) {
   int rc = rvhal_opencl_compile(&desc, &elf, &size, &log);
   CHECK_MSG(rc == RVHAL_OK, "opencl_compile: %s\n%s", rvhal_last_error(), log ? log : "");
   free(log);
-  if (rc) return check_result("opencl.overhead");
-  hal_program_t cl;
-  CHECK_OK(rvhal_program_load(d, elf, size, &cl));
+  hal_program_t p = 0;
+  if (!rc) CHECK_OK(rvhal_program_load(d, elf, size, &p));
   free(elf);
+  return p;
+}
+
+int main(void) {
+  ex_clean_env();
+  rvhal_device_t *d = ex_device(2, 1, RVHAL_TIMING_EXACT);
+  const char *why = NULL;
+  hal_program_t sdk = fixture_program(d, "vector_add");
+  hal_program_t cl = compiled(d, source), plain = compiled(d, plain_source);
+  if (!cl || !plain) return check_result("opencl.overhead");
 
   const uint64_t N = 1u << 16;
   hal_addr_t a = dt_buffer(d, N * 4, NULL), b = dt_buffer(d, N * 4, NULL), c = dt_buffer(d, N * 4, NULL);
   hal_arg_t args[3] = {rvhal_arg_global(a), rvhal_arg_global(b), rvhal_arg_global(c)};
   instructions(d, sdk, "vector_add_entry", 64, 64, args, 3); /* install both programs */
   instructions(d, cl, "vector_add", 64, 64, args, 3);
+  instructions(d, plain, "vector_add", 64, 64, args, 3);
   uint64_t is = instructions(d, sdk, "vector_add_entry", N, 64, args, 3);
   uint64_t ic = instructions(d, cl, "vector_add", N, 64, args, 3);
+  uint64_t ip = instructions(d, plain, "vector_add", N, 64, args, 3);
   CHECK_MSG(rvhal_counters_exact(d, &why), "counts are not exact: %s", why ? why : "?");
   CHECK_MSG(is > N && ic > N, "instruction counts %" PRIu64 " and %" PRIu64 " for %" PRIu64 " items", is, ic, N);
-  CHECK_MSG(ic * 100 <= is * 110, "vector_add: OpenCL C %" PRIu64 " instructions, C SDK %" PRIu64 ": more than 10 %% over",
+  CHECK_MSG(ic * 100 <= is * 105, "vector_add: OpenCL C %" PRIu64 " instructions, C SDK %" PRIu64 ": more than 5 %% over",
             ic, is);
+  /* Alone, on the same plain loops as the C SDK's: no more instructions
+   * than GCC's (more, 1.014, when the compiler left the row loop's
+   * assumption in: opencl_compile.c, drop_assumes). */
+  CHECK_MSG(ip <= is, "vector_add alone: OpenCL C %" PRIu64 " instructions, more than the C SDK's %" PRIu64, ip, is);
   printf("vector_add, %" PRIu64 " items in groups of 64 on %u harts: C SDK %" PRIu64 ", OpenCL C %" PRIu64
-         " instructions (%.3f)\n",
-         N, rvhal_device_get_info(d)->num_harts, is, ic, (double)ic / (double)is);
+         " (%.3f) in a program with barrier(), %" PRIu64 " (%.3f) alone\n",
+         N, rvhal_device_get_info(d)->num_harts, is, ic, (double)ic / (double)is, ip, (double)ip / (double)is);
 
   uint32_t r16 = 16, r32 = 32;
   hal_arg_t a16 = rvhal_arg_value(&r16, 4), a32 = rvhal_arg_value(&r32, 4);

@@ -137,6 +137,24 @@ int main(void) {
   o.harts_per_group = 2;
   REFUSED(plan_request(&lim, &k, 0, &(hal_ndrange_t){.global = {5}, .local = {4}}, args, 4, 1, &o, 0, 0, &plan),
           RVHAL_INVALID_ARGUMENT, "a group has only 1 work-items");
+  /* A chosen team never exceeds the smallest group's items, whatever the
+   * host's cores: one group of 1 item (global 1 < local 4) on 2 cores, and
+   * 4 + 1 items on 4 cores (a team of 2 there would leave a hart of the
+   * last group without a work-item: the firmware refuses the launch). 4 + 2
+   * items on 4 cores: teams of 2 fit. */
+  o = (rvhal_launch_options_t){.non_uniform = 1};
+  CHECK_OK(plan_request(&lim, &k, 0, &(hal_ndrange_t){.global = {1}, .local = {4}}, args, 4, 1, &o, 0, 0, &plan));
+  CHECK_EQ_U64(plan.total_groups, 1);
+  CHECK_EQ_U64(plan.team, 1);
+  rvhal_launch_limits_t cores4 = lim;
+  cores4.host_cpus = 4;
+  CHECK_OK(plan_request(&cores4, &k, 0, &(hal_ndrange_t){.global = {5}, .local = {4}}, args, 4, 1, &o, 0, 0,
+                        &plan));
+  CHECK_EQ_U64(plan.team, 1);
+  CHECK_OK(plan_request(&cores4, &k, 0, &(hal_ndrange_t){.global = {6}, .local = {4}}, args, 4, 1, &o, 0, 0,
+                        &plan));
+  CHECK_EQ_U64(plan.team, 2);
+  CHECK(rvhal_launch_team_ok(plan.harts, plan.team, rvhal_launch_smallest_group((const uint32_t[3]){2, 1, 1})));
   /* without the option: refused, naming the sizes and the way out */
   REFUSED(plan_of(&lim, 10, 4, args, 4, 1, NULL), RVHAL_INVALID_ARGUMENT, "rvhal_launch_options_t.non_uniform");
   CHECK(rvhal_launch_last_size_ok(4, 1) && rvhal_launch_last_size_ok(4, 4) && !rvhal_launch_last_size_ok(4, 0) &&

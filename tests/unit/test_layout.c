@@ -233,6 +233,34 @@ static void test_exact_small(void) {
   CHECK_FAILS(rvhal_layout_compute(&rvhal_board, &r, &l), RVHAL_INVALID_ARGUMENT, needle);
 }
 
+/* Hart i's stack and pool (their guards, which the firmware locks in
+ * PMP) at the same addresses whatever the device's hart count, where RAM
+ * leaves room: a reset that keeps PMP locks (QEMU 7.2's system_reset, under
+ * an attached stub) then leaves the previous device's guards where the next
+ * one wants them (tests/device/shapes.c runs it). Where RAM leaves no room
+ * for every hart's stack, the device's harts still fit. */
+static void test_guards_stable(void) {
+  rvhal_layout_t first, l;
+  rvhal_layout_request_t r = request(1, 256 * MiB, 64 * KiB, 1024, 4 * KiB);
+  CHECK_OK(rvhal_layout_compute(&rvhal_board, &r, &first));
+  for (uint32_t n = 2; n <= rvhal_board.max_harts; n++) {
+    r = request(n, 256 * MiB, 64 * KiB, 1024, 4 * KiB);
+    CHECK_OK(rvhal_layout_compute(&rvhal_board, &r, &l));
+    CHECK_EQ_U64(l.stacks_base, first.stacks_base);
+    CHECK_EQ_U64(l.fibers_base, first.fibers_base);
+    CHECK_EQ_U64(l.hart_stack_size, first.hart_stack_size);
+    CHECK_EQ_U64(l.fiber_pool_size, first.fiber_pool_size);
+  }
+  /* one hart with 4 MiB of local memory in 40 MiB: 8 stacks would not fit */
+  r = request(1, 40 * MiB, 4 * MiB, 1, 1 * KiB);
+  int rc = rvhal_layout_compute(&rvhal_board, &r, &l);
+  CHECK_MSG(rc == RVHAL_OK, "1 hart, 4 MiB local memory, 40 MiB: %s", rvhal_last_error());
+  if (rc == RVHAL_OK) {
+    CHECK_EQ_U64(l.fibers_base, l.stacks_base + l.hart_stack_size);
+    check_layout(&rvhal_board, &r, &l);
+  }
+}
+
 static void test_invalid(void) {
   const rvhal_board_desc_t *b = &rvhal_board;
   rvhal_layout_t l, before;
@@ -288,6 +316,7 @@ int main(void) {
   test_matrix();
   test_other_board();
   test_exact_small();
+  test_guards_stable();
   test_invalid();
   return check_result("layout");
 }

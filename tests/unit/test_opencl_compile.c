@@ -184,12 +184,19 @@ static void check_stamp(void) {
   CHECK(utimensat(AT_FDCWD, path, t, 0) == 0);
   CHECK_OK(rvhal_opencl_compile_stamp(&d, &c));
   CHECK_MSG(c != a, "a changed SDK header left the stamp %llx", (unsigned long long)c);
-  /* The runtime library grown by a byte: another stamp again. */
-  snprintf(path, sizeof path, "%s/rv64/librvhal_kernel.a", sdk);
-  FILE *f = fopen(path, "a");
-  if (f) fputs("y", f), fclose(f);
-  CHECK_OK(rvhal_opencl_compile_stamp(&d, &e));
-  CHECK_MSG(e != c && e != a, "a changed SDK library left the stamp %llx", (unsigned long long)e);
+  /* Each file of the SDK (libraries, linker script, headers) grown by a
+   * byte: another stamp each time (a rebuilt built-in library must not
+   * leave the binary cache serving kernels linked with the old one). */
+  uint64_t prev = c;
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    snprintf(path, sizeof path, "%s/%s", sdk, files[i]);
+    FILE *f = fopen(path, "a");
+    if (f) fputs("y", f), fclose(f);
+    e = 1;
+    CHECK_OK(rvhal_opencl_compile_stamp(&d, &e));
+    CHECK_MSG(e != prev && e != a, "a changed %s left the stamp %llx", files[i], (unsigned long long)e);
+    prev = e;
+  }
   d.xlen = 16;
   CHECK_EQ_U64(rvhal_opencl_compile_stamp(&d, &e), (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
   CHECK(strstr(rvhal_last_error(), "xlen 16 is not 32 or 64") != NULL);

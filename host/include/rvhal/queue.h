@@ -107,6 +107,16 @@ void rvhal_queue_destroy(rvhal_queue_t *queue);
  * the status (and message) of the first command that failed since the last
  * finish, and puts the queue back in service. */
 int rvhal_queue_finish(rvhal_queue_t *queue, uint32_t timeout_ms);
+
+/* Told once for each command of the queue that fails on its own (a kernel
+ * that traps, hangs or overflows its stack, a lost device; not a command
+ * cancelled because another failed), with its status and "<command>
+ * failed: <message>" (the cause rvhal_event_message of what it cancels
+ * names). Called on the queue's thread, before anything waiting for the
+ * command is woken; it must not wait on this queue. NULL turns it off.
+ * The OpenCL platform prints these lines on stderr (docs/opencl.md). */
+typedef void (*rvhal_failure_fn_t)(void *user, int status, const char *failure);
+void rvhal_queue_set_failure_fn(rvhal_queue_t *queue, rvhal_failure_fn_t fn, void *user);
 rvhal_device_t *rvhal_queue_device(const rvhal_queue_t *queue);
 
 /* What a command waits for before it starts, and what it signals when it

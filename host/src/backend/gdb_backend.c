@@ -42,6 +42,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,7 @@
 #include "backend/gdb_link.h"
 #include "backend/gdb_rsp.h"
 #include "backend/gdb_stub_pool.h"
+#include "backend/gdb_target_check.h"
 #include "backend/uart_tty.h"
 #include "base/internal.h"
 #include "rvhal/rvhal_protocol.h"
@@ -201,6 +203,7 @@ static int attach_external(gdb_backend_t *g) {
   int rc = g->spawn ? rvhal_gdb_link_spawn(g->spawn, g->log_fd, &g->link_fd, &g->stub_pid)
                     : rvhal_gdb_link_connect(g->remote, RSP_TIMEOUT_MS, &g->link_fd);
   if (!rc && g->uart_spec) rc = rvhal_uart_tty_open(g->uart_spec, &g->uart_fd);
+  g->rsp->want_multiprocess = 1; /* QEMU lists the harts of its first CPU cluster only without it */
   if (!rc && (rc = rvhal_rsp_open(g->rsp, g->link_fd, RSP_TIMEOUT_MS)) == RVHAL_TIMEOUT && g->remote) {
     char why[600];
     snprintf(why, sizeof why, "%s", rvhal_last_error());
@@ -221,6 +224,7 @@ static int attach_external(gdb_backend_t *g) {
     while (*c == ' ') c++;
     if (*c) rc = rvhal_rsp_monitor(g->rsp, c, out, sizeof out);
   }
+  if (!rc) rc = rvhal_rsp_attach_processes(g->rsp);
   if (!rc) rc = rvhal_rsp_threads(g->rsp, g->threads, sizeof g->threads / sizeof g->threads[0], &g->num_threads);
   if (!rc && g->num_threads < g->board.first_hart + g->num_harts)
     rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "gdbstub: the target has %u harts (threads); board %s needs %u (first_hart "
@@ -228,6 +232,25 @@ static int attach_external(gdb_backend_t *g) {
                      g->board.first_hart, g->num_harts);
   if (!rc) g->hart0_thread = g->threads[g->board.first_hart];
   return rc;
+}
+
+/* What the target must be for this device (gdb_target_check.h), with the
+ * layout the host wrote into the mirror's boot configuration. */
+static int check_target(gdb_backend_t *g) {
+  const uint64_t ctrl = g->board.ram_base + g->board.fw_offset + RVHAL_CTRL_OFFSET;
+  const rvhal_boot_config_t *boot = (const rvhal_boot_config_t *)(g->base.ram + (ctrl - g->base.ram_base));
+  const rvhal_gdb_target_t t = {
+      .board = &g->board,
+      .num_harts = g->num_harts,
+      .threads = g->threads,
+      .num_threads = g->num_threads,
+      .ram_base = g->base.ram_base,
+      .ram_size = g->base.ram_size,
+      .boot = boot,
+      .msip = g->msip,
+      .reset = g->reset ? g->reset : g->board.debug_reset,
+  };
+  return rvhal_gdb_check_target(g->rsp, &t);
 }
 
 /* Every hart the stub lists at the image's entry (debug_start "entry"). */
@@ -254,20 +277,32 @@ static int gdb_start(rvhal_backend_t *base) {
       g->halted = 1; /* QEMU waits at -S */
     }
   }
+  /* Before physical-memory mode: QEMU's physical accesses read zeros from
+   * and write nothing to addresses without memory, and say nothing (the
+   * check looks for RAM; the harts are just reset, satp off). */
+  if (!rc && external(g)) rc = check_target(g);
   /* Physical addresses whatever the halted hart's satp (QEMU's extension;
    * OpenOCD accesses physical memory when the hart runs in M-mode, and
    * answers '' to what it does not know). */
   if (!rc) rc = rvhal_rsp_request(g->rsp, "Qqemu.PhyMemMode:1");
   if (!rc && g->ssip) rc = rvhal_rsp_find_register(g->rsp, "sip", &g->sip_regnum);
   if (!rc) rc = upload_mirror(g);
-  if (!rc && external(g)) { /* the control block and print rings, zeros too: RAM may hold an earlier run's */
+  if (!rc && external(g)) { /* the control block, zeros too: RAM may hold an earlier run's */
+    /* Not the launch slots (72 KiB): a submission writes its slot whole,
+     * and the firmware reads no slot past ring.submitted. Not the print
+     * rings' data (1.5 MiB): their heads and tails here say what is in
+     * them. Over a JTAG link every KiB counts (docs/porting.md). */
     const uint64_t ctrl = g->board.ram_base + g->board.fw_offset + RVHAL_CTRL_OFFSET;
-    rc = rvhal_rsp_write_mem(g->rsp, ctrl, g->base.ram + (ctrl - g->base.ram_base), RVHAL_FW_REGION_SIZE - RVHAL_CTRL_OFFSET);
+    const uint8_t *c = g->base.ram + (ctrl - g->base.ram_base);
+    const size_t slots = offsetof(rvhal_ctrl_t, ring.slots), harts = offsetof(rvhal_ctrl_t, harts);
+    rc = rvhal_rsp_write_mem(g->rsp, ctrl, c, slots);
+    if (!rc) rc = rvhal_rsp_write_mem(g->rsp, ctrl + harts, c + harts, sizeof(rvhal_ctrl_t) - harts);
   }
   for (uint32_t i = 0; !rc && i < g->fw->num_segments; i++) {
     const rvhal_elf_segment_t *s = &g->fw->segments[i];
     rc = rvhal_rsp_write_mem(g->rsp, s->vaddr, g->fw->data + s->offset, (size_t)s->filesz); /* RAM starts zeroed */
   }
+  if (!rc && external(g)) rc = rvhal_gdb_check_image(g->rsp, g->fw);
   if (!rc && external(g) && g->board.debug_start_entry) rc = start_harts_at_entry(g);
   pthread_mutex_unlock(&g->mu);
   if (rc) {

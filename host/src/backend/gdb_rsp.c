@@ -178,7 +178,10 @@ int rvhal_rsp_open(rvhal_rsp_t *r, int fd, int timeout_ms) {
   r->packet_size = 256; /* until the stub says */
   r->timeout_ms = timeout_ms;
   r->in_len = 0;
-  RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, "qSupported:multiprocess-;swbreak+;hwbreak+"));
+  r->multiprocess = 0;
+  r->attached = 0;
+  RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, r->want_multiprocess ? "qSupported:multiprocess+;swbreak+;hwbreak+"
+                                                                  : "qSupported:multiprocess-;swbreak+;hwbreak+"));
   /* A stub that stops the target when a client connects may say so first
    * (QEMU on a TCP or unix listener sends "T02thread:01;"): a stop reply is
    * never the answer to qSupported. */
@@ -193,6 +196,10 @@ int rvhal_rsp_open(rvhal_rsp_t *r, int fd, int timeout_ms) {
     if (end == ps + 11 || v < 64)
       return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: qSupported replied PacketSize '%.16s', not a size", ps + 11);
     r->packet_size = v < RVHAL_RSP_MAX_PACKET ? (size_t)v : RVHAL_RSP_MAX_PACKET;
+  }
+  if (r->want_multiprocess && strstr(r->reply, "multiprocess+")) {
+    r->multiprocess = 1;
+    r->attached = 1u << 1; /* a new connection attaches the first process */
   }
   RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, "QStartNoAckMode"));
   if (!strcmp(r->reply, "OK")) r->no_ack = 1; /* else keep acknowledging: slower, still correct */
@@ -363,8 +370,8 @@ static int xml_attr(const char *tag, const char *end, const char *attr, char *bu
 
 /* Walks `doc` in order: <reg> numbers the registers (next, or its regnum),
  * <xi:include> walks the included file at that point. */
-static int scan_regs(rvhal_rsp_t *r, const char *doc, int depth, const char *name, unsigned *next, int *found,
-                     unsigned *regnum) {
+static int scan_regs(rvhal_rsp_t *r, const char *doc, int depth, const char *const *names, unsigned count,
+                     unsigned *next, unsigned *regnums) {
   for (const char *p = doc; (p = strchr(p, '<'));) {
     const char *end = strchr(p, '>');
     if (!end) break;
@@ -378,10 +385,9 @@ static int scan_regs(rvhal_rsp_t *r, const char *doc, int depth, const char *nam
                              v);
         *next = (unsigned)n;
       }
-      if (!xml_attr(p, end, "name", v, sizeof v) && !strcmp(v, name) && !*found) {
-        *found = 1;
-        *regnum = *next;
-      }
+      if (!xml_attr(p, end, "name", v, sizeof v))
+        for (unsigned i = 0; i < count; i++)
+          if (regnums[i] == RVHAL_RSP_NO_REGISTER && !strcmp(v, names[i])) regnums[i] = *next;
       (*next)++;
     } else if (!strncmp(p, "<xi:include ", 12)) {
       if (depth >= XML_DEPTH) return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: target description nested too deep");
@@ -390,7 +396,7 @@ static int scan_regs(rvhal_rsp_t *r, const char *doc, int depth, const char *nam
         return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: target description: an xi:include without a plain href");
       char *sub;
       RVHAL_RETURN_IF_ERROR(read_xml(r, v, &sub));
-      int rc = scan_regs(r, sub, depth + 1, name, next, found, regnum);
+      int rc = scan_regs(r, sub, depth + 1, names, count, next, regnums);
       free(sub);
       RVHAL_RETURN_IF_ERROR(rc);
     }
@@ -399,22 +405,41 @@ static int scan_regs(rvhal_rsp_t *r, const char *doc, int depth, const char *nam
   return RVHAL_OK;
 }
 
-int rvhal_rsp_find_register(rvhal_rsp_t *r, const char *name, unsigned *out_regnum) {
+int rvhal_rsp_find_registers(rvhal_rsp_t *r, const char *const *names, unsigned count, unsigned *out_regnums) {
+  for (unsigned i = 0; i < count; i++) out_regnums[i] = RVHAL_RSP_NO_REGISTER;
   char *doc;
   RVHAL_RETURN_IF_ERROR(read_xml(r, "target.xml", &doc));
-  unsigned next = 0, regnum = 0;
-  int found = 0;
-  int rc = scan_regs(r, doc, 1, name, &next, &found, &regnum);
+  unsigned next = 0;
+  int rc = scan_regs(r, doc, 1, names, count, &next, out_regnums);
   free(doc);
-  RVHAL_RETURN_IF_ERROR(rc);
-  if (!found) return rvhal_error(RVHAL_UNSUPPORTED, "gdbstub: the target description has no register %s", name);
-  *out_regnum = regnum;
+  return rc;
+}
+
+int rvhal_rsp_find_register(rvhal_rsp_t *r, const char *name, unsigned *out_regnum) {
+  RVHAL_RETURN_IF_ERROR(rvhal_rsp_find_registers(r, &name, 1, out_regnum));
+  if (*out_regnum == RVHAL_RSP_NO_REGISTER)
+    return rvhal_error(RVHAL_UNSUPPORTED, "gdbstub: the target description has no register %s", name);
+  return RVHAL_OK;
+}
+
+int rvhal_rsp_attach_processes(rvhal_rsp_t *r) {
+  if (!r->multiprocess) return RVHAL_OK;
+  for (unsigned pid = 2; pid < 32; pid++) {
+    char req[32];
+    snprintf(req, sizeof req, "vAttach;%x", pid);
+    RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, req));
+    if (r->reply[0] == 'E' || r->reply_len == 0) break; /* no such process: the list ends */
+    if (r->reply[0] != 'T' && r->reply[0] != 'S')
+      return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s', not a stop reply", req, quote(r));
+    r->attached |= 1u << pid;
+  }
   return RVHAL_OK;
 }
 
 int rvhal_rsp_select_thread(rvhal_rsp_t *r, unsigned thread) {
-  char req[32];
-  snprintf(req, sizeof req, "Hg%x", thread);
+  char req[40];
+  if (r->multiprocess) snprintf(req, sizeof req, "Hgp%x.%x", thread >> 24, thread & 0xffffff);
+  else snprintf(req, sizeof req, "Hg%x", thread);
   RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, req));
   if (strcmp(r->reply, "OK"))
     return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s' (no such thread?)", req, quote(r));
@@ -425,8 +450,8 @@ int rvhal_rsp_read_register(rvhal_rsp_t *r, unsigned regnum, uint64_t *out_value
   char req[32];
   snprintf(req, sizeof req, "p%x", regnum);
   RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, req));
-  if (r->reply_len != 8 && r->reply_len != 16)
-    return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s', not a 32- or 64-bit register", req, quote(r));
+  if (r->reply_len < 2 || r->reply_len > 16 || r->reply_len % 2) /* OpenOCD's priv has 8 bits */
+    return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s', not a register of 8 to 64 bits", req, quote(r));
   uint64_t v = 0;
   for (size_t i = r->reply_len / 2; i-- > 0;) { /* target byte order: little-endian */
     int h = hexval(r->reply[2 * i]), l = hexval(r->reply[2 * i + 1]);
@@ -505,12 +530,19 @@ int rvhal_rsp_threads(rvhal_rsp_t *r, unsigned *ids, unsigned max, unsigned *out
       return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s', not a thread list", req, quote(r));
     for (const char *p = r->reply + 1; *p;) {
       char *end;
+      unsigned long pid = 0;
+      if (r->multiprocess && *p == 'p') { /* pPID.TID */
+        pid = strtoul(p + 1, &end, 16);
+        if (end == p + 1 || *end != '.' || pid == 0 || pid > 31)
+          return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s': not a list of thread ids", req, quote(r));
+        p = end + 1;
+      }
       unsigned long t = strtoul(p, &end, 16);
       if (end == p || (*end && *end != ',') || t == 0 || t > 0xffffff)
         return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s': not a list of thread ids", req, quote(r));
       if (n == max)
         return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: the stub lists more than %u threads (harts)", max);
-      ids[n++] = (unsigned)t;
+      ids[n++] = r->multiprocess ? RVHAL_RSP_THREAD(pid ? pid : 1, t) : (unsigned)t;
       p = *end ? end + 1 : end;
     }
   }
@@ -519,6 +551,18 @@ int rvhal_rsp_threads(rvhal_rsp_t *r, unsigned *ids, unsigned max, unsigned *out
 }
 
 int rvhal_rsp_detach(rvhal_rsp_t *r) {
+  /* With several processes, the others first: detaching the last one
+   * resumes the target (QEMU). */
+  for (unsigned pid = 32; r->multiprocess && pid-- > 1;) {
+    if (!(r->attached & (1u << pid))) continue;
+    char req[32];
+    snprintf(req, sizeof req, "D;%x", pid);
+    RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, req));
+    if (strcmp(r->reply, "OK"))
+      return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' (detach) replied '%s'", req, quote(r));
+    r->attached &= ~(1u << pid);
+  }
+  if (r->multiprocess) return RVHAL_OK;
   RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, "D"));
   if (strcmp(r->reply, "OK")) return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: 'D' (detach) replied '%s'", quote(r));
   return RVHAL_OK;

@@ -32,6 +32,9 @@ typedef struct rvhal_rsp {
   int fd;
   int no_ack;          /* QStartNoAckMode accepted */
   int binary;          /* X (binary memory writes) accepted */
+  int want_multiprocess; /* set before open: ask for the multiprocess extension */
+  int multiprocess;    /* the stub took it: threads are pPID.TID, one process per CPU cluster (QEMU) */
+  unsigned attached;   /* with multiprocess: bit p set when process p (1..31) is attached */
   size_t packet_size;  /* the stub's PacketSize: the longest packet it takes */
   int timeout_ms;      /* for each reply */
   uint64_t packets;    /* requests answered (round trips) */
@@ -46,8 +49,9 @@ typedef struct rvhal_rsp {
   char out[2 * RVHAL_RSP_MAX_PACKET + 8];
 } rvhal_rsp_t;
 
-/* Takes fd (not owned) and negotiates: qSupported (PacketSize),
- * QStartNoAckMode, X (an empty write, as gdb probes it). */
+/* Takes fd (not owned) and negotiates: qSupported (PacketSize, and the
+ * multiprocess extension if r->want_multiprocess), QStartNoAckMode, X (an
+ * empty write, as gdb probes it). */
 int rvhal_rsp_open(rvhal_rsp_t *r, int fd, int timeout_ms);
 /* Sends a packet and reads its reply into r->reply. */
 int rvhal_rsp_request(rvhal_rsp_t *r, const char *payload);
@@ -67,9 +71,23 @@ int rvhal_rsp_write_mem(rvhal_rsp_t *r, uint64_t addr, const void *buf, size_t l
  * QEMU's gdbstub also answers p/P only after the client has read it.
  * RVHAL_UNSUPPORTED if the description has no such register. */
 int rvhal_rsp_find_register(rvhal_rsp_t *r, const char *name, unsigned *out_regnum);
+/* Several at once (one read of the description): RVHAL_RSP_NO_REGISTER
+ * for each the description lacks. */
+#define RVHAL_RSP_NO_REGISTER (~0u)
+int rvhal_rsp_find_registers(rvhal_rsp_t *r, const char *const *names, unsigned count, unsigned *out_regnums);
+/* With the multiprocess extension: attaches every process the stub has
+ * beyond the first (vAttach;2, ;3, ... until one is refused). QEMU makes a
+ * process of each CPU cluster (sifive_u, microchip-icicle-kit: the E51,
+ * then the U54s) and attaches only the first when a debugger connects, so
+ * without this its thread list holds one hart there. */
+int rvhal_rsp_attach_processes(rvhal_rsp_t *r);
+/* A thread id as rvhal_rsp_threads gives it: (pid << 24) | tid with the
+ * multiprocess extension, the plain tid without. */
+#define RVHAL_RSP_THREAD(pid, tid) (((unsigned)(pid) << 24) | (unsigned)(tid))
 /* Hg: the thread (a hart; QEMU: cpu index + 1) p and P apply to. */
 int rvhal_rsp_select_thread(rvhal_rsp_t *r, unsigned thread);
-/* p / P of a 32- or 64-bit register (little-endian hex). */
+/* p / P of a register of 8 to 64 bits (little-endian hex; *out_bytes its
+ * width: 4 or 8 for XLEN registers, 1 for OpenOCD's priv). */
 int rvhal_rsp_read_register(rvhal_rsp_t *r, unsigned regnum, uint64_t *out_value, unsigned *out_bytes);
 int rvhal_rsp_write_register(rvhal_rsp_t *r, unsigned regnum, uint64_t value, unsigned bytes);
 
@@ -81,7 +99,8 @@ int rvhal_rsp_monitor(rvhal_rsp_t *r, const char *cmd, char *out, size_t cap);
 /* qfThreadInfo / qsThreadInfo: the stub's thread ids (harts), at most max
  * of them (more is an error: the list is untrusted). */
 int rvhal_rsp_threads(rvhal_rsp_t *r, unsigned *ids, unsigned max, unsigned *out_count);
-/* D: detach, leaving the target running. */
+/* D: detach, leaving the target running (every attached process, with
+ * the multiprocess extension). */
 int rvhal_rsp_detach(rvhal_rsp_t *r);
 
 #endif /* RVHAL_HOST_GDB_RSP_H */

@@ -6,10 +6,13 @@
  *                            __local variables as per-group TLS
  *   opencl_entry.c           item functions (IR) + entries and metadata (C)
  *   clang -x c -emit-llvm    the entries, with the SDK's inline built-ins
- *   llvm-link, opt -O2       one module: the kernel inlines into the SDK loop
+ *   llvm-link --only-needed  the built-ins the program calls, from the
+ *                            library's bitcode (librvhal_opencl.bc)
+ *   llvm-link, opt -O2       one module: built-ins inline into the kernel,
+ *                            the kernel into the SDK's loops
  *   llc                      RISC-V object
- *   riscv64-unknown-elf-gcc  link with the OpenCL built-in library, the SDK
- *                            and picolibc at the kernel linker script
+ *   riscv64-unknown-elf-gcc  link with the OpenCL built-in library (printf),
+ *                            the SDK and picolibc at the kernel linker script
  *
  * Every step runs in a private temporary directory removed afterwards. */
 #define _GNU_SOURCE
@@ -132,10 +135,10 @@ static int write_file(const char *path, const char *a, size_t na, const char *b,
 }
 
 /* The files a build writes in its directory, by role. */
-enum { SRC, PROG_LL, KERN_LL, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ, ELF, LOG, TRACE, NUM_FILES };
-static const char *const build_files[NUM_FILES] = {"src.cl",    "prog.ll", "kern.ll", "entry.c",  "entry.ll",
-                                                   "linked.bc", "opt.ll",  "prog.o",  "prog.elf", "log",
-                                                   "trace"};
+enum { SRC, PROG_LL, KERN_LL, KERN_LIB, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ, ELF, LOG, TRACE, NUM_FILES };
+static const char *const build_files[NUM_FILES] = {"src.cl",   "prog.ll",   "kern.ll", "kernlib.ll", "entry.c",
+                                                   "entry.ll", "linked.bc", "opt.ll",  "prog.o",     "prog.elf",
+                                                   "log",      "trace"};
 
 static void remove_tree(const char *dir) {
   char p[PATH_MAX + 16];
@@ -146,12 +149,13 @@ static void remove_tree(const char *dir) {
   rmdir(dir);
 }
 
-/* Removes the llvm.assume calls from the optimized module at path. They
- * did their work in opt (rvhal_cl_rows states that no global id reaches
- * 2^32, which removes a uint id's zero-extension); left in, their operands
- * (and the conditions they test, which dce then removes) stay live into
- * loop strength reduction, which then keeps one more induction variable:
- * one instruction per work-item of a vector add. */
+/* Removes the llvm.assume calls (`call` or `tail call`) from the optimized
+ * module at path. They did their work in opt (the SDK's row loop states
+ * that no global id reaches 2^32, rvhal_row_, which removes a uint id's
+ * zero-extension); left in, their operands (and the conditions they test,
+ * which dce then removes) stay live into loop strength reduction, which
+ * then keeps one more induction variable: one instruction per work-item of
+ * a vector add. */
 static int drop_assumes(const char *path) {
   size_t n = 0;
   char *ir = read_file(path, &n);
@@ -162,13 +166,40 @@ static int drop_assumes(const char *path) {
     size_t len = nl ? (size_t)(nl - (ir + r)) + 1 : n - r;
     const char *call = memmem(ir + r, len, "call void @llvm.assume(", 23);
     int drop = call && (size_t)(call - (ir + r)) < len;
-    for (const char *c = ir + r; drop && c < call; c++) drop = *c == ' ' || *c == '\t';
+    const char *c = ir + r;
+    while (c < call && (*c == ' ' || *c == '\t')) c++;
+    if (drop && call - c == 5 && !memcmp(c, "tail ", 5)) c += 5;
+    drop = drop && c == call;
     if (!drop) memmove(ir + w, ir + r, len), w += len;
     r += len;
   }
   int rc = write_file(path, ir, w, NULL, 0) ? rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot write %s", path) : 0;
   free(ir);
   return rc;
+}
+
+/* A kernel's entry is its own name: a function of that name which the
+ * built-in library's code linked into the program calls (picolibc's sinf,
+ * which sin() calls) would be bound to the entry when the entries are
+ * linked in. `ir` is the program's module with the library linked in and
+ * not yet the entries: the kernels are __rvhal_clk_NAME there, so a
+ * declaration of NAME is such a call. */
+static int library_name_clash(const char *ir, const cl_program_ir_t *prog, const char *name) {
+  for (const char *l = ir; *l;) {
+    const char *nl = strchr(l, '\n');
+    size_t len = nl ? (size_t)(nl - l) : strlen(l);
+    const char *at = len > 8 && !strncmp(l, "declare ", 8) ? memchr(l, '@', len) : NULL;
+    if (at) {
+      const char *e = at + 1;
+      while (e < l + len && *e != '(') e++;
+      for (uint32_t i = 0; i < prog->num_kernels; i++)
+        if ((size_t)(e - at - 1) == strlen(prog->kernels[i].name) && !strncmp(at + 1, prog->kernels[i].name, e - at - 1))
+          return rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: kernel name '%s' is a function the OpenCL C "
+                             "built-in library calls: rename the kernel", name, prog->kernels[i].name);
+    }
+    l += len + (nl != NULL);
+  }
+  return RVHAL_OK;
 }
 
 /* clBuildProgram options (and rvhal cc's) into clang arguments. */
@@ -407,8 +438,11 @@ int rvhal_opencl_compile_stamp(const rvhal_opencl_compile_desc_t *desc, uint64_t
   stamp_bytes(inout_hash, &headers, sizeof headers);
   stamp_file(inout_hash, sdk.kernel_lib);
   stamp_file(inout_hash, sdk.opencl_lib);
+  stamp_file(inout_hash, sdk.opencl_bc);
   stamp_file(inout_hash, sdk.linker_script);
   stamp_file(inout_hash, sdk.clang);
+  stamp_file(inout_hash, sdk.llvm_link);
+  stamp_file(inout_hash, sdk.opt);
   stamp_file(inout_hash, sdk.llc);
   stamp_file(inout_hash, sdk.gcc);
   stamp_bytes(inout_hash, isa, strlen(isa) + 1);
@@ -534,9 +568,29 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, path[ENTRY_LL]);
   if ((rc = step(&a, log_path, out_log, "its generated entries did not compile (see the log)", name))) goto done;
 
-  /* 4. One module; everything but the entries internal, then -O2. */
+  /* 4. One module: the program with the built-ins it calls (from the
+   * library's bitcode, as libclc is linked), so that they inline; then the
+   * entries; everything but the entries internal, then -O2. */
   av_add(&a, sdk.llvm_link);
+  av_add(&a, "-S");
+  av_add(&a, "--only-needed"); /* applies to the files after the first: the library */
   av_add(&a, path[KERN_LL]);
+  av_add(&a, sdk.opencl_bc);
+  av_add(&a, "-o");
+  av_add(&a, path[KERN_LIB]);
+  if ((rc = step(&a, log_path, out_log, "linking the built-in library failed (see the log)", name))) goto done;
+  {
+    char *kl = read_file(path[KERN_LIB], NULL);
+    if (!kl) {
+      rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read %s", path[KERN_LIB]);
+      goto done;
+    }
+    rc = library_name_clash(kl, &prog, name);
+    free(kl);
+    if (rc) goto done;
+  }
+  av_add(&a, sdk.llvm_link);
+  av_add(&a, path[KERN_LIB]);
   av_add(&a, path[ENTRY_LL]);
   av_add(&a, "-o");
   av_add(&a, path[LINKED]);
@@ -578,6 +632,15 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, "-code-model=medium");
   av_addf(&a, "-target-abi=%s", abi);
   av_addf(&a, "-mattr=%s", mattr);
+  /* Loop strength reduction rewrites a loop's exit test in terms of an
+   * address it steps (LLVM 17's default for RISC-V): matmul's inner loop 7
+   * instructions, as GCC's, instead of 8 with a down-counter. And block
+   * placement weighs a loop's rotations by their taken branches: an
+   * `if (x) atomic_add(...)` in a loop falls through to the latch instead
+   * of jumping back to it, one translation block fewer per iteration in
+   * QEMU (the histogram's merge loop). */
+  av_add(&a, "-lsr-term-fold");
+  av_add(&a, "-force-precise-rotation-cost");
   av_add(&a, path[OPT]);
   av_add(&a, "-o");
   av_add(&a, path[OBJ]);

@@ -18,7 +18,11 @@
 #define INVARIANT_MD "4000000000"
 
 static int item_ir(text_buf_t *o, const cl_kernel_t *k) {
-  if (tb_printf(o, "\ndefine void @%s__rvhal_item(ptr %%args, ptr %%e) %s {\n", k->name, k->attrs)) return -1;
+  /* alwaysinline: into each of the SDK's loops over the items, as the C
+   * SDK's item functions are (RVHAL_ITEM_FN_); the kernel, called once
+   * here, inlines into it */
+  if (tb_printf(o, "\ndefine void @%s__rvhal_item_on(ptr %%args, ptr %%e) alwaysinline %s {\n", k->name, k->attrs))
+    return -1;
   uint32_t locals = 0;
   for (uint32_t i = 0; i < k->num_params; i++) {
     const cl_param_t *q = &k->params[i];

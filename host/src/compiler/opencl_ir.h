@@ -59,7 +59,7 @@ typedef struct cl_program_ir {
 int rvhal_cl_ir_rewrite(const char *ir, uint32_t word, cl_program_ir_t *out, char *err, size_t err_cap);
 void rvhal_cl_ir_free(cl_program_ir_t *p);
 
-/* The IR for each kernel's item function NAME__rvhal_item(ptr args, ptr e)
+/* The IR for each kernel's item function NAME__rvhal_item_on(ptr args, ptr e)
  * (loads each argument from the packed block, calls the kernel) appended to
  * p->text, and the C source of the entries and their metadata, which
  * includes rvhal_opencl_entry.h. Both malloc'd. */

@@ -71,17 +71,17 @@ int rvhal_opencl_sdk_find(const char *set, rvhal_opencl_sdk_t *o) {
     return rvhal_error(RVHAL_MISSING_TOOL, "opencl_compile: %s not found: install the Debian packages "
                        "gcc-riscv64-unknown-elf and picolibc-riscv64-unknown-elf (scripts/setup.sh)", cc);
   char lib[PATH_MAX], ld[PATH_MAX], ocl[PATH_MAX];
-  if (!rvhal_kernel_sdk_paths(set, lib, ld, ocl, o->sdk_include, o->abi_include))
-    return rvhal_error(RVHAL_MISSING_TOOL, "opencl_compile: this rvhal has no kernel SDK %s (a soft-float set is built "
-                       "when a board of the build needs it, docs/kernels.md)", set);
+  RVHAL_RETURN_IF_ERROR(rvhal_kernel_sdk_paths(set, lib, ld, ocl, o->sdk_include, o->abi_include));
   snprintf(o->kernel_lib, sizeof o->kernel_lib, "%s/librvhal_kernel.a", lib);
   snprintf(o->linker_script, sizeof o->linker_script, "%s/kernel.ld", ld);
   snprintf(o->opencl_lib, sizeof o->opencl_lib, "%s/librvhal_opencl.a", ocl);
+  snprintf(o->opencl_bc, sizeof o->opencl_bc, "%s/librvhal_opencl.bc", ocl);
   char hdr[PATH_MAX + 32];
   snprintf(hdr, sizeof hdr, "%s/rvhal_opencl_entry.h", o->sdk_include);
   RVHAL_RETURN_IF_ERROR(readable("runtime library", o->kernel_lib));
   RVHAL_RETURN_IF_ERROR(readable("linker script", o->linker_script));
   RVHAL_RETURN_IF_ERROR(readable("OpenCL C built-in library", o->opencl_lib));
+  RVHAL_RETURN_IF_ERROR(readable("OpenCL C built-in library (bitcode)", o->opencl_bc));
   RVHAL_RETURN_IF_ERROR(readable("OpenCL entry header", hdr));
   return RVHAL_OK;
 }

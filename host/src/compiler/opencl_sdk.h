@@ -38,13 +38,14 @@ typedef struct rvhal_opencl_sdk {
   char clang[PATH_MAX], llvm_link[PATH_MAX], opt[PATH_MAX], llc[PATH_MAX], gcc[PATH_MAX];
   char sdk_include[PATH_MAX], abi_include[PATH_MAX];
   char kernel_lib[PATH_MAX + 32], opencl_lib[PATH_MAX + 32], linker_script[PATH_MAX + 32];
+  char opencl_bc[PATH_MAX + 32]; /* the built-in library as bitcode, linked into the program's module */
 } rvhal_opencl_sdk_t;
 
 /* The tools and kernel set `set` ("rv64", "rv64-lp64": rvhal_kernel_set_name);
  * RVHAL_MISSING_TOOL naming what is missing and how to install it. */
 int rvhal_opencl_sdk_find(const char *set, rvhal_opencl_sdk_t *out);
 
-/* install_paths.c */
+/* install_paths.c: RVHAL_OK, or RVHAL_MISSING_TOOL naming what is missing. */
 int rvhal_kernel_sdk_paths(const char *set, char lib_dir[PATH_MAX], char ld_dir[PATH_MAX], char opencl_dir[PATH_MAX],
                            char sdk_inc[PATH_MAX], char abi_inc[PATH_MAX]);
 

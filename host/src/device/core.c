@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/cpu_wait.h"
+#include "base/profile_spec.h"
 #include "device/device_internal.h"
 
 /* Environment overrides for options left at 0, so any program can be
@@ -39,8 +41,14 @@ static int resolve_options(const rvhal_board_desc_t *board, const rvhal_device_o
     if (!o->num_harts) o->num_harts = RVHAL_DEFAULT_HARTS < board->max_harts ? RVHAL_DEFAULT_HARTS : board->max_harts;
   }
   if (!o->profile) {
+    /* A word of $RVHAL_PROFILE that is none: said once, and no profile
+     * (a program the user did not write must not fail for it). */
+    static int warned;
     const char *p = getenv("RVHAL_PROFILE");
-    if (p && *p) o->profile = p;
+    if (p && *p && rvhal_profile_spec_each(p, NULL, NULL) == RVHAL_OK) o->profile = p;
+    else if (p && *p && !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+      fprintf(stderr, "rvhal: RVHAL_PROFILE ignored: %s\n", rvhal_last_error());
+    rvhal_clear_error();
   }
   if (!o->counters) {
     uint32_t on = 0;
@@ -84,6 +92,18 @@ static int resolve_options(const rvhal_board_desc_t *board, const rvhal_device_o
   if (o->vlen && strchr(board->isa + 4, 'v') == NULL && strcmp(board->qemu_machine, "virt"))
     return rvhal_error(RVHAL_UNSUPPORTED, "vlen %u: vector harts are given on QEMU's virt machine (-cpu rvXX,v=true); "
                        "board %s runs %s", o->vlen, board->name, board->qemu_machine);
+  /* A board that gives QEMU a CPU of its own (qemu-virt-imac: harts without
+   * F/D) would keep it: the device would report vector harts whose first
+   * vector instruction traps. And V needs F and D (Zve64d). */
+  if (o->vlen && strchr(board->isa + 4, 'v') == NULL) {
+    const char *cpu = strstr(board->qemu_args, "-cpu");
+    if (cpu)
+      return rvhal_error(RVHAL_UNSUPPORTED, "vlen %u: board %s gives QEMU its own CPU (%.*s): its harts cannot be "
+                         "given V", o->vlen, board->name, (int)strcspn(cpu + 5, " ") + 5, cpu);
+    if (!strpbrk(board->isa + 4, "dg"))
+      return rvhal_error(RVHAL_UNSUPPORTED, "vlen %u: board %s's harts (%s) have no D, which V needs", o->vlen,
+                         board->name, board->isa);
+  }
   o->counters = o->counters != 0;
   return RVHAL_OK;
 }
@@ -138,10 +158,19 @@ int rvhal_device_boot(rvhal_device_t *d) {
   RVHAL_RETURN_IF_ERROR(be->vtable->start(be));
   __atomic_store_n(&d->boots, d->boots + 1, __ATOMIC_RELEASE); /* modules that describe the firmware see it change */
   /* Real time, not wake-ups: an SBI firmware's banner wakes the wait many
-   * times before rvhal's firmware runs. */
+   * times before rvhal's firmware runs. Less the time QEMU waited for a CPU
+   * on a loaded host, as a launch's deadline (cpu_wait.h: up to 5 times the
+   * timeout in all). */
   const uint64_t t0 = rvhal_now_ns();
+  rvhal_cpu_wait_t starved;
+  const long pid = be->vtable->process_id ? be->vtable->process_id(be) : 0;
+  const int watching = rvhal_cpu_wait_start(&starved, pid) == 0;
+  uint64_t credit = 0;
   for (;;) {
-    int waited = (int)((rvhal_now_ns() - t0) / 1000000u);
+    const uint64_t now = rvhal_now_ns();
+    if (watching && now - starved.last_ns >= 10 * 1000000ull)
+      credit = rvhal_cpu_wait_credit(rvhal_cpu_wait_sample(&starved, NULL), RVHAL_BOOT_TIMEOUT_MS * 1000000ull);
+    int waited = (int)((now - t0 - (now - t0 < credit ? now - t0 : credit)) / 1000000u);
     RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate_ptr(d, &d->ctrl->fw, sizeof d->ctrl->fw));
     uint32_t state = __atomic_load_n(&d->ctrl->fw.state, __ATOMIC_ACQUIRE);
     if (state == RVHAL_FW_READY) {
@@ -164,8 +193,12 @@ int rvhal_device_boot(rvhal_device_t *d) {
       msg[sizeof msg - 1] = '\0';
       const uint32_t up = d->ctrl->fw.harts_online;
       const char *qemu_said = be->vtable->diagnostics(be);
-      int rc = rvhal_error(RVHAL_TIMEOUT, "firmware not ready after %d ms (%u of %u harts up%s%s%s); %s said: %s", waited,
-                           up, d->info.num_harts,
+      char uncounted[80] = "";
+      if (credit >= 1000000u)
+        snprintf(uncounted, sizeof uncounted, " and %llu ms its QEMU waited for a CPU",
+                 (unsigned long long)(credit / 1000000u));
+      int rc = rvhal_error(RVHAL_TIMEOUT, "firmware not ready after %d ms%s (%u of %u harts up%s%s%s); %s said: %s",
+                           waited, uncounted, up, d->info.num_harts,
                            up ? "" : ": none finished start-up; a trap before that, e.g. in start.S an FP CSR on "
                                      "harts without F/D, or an image the machine did not load",
                            msg[0] ? "; the firmware's last message: " : "", msg, rvhal_dev_coherent(d) ? "QEMU" : "the stub",

@@ -48,27 +48,38 @@ int rvhal_layout_compute(const rvhal_board_desc_t *board, const rvhal_layout_req
    * a work-item frame of any size running off the pool traps there. */
   l.fiber_pool_size = RVHAL_STACK_GUARD + rvhal_align_up(l.fiber_pool_size, RVHAL_STACK_GUARD);
 
-  uint64_t at = board->ram_base + RVHAL_DYNAMIC_OFFSET;
-  l.stacks_base = at;
-  at += l.hart_stack_size * req->num_harts;
-  l.fibers_base = at;
-  at += l.fiber_pool_size * req->num_harts;
-  l.trace_base = at;
-  l.trace_size = RVHAL_TRACE_BYTES_PER_HART;
-  at += l.trace_size * req->num_harts;
-  l.heap_base = rvhal_align_up(at, 64 * KIB);
-  uint64_t top = board->ram_base + req->ram_size - board->ram_top_reserved;
+  /* Room for the stacks of every hart the board may use, whatever the
+   * device's count, where that leaves the 4 MiB of global memory: hart i's
+   * guards (locked PMP entries, isolation_pmp.c) then sit at the same
+   * addresses in every device of these options. A reset that leaves PMP
+   * entries locked (QEMU 7.2's system_reset, seen by an attached stub) then
+   * leaves guards where the next device wants them, not in its pools or
+   * global memory (docs/porting.md). Else the stacks of its harts only. */
+  const uint32_t all = board->max_harts < RVHAL_MAX_HARTS ? board->max_harts : RVHAL_MAX_HARTS;
+  const uint64_t top = board->ram_base + req->ram_size - board->ram_top_reserved;
   l.staging_size = req->ram_size / 16;
   if (l.staging_size < RVHAL_STAGING_MIN) l.staging_size = RVHAL_STAGING_MIN;
   if (l.staging_size > RVHAL_STAGING_MAX) l.staging_size = RVHAL_STAGING_MAX;
-  if (l.heap_base + 4 * MIB + l.staging_size > top)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT,
-                       "RAM size %llu MiB leaves less than 4 MiB of global memory: firmware, programs and the stacks "
-                       "of %u harts take %llu MiB, program copies %llu MiB, the board keeps %llu MiB; raise ram_size "
-                       "or lower max_work_group_size / item_stack_size",
-                       (unsigned long long)(req->ram_size / MIB), req->num_harts,
-                       (unsigned long long)((l.heap_base - board->ram_base) / MIB),
-                       (unsigned long long)(l.staging_size / MIB), (unsigned long long)(board->ram_top_reserved / MIB));
+  for (uint32_t slots = all > req->num_harts ? all : req->num_harts;; slots = req->num_harts) {
+    uint64_t at = board->ram_base + RVHAL_DYNAMIC_OFFSET;
+    l.stacks_base = at;
+    at += l.hart_stack_size * slots;
+    l.fibers_base = at;
+    at += l.fiber_pool_size * req->num_harts;
+    l.trace_base = at;
+    l.trace_size = RVHAL_TRACE_BYTES_PER_HART;
+    at += l.trace_size * req->num_harts;
+    l.heap_base = rvhal_align_up(at, 64 * KIB);
+    if (l.heap_base + 4 * MIB + l.staging_size <= top) break;
+    if (slots == req->num_harts)
+      return rvhal_error(RVHAL_INVALID_ARGUMENT,
+                         "RAM size %llu MiB leaves less than 4 MiB of global memory: firmware, programs and the stacks "
+                         "of %u harts take %llu MiB, program copies %llu MiB, the board keeps %llu MiB; raise ram_size "
+                         "or lower max_work_group_size / item_stack_size",
+                         (unsigned long long)(req->ram_size / MIB), req->num_harts,
+                         (unsigned long long)((l.heap_base - board->ram_base) / MIB),
+                         (unsigned long long)(l.staging_size / MIB), (unsigned long long)(board->ram_top_reserved / MIB));
+  }
   l.staging_base = top - l.staging_size;
   l.heap_size = l.staging_base - l.heap_base;
   *out = l;

@@ -49,7 +49,7 @@
 #endif
 #define DRAIN_MS 5    /* while sleeping, empty the print rings this often */
 #define CPU_WAIT_AFTER_NS (50 * 1000000ull) /* a launch this long starts watching QEMU's wait for a CPU */
-#define CPU_WAIT_MAX_FACTOR 5 /* QEMU's wait stretches a deadline to at most this many timeouts of wall time */
+#define CPU_WAIT_SAMPLE_NS (10 * 1000000ull)  /* ... and samples it this often */
 
 #define now_ns rvhal_now_ns
 
@@ -306,11 +306,13 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname, int rang
   const uint64_t timeout_ns = (uint64_t)L->options->launch_timeout_ms * 1000000ull;
   uint64_t deadline = start + timeout_ns;
   /* Time the device's QEMU waited for a CPU (a loaded host) does not count,
-   * up to CPU_WAIT_MAX_FACTOR timeouts in all (a kernel that hangs on a
-   * starved host still ends, and tests that expect a timeout stay bounded):
-   * measured from CPU_WAIT_AFTER_NS on, so short launches never read /proc. */
+   * up to RVHAL_CPU_WAIT_MAX_FACTOR timeouts in all (rvhal_cpu_wait_credit:
+   * a kernel that hangs on a starved host still ends, and tests that expect
+   * a timeout stay bounded): measured from CPU_WAIT_AFTER_NS on, so short
+   * launches never read /proc. */
   rvhal_cpu_wait_t starved;
   int watching = 0; /* 1: starved holds the start, -1: cannot be known */
+  uint64_t waited_all = 0, ran = 0; /* its last sample */
   set_host_waiting(d, 1);
   __atomic_thread_fence(__ATOMIC_SEQ_CST); /* pairs with the firmware's fence after `completed` */
   int rc = RVHAL_OK;
@@ -320,22 +322,24 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname, int rang
       long pid = L->backend->vtable->process_id ? L->backend->vtable->process_id(L->backend) : 0;
       watching = rvhal_cpu_wait_start(&starved, pid) ? -1 : 1;
     }
-    uint64_t waited = 0;
-    if (now >= deadline && watching > 0) {
-      waited = rvhal_cpu_wait_since(&starved);
-      if (waited > (CPU_WAIT_MAX_FACTOR - 1) * timeout_ns) waited = (CPU_WAIT_MAX_FACTOR - 1) * timeout_ns;
-    }
+    /* sampled all along, not only at the deadline: a wait still going on
+     * shows only in the threads' states between samples (cpu_wait.h) */
+    if (watching > 0 && (now >= deadline || now - starved.last_ns >= CPU_WAIT_SAMPLE_NS))
+      waited_all = rvhal_cpu_wait_sample(&starved, &ran);
+    uint64_t waited = now >= deadline ? rvhal_cpu_wait_credit(waited_all, timeout_ns) : 0;
     if (now >= deadline && waited > 0 && start + timeout_ns + waited > now) {
       deadline = start + timeout_ns + waited;
       continue;
     }
     if (now >= deadline) {
-      char uncounted[96] = "";
-      if (waited >= 1000000ull)
-        snprintf(uncounted, sizeof uncounted, " (not counting %llu ms its QEMU waited for a CPU)",
-                 (unsigned long long)(waited / 1000000ull));
-      rvhal_error(RVHAL_TIMEOUT, "kernel %s did not finish within %u ms%s", kname, L->options->launch_timeout_ms,
-                  uncounted);
+      char uncounted[128] = "";
+      if (watching > 0)
+        snprintf(uncounted, sizeof uncounted, " (not counting %llu ms its QEMU waited for a CPU%s; it ran %llu ms of CPU)",
+                 (unsigned long long)(waited / 1000000ull),
+                 waited == rvhal_cpu_wait_credit(UINT64_MAX, timeout_ns) ? ", the most counted" : "",
+                 (unsigned long long)(ran / 1000000ull));
+      rvhal_error(RVHAL_TIMEOUT, "kernel %s did not finish within %u ms (the launch timeout: "
+                  "RVHAL_LAUNCH_TIMEOUT_MS, launch_timeout_ms)%s", kname, L->options->launch_timeout_ms, uncounted);
       set_host_waiting(d, 0);
       return recover(d, RVHAL_TIMEOUT);
     }

@@ -10,11 +10,14 @@
 #include <time.h>
 
 #include "base/internal.h"
+#include "base/profile_spec.h"
 #include "observe/counters_internal.h"
 #include "rvhal/rvhal_counters.h"
 
 #define MAX_SPANS 20000 /* drawn in the SVG; the JSON keeps every event */
 #define MAX_KERNELS 64
+#define MAX_LAUNCHES 20000 /* whose host times the SVG's gap labels look at */
+#define MAX_SVG_COLUMNS 16 /* per-hart counters summed for the SVG (the table's columns) */
 
 enum { SPAN_CALL, SPAN_WAIT, SPAN_IDLE };
 
@@ -41,6 +44,17 @@ struct rvhal_profile {
   char *kernels[MAX_KERNELS];
   uint32_t num_kernels;
   double end_us;
+  /* For the SVG: each launch's time on the host (a cut gap may fall inside
+   * one: exact timing draws the harts on the device's clock), and the
+   * per-hart counters summed over the launches. */
+  struct launch_time {
+    double t0, t1;
+    uint64_t seq;
+  } *launches;
+  size_t num_launches;
+  uint64_t hart_sum[RVHAL_MAX_HARTS][MAX_SVG_COLUMNS];
+  uint32_t sum_harts;
+  uint64_t summed_launches;
 };
 
 static void free_profile(rvhal_profile_t *p) {
@@ -48,6 +62,7 @@ static void free_profile(rvhal_profile_t *p) {
   if (p->csv) fclose(p->csv);
   if (p->trace) fclose(p->trace);
   for (uint32_t i = 0; i < p->num_kernels; i++) free(p->kernels[i]);
+  free(p->launches);
   free(p->svg_path);
   free(p->spans);
   free(p);
@@ -73,6 +88,7 @@ static const struct {
     {RVHAL_HART_COUNTER_FP_GROUPS, "fp_groups", 9},
 };
 #define NUM_COLUMNS (sizeof columns / sizeof *columns)
+_Static_assert(NUM_COLUMNS <= MAX_SVG_COLUMNS, "the SVG's per-hart sums have a column for each of the table's");
 /* ...and after them, on a device with a debug link: */
 static const struct {
   uint32_t id;
@@ -96,34 +112,33 @@ static int open_file(const char *path, FILE **out) {
   return RVHAL_OK;
 }
 
+/* One output of the spec, opened into p. */
+static int open_output(void *user, rvhal_profile_out_t out, const char *file) {
+  rvhal_profile_t *p = user;
+  int rc = RVHAL_OK;
+  switch (out) {
+  case RVHAL_PROFILE_OUT_TABLE: p->table = 1; break;
+  case RVHAL_PROFILE_OUT_CSV:
+    if (!(rc = open_file(file, &p->csv))) p->csv_header_due = 1;
+    break;
+  case RVHAL_PROFILE_OUT_TRACE:
+    if (!(rc = open_file(file, &p->trace))) fputs("{\"traceEvents\": [\n", p->trace);
+    break;
+  case RVHAL_PROFILE_OUT_SVG: {
+    p->svg_path = strdup(file);
+    FILE *f; /* fail now, not at the end, if it cannot be written */
+    if (!(rc = open_file(file, &f))) fclose(f);
+    break;
+  }
+  }
+  return rc;
+}
+
 int rvhal_profile_open(const char *spec, rvhal_profile_t **out_profile) {
   rvhal_profile_t *p = calloc(1, sizeof *p);
-  char *copy = strdup(spec ? spec : "");
-  if (!p || !copy) {
-    free(p);
-    free(copy);
-    return rvhal_error(RVHAL_HOST_IO, "out of host memory");
-  }
+  if (!p) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
   pthread_mutex_init(&p->lock, NULL);
-  int rc = RVHAL_OK;
-  for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
-    if (!strcmp(item, "table")) p->table = 1;
-    else if (!strncmp(item, "csv=", 4) && item[4]) {
-      if (!(rc = open_file(item + 4, &p->csv))) p->csv_header_due = 1;
-    } else if (!strncmp(item, "trace=", 6) && item[6]) {
-      if (!(rc = open_file(item + 6, &p->trace))) fputs("{\"traceEvents\": [\n", p->trace);
-    } else if (!strncmp(item, "svg=", 4) && item[4]) {
-      p->svg_path = strdup(item + 4);
-      FILE *f; /* fail now, not at the end, if it cannot be written */
-      if (!(rc = open_file(item + 4, &f))) fclose(f);
-    } else {
-      rc = rvhal_error(RVHAL_INVALID_ARGUMENT,
-                       "profile: '%s' in '%s' is not table, csv=FILE, trace=FILE or svg=FILE", item, spec);
-    }
-  }
-  free(copy);
-  if (!rc && !p->table && !p->csv && !p->trace && !p->svg_path)
-    rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "profile: empty specification; use table, csv=FILE, trace=FILE, svg=FILE");
+  int rc = rvhal_profile_spec_each(spec, open_output, p);
   if (rc) {
     free_profile(p);
     return rc;
@@ -341,8 +356,19 @@ void rvhal_profile_record(rvhal_profile_t *p, const rvhal_launch_record_t *l) {
     fflush(p->csv);
   }
   if (rvhal_profile_wants_events(p)) collect_spans(p, l);
+  if (p->svg_path) {
+    if (!p->launches) p->launches = malloc(MAX_LAUNCHES * sizeof *p->launches);
+    if (p->launches && p->num_launches < MAX_LAUNCHES)
+      p->launches[p->num_launches++] = (struct launch_time){(double)l->host_start_ns / 1e3,
+                                                            (double)(l->host_start_ns + l->host_ns) / 1e3, l->seq};
+    for (uint32_t h = 0; h < l->num_harts && h < RVHAL_MAX_HARTS; h++)
+      for (size_t k = 0; k < NUM_COLUMNS; k++) p->hart_sum[h][k] += hart_counter(l, h, columns[k].id);
+    if (l->num_harts > p->sum_harts) p->sum_harts = l->num_harts < RVHAL_MAX_HARTS ? l->num_harts : RVHAL_MAX_HARTS;
+    p->summed_launches++;
+  }
   if (p->trace) {
-    char name[160], args[1024]; /* room for 2 x RVHAL_MAX_HARTS 20-digit values */
+    /* room for (NUM_COLUMNS + NUM_DEBUG_COLUMNS) x RVHAL_MAX_HARTS 20-digit values and their names */
+    char name[160], args[(NUM_COLUMNS + NUM_DEBUG_COLUMNS) * (RVHAL_MAX_HARTS * 22 + 32) + 256];
     uint64_t vg = 0, fg = 0; /* groups that wrote vector / FP state, over the harts */
     for (uint32_t h = 0; h < l->num_harts; h++) {
       vg += hart_counter(l, h, RVHAL_HART_COUNTER_VECTOR_GROUPS);
@@ -359,6 +385,15 @@ void rvhal_profile_record(rvhal_profile_t *p, const rvhal_launch_record_t *l) {
         n += snprintf(args + n, sizeof args - (size_t)n, "%s%" PRIu64, h ? ", " : "", hart_counter(l, h, debug_columns[k].id));
       if ((size_t)n < sizeof args) n += snprintf(args + n, sizeof args - (size_t)n, "]");
     }
+    /* the table's counters, one value per hart */
+    if ((size_t)n < sizeof args) n += snprintf(args + n, sizeof args - (size_t)n, ", \"per_hart\": {");
+    for (size_t k = 0; k < NUM_COLUMNS && (size_t)n < sizeof args; k++) {
+      n += snprintf(args + n, sizeof args - (size_t)n, "%s\"%s\": [", k ? ", " : "", counter_names[columns[k].id]);
+      for (uint32_t h = 0; h < l->num_harts && (size_t)n < sizeof args; h++)
+        n += snprintf(args + n, sizeof args - (size_t)n, "%s%" PRIu64, h ? ", " : "", hart_counter(l, h, columns[k].id));
+      if ((size_t)n < sizeof args) n += snprintf(args + n, sizeof args - (size_t)n, "]");
+    }
+    if ((size_t)n < sizeof args) n += snprintf(args + n, sizeof args - (size_t)n, "}");
     if (n > 0 && (size_t)n < sizeof args) snprintf(args + n, sizeof args - (size_t)n, "}");
     host_span(p, RVHAL_PROFILE_TRACK_LAUNCHES, name, (double)l->host_start_ns / 1e3,
               (double)(l->host_start_ns + l->host_ns) / 1e3, args);
@@ -559,6 +594,77 @@ static double axis_x(const time_axis_t *ax, double t) {
   return pc->x0 + (t - pc->t0) * (pc->x1 - pc->x0) / (pc->t1 - pc->t0);
 }
 
+/* v without an exponent, with as many decimals as `step` needs. */
+static void fmt_plain(char *out, size_t size, double v, double step) {
+  int decimals = 0;
+  for (double s = step; s > 0 && s < 1 - 1e-9 && decimals < 6; s *= 10) decimals++;
+  snprintf(out, size, "%.*f", decimals, v);
+}
+
+/* A length in ms for a label: 1132 ms, 12.5 ms, 0.042 ms (never 1.13e+03). */
+static void fmt_ms(char *out, size_t size, double ms) {
+  snprintf(out, size, "%.*f ms", ms >= 100 ? 0 : ms >= 10 ? 1 : 3, ms);
+}
+
+/* The title of a cut gap from host time g0 to g1 (us): what of it no launch
+ * had, and which launches were still running on the host then (their harts
+ * drawn on the device's clock, shorter than the host's: exact timing). */
+static void gap_title(const rvhal_profile_t *p, double g0, double g1, char *out, size_t size) {
+  double busy = 0; /* the union of the launches' host times within the gap */
+  size_t n = 0;
+  char ran[256] = "";
+  size_t rn = 0;
+  double a = 0, b = -1;
+  for (size_t i = 0; i < p->num_launches; i++) { /* launches are recorded in the order they completed */
+    double s0 = p->launches[i].t0 > g0 ? p->launches[i].t0 : g0, s1 = p->launches[i].t1 < g1 ? p->launches[i].t1 : g1;
+    if (s1 <= s0) continue;
+    if (n++ < 4 && rn < sizeof ran)
+      rn += (size_t)snprintf(ran + rn, sizeof ran - rn, "%s%" PRIu64, rn ? ", " : "", p->launches[i].seq);
+    if (s0 > b) {
+      if (b > a) busy += b - a;
+      a = s0, b = s1;
+    } else if (s1 > b) {
+      b = s1;
+    }
+  }
+  if (b > a) busy += b - a;
+  char idle[32], total[32]; /* to the microsecond: a title is read closely */
+  snprintf(idle, sizeof idle, "%.3f ms", (g1 - g0 - busy) / 1e3);
+  snprintf(total, sizeof total, "%.3f ms", (g1 - g0) / 1e3);
+  if (!n) {
+    snprintf(out, size, "no launch for %s (not to scale)", idle);
+    return;
+  }
+  char in_launch[32];
+  snprintf(in_launch, sizeof in_launch, "%.3f ms", busy / 1e3);
+  snprintf(out, size, "no launch for %s of these %s; for %s launch%s %s%s ran on the host with no hart "
+           "activity drawn (its harts are on the device's clock) (not to scale)",
+           idle, total, in_launch, n > 1 ? "es" : "", ran, n > 4 ? ", ..." : "");
+}
+
+/* The per-hart counters summed over the launches, as a table. */
+static void svg_counter_table(FILE *f, const rvhal_profile_t *p, double x, double y, double row) {
+  static const double col_w = 84;
+  fprintf(f, "<g class=\"counters\"><text x=\"%.0f\" y=\"%.1f\" font-weight=\"bold\">per-hart counters, summed over "
+             "%" PRIu64 " launch%s</text>\n", x, y, p->summed_launches, p->summed_launches == 1 ? "" : "es");
+  y += row;
+  fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" font-size=\"10\">hart</text>", x, y);
+  for (size_t k = 0; k < NUM_COLUMNS; k++)
+    fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%s</text>", x + 40 + (k + 1) * col_w,
+            y, columns[k].heading);
+  fputc('\n', f);
+  for (uint32_t h = 0; h < p->sum_harts; h++) {
+    y += row;
+    fprintf(f, "<text class=\"hart_counters\" x=\"%.0f\" y=\"%.1f\" font-size=\"10\">%u</text>", x, y, h);
+    for (size_t k = 0; k < NUM_COLUMNS; k++)
+      fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\" data-counter=\"%s\" "
+                 "data-hart=\"%u\">%" PRIu64 "</text>",
+              x + 40 + (k + 1) * col_w, y, counter_names[columns[k].id], h, p->hart_sum[h][k]);
+    fputc('\n', f);
+  }
+  fputs("</g>\n", f);
+}
+
 static void write_svg(rvhal_profile_t *p) {
   FILE *f = fopen(p->svg_path, "w");
   if (!f) return;
@@ -570,7 +676,8 @@ static void write_svg(rvhal_profile_t *p) {
     if (p->spans[i].t1 > t1) t1 = p->spans[i].t1;
   }
   const double left = 70, right = 20, top = 50, lane_h = 28, gap = 8, plot_w = 1000;
-  const double height = top + lanes * (lane_h + gap) + 90;
+  const double table_row = 16, table_h = p->summed_launches ? (p->sum_harts + 2) * table_row + 16 : 0;
+  const double height = top + lanes * (lane_h + gap) + 90 + table_h;
   fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
              "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
           left + plot_w + right, height);
@@ -590,12 +697,15 @@ static void write_svg(rvhal_profile_t *p) {
             y, plot_w, lane_h);
   }
   const double lanes_h = lanes * (lane_h + gap) - gap;
-  for (uint32_t k = 0; k + 1 < ax.n; k++) { /* the cut gaps: hatched, with their length */
-    double x = left + ax.piece[k].x1, idle_ms = (ax.piece[k + 1].t0 - ax.piece[k].t1) / 1e3;
+  for (uint32_t k = 0; k + 1 < ax.n; k++) { /* the cut gaps: hatched, with their length and what ran */
+    const double g0 = ax.piece[k].t1, g1 = ax.piece[k + 1].t0, x = left + ax.piece[k].x1;
+    char title[512], label[32];
+    gap_title(p, g0, g1, title, sizeof title);
+    fmt_ms(label, sizeof label, (g1 - g0) / 1e3);
     fprintf(f, "<g class=\"gap\"><rect x=\"%.2f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" fill=\"#ffffff\" "
-               "stroke=\"#888888\" stroke-dasharray=\"3,3\"><title>no launch for %.3f ms (not to scale)</title></rect>"
-               "<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\" fill=\"#555555\">%.3g ms</text></g>\n",
-            x, top, BREAK_PX, lanes_h, idle_ms, x + BREAK_PX / 2, top - 4, idle_ms);
+               "stroke=\"#888888\" stroke-dasharray=\"3,3\"><title>%s</title></rect>"
+               "<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\" fill=\"#555555\">%s</text></g>\n",
+            x, top, BREAK_PX, lanes_h, title, x + BREAK_PX / 2, top - 4, label);
   }
   for (size_t i = 0; i < p->num_spans; i++) {
     const span_t *s = &p->spans[i];
@@ -625,9 +735,11 @@ static void write_svg(rvhal_profile_t *p) {
     if (t < pc->t0 - t0 - 1e-9) t += step;
     for (uint32_t ticks = 0; t <= pc->t1 - t0 + 1e-9 && ticks < 64; t += step, ticks++) {
       double x = left + axis_x(&ax, t + t0);
+      char tick[40];
+      fmt_plain(tick, sizeof tick, t, step);
       fprintf(f, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"black\"/>"
-                 "<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
-              x, axis_y, x, axis_y + 5, x, axis_y + 18, t);
+                 "<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+              x, axis_y, x, axis_y + 5, x, axis_y + 18, tick);
     }
   }
   fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">microseconds%s</text>\n", left + plot_w, axis_y + 34,
@@ -646,6 +758,7 @@ static void write_svg(rvhal_profile_t *p) {
              "idle</text>\n", lx, ly - 10, lx + 18, ly);
   if (p->dropped_spans)
     fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">(%zu more spans not drawn)</text>\n", lx + 80, ly, p->dropped_spans);
+  if (p->summed_launches) svg_counter_table(f, p, left, ly + 26, table_row);
   fputs("</svg>\n", f);
   fclose(f);
 }

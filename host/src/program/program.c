@@ -232,9 +232,14 @@ int rvhal_program_load_file(rvhal_device_t *d, const char *path, hal_program_t *
   void *buf = NULL;
   size_t n = 0;
   RVHAL_RETURN_IF_ERROR(read_program_file(path, &buf, &n));
-  int rc = rvhal_program_load(d, buf, (hal_size_t)n, out_program);
+  hal_program_t handle = hal_invalid_program;
+  int rc = rvhal_program_load(d, buf, (hal_size_t)n, &handle);
   free(buf);
   if (rc) return rvhal_error_annotate(rc, "%s", path);
+  rvhal_program_obj_t *p = rvhal_program_get(d, handle);
+  const char *base = strrchr(path, '/');
+  if (p) snprintf(p->file, sizeof p->file, "%s", base ? base + 1 : path);
+  if (out_program) *out_program = handle;
   return RVHAL_OK;
 }
 
@@ -274,13 +279,16 @@ int rvhal_program_find_kernel(rvhal_device_t *d, hal_program_t program, const ch
     for (uint32_t i = 0; i < p->num_sdk_kernels && n + 64 < sizeof list; i++)
       n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", p->kernels[i].name);
     const char *near = rvhal_closest_kernel(p, name);
+    if (!near && p->num_sdk_kernels == 1) near = p->kernels[0].name; /* the only one there is */
     if (near) snprintf(hint, sizeof hint, "; did you mean %s?", near);
+    char which[96]; /* the program by its file, which its handle does not say */
+    snprintf(which, sizeof which, "program %llu%s%s", (unsigned long long)program, p->file[0] ? ", " : "", p->file);
     if (rc == RVHAL_NOT_FOUND && !rvhal_elf_symbol_named(p->elf, name))
-      return rvhal_error(RVHAL_NOT_FOUND, "kernel \"%s\" not found in program %llu (its kernels: %s)%s", name,
-                         (unsigned long long)program, list, hint);
+      return rvhal_error(RVHAL_NOT_FOUND, "kernel \"%s\" not found in %s (its kernels: %s)%s", name, which, list,
+                         hint);
     if (!rc)
-      return rvhal_error(RVHAL_NOT_FOUND, "\"%s\" in program %llu is a plain function, not a kernel entry (its "
-                         "kernels: %s)%s", name, (unsigned long long)program, list, hint);
+      return rvhal_error(RVHAL_NOT_FOUND, "\"%s\" in %s is a plain function, not a kernel entry (its "
+                         "kernels: %s)%s", name, which, list, hint);
   }
   if (rc) return rc;
   rvhal_kernel_entry_t *k = NULL;

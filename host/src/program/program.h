@@ -47,6 +47,7 @@ typedef struct rvhal_program_obj {
   uint32_t num_kernels;
   uint32_t num_sdk_kernels; /* kernels[0 .. num_sdk_kernels) have SDK metadata; others are added when named */
   rvhal_kernel_entry_t *kernels;
+  char file[64];          /* its file's name (rvhal_program_load_file), for messages; "" from memory */
   struct rvhal_program_obj *next;
 } rvhal_program_obj_t;
 

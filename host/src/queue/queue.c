@@ -83,6 +83,8 @@ struct rvhal_queue {
   int fail_status;
   char *fail_message;   /* the failed command's own message, for finish */
   char *fail_cause;     /* "<command> failed: <message>", for what it cancels */
+  rvhal_failure_fn_t fail_fn; /* told of each command that failed on its own */
+  void *fail_user;
   struct rvhal_queue *next_on_device;
   /* Kernel launches on the device, oldest first (at most the ring's depth):
    * while there are any, this queue's thread holds the device's lock. */
@@ -199,6 +201,17 @@ static void free_command(cmd_t *c) {
   free(c);
 }
 
+/* A command failed on its own: its failure_fn is told, unlocked (it may
+ * print or call rvhal), before the command ends. Sync lock held. */
+static void tell_failure(rvhal_queue_t *q, int status, const char *failure) {
+  rvhal_failure_fn_t fn = q->fail_fn;
+  void *user = q->fail_user;
+  if (!fn) return;
+  rvhal_sync_unlock();
+  fn(user, status, failure);
+  rvhal_sync_lock();
+}
+
 /* A command has ended (taken off the queue already). Sync lock held. */
 static void finish_command(rvhal_queue_t *q, cmd_t *c, int status, const char *message, const char *cause) {
   /* The first failure stops the queue until rvhal_queue_finish. */
@@ -288,7 +301,10 @@ static void process_head(rvhal_queue_t *q) {
     rvhal_sync_lock();
     c->event->times.started_ns = t0;
     c->event->times.ended_ns = t1;
-    if (rc != RVHAL_OK && status == RVHAL_OK) cause = failure = rvhal_sync_strprintf("%s failed: %s", c->event->what, message);
+    if (rc != RVHAL_OK && status == RVHAL_OK) {
+      cause = failure = rvhal_sync_strprintf("%s failed: %s", c->event->what, message);
+      tell_failure(q, rc, failure);
+    }
     status = rc;
   }
 
@@ -406,6 +422,7 @@ static void complete_oldest(rvhal_queue_t *q) {
     message = rvhal_sync_strprintf("%s was cancelled because %s", c->event->what, cause);
   } else if (rc != RVHAL_OK) {
     cause = failure = rvhal_sync_strprintf("%s failed: %s", c->event->what, message ? message : "");
+    if (rc != RVHAL_CANCELLED) tell_failure(q, rc, failure);
   }
   finish_command(q, c, rc, message ? message : "", cause);
   if (message) rvhal_sync_strfree(message);
@@ -498,6 +515,14 @@ void rvhal_queues_destroy(rvhal_queues_t *qs) {
 }
 
 rvhal_device_t *rvhal_queue_device(const rvhal_queue_t *q) { return q ? q->device : NULL; }
+
+void rvhal_queue_set_failure_fn(rvhal_queue_t *q, rvhal_failure_fn_t fn, void *user) {
+  if (!q) return;
+  rvhal_sync_lock();
+  q->fail_fn = fn;
+  q->fail_user = user;
+  rvhal_sync_unlock();
+}
 
 int rvhal_queue_finish(rvhal_queue_t *q, uint32_t timeout_ms) {
   if (!q) return rvhal_error(RVHAL_INVALID_ARGUMENT, "queue is NULL");
