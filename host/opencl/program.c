@@ -210,11 +210,13 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context c, const vo
   return NULL;
 }
 
+/* a may be p->log itself: the new log is made before the old one goes. */
 static void set_log(cl_program p, const char *a, const char *b) {
-  free(p->log);
   size_t n = strlen(a) + (b ? strlen(b) : 0) + 2;
-  p->log = malloc(n);
-  if (p->log) snprintf(p->log, n, "%s%s%s", a, b && *a && *b ? "\n" : "", b ? b : "");
+  char *log = malloc(n);
+  if (log) snprintf(log, n, "%s%s%s", a, b && *a && *b ? "\n" : "", b ? b : "");
+  free(p->log);
+  p->log = log;
 }
 
 /* Whether a program built with `options` needs uniform work-groups
@@ -279,8 +281,8 @@ static cl_int build(const char *fn, cl_program p, const char *options) {
     free(p->elf);
     p->elf = elf;
     p->elf_size = size;
-  } else if (!p->log) {
-    set_log(p, "", NULL);
+  } else {
+    set_log(p, "", NULL); /* each build's log is its own */
   }
   int st;
   rvhal_device_t *rv = rvcl_device_rv(d, &st);

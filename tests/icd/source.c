@@ -5,6 +5,7 @@
  * the OpenCL metadata, the binary reads back and builds again, and a second
  * build of the same source hits the binary cache (RVHAL_OPENCL_CACHE_DIR). */
 #include <dirent.h>
+#include <elf.h>
 #include <stdint.h>
 
 #include "cl_test.h"
@@ -31,6 +32,32 @@ static cl_program build(cl_test_env_t *env, const char *src, const char *options
   CHECK_CL(err);
   *build_err = p ? clBuildProgram(p, 1, &env->device, options, NULL, NULL) : err;
   return p;
+}
+
+/* A copy of an ELF binary whose last loadable segment is grown by 1 GiB
+ * of zeros: it parses, but no device has room to load it. */
+static unsigned char *oversized_copy(const unsigned char *bin, size_t size) {
+  unsigned char *c = malloc(size);
+  if (!c || size < sizeof(Elf64_Ehdr)) return c;
+  memcpy(c, bin, size);
+  if (c[EI_CLASS] == ELFCLASS64) {
+    Elf64_Ehdr *eh = (Elf64_Ehdr *)c;
+    Elf64_Phdr *last = NULL;
+    for (unsigned i = 0; i < eh->e_phnum && eh->e_phoff + (i + 1) * sizeof(Elf64_Phdr) <= size; i++) {
+      Elf64_Phdr *ph = (Elf64_Phdr *)(c + eh->e_phoff) + i;
+      if (ph->p_type == PT_LOAD) last = ph;
+    }
+    if (last) last->p_memsz += 0x40000000;
+  } else {
+    Elf32_Ehdr *eh = (Elf32_Ehdr *)c;
+    Elf32_Phdr *last = NULL;
+    for (unsigned i = 0; i < eh->e_phnum && eh->e_phoff + (i + 1) * sizeof(Elf32_Phdr) <= size; i++) {
+      Elf32_Phdr *ph = (Elf32_Phdr *)(c + eh->e_phoff) + i;
+      if (ph->p_type == PT_LOAD) last = ph;
+    }
+    if (last) last->p_memsz += 0x40000000;
+  }
+  return c;
 }
 
 /* Kernel attributes (reqd_work_group_size, work_group_size_hint,
@@ -249,6 +276,28 @@ int main(int argc, char **argv) {
   CHECK_CL(clEnqueueNDRangeKernel(q, k2, 1, NULL, &eight, NULL, 0, NULL, NULL));
   CHECK_CL(clEnqueueReadBuffer(q, bv, CL_TRUE, 0, sizeof v, v, 0, NULL, NULL));
   for (int i = 0; i < 8; i++) CHECK_EQ_U64((int64_t)v[i], (int64_t)((i + 1) * -3));
+
+  /* a binary the device refuses to load: the build fails with
+   * CL_INVALID_BINARY and the log holds exactly the loader's reason (a log
+   * built from the one it replaced once read freed memory here) */
+  unsigned char *moved = oversized_copy(bin, bsize), *moved_bins[1] = {moved};
+  cl_program pm = clCreateProgramWithBinary(env.context, 1, &env.device, &bsize, (const unsigned char **)moved_bins,
+                                            NULL, &err);
+  CHECK_CL(err);
+  if (pm) {
+    CHECK_CL_ERR(clBuildProgram(pm, 0, NULL, NULL, NULL, NULL), CL_INVALID_BINARY);
+    char mlog[2048] = "";
+    CHECK_CL(clGetProgramBuildInfo(pm, env.device, CL_PROGRAM_BUILD_LOG, sizeof mlog, mlog, NULL));
+    CHECK_MSG(*mlog && strstr(cl_test_last_msg, mlog), "build log \"%s\" is not the error's reason \"%s\"", mlog,
+              cl_test_last_msg);
+    /* a second build's log is that build's, not the first one's again */
+    CHECK_CL_ERR(clBuildProgram(pm, 0, NULL, NULL, NULL, NULL), CL_INVALID_BINARY);
+    char mlog2[2048] = "";
+    CHECK_CL(clGetProgramBuildInfo(pm, env.device, CL_PROGRAM_BUILD_LOG, sizeof mlog2, mlog2, NULL));
+    CHECK_MSG(!strcmp(mlog2, mlog), "second build log \"%s\"", mlog2);
+    clReleaseProgram(pm);
+  }
+  free(moved);
 
   /* the same source and options again: served by the cache */
   cl_program p3 = build(&env, saxpy_src, "-DBIAS=0.5f -cl-std=CL1.2", &berr);
