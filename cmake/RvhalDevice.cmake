@@ -14,6 +14,7 @@ function(rvhal_linker_script out_var template)
     COMMAND ${CMAKE_C_COMPILER} -E -P -x assembler-with-cpp -I${RVHAL_SOURCE_DIR}/abi -I${RVHAL_BOARD_DIR}
             ${template} -o ${out}
     DEPENDS ${template} ${RVHAL_BOARD_DIR}/board.h ${RVHAL_SOURCE_DIR}/abi/rvhal/rvhal_protocol.h
+            ${RVHAL_SOURCE_DIR}/abi/rvhal/rvhal_kernel_abi.h
     VERBATIM)
   set(${out_var} ${out} PARENT_SCOPE)
 endfunction()

@@ -7,6 +7,7 @@
 #include "fw_launch.h"
 #include "fw_mmio.h"
 #include "fw_wait.h"
+#include "rvhal/rvhal_launch_geometry.h"
 #include "rvhal/rvhal_launch_rules.h"
 
 fw_launch_t fw_launch;
@@ -32,8 +33,8 @@ static inline __attribute__((always_inline)) int32_t check_desc(const rvhal_laun
   for (int i = 0; i < 3; i++)
     if (d->num_groups[i] == 0 || d->local_size[i] == 0) return RVHAL_BAD_LAUNCH;
   if (d->harts == 0 || d->harts > fw_num_harts) return RVHAL_BAD_LAUNCH;
-  uint64_t items = (uint64_t)d->local_size[0] * d->local_size[1] * d->local_size[2];
-  if (!rvhal_launch_team_ok(d->harts, d->harts_per_group, items)) return RVHAL_BAD_LAUNCH;
+  if (!rvhal_launch_team_ok(d->harts, d->harts_per_group, rvhal_launch_group_items(d->local_size)))
+    return RVHAL_BAD_LAUNCH;
   if (!rvhal_launch_chunk_ok(d->chunk_groups, d->num_groups[0])) return RVHAL_BAD_LAUNCH;
   if (d->flags & RVHAL_LAUNCH_NON_UNIFORM) {
     for (int i = 0; i < 3; i++)
@@ -143,10 +144,9 @@ static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const r
   L->non_uniform = (d->flags & RVHAL_LAUNCH_NON_UNIFORM) != 0;
   if (L->non_uniform) {
     fw_nonuniform_setup(&L->nu, d);
-    L->chunks_per_row = L->nu.full_x / d->chunk_groups + (L->nu.full_x % d->chunk_groups != 0) +
-                        (d->num_groups[0] - L->nu.full_x); /* the last, smaller group: a claim of its own */
+    L->chunks_per_row = rvhal_launch_chunks_per_row(d->num_groups[0], L->nu.full_x, d->chunk_groups);
   } else {
-    L->chunks_per_row = d->num_groups[0] / d->chunk_groups + (d->num_groups[0] % d->chunk_groups != 0); /* no wrap */
+    L->chunks_per_row = rvhal_launch_chunks_per_row(d->num_groups[0], d->num_groups[0], d->chunk_groups);
   }
   L->total_chunks = L->chunks_per_row * d->num_groups[1] * d->num_groups[2];
   L->participants = d->harts;
@@ -302,8 +302,8 @@ void fw_launch_pass_turn(uint32_t next_team) {
 }
 
 /* Lingering instead would take the host core, or under -icount the one
- * thread every hart runs on, from the harts still working: measured, it
- * added the whole 500 us linger to exact launches. */
+ * thread every hart runs on, from the harts still working: it added the
+ * whole linger to exact launches. */
 void fw_launch_wait_retired_slow(void) {
   FW_WAIT_UNTIL(0, __atomic_load_n(&fw_retired, __ATOMIC_ACQUIRE) == fw_started);
 }

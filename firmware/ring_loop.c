@@ -1,7 +1,8 @@
 /* Hart 0's ring loop: take launches from the ring. After each launch it stays
  * awake for a short, bounded while (linger), watching the ring, so that
  * back-to-back launches skip the doorbell (an interrupt through QEMU's main
- * loop costs 50-100 us here; a watched ring ~10 us). Then it sleeps in wfi
+ * loop costs several times what a watched ring does: docs/performance.md,
+ * "Launch latency"). Then it sleeps in wfi
  * until the host's doorbell. It lingers only between launches, when the
  * other harts are asleep, never while harts wait for each other.
  * "polling" tells the host whether to ring; with a fence on each side
@@ -10,9 +11,8 @@
  * looks at the ring each time it fires: only hart 0 wakes, never a spin.
  * The interval starts at the board's poll_ticks after a launch and doubles
  * while nothing comes, up to 1/POLL_MAX_HZ: a device left idle then costs
- * the host little (measured on spike, QEMU's share of a core over 2 s idle:
- * 46 % at a fixed 50 us, 3 % backing off to 4 ms, 1.0-1.2 % to 20 ms), at
- * the price of up to 20 ms for the first launch after a long idle. */
+ * the host little (docs/performance.md, "An idle device"), at the price of
+ * up to 1/POLL_MAX_HZ for the first launch after a long idle. */
 #include "fw.h"
 #include "fw_board.h"
 #include "fw_mmio.h"
@@ -24,8 +24,9 @@
  * awake, another hart's "retired" IPI after hart 0 saw the launch retire
  * without waiting. Left pending, it is not just harmless: while any
  * interrupt is pending QEMU takes its global lock and checks for
- * interrupts at every exit from translated code, and launches ran 10-20 %
- * slower (measured: mip.MEIP pending through a whole queue of launches).
+ * interrupts at every exit from translated code, and launches ran slower
+ * (mip.MEIP left pending through a whole queue of launches:
+ * docs/performance.md, "Figures behind the code's choices").
  * Reading xip costs no lock; only what is pending is cleared. */
 static inline void fw_clear_stale_wakes(void) {
   const uintptr_t ip = xcsr_read(CSR_XIP);

@@ -184,7 +184,7 @@ static void __attribute__((noinline)) run_protected(fw_hart_t *hart, hal_sched_i
      * instruction turns it on (trap.c). Whoever longjmps turns it on first. */
     if (!fw_launch.privileged) {
       /* xPP = U for fw_user_call, in the same write (each CSR access ends
-       * QEMU's translation block: ~25 ns). */
+       * QEMU's translation block). */
       xcsr_clear(CSR_XSTATUS, XSTATUS_FS_MASK | XSTATUS_XPP_MASK);
       /* In U-mode an enabled interrupt of the firmware's mode traps at once:
        * xie = 0 for the share (team_wait turns it on while it sleeps); the

@@ -4,18 +4,19 @@
  * else flushes it, so it would stay at 256 entries. To reach the 2^n
  * entries the host names in this one launch, whatever the kernel's access
  * pattern, the hart reads 3/4 of each size's worth of consecutive pages of
- * global memory and flushes, for sizes 64, 128, ... 2^(n-1). Measured:
- * histogram over 16 MiB ~6x faster, also on 2 harts, where its own accesses
- * never filled 70 %. A flush costs an empty launch ~3 us, hence only when
- * asked.
+ * global memory and flushes, for sizes 64, 128, ... 2^(n-1): a histogram
+ * over 16 MiB ran several times faster, also on 2 harts, where its own
+ * accesses never filled 70 %. A flush costs an empty launch's time, hence
+ * only when asked (docs/performance.md, "Figures behind the code's
+ * choices").
  *
  * QEMU keeps one TLB per privilege mode and sizes each by its own use, so
  * the reads must be made in the mode the kernel runs in. A U-mode kernel
  * (both firmware modes): fw_tlb_touch lies on the page of firmware code
  * U-mode may run (.usertext, with the U-mode claim loop: user_loop.c) and
  * is entered through fw_user_call (MPRV does not do it: QEMU 7.2 files
- * MPRV accesses under M-mode's TLB). Measured: histogram 16 MiB on 1 hart
- * 1520 -> 250 ms once kernels ran in U-mode. */
+ * MPRV accesses under M-mode's TLB): touched in M-mode, the histogram's
+ * U-mode TLB stayed small. */
 #include <stdint.h>
 
 #include "fw.h"

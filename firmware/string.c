@@ -1,10 +1,8 @@
 /* memcpy, memmove, memset and memcmp for the firmware, a word at a time.
- * picolibc's (as Debian builds it) go a byte at a time: 6 instructions a
- * byte. Every launch copies the descriptor (376 bytes) and the arguments
- * to the kernel's block (user.c copies those inline now) and compares the
- * PMP ranges: ~2,700 instructions a launch; measured, an empty launch in a
- * command list 2.45 -> 2.12 us under QEMU (docs/performance.md, "Launch
- * latency").
+ * picolibc's (as Debian builds it) go a byte at a time. Every launch
+ * copies the descriptor and the arguments to the kernel's block (user.c
+ * copies those inline now) and compares the PMP ranges (what it saved:
+ * docs/performance.md, "Figures behind the code's choices").
  * Built with -fno-tree-loop-distribute-patterns (CMakeLists.txt), so that
  * GCC does not turn these loops back into calls to themselves. */
 #include <stddef.h>

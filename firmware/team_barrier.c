@@ -26,7 +26,7 @@ void fw_teams_reset(uint32_t n, uint32_t size) {
 fw_team_t *fw_team(uint32_t j) { return &teams[j]; }
 
 /* Kept out of line: compiled into fw_team_barrier, its register saves ran
- * even for a hart alone in its team (measured: 23 instructions a call). */
+ * even for a hart alone in its team, at every call. */
 static int __attribute__((noinline)) team_wait(const rvhal_call_info_t *ci) {
   const uint32_t size = ci->team_size;
   fw_hart_t *me = &fw_harts[ci->hart_index];

@@ -15,10 +15,11 @@
 #include "fw_csr.h"
 #include "fw_isolation.h"
 #include "fw_launch.h"
+#include "rvhal/rvhal_launch_geometry.h"
 
 /* Word copies written out: a call to memcpy and its return,
  * on another page of firmware code, each end QEMU's translation block
- * (~40 ns each; docs/performance.md, "Launch latency"). */
+ * (docs/performance.md, "Launch latency"). */
 typedef uintptr_t __attribute__((may_alias)) fw_word_t; /* copies any type's words */
 static inline __attribute__((always_inline)) void copy_words(fw_word_t *d, const fw_word_t *s, size_t n) {
   for (size_t i = 0; i < n; i++) d[i] = s[i];
@@ -94,13 +95,13 @@ void fw_user_program_installed(const rvhal_launch_desc_t *d) {
  * one's. The pool's used part: the SDK takes work-item stacks from its
  * start, at most items-per-group - 1 of them (sdk/src/barrier.c); the most
  * since the last clear is kept (pools are megabytes: clearing all of each
- * cost ~1.3 ms a program change on 4 harts). A team's kernels reach each
+ * made every program change slow). A team's kernels reach each
  * other's stacks, but none runs before the whole team passed the barrier
  * that publishes its first claim (scheduler.c), after every member's
  * clear. */
 static void clear_stacks(fw_hart_t *hart, uintptr_t stack, uintptr_t pool, uintptr_t pool_size) {
   const rvhal_launch_desc_t *d = fw_launch.desc;
-  const uint64_t items = (uint64_t)d->local_size[0] * d->local_size[1] * d->local_size[2]; /* checked: >= 1 */
+  const uint64_t items = rvhal_launch_group_items(d->local_size); /* checked: >= 1 */
   const uintptr_t room = pool_size - RVHAL_STACK_GUARD;
   const uint64_t want = (items - 1) * FW_CTRL->boot.fiber_stack_size; /* < 2^32 * 2^32: no wrap */
   const uintptr_t used = want < room ? (uintptr_t)want : room;

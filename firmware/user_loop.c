@@ -1,9 +1,10 @@
 /* The claim loop of a U-mode share (a hart alone in its team, no trace):
  * firmware code that runs in U-mode, on the kernel's stack, so that a
  * work-group dispatch is a plain call and return, not a trip through the
- * firmware (an mret and an ecall per group cost ~60 instructions). The
- * firmware enters it once per share with fw_user_call and gets control
- * back when it returns (to fw_user_return, start.S).
+ * firmware (an mret and an ecall per group: docs/performance.md, "Figures
+ * behind the code's choices"). The firmware enters it once per share with
+ * fw_user_call and gets control back when it returns (to fw_user_return,
+ * start.S).
  *
  * It lives on its own page (.usertext, linker/firmware.ld.S), which a
  * U-mode kernel may execute but not write; the claim counter and the abort

@@ -3,6 +3,7 @@
  * validates that every loadable segment stays inside the area. Preprocessed
  * with the board's board.h. */
 #include "board.h"
+#include "rvhal/rvhal_kernel_abi.h"
 #include "rvhal/rvhal_protocol.h"
 
 OUTPUT_ARCH("riscv")
@@ -34,6 +35,11 @@ SECTIONS {
     __rvhal_program_traits = .;
     LONG((__rvhal_barrier_sites_end != __rvhal_barrier_sites_start ? 1 : 0) |
          (__tdata_end != __tdata_start ? 2 : 0) | (__tbss_end != __tdata_start ? 4 : 0))
+    /* The kernel ABI the program was built for (rvhal_kernel_abi.h): the
+     * host refuses to load it into another. */
+    __rvhal_kernel_abi = .;
+    LONG(RVHAL_KERNEL_ABI_MAGIC)
+    LONG(RVHAL_KERNEL_ABI_VERSION)
   } :text
   __rvhal_code_end = .; /* the end of the program's code and read-only data */
   . = ALIGN(4096);

@@ -5,14 +5,24 @@
 #ifndef RVHAL_ABI_KERNEL_ABI_H
 #define RVHAL_ABI_KERNEL_ABI_H
 
+/* What a compiled kernel depends on beyond the HAL's ABI: the structures
+ * below, the services, and the fields of the launch descriptor
+ * (rvhal_launch_desc_t, rvhal_protocol.h) the SDK reads through
+ * rvhal_call_info_t.launch: the sizes, offsets, flags and local-argument
+ * table. Raise it when any of them changes. Every kernel linked with
+ * rvhal's kernel.ld records the version it was built for, two words at
+ * __rvhal_kernel_abi (RVHAL_KERNEL_ABI_MAGIC, then the version), and
+ * program_load refuses a kernel built for another. */
+#define RVHAL_KERNEL_ABI_VERSION 2
+#define RVHAL_KERNEL_ABI_MAGIC 0x4b564852 /* "RHVK" in memory (no suffix: the linker script takes it) */
+
+#ifndef __ASSEMBLER__ /* (the kernel linker script takes the version) */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "rvhal/rvhal_protocol.h"
 #include "rvhal/rvhal_status.h"
-
-#define RVHAL_KERNEL_ABI_VERSION 2
 
 struct rvhal_call_info;
 
@@ -60,4 +70,5 @@ typedef struct rvhal_call_info {
   uint32_t reserved0;
 } rvhal_call_info_t;
 
+#endif /* !__ASSEMBLER__ */
 #endif /* RVHAL_ABI_KERNEL_ABI_H */

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "rvhal/rvhal_launch_geometry.h"
+
 /* 1, 2 or 3 dimensions. */
 static inline int rvhal_launch_work_dim_ok(uint32_t work_dim) { return work_dim >= 1 && work_dim <= 3; }
 
@@ -32,7 +34,7 @@ static inline int rvhal_launch_last_size_ok(uint32_t local_size, uint32_t last_l
 /* The work-items of the smallest group (the last along every dimension):
  * what a team's harts must each find one of. */
 static inline uint64_t rvhal_launch_smallest_group(const uint32_t last_local_size[3]) {
-  return (uint64_t)last_local_size[0] * last_local_size[1] * last_local_size[2];
+  return rvhal_launch_group_items(last_local_size);
 }
 
 #endif /* RVHAL_ABI_LAUNCH_RULES_H */

@@ -257,8 +257,8 @@ typedef struct rvhal_hart_block {
  * follows the virtual clock under -icount (all harts together), so this is
  * the per-hart count. Written only by the plugin, at every translation
  * block: each hart's count has a cache line of its own, or harts running in
- * parallel on host threads would fight over one line (measured: matmul on
- * 2 harts, fast timing, 2.6x slower with counters on). */
+ * parallel on host threads would fight over one line (docs/performance.md,
+ * "Figures behind the code's choices"). */
 typedef struct rvhal_insn_count {
   uint64_t count;
   uint64_t reserved[7];

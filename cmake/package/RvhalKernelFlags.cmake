@@ -62,7 +62,7 @@ function(rvhal_kernel_set_abi set out_abi)
 endfunction()
 
 # rvhal_isa_kernel_abi(<isa> <out_abi>): the kernel ABI of harts with ISA
-# "rv64imac" (lp64), as the host computes it (host/src/program/isa_check.c).
+# "rv64imac" (lp64), as the host computes it (host/src/base/isa_check.c).
 function(rvhal_isa_kernel_abi isa out_abi)
   if(NOT isa MATCHES "^rv(32|64)([a-z]+)")
     message(FATAL_ERROR "rvhal: ISA \"${isa}\" is not rv32/rv64 and extension letters")

@@ -76,7 +76,7 @@ int32_t fw_launch_start(uint64_t seq);
 /* Hart 0: the same for a launch of command list `seq` (command_list_walk.c): its
  * descriptor and arguments in the list, its end written to `st`, not to
  * the ring; `now` is its start time (the list's last clock reading: the
- * clock is MMIO, ~75 ns a read under QEMU). */
+ * clock is MMIO, an exit from QEMU's translated code per read). */
 int32_t fw_launch_start_cmd(uint64_t seq, const rvhal_launch_desc_t *d, const void *args, rvhal_cmd_status_t *st,
                             uint64_t now);
 
@@ -141,8 +141,8 @@ void fw_launch_wait_retired_slow(void);
 static inline void fw_launch_wait_retired(uint64_t seq) {
   (void)seq; /* the launch hart 0 started last */
   /* Hart 0 finished last (always, alone): nothing to wait for, and no IPI
-   * to clear (an MMIO write, ~0.1 us under QEMU); a stale one costs a
-   * later wait one more test. */
+   * to clear (an MMIO write); a stale one costs a later wait one more
+   * test. */
   if (__atomic_load_n(&fw_retired, __ATOMIC_ACQUIRE) == fw_started) return;
   fw_launch_wait_retired_slow();
 }

@@ -10,8 +10,9 @@
 
 /* "No timer": a deadline this far in the future rather than UINT64_MAX.
  * QEMU turns UINT64_MAX into a QEMU timer at INT64_MAX ns, and under -icount
- * its main loop then spins (measured: an idle exact-timing device took a
- * whole host core; with 2^50 ticks, 0 %). 2^50 ticks is over a year at any
+ * its main loop then spins (an idle exact-timing device took a whole host
+ * core; with 2^50 ticks, none: docs/performance.md, "An idle device").
+ * 2^50 ticks is over a year at any
  * timebase up to 32 MHz, counted from the reset of the device's clock. */
 #define FW_TIMER_OFF (1ull << 50)
 

@@ -1,5 +1,6 @@
-/* Contexts. A context holds one rvhal device: each rvhal device has its own
- * memory, and a buffer lives in one device's memory (docs/opencl.md). */
+/* Contexts. A context holds its devices, one so far: each rvhal device has
+ * its own memory, and a buffer lives in one device's memory
+ * (docs/opencl.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,12 +43,17 @@ static cl_context make_context(const char *fn, const cl_context_properties *prop
                                void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *), void *user,
                                cl_int *err) {
   cl_context c = calloc(1, sizeof *c);
+  if (c && !(c->devices = calloc(1, sizeof *c->devices))) {
+    free(c);
+    c = NULL;
+  }
   if (!c) {
     *err = rvcl_fail(NULL, fn, CL_OUT_OF_HOST_MEMORY, "context");
     return NULL;
   }
   *err = parse_props(fn, props, c);
   if (*err != CL_SUCCESS) {
+    free(c->devices);
     free(c);
     return NULL;
   }
@@ -55,7 +61,8 @@ static cl_context make_context(const char *fn, const cl_context_properties *prop
   c->magic = RVCL_MAGIC_CONTEXT;
   atomic_init(&c->refs, 1);
   atomic_init(&c->life, 1);
-  c->device = dev;
+  c->devices[0] = dev;
+  c->num_devices = 1;
   c->notify = notify;
   c->notify_user = user;
   /* Recursive: releasing a held launch's kernel under it (a buffer's
@@ -124,6 +131,12 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(const cl_context_pro
 
 void rvcl_context_hold(cl_context c) { atomic_fetch_add(&c->life, 1); }
 
+int rvcl_context_has_device(cl_context c, cl_device_id d) {
+  for (cl_uint i = 0; i < c->num_devices; i++)
+    if (c->devices[i] == d) return 1;
+  return 0;
+}
+
 void rvcl_context_unhold(cl_context c) {
   if (atomic_fetch_sub(&c->life, 1) != 1) return;
   /* Destructor callbacks in reverse order of registration (they were pushed). */
@@ -134,7 +147,8 @@ void rvcl_context_unhold(cl_context c) {
   }
   for (size_t i = 0; i < c->num_retired; i++) rvhal_semaphore_destroy(c->retired[i]);
   free(c->retired);
-  rvcl_device_unuse(c->device);
+  for (cl_uint i = 0; i < c->num_devices; i++) rvcl_device_unuse(c->devices[i]);
+  free(c->devices);
   pthread_mutex_destroy(&c->lock);
   c->magic = 0;
   free(c);
@@ -171,11 +185,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context c, cl_context_info n
     cl_uint r = atomic_load(&c->refs);
     return rvcl_info(&r, sizeof r, size, value, size_ret);
   }
-  case CL_CONTEXT_NUM_DEVICES: {
-    cl_uint n = 1;
-    return rvcl_info(&n, sizeof n, size, value, size_ret);
-  }
-  case CL_CONTEXT_DEVICES: return rvcl_info(&c->device, sizeof c->device, size, value, size_ret);
+  case CL_CONTEXT_NUM_DEVICES: return rvcl_info(&c->num_devices, sizeof c->num_devices, size, value, size_ret);
+  case CL_CONTEXT_DEVICES:
+    return rvcl_info(c->devices, c->num_devices * sizeof c->devices[0], size, value, size_ret);
   case CL_CONTEXT_PROPERTIES: return rvcl_info(c->props, c->num_props * sizeof c->props[0], size, value, size_ret);
   }
   return rvcl_fail(c, "clGetContextInfo", CL_INVALID_VALUE, "param_name 0x%x is not a context query", (unsigned)name);

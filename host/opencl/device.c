@@ -80,7 +80,6 @@ cl_uint rvcl_num_devices(void) {
   return num_devices;
 }
 
-cl_device_id rvcl_device(cl_uint i) { return i < rvcl_num_devices() ? &devices[i] : NULL; }
 
 void rvcl_device_use(cl_device_id d) {
   pthread_mutex_lock(&d->lock);

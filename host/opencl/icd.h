@@ -61,7 +61,12 @@ struct _cl_context {
   uint32_t magic;                  /* RVCL_MAGIC_* while alive */
   atomic_uint refs;                /* the application's (CL_CONTEXT_REFERENCE_COUNT) */
   atomic_uint life;                /* 1 while refs > 0, plus one per object that holds it */
-  cl_device_id device;             /* one device per context (docs/opencl.md) */
+  /* The context's devices: one today (each rvhal device has its own
+   * memory, and a buffer lives in one of them: docs/opencl.md); objects
+   * that live on a device name it (a queue, a program) or, with several,
+   * would keep one allocation per device (a buffer). */
+  cl_device_id *devices;
+  cl_uint num_devices;
   cl_context_properties props[8];
   size_t num_props;                /* entries of props, with its 0 */
   void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *);
@@ -76,16 +81,12 @@ struct _cl_context {
 /* A launch enqueued with no wait list and no event, held back until the
  * queue is flushed (the next command, clFlush, clFinish, a blocking call,
  * the queue's release), as OpenCL allows: clFinish then runs it on the
- * calling thread (rvhal_kernel_exec), which saves the two thread handoffs
- * of a queue command (launch.c). */
+ * calling thread (rvhal_launch_exec), which saves the two thread handoffs
+ * of a queue command. It holds the request clEnqueueNDRangeKernel made;
+ * the flush hands the same request to the rvhal queue. */
 typedef struct rvcl_held_launch {
-  int valid;
-  cl_kernel kernel;                /* retained while held */
-  hal_ndrange_t nd;
-  uint32_t dim, num_args;
-  hal_arg_t args[RVHAL_META_MAX_ARGS];
-  unsigned char *values;           /* the POD values args point into */
-  size_t values_cap;
+  cl_kernel kernel;                       /* retained while held (its program stays loaded); NULL: none */
+  const rvhal_launch_request_t *launch;   /* a reference */
 } rvcl_held_launch_t;
 
 struct _cl_command_queue {
@@ -118,6 +119,7 @@ struct _cl_mem {
   const struct _cl_icd_dispatch *dispatch;
   uint32_t magic;                  /* RVCL_MAGIC_* while alive */
   atomic_uint refs;
+  cl_mem_object_type type;         /* CL_MEM_OBJECT_BUFFER: the only kind so far (mem.c); images are other kinds */
   cl_context context;
   cl_mem_flags flags;
   size_t size;
@@ -232,7 +234,6 @@ enum {
 /* ---- devices (device.c) -------------------------------------------------- */
 
 cl_uint rvcl_num_devices(void);
-cl_device_id rvcl_device(cl_uint i);
 /* The running rvhal device, started on first call (NULL and the message
  * in rvhal_last_error() if it cannot start). */
 rvhal_device_t *rvcl_device_rv(cl_device_id d, int *out_status);
@@ -247,6 +248,10 @@ void rvcl_device_unuse(cl_device_id d);
  * and events their queue, without changing the reference count the
  * application sees; the object is freed when both are gone. */
 void rvcl_context_hold(cl_context c);
+/* d is one of the context's devices. */
+int rvcl_context_has_device(cl_context c, cl_device_id d);
+/* The device a context's memory lives on (its only device). */
+static inline cl_device_id rvcl_context_device(cl_context c) { return c->devices[0]; }
 /* Keeps a released user event's semaphore until the context goes (when no
  * queue, so no command, is left to wait on it). */
 void rvcl_context_retire_semaphore(cl_context c, rvhal_semaphore_t *s);
@@ -281,14 +286,12 @@ void rvcl_queue_submit_held(cl_command_queue q);
 cl_int rvcl_queue_finish_held(cl_command_queue q);
 /* Forgets the held launch (the queue is going away after submitting it). */
 void rvcl_queue_drop_held(cl_command_queue q);
-/* Holds a launch (args copied); 0 if it cannot be held (then enqueue it). */
+/* Holds launch r of kernel k (taking a reference to each). */
+void rvcl_queue_hold_launch(cl_command_queue q, cl_kernel k, const rvhal_launch_request_t *r);
 /* The options of every launch the platform makes: non-uniform ND-ranges
  * allowed (clEnqueueNDRangeKernel refuses them where the program needs
  * uniform work-groups). */
 extern const rvhal_launch_options_t rvcl_launch_options;
-
-int rvcl_queue_hold_launch(cl_command_queue q, cl_kernel k, const hal_ndrange_t *nd, uint32_t dim,
-                           const hal_arg_t *args, uint32_t num_args);
 
 /* ---- memory ---------------------------------------------------------------- */
 

@@ -28,6 +28,7 @@ static cl_mem mem_new(cl_context c, cl_mem_flags flags, size_t size) {
   m->dispatch = &rvcl_dispatch;
   m->magic = RVCL_MAGIC_MEM;
   atomic_init(&m->refs, 1);
+  m->type = CL_MEM_OBJECT_BUFFER;
   m->context = c;
   m->flags = flags;
   m->size = size;
@@ -49,9 +50,9 @@ static cl_mem create_buffer(const char *fn, cl_context c, const cl_mem_propertie
   }
   if ((*err = check_flags(fn, c, flags)) != CL_SUCCESS) return NULL;
   if (!(flags & ACCESS_FLAGS)) flags |= CL_MEM_READ_WRITE;
-  if (size == 0 || size > c->device->info.global_mem_size) {
+  if (size == 0 || size > rvcl_context_device(c)->info.global_mem_size) {
     *err = rvcl_fail(c, fn, CL_INVALID_BUFFER_SIZE, "size %zu (the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE is %llu)",
-                     size, (unsigned long long)c->device->info.global_mem_size);
+                     size, (unsigned long long)rvcl_context_device(c)->info.global_mem_size);
     return NULL;
   }
   int wants_ptr = (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0;
@@ -60,7 +61,7 @@ static cl_mem create_buffer(const char *fn, cl_context c, const cl_mem_propertie
     return NULL;
   }
   int st;
-  rvhal_device_t *rv = rvcl_device_rv(c->device, &st);
+  rvhal_device_t *rv = rvcl_device_rv(rvcl_context_device(c), &st);
   if (!rv) {
     *err = rvcl_fail_rvhal(c, fn, CL_OUT_OF_RESOURCES, st);
     return NULL;
@@ -163,7 +164,7 @@ void rvcl_mem_retain(cl_mem m) { atomic_fetch_add(&m->refs, 1); }
 
 /* Frees the allocation after every command the context's queues hold now. */
 static void free_in_stream_order(cl_context c, hal_addr_t addr) {
-  rvhal_device_t *rv = c->device->rv;
+  rvhal_device_t *rv = rvcl_context_device(c)->rv;
   if (!rv || !addr) return;
   pthread_mutex_lock(&c->lock);
   for (cl_command_queue q = c->queues; q; q = q->next) rvcl_queue_submit_held(q); /* they may use it */
@@ -254,7 +255,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info name, s
   if (!RVCL_VALID(m, RVCL_MAGIC_MEM)) return rvcl_fail(NULL, "clGetMemObjectInfo", CL_INVALID_MEM_OBJECT, "%p", (void *)m);
   switch (name) {
   case CL_MEM_TYPE: {
-    cl_mem_object_type t = CL_MEM_OBJECT_BUFFER;
+    cl_mem_object_type t = m->type;
     return rvcl_info(&t, sizeof t, size, value, size_ret);
   }
   case CL_MEM_FLAGS: return rvcl_info(&m->flags, sizeof m->flags, size, value, size_ret);

@@ -1,9 +1,11 @@
 /* clEnqueueNDRangeKernel: the ND-range checked with the spec's codes, a
- * local size chosen when none is given, the kernel's arguments handed to
- * rvhal_enqueue_kernel (which packs and checks them again at launch). */
+ * local size chosen when none is given, the launch described once (a
+ * launch request: the kernel's arguments copied) and held or handed to the
+ * rvhal queue (which packs and checks them again at launch). */
 #include <string.h>
 
 #include "icd.h"
+#include "rvhal/rvhal_launch_geometry.h"
 
 const rvhal_launch_options_t rvcl_launch_options = {.non_uniform = 1};
 
@@ -111,17 +113,32 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
   }
   uint32_t na = k->ki->num_args;
   hal_arg_t args[RVHAL_META_MAX_ARGS];
-  uint64_t local_total = 0;
+  /* A group's local memory, as the device carves it (each argument's block
+   * aligned: rvhal_launch_geometry.h). */
+  uint64_t local_total = 0, local_arg = 0;
+  int local_fits = 1;
   for (uint32_t i = 0; i < na && i < RVHAL_META_MAX_ARGS; i++) {
     args[i] = k->args[i].arg;
-    if (k->ki->args[i].kind == RVHAL_ARG_KIND_LOCAL) local_total += args[i].size;
+    if (k->ki->args[i].kind == RVHAL_ARG_KIND_LOCAL) {
+      local_arg += args[i].size;
+      local_fits = local_fits && rvhal_launch_local_add(&local_total, args[i].size, in->local_mem_size);
+    }
   }
-  if (local_total > in->local_mem_size)
+  if (!local_fits || local_total > in->local_mem_size)
     return rvcl_fail(c, fn, CL_OUT_OF_RESOURCES, "kernel %s: %llu bytes of __local arguments (the device has %llu)",
-                     k->name, (unsigned long long)local_total, (unsigned long long)in->local_mem_size);
-  if (!out && n == 0 && rvcl_queue_hold_launch(q, k, &nd, dim, args, na)) return CL_SUCCESS;
-  st = rvhal_enqueue_kernel(q->q, &deps, k->program->hp, k->hk, &nd, args, na, dim, &rvcl_launch_options,
-                            out ? &ev : NULL);
+                     k->name, (unsigned long long)local_arg, (unsigned long long)in->local_mem_size);
+  /* The launch, described once: held, or handed to the rvhal queue. */
+  rvhal_launch_request_t *r;
+  st = rvhal_launch_request_create(k->program->hp, k->hk, &nd, args, na, dim, &rvcl_launch_options, &r);
+  if (st == RVHAL_INVALID_ARGUMENT) return rvcl_fail_rvhal(c, fn, CL_INVALID_KERNEL_ARGS, st);
+  if (st != RVHAL_OK) return rvcl_fail_rvhal(c, fn, CL_OUT_OF_HOST_MEMORY, st);
+  if (!out && n == 0) {
+    rvcl_queue_hold_launch(q, k, r);
+    rvhal_launch_request_release(r);
+    return CL_SUCCESS;
+  }
+  st = rvhal_enqueue_launch(q->q, &deps, r, out ? &ev : NULL);
+  rvhal_launch_request_release(r);
   if (st == RVHAL_INVALID_ARGUMENT) return rvcl_fail_rvhal(c, fn, CL_INVALID_KERNEL_ARGS, st);
   return rvcl_enqueue_done(q, fn, CL_COMMAND_NDRANGE_KERNEL, st, ev, CL_FALSE, out);
 }

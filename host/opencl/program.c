@@ -17,7 +17,7 @@ static cl_program program_new(cl_context c) {
   p->magic = RVCL_MAGIC_PROGRAM;
   atomic_init(&p->refs, 1);
   p->context = c;
-  p->device = c->device;
+  p->device = rvcl_context_device(c);
   p->status = CL_BUILD_NONE;
   p->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
   pthread_mutex_init(&p->lock, NULL);
@@ -140,7 +140,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context c, cl_u
     return NULL;
   }
   for (cl_uint i = 0; i < num_devices; i++) {
-    if (devices[i] != c->device) {
+    if (!rvcl_context_has_device(c, devices[i])) {
       *err = rvcl_fail(c, fn, CL_INVALID_DEVICE, "device_list[%u]=%p is not the context's device", i, (void *)devices[i]);
       return NULL;
     }
@@ -476,7 +476,7 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint n, const
     return NULL;
   }
   for (cl_uint i = 0; i < n; i++)
-    if (devs[i] != c->device) {
+    if (!rvcl_context_has_device(c, devs[i])) {
       *err = rvcl_fail(c, fn, CL_INVALID_DEVICE, "device_list[%u] is not the context's device", i);
       return NULL;
     }
@@ -548,10 +548,10 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program p) {
   if (p->hp && p->device->rv) {
     /* Launches already enqueued run first: wait for a marker on each queue
      * (not rvhal_queue_finish, which would take a failure the application's
-     * clFinish is to report). */
+     * clFinish is to report). A held launch holds its kernel, and so this
+     * program: none is of it. */
     pthread_mutex_lock(&c->lock);
     for (cl_command_queue q = c->queues; q; q = q->next) {
-      rvcl_queue_submit_held(q);
       rvhal_event_t *m = NULL;
       if (rvhal_enqueue_marker(q->q, NULL, &m) == RVHAL_OK) {
         rvhal_event_wait(m, RVHAL_WAIT_FOREVER);

@@ -13,7 +13,7 @@ static cl_command_queue make_queue(const char *fn, cl_context c, cl_device_id d,
     *err = rvcl_fail(NULL, fn, CL_INVALID_CONTEXT, "%p is not a context", (void *)c);
     return NULL;
   }
-  if (!RVCL_VALID(d, RVCL_MAGIC_DEVICE) || d != c->device) {
+  if (!RVCL_VALID(d, RVCL_MAGIC_DEVICE) || !rvcl_context_has_device(c, d)) {
     *err = rvcl_fail(c, fn, CL_INVALID_DEVICE, "device %p is not the context's device", (void *)d);
     return NULL;
   }
@@ -177,40 +177,4 @@ CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue q) {
   if (!RVCL_VALID(q, RVCL_MAGIC_QUEUE)) return rvcl_fail(NULL, "clFinish", CL_INVALID_COMMAND_QUEUE, "%p", (void *)q);
   /* A failed command has already failed its event; clFinish reports it too. */
   return rvcl_queue_finish_held(q);
-}
-
-/* ---- markers and barriers -------------------------------------------------- */
-
-static cl_int marker(const char *fn, cl_command_queue q, cl_command_type type, cl_uint n, const cl_event *list,
-                     cl_event *out) {
-  if (!RVCL_VALID(q, RVCL_MAGIC_QUEUE)) return rvcl_fail(NULL, fn, CL_INVALID_COMMAND_QUEUE, "%p", (void *)q);
-  RVCL_WAIT_LIST(q, n, list, fn, deps, err);
-  if (err != CL_SUCCESS) return err;
-  rvhal_event_t *ev = NULL;
-  int st = rvhal_enqueue_marker(q->q, &deps, out ? &ev : NULL);
-  return rvcl_enqueue_done(q, fn, type, st, ev, CL_FALSE, out);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint n, const cl_event *list,
-                                                            cl_event *out) {
-  return marker("clEnqueueMarkerWithWaitList", q, CL_COMMAND_MARKER, n, list, out);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint n, const cl_event *list,
-                                                             cl_event *out) {
-  return marker("clEnqueueBarrierWithWaitList", q, CL_COMMAND_BARRIER, n, list, out);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarker(cl_command_queue q, cl_event *out) {
-  if (!out) return rvcl_fail(NULL, "clEnqueueMarker", CL_INVALID_VALUE, "event is NULL");
-  return marker("clEnqueueMarker", q, CL_COMMAND_MARKER, 0, NULL, out);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue q) {
-  return marker("clEnqueueBarrier", q, CL_COMMAND_BARRIER, 0, NULL, NULL);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue q, cl_uint n, const cl_event *list) {
-  if (n == 0 || !list) return rvcl_fail(NULL, "clEnqueueWaitForEvents", CL_INVALID_VALUE, "num_events=%u", n);
-  return marker("clEnqueueWaitForEvents", q, CL_COMMAND_BARRIER, n, list, NULL);
 }

@@ -318,7 +318,7 @@ static inline __attribute__((always_inline)) void rvhal_row_(const void *args, e
  * item, so the compiler sees a counted loop around the kernel body, and in
  * it (first copy) that no global id reaches 2^32, so a kernel's
  * (uint)get_global_id(0) needs no truncation and its addresses step by a
- * constant (docs/architecture.md, "Emulation speed"; unrolling it measured
+ * constant (docs/architecture.md, "Emulation speed"; unrolling it was
  * slower). On a copy of the item state that no one else sees, so that the
  * kernel's stores cannot alias it and it stays in registers. */
 static inline __attribute__((always_inline)) void rvhal_rows(const void *args, const exec_state_t *e0,
@@ -440,8 +440,8 @@ static inline __attribute__((always_inline)) void rvhal_plain_call(void *args, c
  * group this hart's work-items. Inline so that a barrier-free item function
  * is inlined into the first item's call and into `rows` (rvhal_rows, also
  * inlined: as a call, its return cost each group a translation-block
- * lookup in QEMU, vadd with groups of 64 at 73 % of a hand-written loop,
- * 80-82 % inlined, for 2 more instructions of dispatch); everything per
+ * lookup in QEMU, for 2 fewer instructions of dispatch: docs/performance.md,
+ * "Figures behind the code's choices"); everything per
  * call or per group that is not needed (local memory, teams, counters) is
  * skipped in a test or two. */
 static inline __attribute__((always_inline)) void rvhal_run_call(void *args, const hal_sched_info_t *s,
@@ -462,7 +462,7 @@ static inline __attribute__((always_inline)) void rvhal_run_call(void *args, con
   /* Slow until the group's first barrier() makes the contexts: always 1,
    * since every hart has an item of each group (launch_plan.c). Written
    * from num_items because GCC then allocates the row loops' registers as
-   * it did before this flag (a constant 1 cost blur 1.5 % more guest
+   * it did before this flag (a constant 1 cost blur more guest
    * instructions per item, in moves). */
   e.slow = g.num_items != 0;
   const size_t lx = s->local_size[0], ly = s->local_size[1], lz = s->local_size[2];

@@ -3,11 +3,10 @@
  * and, for teams of harts, publishing that memory to the other harts. */
 #include <string.h>
 
+#include "rvhal/rvhal_launch_geometry.h"
 #include "rvhal_kernel.h"
 
 extern char __tdata_start[], __tdata_end[], __tbss_end[];
-
-static inline size_t align_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
 
 static inline const rvhal_call_info_t *call_info(const hal_sched_info_t *s) {
   return (const rvhal_call_info_t *)(uintptr_t)s->hal_extra;
@@ -28,10 +27,10 @@ size_t rvhal_local_block_size(const void *args, const hal_sched_info_t *s) {
   size_t total = 0;
   for (uint32_t i = 0; i < d->num_local_args; i++) {
     size_t n = local_arg_bytes(args, d, i);
-    if (n > ci->local_mem_size || __builtin_add_overflow(total, align_up(n, RVHAL_LOCAL_ALIGN), &total))
+    if (!rvhal_launch_local_add(&total, n, ci->local_mem_size))
       rvhal_svc_fail(ci, RVHAL_LOCAL_MEMORY, "a local buffer exceeds the device's local memory", n);
   }
-  total += align_up((size_t)(__tbss_end - __tdata_start), RVHAL_LOCAL_ALIGN); /* link-time size, small */
+  total += rvhal_launch_local_block((size_t)(__tbss_end - __tdata_start)); /* link-time size, small */
   if (total > ci->local_mem_size)
     rvhal_svc_fail(ci, RVHAL_LOCAL_MEMORY, "group local memory exceeds the device limit", total);
   return total;
@@ -41,7 +40,7 @@ size_t rvhal_local_block_size(const void *args, const hal_sched_info_t *s) {
 static void carve(rvhal_group_t *g, const rvhal_launch_desc_t *d, char *block) {
   for (uint32_t i = 0; i < d->num_local_args; i++) {
     g->local_args[i] = block;
-    block += align_up(local_arg_bytes(g->args, d, i), RVHAL_LOCAL_ALIGN);
+    block += rvhal_launch_local_block(local_arg_bytes(g->args, d, i));
   }
   g->tls = block;
 }
@@ -63,7 +62,7 @@ void rvhal_call_start(rvhal_group_t *g, const void *args, const hal_sched_info_t
   g->ci = ci;
   g->args = args;
   g->fiber = fiber;
-  const uint32_t items = s->local_size[0] * s->local_size[1] * s->local_size[2];
+  const uint32_t items = (uint32_t)rvhal_launch_group_items(s->local_size); /* the host checked it */
   const uint32_t rank = ci->team_rank, size = ci->team_size;
   g->team = size > 1;
   g->counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;

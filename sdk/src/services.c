@@ -4,8 +4,6 @@
 #include "rvhal/rvhal_ecall.h"
 #include "rvhal_kernel.h"
 
-int fw_vformat(char *buf, size_t cap, const char *fmt, va_list ap); /* format.c, linked in */
-
 static inline void ecall5(uintptr_t n, uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3, uintptr_t a4) {
   register uintptr_t r7 __asm__("a7") = n, r0 __asm__("a0") = a0, r1 __asm__("a1") = a1;
   register uintptr_t r2 __asm__("a2") = a2, r3 __asm__("a3") = a3, r4 __asm__("a4") = a4;
@@ -20,11 +18,6 @@ void rvhal_svc_team_barrier(const rvhal_call_info_t *ci) {
 void rvhal_svc_print(const rvhal_call_info_t *ci, uint64_t item, const char *text, uint32_t len, uint32_t flags) {
   if (ci->services) ci->services->print(ci, item, text, len, flags);
   else ecall5(RVHAL_ECALL_PRINT, (uintptr_t)item, (uintptr_t)(item >> 16 >> 16), (uintptr_t)text, len, flags);
-}
-
-int rvhal_svc_vformat(const rvhal_call_info_t *ci, char *buf, size_t cap, const char *fmt, va_list ap) {
-  if (ci->services) return ci->services->vformat(buf, cap, fmt, ap);
-  return fw_vformat(buf, cap, fmt, ap); /* the firmware's formatter, in this program */
 }
 
 void rvhal_svc_fail(const rvhal_call_info_t *ci, int32_t status, const char *detail, uint64_t value) {

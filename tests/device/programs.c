@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "dev_util.h"
 #include "dt_shared.h"
+#include "rvhal/rvhal_kernel_abi.h"
 
 #define N 96
 
@@ -139,6 +140,28 @@ int main(void) {
       CHECK_FAILS(rvhal_program_load(d, elf, len, &pv), RVHAL_BAD_ELF, "lacks v");
       CHECK_LAST_ERROR_HAS(rvhal_device_get_info(d)->isa);
       CHECK_LAST_ERROR_HAS("_v2p0_");
+    }
+    free(elf);
+  }
+
+  /* A kernel built for another kernel ABI is refused at load, naming both
+   * versions: dt_prog_a with its __rvhal_kernel_abi record's version
+   * (after the magic word, rvhal_kernel_abi.h) raised by one. */
+  {
+    char path[1024];
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/dt_prog_a.elf", fixture_kernel_dir(d));
+    char *elf = dt_read_file(path, &len);
+    const uint32_t magic = RVHAL_KERNEL_ABI_MAGIC, other = RVHAL_KERNEL_ABI_VERSION + 1;
+    char *m = elf ? memmem(elf, len, &magic, 4) : NULL;
+    CHECK_MSG(m != NULL && m + 8 <= elf + len, "%s: no kernel ABI record", path);
+    if (m && m + 8 <= elf + len) {
+      memcpy(m + 4, &other, 4);
+      hal_program_t pv;
+      CHECK_FAILS(rvhal_program_load(d, elf, len, &pv), RVHAL_BAD_ELF, "kernel ABI version");
+      char want[96];
+      snprintf(want, sizeof want, "built for kernel ABI version %u", other);
+      CHECK_LAST_ERROR_HAS(want);
     }
     free(elf);
   }

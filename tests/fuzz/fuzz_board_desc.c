@@ -1,4 +1,4 @@
-/* libFuzzer target: the board descriptor parser (host/src/device/board_desc.c).
+/* libFuzzer target: the board descriptor parser (host/src/backend/board_desc.c).
  * Descriptors are files beside the firmware, found on a search path: any
  * text must give a descriptor or an error naming the line, never a read
  * outside the text or a field outside its bounds. */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device/board_desc.h"
+#include "backend/board_desc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *text = malloc(size + 1);

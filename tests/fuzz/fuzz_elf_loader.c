@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "program/elf_loader.h"
+#include "base/elf_loader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1) return 0;

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "device/board_desc.h"
+#include "backend/board_desc.h"
 #include "rvhal/status.h"
 
 #define QEMU_VIRT_DESC                                                                                        \

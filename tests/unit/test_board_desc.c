@@ -1,10 +1,10 @@
-/* Unit test of the board descriptor parser (host/src/device/board_desc.c): the
+/* Unit test of the board descriptor parser (host/src/backend/board_desc.c): the
  * qemu-virt descriptor parses to its values; every malformed variant is
  * refused with a message naming what was wrong. */
 #include <stdio.h>
 #include <string.h>
 
-#include "device/board_desc.h"
+#include "backend/board_desc.h"
 #include "board_fixture.h"
 #include "check.h"
 

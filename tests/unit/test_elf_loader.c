@@ -1,4 +1,4 @@
-/* Unit test of host/src/program/elf_loader.c. ELF files are built in memory (ELF64
+/* Unit test of host/src/base/elf_loader.c. ELF files are built in memory (ELF64
  * and ELF32 variants of the same small kernel program) and then mutated, so
  * the test needs no cross toolchain. Every parse gets an exact-size heap copy
  * of the bytes so AddressSanitizer/valgrind catch any read past the end. */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "program/elf_loader.h"
+#include "base/elf_loader.h"
 #include "rvhal/status.h"
 #include "test_rng.h"
 

@@ -1,10 +1,10 @@
-/* Kernel ISA against device ISA (host/src/program/isa_check.c): the
+/* Kernel ISA against device ISA (host/src/base/isa_check.c): the
  * .riscv.attributes strings GCC and clang write, against the ISAs the
  * boards declare. */
 #include <string.h>
 
 #include "check.h"
-#include "program/isa_check.h"
+#include "base/isa_check.h"
 
 static void runs(const char *kernel, const char *device) {
   char lacks[40];

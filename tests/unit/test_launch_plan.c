@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "device/device_internal.h"
 #include "launch/launch_plan.h"
+#include "program/program.h"
 #include "rvhal/rvhal_launch_rules.h"
 
 static const rvhal_launch_limits_t lim = {.word_size = 8, .num_harts = 4, .max_work_group_size = 1024,
@@ -16,10 +16,18 @@ static const rvhal_launch_limits_t lim = {.word_size = 8, .num_harts = 4, .max_w
 static rvhal_kernel_entry_t k = {.name = "k"};
 static rvhal_launch_plan_t plan;
 
+/* The plan of a request over these arrays (what kernel_exec hands it). */
+static int plan_request(const rvhal_launch_limits_t *l, const rvhal_kernel_entry_t *kobj, uint64_t tls,
+                        const hal_ndrange_t *nd, const hal_arg_t *args, uint32_t n, uint32_t dim,
+                        const rvhal_launch_options_t *o, int counting, int tracing, rvhal_launch_plan_t *out) {
+  const rvhal_launch_request_t r = rvhal_launch_request_view(0, 0, nd, args, n, dim, o);
+  return rvhal_launch_plan(l, kobj, tls, &r, counting, tracing, out);
+}
+
 static int plan_of(const rvhal_launch_limits_t *l, uint64_t g, uint64_t lo, const hal_arg_t *args, uint32_t n,
                    uint32_t dim, const rvhal_launch_options_t *o) {
   hal_ndrange_t nd = {.global = {g, g, g}, .local = {lo, lo, lo}};
-  return rvhal_launch_plan(l, &k, 0, &nd, args, n, dim, o, 1, 0, &plan);
+  return plan_request(l, &k, 0, &nd, args, n, dim, o, 1, 0, &plan);
 }
 
 #define REFUSED(call, status, needle)                                                                   \
@@ -78,7 +86,7 @@ int main(void) {
   CHECK_EQ_U64(plan.harts, 1); /* chunks of 16 (clamped to the row): one chunk, one hart */
   CHECK_EQ_U64(plan.chunk, 16);
   CHECK_EQ_U64(plan.flags, RVHAL_LAUNCH_PRIVILEGED);
-  CHECK_OK(rvhal_launch_plan(&lim, &k, 0, &(hal_ndrange_t){.global = {64}, .local = {4}}, args, 4, 1, NULL, 1, 1,
+  CHECK_OK(plan_request(&lim, &k, 0, &(hal_ndrange_t){.global = {64}, .local = {4}}, args, 4, 1, NULL, 1, 1,
                              &plan));
   CHECK_EQ_U64(plan.flags, RVHAL_LAUNCH_COUNTERS | RVHAL_LAUNCH_TRACE);
 
@@ -99,7 +107,7 @@ int main(void) {
   hal_arg_t wrap[2] = {rvhal_arg_local(UINT64_MAX - 8), rvhal_arg_local(64)};
   REFUSED(plan_of(&lim, 64, 4, wrap, 2, 1, NULL), RVHAL_LOCAL_MEMORY, "argument 0: a local buffer of");
   hal_ndrange_t nd = {.global = {64}, .local = {4}};
-  REFUSED(rvhal_launch_plan(&lim, &k, 65536, &nd, args, 4, 1, NULL, 0, 0, &plan), RVHAL_LOCAL_MEMORY,
+  REFUSED(plan_request(&lim, &k, 65536, &nd, args, 4, 1, NULL, 0, 0, &plan), RVHAL_LOCAL_MEMORY,
           "in __local_variable");
 
   /* Non-uniform work-groups, only when asked: the last group along each
@@ -107,7 +115,7 @@ int main(void) {
    * asked to allow them stays uniform (no flag: it costs nothing). */
   o = (rvhal_launch_options_t){.non_uniform = 1};
   hal_ndrange_t nu = {.global = {10, 7, 3}, .local = {4, 7, 4}, .offset = {5, 0, 9}};
-  CHECK_OK(rvhal_launch_plan(&lim, &k, 0, &nu, args, 4, 3, &o, 0, 0, &plan));
+  CHECK_OK(plan_request(&lim, &k, 0, &nu, args, 4, 3, &o, 0, 0, &plan));
   CHECK_EQ_U64(plan.groups[0], 3);
   CHECK_EQ_U64(plan.groups[1], 1);
   CHECK_EQ_U64(plan.groups[2], 1); /* global 3 < local 4: one group of 3 */
@@ -122,12 +130,12 @@ int main(void) {
   CHECK_EQ_U64(plan.flags, RVHAL_LAUNCH_COUNTERS);
   /* 5 = 4 + 1: a team of 2 would leave a hart without a work-item in the
    * last group; the chosen team fits it, one given is refused */
-  CHECK_OK(rvhal_launch_plan(&lim, &k, 0, &(hal_ndrange_t){.global = {5}, .local = {4}}, args, 4, 1, &o, 0, 0, &plan));
+  CHECK_OK(plan_request(&lim, &k, 0, &(hal_ndrange_t){.global = {5}, .local = {4}}, args, 4, 1, &o, 0, 0, &plan));
   CHECK_EQ_U64(plan.team, 1);
   CHECK_EQ_U64(plan.groups[0], 2);
   CHECK_EQ_U64(plan.harts, 2); /* two claims: the full group, the last one */
   o.harts_per_group = 2;
-  REFUSED(rvhal_launch_plan(&lim, &k, 0, &(hal_ndrange_t){.global = {5}, .local = {4}}, args, 4, 1, &o, 0, 0, &plan),
+  REFUSED(plan_request(&lim, &k, 0, &(hal_ndrange_t){.global = {5}, .local = {4}}, args, 4, 1, &o, 0, 0, &plan),
           RVHAL_INVALID_ARGUMENT, "a group has only 1 work-items");
   /* A chosen team never exceeds the smallest group's items, whatever the
    * host's cores: one group of 1 item (global 1 < local 4) on 2 cores, and
@@ -135,16 +143,16 @@ int main(void) {
    * last group without a work-item: the firmware refuses the launch). 4 + 2
    * items on 4 cores: teams of 2 fit. */
   o = (rvhal_launch_options_t){.non_uniform = 1};
-  CHECK_OK(rvhal_launch_plan(&lim, &k, 0, &(hal_ndrange_t){.global = {1}, .local = {4}}, args, 4, 1, &o, 0, 0, &plan));
+  CHECK_OK(plan_request(&lim, &k, 0, &(hal_ndrange_t){.global = {1}, .local = {4}}, args, 4, 1, &o, 0, 0, &plan));
   CHECK_EQ_U64(plan.total_groups, 1);
   CHECK_EQ_U64(plan.team, 1);
   rvhal_launch_limits_t cores4 = lim;
   cores4.host_cpus = 4;
-  CHECK_OK(rvhal_launch_plan(&cores4, &k, 0, &(hal_ndrange_t){.global = {5}, .local = {4}}, args, 4, 1, &o, 0, 0,
-                             &plan));
+  CHECK_OK(plan_request(&cores4, &k, 0, &(hal_ndrange_t){.global = {5}, .local = {4}}, args, 4, 1, &o, 0, 0,
+                        &plan));
   CHECK_EQ_U64(plan.team, 1);
-  CHECK_OK(rvhal_launch_plan(&cores4, &k, 0, &(hal_ndrange_t){.global = {6}, .local = {4}}, args, 4, 1, &o, 0, 0,
-                             &plan));
+  CHECK_OK(plan_request(&cores4, &k, 0, &(hal_ndrange_t){.global = {6}, .local = {4}}, args, 4, 1, &o, 0, 0,
+                        &plan));
   CHECK_EQ_U64(plan.team, 2);
   CHECK(rvhal_launch_team_ok(plan.harts, plan.team, rvhal_launch_smallest_group((const uint32_t[3]){2, 1, 1})));
   /* without the option: refused, naming the sizes and the way out */
@@ -159,9 +167,9 @@ int main(void) {
   km.meta.args_size = 8;
   km.meta.args[0].desc = RVHAL_ARG_DESC(RVHAL_ARG_KIND_GLOBAL, 8, 0);
   hal_arg_t val[1] = {rvhal_arg_value(&v, 4)};
-  REFUSED(rvhal_launch_plan(&lim, &km, 0, &nd, val, 1, 1, NULL, 0, 0, &plan), RVHAL_INVALID_ARGUMENT,
+  REFUSED(plan_request(&lim, &km, 0, &nd, val, 1, 1, NULL, 0, 0, &plan), RVHAL_INVALID_ARGUMENT,
           "argument 0 must be a global buffer, got a POD value");
-  REFUSED(rvhal_launch_plan(&lim, &km, 0, &nd, args, 2, 1, NULL, 0, 0, &plan), RVHAL_INVALID_ARGUMENT,
+  REFUSED(plan_request(&lim, &km, 0, &nd, args, 2, 1, NULL, 0, 0, &plan), RVHAL_INVALID_ARGUMENT,
           "takes 1 arguments, 2 given");
 
   /* The shared rules, as the firmware applies them to a descriptor. */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "device/board_desc.h"
+#include "backend/board_desc.h"
 #include "board_fixture.h"
 #include "check.h"
 #include "device/layout.h"

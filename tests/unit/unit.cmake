@@ -17,6 +17,8 @@ rvhal_unit_test(test_arg_pack)
 rvhal_unit_test(test_layout)
 # The launch's check and plan steps (pure).
 rvhal_unit_test(test_launch_plan)
+# The launch geometry host, firmware and SDK share.
+rvhal_unit_test(test_launch_geometry)
 rvhal_unit_test(test_board_desc)
 rvhal_unit_test(test_print_drain)
 # The GDB remote protocol client of the gdb backend, against an in-process stub.

@@ -14,6 +14,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* what librvhal exports: host/librvhal.map */
 
 /* Argument descriptors, one per kind (plain assignments: C and C++). */
 static inline hal_arg_t rvhal_arg_global(hal_addr_t address) {
@@ -57,6 +58,7 @@ int rvhal_arg_layout(const hal_arg_t *args, uint32_t num_args, uint32_t word_siz
 int rvhal_arg_pack(const hal_arg_t *args, uint32_t num_args, uint32_t word_size, void *buf, uint32_t buf_size,
                    uint32_t *out_total);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* what librvhal exports: host/librvhal.map */
 
 typedef struct rvhal_opencl_compile_desc {
   const char *source;      /* OpenCL C text */
@@ -39,6 +40,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
  * errors for a bad xlen or ISA or a missing tool. */
 int rvhal_opencl_compile_stamp(const rvhal_opencl_compile_desc_t *desc, uint64_t *inout_hash);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* what librvhal exports: host/librvhal.map */
 
 typedef struct rvhal_device rvhal_device_t;
 
@@ -79,6 +80,7 @@ int rvhal_device_debug_counters(rvhal_device_t *device, uint32_t hart, uint64_t 
  * says which part is approximate. */
 int rvhal_counters_exact(const rvhal_device_t *device, const char **out_why);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

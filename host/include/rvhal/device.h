@@ -24,10 +24,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* what librvhal exports: host/librvhal.map */
 
 /* The version of this C API. (The oneAPI Construction Kit HAL interface,
  * version 6, is served by the adapter libhal_rvhal.so: ock/.) */
-#define RVHAL_API_VERSION 3
+#define RVHAL_API_VERSION 4 /* 4: launch requests */
 
 /* ---- platform ------------------------------------------------------- */
 
@@ -239,6 +240,22 @@ int rvhal_kernel_exec_ex(rvhal_device_t *device, hal_program_t program, hal_kern
                          const hal_ndrange_t *ndrange, const hal_arg_t *args, uint32_t num_args,
                          uint32_t work_dim, const rvhal_launch_options_t *options);
 
+/* One launch, described once: program, kernel, ND-range, arguments (the
+ * POD values they point to are copied in) and options (options->arg_types
+ * too). Immutable and reference-counted: a queue's command, a command
+ * buffer's recorded launch and the caller hold the same request, which is
+ * freed with its last reference (created with one, the caller's). The
+ * launch itself is checked when it runs, as rvhal_kernel_exec_ex checks. */
+typedef struct rvhal_launch_request rvhal_launch_request_t;
+int rvhal_launch_request_create(hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *ndrange,
+                                const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
+                                const rvhal_launch_options_t *options, rvhal_launch_request_t **out_request);
+void rvhal_launch_request_retain(const rvhal_launch_request_t *request);
+void rvhal_launch_request_release(const rvhal_launch_request_t *request);
+/* Runs a request on a device and returns when it has finished (as
+ * rvhal_kernel_exec_ex). */
+int rvhal_launch_exec(rvhal_device_t *device, const rvhal_launch_request_t *request);
+
 /* What the last successful launch on a device did. */
 typedef struct rvhal_launch_report {
   uint64_t seq;                          /* launch number on this device */
@@ -273,6 +290,7 @@ typedef struct rvhal_launch_progress {
 
 int rvhal_device_launch_progress(const rvhal_device_t *device, rvhal_launch_progress_t *out_progress);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* what librvhal exports: host/librvhal.map */
 
 typedef struct rvhal_kernel_arg_info {
   uint32_t kind;         /* RVHAL_ARG_KIND_GLOBAL, _LOCAL or _VALUE */
@@ -64,6 +65,7 @@ typedef struct rvhal_program_info {
 int rvhal_program_info_read(const void *elf, hal_size_t size, rvhal_program_info_t **out_info);
 void rvhal_program_info_free(rvhal_program_info_t *info);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

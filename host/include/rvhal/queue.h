@@ -39,6 +39,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* what librvhal exports: host/librvhal.map */
 
 typedef struct rvhal_queue rvhal_queue_t;
 typedef struct rvhal_event rvhal_event_t;
@@ -140,6 +141,10 @@ int rvhal_enqueue_kernel(rvhal_queue_t *queue, const rvhal_dependencies_t *deps,
                          hal_kernel_t kernel, const hal_ndrange_t *ndrange, const hal_arg_t *args,
                          uint32_t num_args, uint32_t work_dim, const rvhal_launch_options_t *options,
                          rvhal_event_t **out_event);
+/* A launch request (rvhal_launch_request_create): the command holds a
+ * reference to it, nothing is copied. */
+int rvhal_enqueue_launch(rvhal_queue_t *queue, const rvhal_dependencies_t *deps,
+                         const rvhal_launch_request_t *request, rvhal_event_t **out_event);
 /* Host memory `src`/`dst` must stay valid until the command ends. */
 int rvhal_enqueue_write(rvhal_queue_t *queue, const rvhal_dependencies_t *deps, hal_addr_t dst, const void *src,
                         hal_size_t size, rvhal_event_t **out_event);
@@ -192,6 +197,9 @@ void rvhal_command_buffer_destroy(rvhal_command_buffer_t *command_buffer);
 int rvhal_command_buffer_kernel(rvhal_command_buffer_t *command_buffer, hal_program_t program, hal_kernel_t kernel,
                                 const hal_ndrange_t *ndrange, const hal_arg_t *args, uint32_t num_args,
                                 uint32_t work_dim, const rvhal_launch_options_t *options, const int32_t *arg_bindings);
+/* The same with a launch request: the buffer holds a reference to it. */
+int rvhal_command_buffer_launch(rvhal_command_buffer_t *command_buffer, const rvhal_launch_request_t *request,
+                                const int32_t *arg_bindings);
 int rvhal_command_buffer_copy(rvhal_command_buffer_t *command_buffer, hal_addr_t dst, hal_addr_t src, hal_size_t size);
 int rvhal_command_buffer_fill(rvhal_command_buffer_t *command_buffer, hal_addr_t dst, const void *pattern,
                               hal_size_t pattern_size, hal_size_t size);
@@ -206,6 +214,7 @@ int rvhal_enqueue_command_buffer(rvhal_queue_t *queue, const rvhal_dependencies_
                                  const rvhal_command_buffer_t *command_buffer, const hal_addr_t *bindings,
                                  uint32_t num_bindings, rvhal_event_t **out_event);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

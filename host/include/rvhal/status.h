@@ -9,6 +9,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* what librvhal exports: host/librvhal.map */
 
 /* "RVHAL_NO_MEMORY" for RVHAL_NO_MEMORY; "RVHAL_UNKNOWN" otherwise. */
 const char *rvhal_status_name(int status);
@@ -19,6 +20,7 @@ const char *rvhal_status_string(int status);
  * meaningful right after a call returned an error. */
 const char *rvhal_last_error(void);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "device/board_desc.h"
+#include "backend/board_desc.h"
 
 typedef struct rvhal_backend rvhal_backend_t;
 
@@ -53,8 +53,31 @@ struct rvhal_backend {
   uint64_t ram_base; /* device address of ram[0] */
   uint64_t ram_size;
   int ram_zero;      /* nothing has written `ram` yet (a new memfd): every byte reads 0, and
-                        zeroing it would only fault its pages in (~3 us each) */
+                        zeroing it would only fault its pages in */
 };
+
+/* Sync points for a non-coherent backend, whose ram is a mirror: after
+ * the host writes device memory through rvhal_backend_ptr, flush the
+ * range; before it reads, invalidate it. Nothing to do, and one test of a
+ * NULL pointer, on a backend that maps the device's RAM. */
+static inline void *rvhal_backend_ptr(const rvhal_backend_t *b, uint64_t addr) { return b->ram + (addr - b->ram_base); }
+static inline int rvhal_backend_coherent(const rvhal_backend_t *b) { return !b->vtable->flush; }
+static inline int rvhal_backend_flush(rvhal_backend_t *b, uint64_t addr, uint64_t len) {
+  return b->vtable->flush ? b->vtable->flush(b, addr, len) : 0;
+}
+static inline int rvhal_backend_invalidate(rvhal_backend_t *b, uint64_t addr, uint64_t len) {
+  return b->vtable->invalidate ? b->vtable->invalidate(b, addr, len) : 0;
+}
+/* The same for a host pointer into ram (a field of the control block). */
+static inline uint64_t rvhal_backend_addr(const rvhal_backend_t *b, const void *p) {
+  return b->ram_base + (uint64_t)((const uint8_t *)p - b->ram);
+}
+static inline int rvhal_backend_flush_ptr(rvhal_backend_t *b, const void *p, uint64_t len) {
+  return b->vtable->flush ? b->vtable->flush(b, rvhal_backend_addr(b, p), len) : 0;
+}
+static inline int rvhal_backend_invalidate_ptr(rvhal_backend_t *b, const void *p, uint64_t len) {
+  return b->vtable->invalidate ? b->vtable->invalidate(b, rvhal_backend_addr(b, p), len) : 0;
+}
 
 /* What the QEMU backend needs to run a device. */
 typedef struct rvhal_qemu_config {

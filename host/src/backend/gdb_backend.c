@@ -52,7 +52,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
-#include "program/elf_loader.h"
+#include "base/elf_loader.h"
 #include "backend/gdb_link.h"
 #include "backend/gdb_rsp.h"
 #include "backend/gdb_stub_pool.h"

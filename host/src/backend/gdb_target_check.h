@@ -12,8 +12,8 @@
 #include <stdint.h>
 
 #include "backend/gdb_rsp.h"
-#include "device/board_desc.h"
-#include "program/elf_loader.h"
+#include "backend/board_desc.h"
+#include "base/elf_loader.h"
 #include "rvhal/rvhal_protocol.h"
 
 typedef struct rvhal_gdb_target {

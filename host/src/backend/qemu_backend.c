@@ -7,8 +7,9 @@
  * us (PR_SET_PDEATHSIG) and is killed by stop/destroy; its output goes to a
  * memfd we quote in error messages.
  *
- * Warm start: QEMU takes ~30 ms to start (dynamic linking of ~50
- * libraries, QOM, page faults), the firmware a few ms. A program that
+ * Warm start: most of a device's creation is QEMU's start (dynamic
+ * linking of its libraries, QOM, page faults), not the firmware's
+ * (docs/performance.md, "Device create"). A program that
  * creates a second device with the same configuration gets one QEMU kept
  * ready for the next: started paused (-S) with its own RAM, it uses no CPU
  * until a device adopts it, writes its boot configuration and resumes it
@@ -99,9 +100,9 @@ static void qemu_destroy(rvhal_backend_t *base) {
 
 /* An empty device tree (a root with #address-cells, #size-cells and
  * /chosen, what QEMU's loaders expect) for boards whose firmware reads none
- * (board qemu_dtb "empty"): with -dtb QEMU does not build its own, ~2-3 ms
- * of every start on virt (measured: QEMU start to QMP quit 25.5 -> 22.5
- * ms). One memfd per process, shared by every QEMU it starts (each opens
+ * (board qemu_dtb "empty"): with -dtb QEMU does not build its own, a
+ * part of every start on virt (docs/performance.md, "Figures behind the
+ * code's choices"). One memfd per process, shared by every QEMU it starts (each opens
  * /dev/fd/N for itself). */
 static pthread_once_t empty_dtb_once = PTHREAD_ONCE_INIT;
 static int empty_dtb_fd = -1;
@@ -520,9 +521,10 @@ int rvhal_qemu_backend_gdb_socket(rvhal_backend_t *base) { return ((qemu_backend
  * until the linger ends (500 us). So hart 0's host thread (or the one
  * thread running every hart, in exact timing) may run anywhere but on the
  * CPU of the thread waiting for launches: launch.c calls qemu_place when
- * that thread is on another CPU than last time. Measured on 2 cores: empty
- * launch p50 1.1 us apart, 14 us together (p90 516 us). The host's own
- * threads are never pinned. RVHAL_NO_PLACEMENT=1 turns it off. */
+ * that thread is on another CPU than last time: on 2 cores an empty launch
+ * took an order of magnitude longer with the two together
+ * (docs/performance.md, "Figures behind the code's choices"). The host's
+ * own threads are never pinned. RVHAL_NO_PLACEMENT=1 turns it off. */
 static void qemu_place(rvhal_backend_t *base, int cpu) {
   qemu_backend_t *q = (qemu_backend_t *)base;
   const char *off = getenv("RVHAL_NO_PLACEMENT");

@@ -4,8 +4,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
-#include "rvhal/arg_pack.h"
 #include "rvhal/status.h"
 
 /* Record a detailed message for rvhal_last_error() and return status:
@@ -16,9 +16,8 @@ void rvhal_clear_error(void);
  * where fmt has "{}", else after "fmt: ":
  *     return rvhal_error_annotate(rc, "kernel %s: {} (command %u)", kname, i); */
 int rvhal_error_annotate(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A fill's pattern: not NULL, 1..RVHAL_FILL_PATTERN_MAX bytes (memory.c);
- * `what` names the call in the error. */
-int rvhal_check_fill_pattern(const char *what, const void *pattern, uint64_t pattern_size);
+/* $name as a number into *v; unset or empty leaves *v alone (env.c). */
+int rvhal_env_u32(const char *name, uint32_t *v);
 
 /* IREE-style early return on failure. */
 #define RVHAL_RETURN_IF_ERROR(expr)     \
@@ -36,9 +35,11 @@ static inline int rvhal_range_inside(uint64_t addr, uint64_t size, uint64_t base
   return addr >= base && size <= limit && addr - base <= limit - size;
 }
 
-/* Writes args into buf (buf_size >= the layout's total, zeroed first) as
- * `layout`, from rvhal_arg_layout (which checked them), places them. */
-void rvhal_arg_pack_laid_out(const hal_arg_t *args, uint32_t num_args, uint32_t word_size,
-                             const rvhal_arg_layout_t *layout, void *buf, uint32_t buf_size);
+/* The host clock every deadline and time of the library is on. */
+static inline uint64_t rvhal_now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
 
 #endif /* RVHAL_HOST_INTERNAL_H */

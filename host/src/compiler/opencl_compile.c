@@ -33,7 +33,7 @@
 #include "compiler/opencl_ir.h"
 #include "compiler/opencl_sdk.h"
 #include "compiler/text_buf.h"
-#include "program/isa_check.h"
+#include "base/isa_check.h"
 #include "rvhal/device.h"
 #include "rvhal/compiler.h"
 

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "device/board_desc.h"
+#include "backend/board_desc.h"
 #include "rvhal/device.h"
 
 typedef struct rvhal_layout_request {

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "device/device_internal.h"
-#include "program/isa_check.h"
+#include "base/isa_check.h"
 
 #define MAX_KINDS 32
 

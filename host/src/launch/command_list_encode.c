@@ -9,7 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "queue/command_buffer.h"
+#include "launch/command_list.h"
+#include "launch/launcher.h"
+#include "memory/memory.h"
+#include "observe/observe.h"
+#include "program/program.h"
 #include "rvhal/arg_pack.h"
 #include "rvhal/rvhal_cmdlist.h"
 
@@ -18,23 +22,25 @@
 /* A recorded fill's pattern fits a command record's. */
 RVHAL_STATIC_ASSERT(RVHAL_FILL_PATTERN_MAX <= RVHAL_CMD_MAX_PATTERN, "fill patterns outgrew command lists");
 
-static uint8_t *area(rvhal_device_t *d) { return rvhal_dev_ptr(d, d->layout.fw_base + RVHAL_CMDLIST_OFFSET); }
-static uint64_t area_dev(const rvhal_device_t *d) { return d->layout.fw_base + RVHAL_CMDLIST_OFFSET; }
+static uint64_t area_dev(const rvhal_device_t *d) { return rvhal_device_layout(d)->fw_base + RVHAL_CMDLIST_OFFSET; }
+static uint8_t *area(const rvhal_device_t *d) { return rvhal_dev_ptr(d, area_dev(d)); }
 static uint32_t align64(uint64_t n) { return (uint32_t)((n + 63) / 64 * 64); }
 
-void rvhal_cmdlist_forget(rvhal_cb_encoding_t *enc) {
+static void forget(rvhal_cb_encoding_t *enc) {
   free(enc->rec);
   free(enc->launch);
   free(enc->patches);
   memset(enc, 0, sizeof *enc);
 }
 
-/* The argument list of op `o` with its bindings applied. */
-static void bind_args(const rvhal_cb_op_t *o, const hal_addr_t *bindings, hal_arg_t *args) {
-  for (uint32_t a = 0; a < o->num_args; a++) {
-    args[a] = o->args[a];
-    if (o->bindings && o->bindings[a] >= 0) args[a].address = bindings[o->bindings[a]];
-  }
+void rvhal_cmdlist_forget(rvhal_command_list_t *list) {
+  forget(&list->enc[0]);
+  forget(&list->enc[1]);
+}
+
+/* Launch op `o` with its bindings applied (args: room for its arguments). */
+static rvhal_launch_request_t bind_args(const rvhal_cb_op_t *o, const hal_addr_t *bindings, hal_arg_t *args) {
+  return rvhal_launch_request_bind(o->launch, o->bindings, bindings, args);
 }
 
 static uint32_t record_size(const rvhal_cb_op_t *o, uint32_t args_size) {
@@ -45,10 +51,11 @@ static uint32_t record_size(const rvhal_cb_op_t *o, uint32_t args_size) {
   }
 }
 
-/* Encodes cb for d with these bindings. RVHAL_OK; RVHAL_UNSUPPORTED when it
+/* Encodes the list for d with these bindings. RVHAL_OK; RVHAL_UNSUPPORTED when it
  * does not fit (the host runs it); else a launch's error (nothing cached). */
-static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encoding_t *enc, const hal_addr_t *bindings) {
-  rvhal_cmdlist_forget(enc);
+static int encode(rvhal_device_t *d, rvhal_command_list_t *cb, rvhal_cb_encoding_t *enc, const hal_addr_t *bindings) {
+  rvhal_launcher_t *L = rvhal_launcher(d);
+  forget(enc);
   const uint32_t n = cb->num_ops;
   /* Each launch checked and planned once: its plan sizes its record and
    * places its arguments. */
@@ -60,14 +67,12 @@ static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encodi
   for (uint32_t i = 0; i < n; i++) {
     const rvhal_cb_op_t *o = &cb->ops[i];
     if (o->kind == RVHAL_CB_KERNEL) {
-      bind_args(o, bindings, args);
-      if (o->num_args > RVHAL_META_MAX_ARGS ||
-          rvhal_launch_prepare(d, o->program, o->kernel, &o->ndrange, args, o->num_args, o->work_dim,
-                               o->has_options ? &o->options : NULL, &plans[i]) != RVHAL_OK) {
+      const rvhal_launch_request_t r = bind_args(o, bindings, args);
+      if (rvhal_launch_prepare(d, &r, &plans[i]) != RVHAL_OK) {
         free(plans);
         return RVHAL_UNSUPPORTED; /* the host's run gives the launch's error, in its turn */
       }
-      for (uint32_t a = 0; a < o->num_args; a++)
+      for (uint32_t a = 0; a < r.num_args; a++)
         patches += args[a].kind == hal_arg_address && args[a].space != hal_space_local;
     }
     bytes += record_size(o, plans[i].plan.args_size);
@@ -76,19 +81,19 @@ static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encodi
     free(plans);
     return RVHAL_UNSUPPORTED;
   }
-  if (d->cmdlist_used + bytes > RVHAL_CMDLIST_SIZE) { /* full: every list is encoded again when next used */
-    d->cmdlist_epoch++;
-    d->cmdlist_used = 0;
+  if (L->cmdlist_used + bytes > RVHAL_CMDLIST_SIZE) { /* full: every list is encoded again when next used */
+    L->cmdlist_epoch++;
+    L->cmdlist_used = 0;
   }
   enc->rec = calloc(n + 1, sizeof *enc->rec);
   enc->launch = calloc(n + 1, sizeof *enc->launch);
   enc->patches = calloc(patches + 1, sizeof *enc->patches);
   if (!enc->rec || !enc->launch || !enc->patches) {
     free(plans);
-    rvhal_cmdlist_forget(enc);
+    forget(enc);
     return rvhal_error(RVHAL_HOST_IO, "out of host memory for a command list");
   }
-  const uint32_t base = d->cmdlist_used;
+  const uint32_t base = L->cmdlist_used;
   uint8_t *list = area(d) + base;
   rvhal_cmdlist_t *h = (rvhal_cmdlist_t *)list;
   memset(h, 0, sizeof *h);
@@ -107,12 +112,13 @@ static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encodi
       rvhal_launch_desc_t *desc = (rvhal_launch_desc_t *)(c + 1);
       uint8_t *pack = (uint8_t *)desc + RVHAL_CMD_DESC_SPACE;
       memset(desc, 0, RVHAL_CMD_DESC_SPACE);
-      bind_args(o, bindings, args);
-      rvhal_launch_encode(d, &plans[i], args, desc, pack, area_dev(d) + ((uint8_t *)pack - area(d)), &enc->launch[i]);
+      const rvhal_launch_request_t r = bind_args(o, bindings, args);
+      plans[i].request = &r; /* (prepared from the same view, now gone) */
+      rvhal_launch_encode(d, &plans[i], desc, pack, area_dev(d) + ((uint8_t *)pack - area(d)), &enc->launch[i]);
       const rvhal_arg_layout_t *layout = plans[i].plan.layout;
       enc->rec[i] = (uint32_t)((uint8_t *)desc - area(d));
       if (enc->first_launch == UINT32_MAX) enc->first_launch = enc->rec[i];
-      for (uint32_t a = 0; a < o->num_args; a++)
+      for (uint32_t a = 0; a < r.num_args; a++)
         if (args[a].kind == hal_arg_address && args[a].space != hal_space_local)
           enc->patches[enc->num_patches++] =
               (rvhal_cb_patch_t){.op = i, .arg = a, .slot = o->bindings ? o->bindings[a] : -1,
@@ -141,16 +147,16 @@ static int encode(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encodi
   h->capacity = n;
   h->bytes = off;
   enc->device = d;
-  enc->boots = d->boots;
-  enc->epoch = d->cmdlist_epoch;
+  enc->boots = L->boots;
+  enc->epoch = L->cmdlist_epoch;
   enc->offset = base;
   enc->bytes = off;
-  d->cmdlist_used = base + off;
+  L->cmdlist_used = base + off;
   return RVHAL_OK;
 }
 
 /* The host runs the commands in turn (what the firmware would do). */
-static int host_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_addr_t *bindings, uint32_t *out_failed,
+static int host_run(rvhal_device_t *d, rvhal_command_list_t *cb, const hal_addr_t *bindings, uint32_t *out_failed,
                     rvhal_launch_times_t *out_times) {
   hal_arg_t args[RVHAL_META_MAX_ARGS];
   uint64_t first = 0, last = 0;
@@ -159,14 +165,14 @@ static int host_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_add
     int rc = RVHAL_OK;
     *out_failed = i;
     switch (o->kind) {
-    case RVHAL_CB_KERNEL:
-      bind_args(o, bindings, args);
+    case RVHAL_CB_KERNEL: {
+      const rvhal_launch_request_t r = bind_args(o, bindings, args);
       rvhal_launch_times_t t;
-      rc = rvhal_launch_run(d, o->program, o->kernel, &o->ndrange, args, o->num_args, o->work_dim,
-                            o->has_options ? &o->options : NULL, &t);
+      rc = rvhal_launch_run(d, &r, &t);
       if (rc == RVHAL_OK && !first) first = t.start_ns;
       if (rc == RVHAL_OK) last = t.end_ns;
       break;
+    }
     case RVHAL_CB_COPY: rc = rvhal_mem_copy(d, o->dst, o->src, o->size); break;
     case RVHAL_CB_FILL: rc = rvhal_mem_fill(d, o->dst, o->pattern, o->pattern_size, o->size); break;
     case RVHAL_CB_BARRIER: break;
@@ -181,14 +187,14 @@ static int host_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_add
  * device's allocations now, as the blocking calls check them; the words
  * whose binding changed are rewritten. The first command that fails its
  * checks: its index (the list runs up to it), the error set; else n. */
-static uint32_t check_and_patch(rvhal_device_t *d, rvhal_command_buffer_t *cb, rvhal_cb_encoding_t *enc,
+static uint32_t check_and_patch(rvhal_device_t *d, rvhal_command_list_t *cb, rvhal_cb_encoding_t *enc,
                                 const hal_addr_t *bindings, int *out_rc) {
   uint8_t *a = area(d);
   uint32_t bad = cb->num_ops;
   for (uint32_t i = 0; i < enc->num_patches; i++) {
     rvhal_cb_patch_t *p = &enc->patches[i];
     if (p->op >= bad) break;
-    hal_addr_t v = p->slot >= 0 ? bindings[p->slot] : cb->ops[p->op].args[p->arg].address;
+    hal_addr_t v = p->slot >= 0 ? bindings[p->slot] : cb->ops[p->op].launch->args[p->arg].address;
     if (v != hal_nullptr && rvhal_mem_check(d, "kernel", "buffer", v, 1) != RVHAL_OK) {
       bad = p->op;
       *out_rc = rvhal_error(RVHAL_OUT_OF_RANGE, "kernel %s: argument %u: buffer address 0x%llx is not inside any "
@@ -197,7 +203,7 @@ static uint32_t check_and_patch(rvhal_device_t *d, rvhal_command_buffer_t *cb, r
       break;
     }
     if (v == p->value) continue;
-    if (d->info.word_size == 4) {
+    if (rvhal_device_get_info(d)->word_size == 4) {
       uint32_t w = (uint32_t)v;
       memcpy(a + p->at, &w, 4);
     } else {
@@ -226,25 +232,26 @@ static uint32_t check_and_patch(rvhal_device_t *d, rvhal_command_buffer_t *cb, r
 }
 
 static int valid_encoding(const rvhal_device_t *d, const rvhal_cb_encoding_t *e) {
-  return e->device == d && e->boots == d->boots && e->epoch == d->cmdlist_epoch;
+  const rvhal_launcher_t *L = rvhal_launcher(d);
+  return e->device == d && e->boots == L->boots && e->epoch == L->cmdlist_epoch;
 }
 
 /* The firmware can run it (else the host does). */
-static int for_the_device(const rvhal_device_t *d, const rvhal_command_buffer_t *cb) {
+static int for_the_device(const rvhal_device_t *d, const rvhal_command_list_t *cb) {
   static int host_env = -1; /* RVHAL_HOST_COMMAND_BUFFERS, read once */
   if (host_env < 0) host_env = getenv("RVHAL_HOST_COMMAND_BUFFERS") != NULL;
-  return !d->options.counters && !d->profile && !cb->several_programs && cb->num_ops && !host_env &&
-         (!cb->program || rvhal_program_get((rvhal_device_t *)d, cb->program));
+  return !rvhal_device_options(d)->counters && !rvhal_observe_profiling(d) && !cb->several_programs && cb->num_ops &&
+         !host_env && (!cb->program || rvhal_program_get(d, cb->program));
 }
 
-int rvhal_cmdlist_ready(rvhal_device_t *d, const rvhal_command_buffer_t *cb) {
+int rvhal_cmdlist_ready(rvhal_device_t *d, const rvhal_command_list_t *cb) {
   if (!for_the_device(d, cb)) return 0;
   for (int i = 0; i < 2; i++)
     if (!cb->enc_busy[i] && valid_encoding(d, &cb->enc[i])) return 1;
   return 0;
 }
 
-int rvhal_cmdlist_submit(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_addr_t *bindings, int after_ok,
+int rvhal_cmdlist_submit(rvhal_device_t *d, rvhal_command_list_t *cb, const hal_addr_t *bindings, int after_ok,
                          rvhal_cmdlist_flight_t *f) {
   memset(f, 0, sizeof *f);
   if (!for_the_device(d, cb)) return RVHAL_UNSUPPORTED;
@@ -269,7 +276,7 @@ int rvhal_cmdlist_submit(rvhal_device_t *d, rvhal_command_buffer_t *cb, const ha
   rvhal_launch_slot_t *slot;
   RVHAL_RETURN_IF_ERROR(rvhal_launch_next_slot(d, "command buffer", &slot));
   uint8_t *a = area(d);
-  const uint64_t seq = d->seq + 1;
+  const uint64_t seq = rvhal_launcher(d)->seq + 1;
   for (uint32_t i = 0; i < f->n; i++)
     if (cb->ops[i].kind == RVHAL_CB_KERNEL) ((rvhal_launch_desc_t *)(a + enc->rec[i]))->seq = seq;
   if (enc->first_launch != UINT32_MAX) {
@@ -289,7 +296,7 @@ int rvhal_cmdlist_submit(rvhal_device_t *d, rvhal_command_buffer_t *cb, const ha
   slot->desc.args = area_dev(d) + enc->offset;
   /* A non-coherent backend: the list as the host wrote and patched it. */
   RVHAL_RETURN_IF_ERROR(rvhal_dev_flush_ptr(d, h, enc->bytes));
-  f->l = (rvhal_launch_t){.seq = seq, .boot = d->boots, .program = cb->program, .kname = LIST_KNAME};
+  f->l = (rvhal_launch_t){.seq = seq, .boot = rvhal_device_boots(d), .program = cb->program, .kname = LIST_KNAME};
   RVHAL_RETURN_IF_ERROR(rvhal_launch_publish(d, &slot->desc, &f->l));
   cb->enc_busy[e]++;
   return RVHAL_OK;
@@ -297,7 +304,7 @@ int rvhal_cmdlist_submit(rvhal_device_t *d, rvhal_command_buffer_t *cb, const ha
 
 /* What the list's records say (read once, range-checked): RVHAL_OK, or the
  * first failure as the blocking call gives it, *out_failed its index. */
-static int list_outcome(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvhal_cb_encoding_t *enc, uint32_t n,
+static int list_outcome(rvhal_device_t *d, rvhal_command_list_t *cb, const rvhal_cb_encoding_t *enc, uint32_t n,
                         const rvhal_completion_t *done, uint64_t t1, uint32_t *out_failed) {
   const uint64_t seq = done->seq;
   const rvhal_cmdlist_t *h = (const rvhal_cmdlist_t *)(area(d) + enc->offset);
@@ -310,9 +317,9 @@ static int list_outcome(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvh
                          "commands ran, status %d", (unsigned long long)seq, hdr.ran, n, (int)hdr.status);
     /* a kernel's fail call with code 0 stopped its command (the list went on) */
     *out_failed = UINT32_MAX;
-    return rvhal_launch_kernel_report(d, seq, RVHAL_OK, 0, d->info.num_harts, LIST_KNAME);
+    return rvhal_launch_kernel_report(d, seq, RVHAL_OK, 0, rvhal_device_get_info(d)->num_harts, LIST_KNAME);
   }
-  d->resident = 0; /* the install may not have happened */
+  rvhal_launch_forget_resident(d); /* the install may not have happened */
   if (done->status == RVHAL_CANCELLED)
     return rvhal_error(RVHAL_CANCELLED, "command buffer: launch %llu did not run: the launch before it on the "
                        "device failed", (unsigned long long)seq);
@@ -327,14 +334,15 @@ static int list_outcome(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvh
   const uint32_t k = hdr.failed;
   const rvhal_cmd_status_t s = st[k];
   *out_failed = k;
-  if (s.seq != seq || s.status != hdr.status || s.fault_hart >= d->info.num_harts || s.end_mtime < s.start_mtime)
+  if (s.seq != seq || s.status != hdr.status || s.fault_hart >= rvhal_device_get_info(d)->num_harts ||
+      s.end_mtime < s.start_mtime)
     return rvhal_error(RVHAL_FIRMWARE, "command list of launch %llu: status record of command %u is not its failure "
                        "(seq %llu, status %d, hart %u)", (unsigned long long)seq, k, (unsigned long long)s.seq,
                        (int)s.status, s.fault_hart);
   if (cb->ops[k].kind == RVHAL_CB_KERNEL) {
     rvhal_launch_t kl = enc->launch[k];
     kl.seq = seq; /* the trap report carries the list's seq */
-    kl.boot = d->boots;
+    kl.boot = rvhal_device_boots(d);
     rvhal_completion_t kd = {.seq = seq, .status = s.status, .fault_hart = s.fault_hart,
                              .start_mtime = s.start_mtime, .end_mtime = s.end_mtime};
     int rc = rvhal_launch_outcome(d, &kl, &kd, t1);
@@ -351,7 +359,7 @@ static int name_command(int rc, uint32_t failed, uint32_t n) {
   return rvhal_error_annotate(rc, "{} (command %u of %u of the command buffer)", failed, n);
 }
 
-int rvhal_cmdlist_complete(rvhal_device_t *d, rvhal_command_buffer_t *cb, const rvhal_cmdlist_flight_t *f, int more,
+int rvhal_cmdlist_complete(rvhal_device_t *d, rvhal_command_list_t *cb, const rvhal_cmdlist_flight_t *f, int more,
                            rvhal_launch_times_t *out_times) {
   uint32_t failed = 0;
   int rc = RVHAL_OK;
@@ -365,7 +373,7 @@ int rvhal_cmdlist_complete(rvhal_device_t *d, rvhal_command_buffer_t *cb, const 
     *out_times = l.times;
     cb->enc_busy[f->enc]--;
     if (rc != RVHAL_OK) {
-      d->resident = 0;
+      rvhal_launch_forget_resident(d);
       enc->device = NULL; /* a restarted device: encoded again next time */
       return name_command(rc, UINT32_MAX, cb->num_ops); /* a restart cleared the list's records */
     }
@@ -380,17 +388,16 @@ int rvhal_cmdlist_complete(rvhal_device_t *d, rvhal_command_buffer_t *cb, const 
   return rc == RVHAL_OK ? RVHAL_OK : name_command(rc, failed, cb->num_ops);
 }
 
-int rvhal_cmdlist_run(rvhal_device_t *d, rvhal_command_buffer_t *cb, const hal_addr_t *bindings,
-                      uint32_t num_bindings, rvhal_launch_times_t *out_times) {
-  (void)num_bindings; /* checked at enqueue against the buffer's slots */
+int rvhal_cmdlist_run(rvhal_device_t *d, rvhal_command_list_t *cb, const hal_addr_t *bindings,
+                      rvhal_launch_times_t *out_times) {
   *out_times = (rvhal_launch_times_t){0};
-  if (!rvhal_launch_hold(d))
+  if (!rvhal_device_hold(d))
     return rvhal_error(RVHAL_BUSY, "command buffer: the device is running launch %llu (called from its print "
-                       "callback?)", (unsigned long long)d->seq);
+                       "callback?)", (unsigned long long)rvhal_launcher(d)->seq);
   rvhal_cmdlist_flight_t f;
   int rc = rvhal_cmdlist_submit(d, cb, bindings, 0, &f);
   if (rc == RVHAL_OK) rc = rvhal_cmdlist_complete(d, cb, &f, 0, out_times);
-  rvhal_launch_release(d);
+  rvhal_device_release(d);
   if (rc != RVHAL_UNSUPPORTED) return rc;
   uint32_t failed = 0;
   rc = host_run(d, cb, bindings, &failed, out_times); /* (its launches hold the device themselves) */

@@ -12,10 +12,10 @@
 #include <time.h>
 
 #include "base/cpu_wait.h"
-#include "device/device_internal.h"
-#include "launch/launch_plan.h"
-#include "observe/counters_internal.h"
-#include "observe/profile.h"
+#include "launch/launcher.h"
+#include "memory/memory.h"
+#include "observe/observe.h"
+#include "program/program.h"
 #include "rvhal/arg_pack.h"
 
 /* Waiting: a launch expected to be short (the recent ones were: a running
@@ -24,21 +24,18 @@
  * SPIN_FACTOR times that average (at least SPIN_MIN_NS), then by sleeping
  * on the device's wake-up byte. While the host spins it is not marked
  * waiting, so the device sends no byte: a short launch makes no system call
- * on either side. Measured on the 2-core build machine under load, empty
- * launch: p50 1.1 us, p99 1.2 us spinning 5 us; sleeping at once p50 9.5 us,
- * p99 511 us. The spin never calls sched_yield: on a loaded host that gave
- * the core away for a whole round of other tasks (every launch ~530 us).
- * Longer launches sleep at once. A launch that rang the doorbell spins
- * too: hart 0 first wakes from wfi (~30 us), and the adaptive spin (3x the
- * recent launches) covers that on a quiet host (empty launch, doorbell
- * every launch, load ~2: p50 30-51 us spinning, 52-56 us sleeping at once;
- * on a loaded host sleeping saved host CPU but not time). The wake-up is
- * not in a launch's device time, so such a launch spins for twice the
- * recent wake-ups too (a running average of round trip minus device time,
- * at most SPIN_MAX_NS in all): spun for by its device time alone, an
- * empty launch's doorbell flipped from run to run between p50 25 us (the
- * spin covered the wake-up) and 45-60 us (it slept). RVHAL_HOST_SPIN_NS sets a fixed spin
- * instead (device.c reads it into host_spin_ns; 0: adaptive). */
+ * on either side, and a short spin beats sleeping by far
+ * (docs/performance.md, "Figures behind the code's choices"). The spin
+ * never calls sched_yield: on a loaded host that gives the core away for a
+ * whole round of other tasks. Longer launches sleep at once. A launch that
+ * rang the doorbell spins too: hart 0 first wakes from wfi, which the
+ * adaptive spin covers on a quiet host. The wake-up is not in a launch's
+ * device time, so such a launch spins for twice the recent wake-ups too (a
+ * running average of round trip minus device time, at most SPIN_MAX_NS in
+ * all): spun for by its device time alone, a doorbell launch covered the
+ * wake-up in some runs and slept in others. RVHAL_HOST_SPIN_NS sets a fixed
+ * spin instead (rvhal_launcher_create reads it into host_spin_ns; 0:
+ * adaptive). */
 #define SPIN_MAX_NS 60000u
 #define SPIN_MIN_NS 5000u
 #define SPIN_FACTOR 3u
@@ -56,32 +53,26 @@
 
 #define now_ns rvhal_now_ns
 
-/* A buffer argument's allocation (under the heap lock: copies run beside). */
-static int heap_lookup(rvhal_device_t *d, hal_addr_t addr, hal_size_t *out_size) {
-  RVHAL_HEAP_GUARD(d);
-  return rvhal_allocator_lookup(d->heap, addr, NULL, out_size);
-}
-
 /* The RVHAL_LAUNCH_TLB_* flags the launch needs (firmware/include/fw_speed.h):
  * QEMU's software TLB grows only when flushed, and only when it was over
  * 70 % in use. A launch whose buffers need more entries (4 KiB pages / 0.7;
  * a hart's share is not known: strided kernels touch every page from
  * every hart) than the TLB has asks the harts to grow it to that (a power
  * of two, at most TLB_MAX_ENTRIES) before they start. Later launches need
- * nothing: a flush costs an empty launch ~3 us, and a big launch the
- * refill of every page (vector_add over 192 MiB: 49152). Beyond
- * TLB_MAX_ENTRIES (64 MiB of pages) a bigger TLB measured no faster. */
+ * nothing: a flush costs an empty launch time, and a big launch the refill
+ * of every page. Beyond TLB_MAX_ENTRIES (64 MiB of pages) a bigger TLB was
+ * no faster (docs/performance.md, "Figures behind the code's choices"). */
 #define TLB_START_ENTRIES 256u
 #define TLB_MAX_ENTRIES (1u << 14)
 
-static uint32_t tlb_flags(rvhal_device_t *d, uint64_t bytes) {
-  if (d->options.tlb_care_off & RVHAL_TLB_NO_FLUSH) return 0;
+static uint32_t tlb_flags(rvhal_launcher_t *L, uint64_t bytes) {
+  if (L->options->tlb_care_off & RVHAL_TLB_NO_FLUSH) return 0;
   const uint64_t needed = bytes / 4096 * 10 / 7;
-  if (d->tlb_entries == 0) d->tlb_entries = TLB_START_ENTRIES; /* a new QEMU (device.c resets it) */
-  if (needed <= d->tlb_entries || d->tlb_entries >= TLB_MAX_ENTRIES) return 0;
+  if (L->tlb_entries == 0) L->tlb_entries = TLB_START_ENTRIES; /* a new QEMU (a new boot resets it) */
+  if (needed <= L->tlb_entries || L->tlb_entries >= TLB_MAX_ENTRIES) return 0;
   uint32_t log2 = 0;
   while ((1ull << log2) < needed && (1ull << log2) < TLB_MAX_ENTRIES) log2++;
-  d->tlb_entries = 1ull << log2;
+  L->tlb_entries = 1ull << log2;
   return RVHAL_LAUNCH_TLB_FLUSH | log2 << RVHAL_LAUNCH_TLB_LOG2_SHIFT;
 }
 
@@ -108,7 +99,8 @@ static void describe_pc(const rvhal_program_obj_t *p, uint64_t ram_base, uint64_
  * rvhal_svc_fail, or its ecall), reporting `code`: the firmware copies the
  * code into the hart's trap report unchanged. (h < the device's harts.) */
 static int kernel_reported(const rvhal_device_t *d, uint32_t h, uint64_t seq, int32_t code) {
-  const rvhal_trap_report_t *r = &d->ctrl->harts[h].trap;
+  rvhal_launcher_t *L = rvhal_launcher(d);
+  const rvhal_trap_report_t *r = &L->ctrl->harts[h].trap;
   return __atomic_load_n(&r->seq, __ATOMIC_ACQUIRE) == seq && r->kind == RVHAL_TRAP_SOFTWARE && r->status == code;
 }
 
@@ -136,12 +128,13 @@ static int kernel_failed(const rvhal_device_t *d, const char *kname, uint32_t h,
  * a kernel's report of its own failure (its hart's trap report says so),
  * which rvhal_launch_outcome turns into RVHAL_KERNEL_FAILED. */
 static int check_completion(const rvhal_device_t *d, const rvhal_completion_t *done, uint64_t seq) {
+  rvhal_launcher_t *L = rvhal_launcher(d);
   if (done->seq != seq)
     return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: seq is %llu", (unsigned long long)seq,
                        (unsigned long long)done->seq);
-  if (done->status != RVHAL_OK && done->fault_hart >= d->info.num_harts)
+  if (done->status != RVHAL_OK && done->fault_hart >= L->info->num_harts)
     return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: fault_hart %u (0x%x), the device has %u harts",
-                       (unsigned long long)seq, done->fault_hart, done->fault_hart, d->info.num_harts);
+                       (unsigned long long)seq, done->fault_hart, done->fault_hart, L->info->num_harts);
   if (done->status != RVHAL_OK && !rvhal_status_from_firmware(done->status) &&
       !kernel_reported(d, done->fault_hart, seq, done->status))
     return rvhal_error(RVHAL_FIRMWARE, "completion record of launch %llu: status %d (%s) is not one the firmware "
@@ -162,27 +155,28 @@ static uint64_t ticks_to_ns(uint64_t ticks, uint64_t hz) {
  * non-coherent backend, the blocks and the new bytes of each ring are read
  * first, and the tails the host moved are written back. */
 static int drain(rvhal_device_t *d, int final) {
-  rvhal_ctrl_t *c = d->ctrl;
-  uint8_t *rings = rvhal_dev_ptr(d, d->layout.fw_base) + RVHAL_PRINT_OFFSET;
-  const uint32_t n = d->info.num_harts;
+  rvhal_launcher_t *L = rvhal_launcher(d);
+  rvhal_ctrl_t *c = L->ctrl;
+  uint8_t *rings = rvhal_backend_ptr(L->backend, L->layout->fw_base) + RVHAL_PRINT_OFFSET;
+  const uint32_t n = L->info->num_harts;
   uint64_t tails[RVHAL_MAX_HARTS];
-  if (!rvhal_dev_coherent(d)) {
-    RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate_ptr(d, c->harts, n * sizeof c->harts[0]));
+  if (!rvhal_backend_coherent(L->backend)) {
+    RVHAL_RETURN_IF_ERROR(rvhal_backend_invalidate_ptr(L->backend, c->harts, n * sizeof c->harts[0]));
     for (uint32_t h = 0; h < n; h++) {
-      uint64_t tail = d->print.tails_known ? d->print.tail[h] : c->harts[h].print.tail, head = c->harts[h].print.head;
+      uint64_t tail = L->print.tails_known ? L->print.tail[h] : c->harts[h].print.tail, head = c->harts[h].print.head;
       uint64_t len = head - tail > RVHAL_PRINT_RING_SIZE ? RVHAL_PRINT_RING_SIZE : head - tail; /* print_drain judges it */
       uint64_t at = tail % RVHAL_PRINT_RING_SIZE, first = len < RVHAL_PRINT_RING_SIZE - at ? len : RVHAL_PRINT_RING_SIZE - at;
       uint8_t *ring = rings + (size_t)h * RVHAL_PRINT_RING_SIZE;
-      if (first) RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate_ptr(d, ring + at, first));
-      if (len > first) RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate_ptr(d, ring, len - first));
+      if (first) RVHAL_RETURN_IF_ERROR(rvhal_backend_invalidate_ptr(L->backend, ring + at, first));
+      if (len > first) RVHAL_RETURN_IF_ERROR(rvhal_backend_invalidate_ptr(L->backend, ring, len - first));
       tails[h] = c->harts[h].print.tail;
     }
   }
-  int rc = rvhal_print_drain(&d->print, c, rvhal_dev_ptr(d, d->layout.fw_base), n, final);
-  if (!rvhal_dev_coherent(d))
+  int rc = rvhal_print_drain(&L->print, c, rvhal_backend_ptr(L->backend, L->layout->fw_base), n, final);
+  if (!rvhal_backend_coherent(L->backend))
     for (uint32_t h = 0; h < n; h++)
       if (c->harts[h].print.tail != tails[h]) {
-        int f = rvhal_dev_flush_ptr(d, &c->harts[h].print.tail, sizeof c->harts[h].print.tail);
+        int f = rvhal_backend_flush_ptr(L->backend, &c->harts[h].print.tail, sizeof c->harts[h].print.tail);
         if (f && !rc) rc = f;
       }
   return rc;
@@ -190,52 +184,55 @@ static int drain(rvhal_device_t *d, int final) {
 
 /* The ring's host-written flag, and its completion count, through the backend. */
 static void set_host_waiting(rvhal_device_t *d, uint32_t v) {
-  __atomic_store_n(&d->ctrl->ring.host_waiting, v, __ATOMIC_RELAXED);
-  (void)rvhal_dev_flush_ptr(d, &d->ctrl->ring.host_waiting, sizeof v); /* a failure shows at the next access */
+  rvhal_launcher_t *L = rvhal_launcher(d);
+  __atomic_store_n(&L->ctrl->ring.host_waiting, v, __ATOMIC_RELAXED);
+  (void)rvhal_backend_flush_ptr(L->backend, &L->ctrl->ring.host_waiting, sizeof v); /* a failure shows at the next access */
 }
 static uint64_t ring_completed(rvhal_device_t *d) {
-  (void)rvhal_dev_invalidate_ptr(d, &d->ctrl->ring.completed, sizeof d->ctrl->ring.completed);
-  return __atomic_load_n(&d->ctrl->ring.completed, __ATOMIC_ACQUIRE);
+  rvhal_launcher_t *L = rvhal_launcher(d);
+  (void)rvhal_backend_invalidate_ptr(L->backend, &L->ctrl->ring.completed, sizeof L->ctrl->ring.completed);
+  return __atomic_load_n(&L->ctrl->ring.completed, __ATOMIC_ACQUIRE);
 }
 
 static int recover(rvhal_device_t *d, int status);
 
 static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const char *kname,
                         const rvhal_completion_t *done) {
+  rvhal_launcher_t *L = rvhal_launcher(d);
   int32_t st = done->status;
   /* fault_hart was checked; the report is copied once so that it cannot
    * change between its checks and its use */
-  const rvhal_trap_report_t rep = d->ctrl->harts[done->fault_hart].trap, *r = &rep;
+  const rvhal_trap_report_t rep = L->ctrl->harts[done->fault_hart].trap, *r = &rep;
   char where[160] = "";
   if (st == RVHAL_STACK_OVERFLOW) {
     /* Whatever wrote over the canary may have hit the firmware's frames
      * below it too: the device restarts, so the next launch works. */
     rvhal_error(st, "kernel %s overflowed the stack of hart %u (%llu bytes, local memory included); reduce its stack "
                 "use or raise local_mem_size", kname, done->fault_hart,
-                (unsigned long long)(d->layout.hart_stack_size - RVHAL_STACK_GUARD));
+                (unsigned long long)(L->layout->hart_stack_size - RVHAL_STACK_GUARD));
     return recover(d, st);
   }
   if (r->seq != done->seq) return rvhal_error(st, "kernel %s failed on hart %u: %s", kname, done->fault_hart,
                                               rvhal_status_string(st));
-  describe_pc(p, d->layout.ram_base, r->mepc, where, sizeof where);
+  describe_pc(p, L->layout->ram_base, r->mepc, where, sizeof where);
   if (r->kind == RVHAL_TRAP_EXCEPTION) {
     /* mtval is the address for access faults, the instruction for illegal ones */
     const char *what = r->mcause == 2 ? "instruction bits" : "address";
     /* a load or store fault: PMP's access faults, or page faults (S-mode firmware) */
     const int data_fault = r->mcause == 5 || r->mcause == 7 || r->mcause == 13 || r->mcause == 15;
     char hint[160] = "";
-    uint64_t off = r->mtval - d->layout.stacks_base;
-    if (data_fault && r->mtval >= d->layout.stacks_base &&
-        off / d->layout.hart_stack_size < d->info.num_harts && off % d->layout.hart_stack_size < RVHAL_STACK_GUARD)
+    uint64_t off = r->mtval - L->layout->stacks_base;
+    if (data_fault && r->mtval >= L->layout->stacks_base &&
+        off / L->layout->hart_stack_size < L->info->num_harts && off % L->layout->hart_stack_size < RVHAL_STACK_GUARD)
       snprintf(hint, sizeof hint, " (in the guard below hart %llu's stack: the kernel ran off its %llu-byte stack; "
-               "reduce its stack use or raise local_mem_size)", (unsigned long long)(off / d->layout.hart_stack_size),
-               (unsigned long long)(d->layout.hart_stack_size - RVHAL_STACK_GUARD));
-    uint64_t poff = r->mtval - d->layout.fibers_base;
-    if (data_fault && r->mtval >= d->layout.fibers_base &&
-        poff / d->layout.fiber_pool_size < d->info.num_harts && poff % d->layout.fiber_pool_size < RVHAL_STACK_GUARD)
+               "reduce its stack use or raise local_mem_size)", (unsigned long long)(off / L->layout->hart_stack_size),
+               (unsigned long long)(L->layout->hart_stack_size - RVHAL_STACK_GUARD));
+    uint64_t poff = r->mtval - L->layout->fibers_base;
+    if (data_fault && r->mtval >= L->layout->fibers_base &&
+        poff / L->layout->fiber_pool_size < L->info->num_harts && poff % L->layout->fiber_pool_size < RVHAL_STACK_GUARD)
       snprintf(hint, sizeof hint, " (in the guard below hart %llu's work-item stacks: a work-item ran off its "
                "%llu-byte stack; reduce its stack use or raise item_stack_size)",
-               (unsigned long long)(poff / d->layout.fiber_pool_size), (unsigned long long)d->layout.fiber_stack_size);
+               (unsigned long long)(poff / L->layout->fiber_pool_size), (unsigned long long)L->layout->fiber_stack_size);
     char detail[sizeof r->detail + 1];
     memcpy(detail, r->detail, sizeof r->detail);
     detail[sizeof r->detail] = '\0';
@@ -257,17 +254,21 @@ static int launch_error(rvhal_device_t *d, const rvhal_program_obj_t *p, const c
 /* A device that stopped answering or died: restart it (global memory is a
  * host-owned memfd and survives), and say what happened. */
 static int recover(rvhal_device_t *d, int status) {
+  rvhal_launcher_t *L = rvhal_launcher(d);
   /* what happened (the message so far), kept across the restart's own errors */
   char *why = strdup(rvhal_last_error());
   (void)drain(d, 1); /* what it can still read */
-  if (rvhal_device_boot(d) != RVHAL_OK) {
-    d->lost = 1;
+  rvhal_memory_read_back(d); /* a mirror's device restarts from it */
+  const int up = rvhal_device_boot(d) == RVHAL_OK;
+  L = rvhal_launcher(d); /* the new firmware's launch state */
+  if (!up) {
+    L->lost = 1;
     rvhal_error_annotate(RVHAL_DEVICE_LOST, "%s; restarting the device failed", why ? why : "");
   } else {
     rvhal_error(status, "%s; the device was restarted, global memory is intact", why ? why : "");
   }
   free(why);
-  return d->lost ? RVHAL_DEVICE_LOST : status;
+  return L->lost ? RVHAL_DEVICE_LOST : status;
 }
 
 /* The device wrote something it cannot have written honestly (a kernel's
@@ -282,17 +283,19 @@ static int device_lied(rvhal_device_t *d, const char *kname, int status) {
 
 /* How long to spin before sleeping on this launch (see the top). */
 static uint64_t spin_ns(const rvhal_device_t *d, int rang) {
-  if (!rvhal_dev_coherent(d)) return 0; /* every look is a round trip to the device */
-  if (d->host_spin_ns) return d->host_spin_ns;
-  if (d->host_cpus < 2 || d->recent_launch_ns > SPIN_MAX_NS / SPIN_FACTOR) return 0;
-  uint64_t spin = d->recent_launch_ns * SPIN_FACTOR + (rang ? 2 * d->recent_wake_ns : 0);
+  rvhal_launcher_t *L = rvhal_launcher(d);
+  if (!rvhal_backend_coherent(L->backend)) return 0; /* every look is a round trip to the device */
+  if (L->host_spin_ns) return L->host_spin_ns;
+  if (L->host_cpus < 2 || L->recent_launch_ns > SPIN_MAX_NS / SPIN_FACTOR) return 0;
+  uint64_t spin = L->recent_launch_ns * SPIN_FACTOR + (rang ? 2 * L->recent_wake_ns : 0);
   return spin < SPIN_MIN_NS ? SPIN_MIN_NS : spin > SPIN_MAX_NS ? SPIN_MAX_NS : spin;
 }
 
 /* Wait for launch `seq`: spin (if it should be short), then sleep, draining
  * print output meanwhile. */
 static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname, int rang) {
-  rvhal_ring_t *ring = &d->ctrl->ring;
+  rvhal_launcher_t *L = rvhal_launcher(d);
+  rvhal_ring_t *ring = &L->ctrl->ring;
   uint64_t start = now_ns(), spin = spin_ns(d, rang);
   while (__atomic_load_n(&ring->completed, __ATOMIC_ACQUIRE) < seq) {
     if (now_ns() - start > spin) break;
@@ -300,7 +303,7 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname, int rang
   }
   if (ring_completed(d) >= seq) return RVHAL_OK;
 
-  const uint64_t timeout_ns = (uint64_t)d->options.launch_timeout_ms * 1000000ull;
+  const uint64_t timeout_ns = (uint64_t)L->options->launch_timeout_ms * 1000000ull;
   uint64_t deadline = start + timeout_ns;
   /* Time the device's QEMU waited for a CPU (a loaded host) does not count,
    * up to RVHAL_CPU_WAIT_MAX_FACTOR timeouts in all (rvhal_cpu_wait_credit:
@@ -316,7 +319,7 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname, int rang
   while (ring_completed(d) < seq) {
     uint64_t now = now_ns();
     if (!watching && now - start >= CPU_WAIT_AFTER_NS) {
-      long pid = d->backend->vtable->process_id ? d->backend->vtable->process_id(d->backend) : 0;
+      long pid = L->backend->vtable->process_id ? L->backend->vtable->process_id(L->backend) : 0;
       watching = rvhal_cpu_wait_start(&starved, pid) ? -1 : 1;
     }
     /* sampled all along, not only at the deadline: a wait still going on
@@ -336,12 +339,12 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname, int rang
                  waited == rvhal_cpu_wait_credit(UINT64_MAX, timeout_ns) ? ", the most counted" : "",
                  (unsigned long long)(ran / 1000000ull));
       rvhal_error(RVHAL_TIMEOUT, "kernel %s did not finish within %u ms (the launch timeout: "
-                  "RVHAL_LAUNCH_TIMEOUT_MS, launch_timeout_ms)%s", kname, d->options.launch_timeout_ms, uncounted);
+                  "RVHAL_LAUNCH_TIMEOUT_MS, launch_timeout_ms)%s", kname, L->options->launch_timeout_ms, uncounted);
       set_host_waiting(d, 0);
       return recover(d, RVHAL_TIMEOUT);
     }
     uint64_t left_ms = (deadline - now) / 1000000ull + 1;
-    rc = d->backend->vtable->wait(d->backend, (int)(left_ms < DRAIN_MS ? left_ms : DRAIN_MS));
+    rc = L->backend->vtable->wait(L->backend, (int)(left_ms < DRAIN_MS ? left_ms : DRAIN_MS));
     if (rc == RVHAL_DEVICE_LOST) {
       rvhal_error_annotate(RVHAL_DEVICE_LOST, "while running kernel %s", kname);
       set_host_waiting(d, 0);
@@ -366,81 +369,135 @@ int rvhal_kernel_exec(rvhal_device_t *d, hal_program_t program, hal_kernel_t ker
 int rvhal_kernel_exec_ex(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
                          const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
                          const rvhal_launch_options_t *opts) {
-  return rvhal_launch_run(d, program, kernel, nd, args, num_args, work_dim, opts, NULL);
+  if (!d || !nd) {
+    rvhal_clear_error();
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel_exec: NULL device or ndrange");
+  }
+  const rvhal_launch_request_t r = rvhal_launch_request_view(program, kernel, nd, args, num_args, work_dim, opts);
+  return rvhal_launch_run(d, &r, NULL);
 }
 
-int rvhal_launch_run(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
-                     const hal_arg_t *args, uint32_t num_args, uint32_t work_dim, const rvhal_launch_options_t *opts,
-                     rvhal_launch_times_t *out_times) {
+int rvhal_launch_exec(rvhal_device_t *d, const rvhal_launch_request_t *r) {
+  if (!d || !r) {
+    rvhal_clear_error();
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "launch_exec: NULL device or request");
+  }
+  return rvhal_launch_run(d, r, NULL);
+}
+
+int rvhal_launch_run(rvhal_device_t *d, const rvhal_launch_request_t *r, rvhal_launch_times_t *out_times) {
   RVHAL_DEVICE_GUARD(d);
   rvhal_clear_error();
-  if (!d || !nd) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel_exec: NULL device or ndrange");
-  if (!rvhal_launch_hold(d))
+  if (!rvhal_device_hold(d))
     return rvhal_error(RVHAL_BUSY, "kernel_exec: the device is running launch %llu (called from its print callback?)",
-                       (unsigned long long)__atomic_load_n(&d->seq, __ATOMIC_RELAXED));
+                       (unsigned long long)__atomic_load_n(&rvhal_launcher(d)->seq, __ATOMIC_RELAXED));
   rvhal_launch_t l;
-  int rc = rvhal_launch_submit(d, program, kernel, nd, args, num_args, work_dim, opts, 0, &l);
+  int rc = rvhal_launch_submit(d, r, 0, &l);
   if (rc == RVHAL_OK) rc = rvhal_launch_complete(d, &l, 0);
-  rvhal_launch_release(d);
+  rvhal_device_release(d);
   if (rc == RVHAL_OK && out_times) *out_times = l.times;
   return rc;
 }
 
-/* The device's launch state is this module's (see device_internal.h). */
-int rvhal_launch_hold(rvhal_device_t *d) { return !__atomic_exchange_n(&d->busy, 1, __ATOMIC_ACQUIRE); }
-void rvhal_launch_release(rvhal_device_t *d) { __atomic_store_n(&d->busy, 0, __ATOMIC_RELEASE); }
-void rvhal_launch_device_booted(rvhal_device_t *d) {
-  d->seq = 0;
-  d->retired = 0;
-  d->resident = 0;
-  d->tlb_entries = 0; /* a new QEMU: new TLBs */
-  d->placed_cpu = -1; /* and a new hart 0 thread to place */
+/* A new boot (the core's count moved on): nothing is installed and no
+ * launch is on the ring of the new firmware, whose print order starts
+ * again; a new QEMU has new TLBs and a new hart 0 thread to place. */
+static void booted(rvhal_launcher_t *L, uint64_t boots) {
+  L->boots = boots;
+  L->seq = 0;
+  L->retired = 0;
+  L->resident = 0;
+  L->tlb_entries = 0;
+  L->placed_cpu = -1;
+  rvhal_print_reset_order(&L->print);
 }
-void rvhal_launch_program_freed(rvhal_device_t *d, hal_program_t program) {
-  if (d->resident == program) d->resident = 0;
+
+rvhal_launcher_t *rvhal_launcher(const rvhal_device_t *d) {
+  rvhal_launcher_t *L = rvhal_device_modules(d)->launch;
+  const uint64_t boots = rvhal_device_boots(d);
+  if (L->boots != boots) booted(L, boots);
+  return L;
 }
-void rvhal_launch_install_unknown(rvhal_device_t *d) { d->resident = 0; }
+
+int rvhal_launcher_create(const rvhal_device_t *d, rvhal_launcher_t **out_launcher) {
+  rvhal_launcher_t *L = calloc(1, sizeof *L);
+  if (!L) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  L->device = (rvhal_device_t *)d;
+  L->backend = rvhal_device_backend(d);
+  L->ctrl = rvhal_device_ctrl(d);
+  L->layout = rvhal_device_layout(d);
+  L->info = rvhal_device_get_info(d);
+  L->options = rvhal_device_options(d);
+  L->placed_cpu = -1;
+  int rc = rvhal_env_u32("RVHAL_HOST_SPIN_NS", &L->host_spin_ns); /* 0 by default */
+  if (rc) {
+    free(L);
+    return rc;
+  }
+  cpu_set_t cpus;
+  L->host_cpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? (uint32_t)CPU_COUNT(&cpus) : 1;
+  if (L->host_cpus < 1) L->host_cpus = 1;
+  rvhal_print_init(&L->print, L->options->print_fn, L->options->print_user);
+  *out_launcher = L;
+  return RVHAL_OK;
+}
+
+void rvhal_launcher_destroy(rvhal_launcher_t *L) {
+  if (!L) return;
+  rvhal_print_free(&L->print);
+  free(L);
+}
+
+void rvhal_launcher_set_print_fn(const rvhal_device_t *d, rvhal_print_fn_t fn, void *user) {
+  rvhal_print_set_output(&rvhal_device_modules(d)->launch->print, fn, user);
+}
+
+void rvhal_launcher_get_print_fn(const rvhal_device_t *d, rvhal_print_fn_t *out_fn, void **out_user) {
+  const rvhal_print_state_t *p = &rvhal_device_modules(d)->launch->print;
+  if (out_fn) *out_fn = p->fn;
+  if (out_user) *out_user = p->user;
+}
 
 /* The device's limits, as the plan sees them. */
-static rvhal_launch_limits_t limits_of(const rvhal_device_t *d) {
-  return (rvhal_launch_limits_t){.word_size = d->info.word_size, .num_harts = d->info.num_harts,
-                                 .max_work_group_size = d->info.max_work_group_size,
-                                 .local_mem_size = d->layout.local_mem_size, .host_cpus = d->host_cpus,
-                                 .exact_timing = d->options.timing == RVHAL_TIMING_EXACT};
+static rvhal_launch_limits_t limits_of(const rvhal_launcher_t *L) {
+  return (rvhal_launch_limits_t){.word_size = L->info->word_size, .num_harts = L->info->num_harts,
+                                 .max_work_group_size = L->info->max_work_group_size,
+                                 .local_mem_size = L->layout->local_mem_size, .host_cpus = L->host_cpus,
+                                 .exact_timing = L->options->timing == RVHAL_TIMING_EXACT};
 }
 
-int rvhal_launch_prepare(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
-                         const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
-                         const rvhal_launch_options_t *opts, rvhal_launch_prepared_t *out) {
-  if (!nd) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel_exec: NULL ndrange");
-  if (d->lost) return rvhal_error(RVHAL_DEVICE_LOST, "kernel_exec: the device stopped and could not be restarted");
+int rvhal_launch_prepare(rvhal_device_t *d, const rvhal_launch_request_t *r, rvhal_launch_prepared_t *out) {
+  rvhal_launcher_t *L = rvhal_launcher(d);
+  const hal_program_t program = r->program;
+  const hal_kernel_t kernel = r->kernel;
+  if (L->lost) return rvhal_error(RVHAL_DEVICE_LOST, "kernel_exec: the device stopped and could not be restarted");
   rvhal_program_obj_t *p = rvhal_program_get(d, program);
   if (!p) return rvhal_error(RVHAL_NOT_FOUND, "kernel_exec: no loaded program has handle %llu",
                              (unsigned long long)program);
   const rvhal_kernel_entry_t *kobj = rvhal_kernel_get(p, kernel);
   if (!kobj) {
-    for (rvhal_program_obj_t *o = d->programs; o; o = o->next)
-      if (rvhal_kernel_get(o, kernel))
-        return rvhal_error(RVHAL_NOT_FOUND, "kernel_exec: kernel handle %llu is not a kernel of program %llu (it "
-                           "belongs to program %llu)", (unsigned long long)kernel, (unsigned long long)program,
-                           (unsigned long long)o->handle);
+    const rvhal_program_obj_t *o = rvhal_program_of_kernel(d, kernel);
+    if (o)
+      return rvhal_error(RVHAL_NOT_FOUND, "kernel_exec: kernel handle %llu is not a kernel of program %llu (it "
+                         "belongs to program %llu)", (unsigned long long)kernel, (unsigned long long)program,
+                         (unsigned long long)o->handle);
     return rvhal_error(RVHAL_NOT_FOUND, "kernel_exec: %llu is not a kernel of program %llu (kernel handles come "
                        "from program_find_kernel)", (unsigned long long)kernel, (unsigned long long)program);
   }
-  const rvhal_launch_limits_t lim = limits_of(d);
+  const rvhal_launch_limits_t lim = limits_of(L);
   /* the timeline: for a profile, and for progress_fn's fraction of groups done */
-  const int timeline = rvhal_profile_wants_events(d->profile) || d->options.progress_fn != NULL;
-  RVHAL_RETURN_IF_ERROR(rvhal_launch_plan(&lim, kobj, p->elf->tls_size, nd, args, num_args, work_dim, opts,
-                                          d->options.counters, timeline, &out->plan));
-  out->program = program;
+  const int timeline = rvhal_observe_wants_timeline(d);
+  RVHAL_RETURN_IF_ERROR(rvhal_launch_plan(&lim, kobj, p->elf->tls_size, r, L->options->counters, timeline,
+                                          &out->plan));
+  out->request = r;
   out->entry = kobj->entry; /* the device address from here on */
   /* Buffers: inside an allocation now; their bytes size the TLB (encode). */
   out->buffer_bytes = 0;
-  for (uint32_t i = 0; i < num_args; i++) {
-    const hal_arg_t *a = &args[i];
+  for (uint32_t i = 0; i < r->num_args; i++) {
+    const hal_arg_t *a = &r->args[i];
     if (a->kind != hal_arg_address || a->space == hal_space_local || a->address == hal_nullptr) continue;
     hal_size_t size;
-    if (heap_lookup(d, a->address, &size) != RVHAL_OK)
+    if (rvhal_memory_lookup(d, a->address, &size) != RVHAL_OK)
       return rvhal_error(RVHAL_OUT_OF_RANGE, "kernel %s: argument %u: buffer address 0x%llx is not inside any "
                          "allocation of device global memory", kobj->name, i, (unsigned long long)a->address);
     out->buffer_bytes += size;
@@ -448,11 +505,12 @@ int rvhal_launch_prepare(rvhal_device_t *d, hal_program_t program, hal_kernel_t 
   return RVHAL_OK;
 }
 
-void rvhal_launch_encode(rvhal_device_t *d, const rvhal_launch_prepared_t *pr, const hal_arg_t *args,
-                         rvhal_launch_desc_t *desc, uint8_t *args_buf, uint64_t args_dev, rvhal_launch_t *out) {
+void rvhal_launch_encode(rvhal_device_t *d, const rvhal_launch_prepared_t *pr, rvhal_launch_desc_t *desc,
+                         uint8_t *args_buf, uint64_t args_dev, rvhal_launch_t *out) {
+  rvhal_launcher_t *L = rvhal_launcher(d);
   const rvhal_launch_plan_t *pl = &pr->plan;
-  const uint64_t seq = d->seq + 1;
-  rvhal_arg_pack_laid_out(args, pl->num_args, d->info.word_size, pl->layout, args_buf, RVHAL_ARGS_MAX);
+  const uint64_t seq = L->seq + 1;
+  rvhal_arg_pack_laid_out(pr->request->args, pl->num_args, L->info->word_size, pl->layout, args_buf, RVHAL_ARGS_MAX);
   desc->seq = seq;
   desc->entry = pr->entry;
   desc->args = args_dev;
@@ -467,12 +525,12 @@ void rvhal_launch_encode(rvhal_device_t *d, const rvhal_launch_prepared_t *pr, c
   }
   desc->harts = pl->harts;
   desc->harts_per_group = pl->team;
-  desc->flags = pl->flags | tlb_flags(d, pr->buffer_bytes);
+  desc->flags = pl->flags | tlb_flags(L, pr->buffer_bytes);
   desc->chunk_groups = pl->chunk;
   desc->num_local_args = pl->num_local_args;
   memcpy(desc->local_arg_offset, pl->local_arg_offset, pl->num_local_args * sizeof pl->local_arg_offset[0]);
   desc->num_installs = 0;
-  *out = (rvhal_launch_t){.seq = seq, .boot = d->boots, .program = pr->program, .kname = pl->kname,
+  *out = (rvhal_launch_t){.seq = seq, .boot = L->boots, .program = pr->request->program, .kname = pl->kname,
                           .total_groups = pl->total_groups, .chunk = pl->chunk, .harts = pl->harts, .team = pl->team,
                           .work_dim = pl->work_dim, .counting = (pl->flags & RVHAL_LAUNCH_COUNTERS) != 0};
   for (int i = 0; i < 3; i++) {
@@ -481,29 +539,28 @@ void rvhal_launch_encode(rvhal_device_t *d, const rvhal_launch_prepared_t *pr, c
   }
 }
 
-int rvhal_launch_submit(rvhal_device_t *d, hal_program_t program, hal_kernel_t kernel, const hal_ndrange_t *nd,
-                        const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
-                        const rvhal_launch_options_t *opts, int after_ok, rvhal_launch_t *out) {
-  rvhal_launch_slot_t *slot;
+int rvhal_launch_submit(rvhal_device_t *d, const rvhal_launch_request_t *r, int after_ok, rvhal_launch_t *out) {
+  rvhal_launcher_t *L = rvhal_launcher(d);
+  rvhal_launch_slot_t *slot = NULL; /* (set unless next_slot fails) */
   RVHAL_RETURN_IF_ERROR(rvhal_launch_next_slot(d, "kernel_exec", &slot));
   rvhal_launch_prepared_t pr;
-  RVHAL_RETURN_IF_ERROR(rvhal_launch_prepare(d, program, kernel, nd, args, num_args, work_dim, opts, &pr));
-  RVHAL_RETURN_IF_ERROR(rvhal_launch_stage(d, program));
+  RVHAL_RETURN_IF_ERROR(rvhal_launch_prepare(d, r, &pr));
+  RVHAL_RETURN_IF_ERROR(rvhal_launch_stage(d, r->program));
   /* Every check passed: only now is the ring's slot written. */
   rvhal_launch_desc_t *desc = &slot->desc;
-  rvhal_launch_encode(d, &pr, args, desc, slot->args, d->layout.ctrl + ((uint8_t *)slot->args - (uint8_t *)d->ctrl),
-                      out);
+  rvhal_launch_encode(d, &pr, desc, slot->args, L->layout->ctrl + ((uint8_t *)slot->args - (uint8_t *)L->ctrl), out);
   memset(&slot->done, 0, sizeof slot->done);
-  rvhal_launch_install(d, program, desc);
+  rvhal_launch_install(d, r->program, desc);
   if (after_ok) desc->flags |= RVHAL_LAUNCH_AFTER_OK;
   return rvhal_launch_publish(d, desc, out);
 }
 
 int rvhal_launch_kernel_report(const rvhal_device_t *d, uint64_t seq, int32_t status, uint32_t first, uint32_t end,
                                const char *kname) {
-  if (end > d->info.num_harts) end = d->info.num_harts;
+  rvhal_launcher_t *L = rvhal_launcher(d);
+  if (end > L->info->num_harts) end = L->info->num_harts;
   for (uint32_t h = first; h < end; h++) {
-    const rvhal_trap_report_t rep = d->ctrl->harts[h].trap; /* copied once: checked, then used */
+    const rvhal_trap_report_t rep = L->ctrl->harts[h].trap; /* copied once: checked, then used */
     if (rep.seq == seq && rep.kind == RVHAL_TRAP_SOFTWARE && (status == RVHAL_OK || rep.status == status))
       return kernel_failed(d, kname, h, &rep);
   }
@@ -511,21 +568,24 @@ int rvhal_launch_kernel_report(const rvhal_device_t *d, uint64_t seq, int32_t st
 }
 
 int rvhal_launch_next_slot(rvhal_device_t *d, const char *who, rvhal_launch_slot_t **out_slot) {
-  if (d->seq - d->retired >= RVHAL_RING_SLOTS)
+  rvhal_launcher_t *L = rvhal_launcher(d);
+  if (L->seq - L->retired >= RVHAL_RING_SLOTS)
     return rvhal_error(RVHAL_BUSY, "%s: %u launches are on the device already (the ring's depth)", who,
                        RVHAL_RING_SLOTS);
-  *out_slot = &d->ctrl->ring.slots[(d->seq + 1) % RVHAL_RING_SLOTS];
+  *out_slot = &L->ctrl->ring.slots[(L->seq + 1) % RVHAL_RING_SLOTS];
   return RVHAL_OK;
 }
 
 int rvhal_launch_stage(rvhal_device_t *d, hal_program_t program) {
+  rvhal_launcher_t *L = rvhal_launcher(d);
   /* from the host's copy: a kernel may have written over the staged one */
-  return d->resident == program ? RVHAL_OK : rvhal_program_stage(d, rvhal_program_get(d, program));
+  return L->resident == program ? RVHAL_OK : rvhal_program_stage(d, rvhal_program_get(d, program));
 }
 
 void rvhal_launch_install(rvhal_device_t *d, hal_program_t program, rvhal_launch_desc_t *desc) {
+  rvhal_launcher_t *L = rvhal_launcher(d);
   desc->num_installs = 0;
-  if (d->resident != program) {
+  if (L->resident != program) {
     const rvhal_program_obj_t *p = rvhal_program_get(d, program);
     memcpy(desc->install, p->install, sizeof p->install);
     desc->num_installs = p->num_installs;
@@ -533,7 +593,7 @@ void rvhal_launch_install(rvhal_device_t *d, hal_program_t program, rvhal_launch
   /* What the device will have installed once this launch starts: the
    * launches submitted after it need not install it again. A launch that
    * does not start (cancelled, rejected) resets this when it completes. */
-  d->resident = program;
+  L->resident = program;
 }
 
 /* Every hart's mcycle and minstret through the debug link, for a counting
@@ -541,54 +601,53 @@ void rvhal_launch_install(rvhal_device_t *d, hal_program_t program, rvhal_launch
  * round trip). At submission the target is halted for the descriptor's
  * flush anyway; at completion for the record's reads. */
 static int debug_counters_at(rvhal_device_t *d, const rvhal_launch_t *l, uint64_t out[RVHAL_MAX_HARTS][2]) {
-  if (!l->counting || !d->counters.debug_link) return RVHAL_OK;
-  for (uint32_t h = 0; h < d->info.num_harts && h < RVHAL_MAX_HARTS; h++) {
-    int rc = d->backend->vtable->hart_counters(d->backend, h, &out[h][0], &out[h][1]);
+  const rvhal_launcher_t *L = rvhal_launcher(d);
+  if (!l->counting || !rvhal_observe_debug_link(d)) return RVHAL_OK;
+  for (uint32_t h = 0; h < L->info->num_harts && h < RVHAL_MAX_HARTS; h++) {
+    int rc = L->backend->vtable->hart_counters(L->backend, h, &out[h][0], &out[h][1]);
     if (rc) return rvhal_error_annotate(rc, "reading hart %u's counters through the debug link: {}", h);
   }
   return RVHAL_OK;
 }
 
 int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvhal_launch_t *out) {
+  rvhal_launcher_t *L = rvhal_launcher(d);
   const uint64_t seq = desc->seq;
   int rc;
   /* Submit: publish, then ring unless hart 0 is polling (Dekker with the
    * firmware's `polling` flag and its re-check of `submitted`). */
   /* This thread will wait: keep hart 0 off its CPU (qemu_backend.c). Not
-   * when hart 0 never lingers: waking it from wfi across CPUs measured
-   * slower (doorbell launch p50 79 us, against 34 us unplaced). */
+   * when hart 0 never lingers: waking it from wfi across CPUs is slower
+   * (docs/performance.md, "Figures behind the code's choices"). */
   int cpu = sched_getcpu();
-  if (cpu != d->placed_cpu && d->options.linger_us != RVHAL_LINGER_OFF && d->backend->vtable->place) {
-    d->backend->vtable->place(d->backend, cpu);
-    d->placed_cpu = cpu;
+  if (cpu != L->placed_cpu && L->options->linger_us != RVHAL_LINGER_OFF && L->backend->vtable->place) {
+    L->backend->vtable->place(L->backend, cpu);
+    L->placed_cpu = cpu;
   }
   uint64_t t0 = now_ns();
   if ((rc = debug_counters_at(d, out, out->debug_start))) return rc;
-  out->debug_counted = out->counting && d->counters.debug_link;
+  out->debug_counted = out->counting && rvhal_observe_debug_link(d);
   const rvhal_launch_slot_t *slot =
       (const rvhal_launch_slot_t *)((const uint8_t *)desc - offsetof(rvhal_launch_slot_t, desc));
-  if (!rvhal_dev_coherent(d) &&
-      ((desc->args_size && (rc = rvhal_dev_flush_ptr(d, slot->args, rvhal_align_up(desc->args_size, 64)))) || /* the zeroed tail too */
-       (rc = rvhal_dev_flush_ptr(d, desc, sizeof *desc + sizeof slot->done))))
+  if (!rvhal_backend_coherent(L->backend) &&
+      ((desc->args_size && (rc = rvhal_backend_flush_ptr(L->backend, slot->args, rvhal_align_up(desc->args_size, 64)))) || /* the zeroed tail too */
+       (rc = rvhal_backend_flush_ptr(L->backend, desc, sizeof *desc + sizeof slot->done))))
     return rc; /* desc and done are adjacent: one write */
-  d->seq = seq;
-  __atomic_store_n(&d->ctrl->ring.submitted, seq, __ATOMIC_RELEASE);
+  L->seq = seq;
+  __atomic_store_n(&L->ctrl->ring.submitted, seq, __ATOMIC_RELEASE);
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  if (!rvhal_dev_coherent(d) &&
-      ((rc = rvhal_dev_flush_ptr(d, &d->ctrl->ring.submitted, sizeof seq)) ||
-       (rc = rvhal_dev_invalidate_ptr(d, &d->ctrl->fw.polling, sizeof d->ctrl->fw.polling))))
+  if (!rvhal_backend_coherent(L->backend) &&
+      ((rc = rvhal_backend_flush_ptr(L->backend, &L->ctrl->ring.submitted, sizeof seq)) ||
+       (rc = rvhal_backend_invalidate_ptr(L->backend, &L->ctrl->fw.polling, sizeof L->ctrl->fw.polling))))
     return recover(d, rc);
-  if (!__atomic_load_n(&d->ctrl->fw.polling, __ATOMIC_ACQUIRE)) {
-    rc = d->backend->vtable->doorbell(d->backend);
+  if (!__atomic_load_n(&L->ctrl->fw.polling, __ATOMIC_ACQUIRE)) {
+    rc = L->backend->vtable->doorbell(L->backend);
     if (rc) return recover(d, rc);
     out->rang = 1;
   }
-  d->inflight.start_ns = t0;
-  d->inflight.groups = out->total_groups;
-  d->inflight.harts = out->harts;
-  d->inflight.team = out->team;
-  d->inflight.trace = (desc->flags & RVHAL_LAUNCH_TRACE) != 0;
-  __atomic_store_n(&d->inflight.seq, seq, __ATOMIC_RELEASE);
+  rvhal_observe_launch_started(d, &(rvhal_launch_in_flight_t){.seq = seq, .start_ns = t0, .groups = out->total_groups,
+                                                               .harts = out->harts, .team = out->team,
+                                                               .trace = (desc->flags & RVHAL_LAUNCH_TRACE) != 0});
   out->t0 = t0;
   return RVHAL_OK;
 }
@@ -602,40 +661,41 @@ int rvhal_launch_complete(rvhal_device_t *d, rvhal_launch_t *l, int more) {
 
 int rvhal_launch_wait(rvhal_device_t *d, rvhal_launch_t *l, int more, rvhal_completion_t *out_done,
                       uint64_t *out_t1) {
+  rvhal_launcher_t *L = rvhal_launcher(d);
   const char *kname = l->kname;
   const uint64_t seq = l->seq;
-  if (l->boot != d->boots)
+  if (l->boot != rvhal_device_boots(d))
     return rvhal_error(RVHAL_CANCELLED, "kernel %s: launch %llu was lost: the device restarted after a launch before "
                        "it failed", kname, (unsigned long long)seq);
-  rvhal_launch_slot_t *slot = &d->ctrl->ring.slots[seq % RVHAL_RING_SLOTS];
+  rvhal_launch_slot_t *slot = &L->ctrl->ring.slots[seq % RVHAL_RING_SLOTS];
   /* A spin takes a core: the wake-up is spun for only while the harts it
-   * wakes leave the host one (4 groups on 4 harts, doorbell: p50 46-49 us
-   * spinning, 30-50 us not). */
-  int rc = wait_for(d, seq, kname, l->rang && l->harts < d->host_cpus);
+   * wakes leave the host one (with every core a hart's, spinning was
+   * slower: docs/performance.md, "Figures behind the code's choices"). */
+  int rc = wait_for(d, seq, kname, l->rang && l->harts < L->host_cpus);
   if (rc) return rc;
-  d->retired = seq;
-  if (seq == __atomic_load_n(&d->inflight.seq, __ATOMIC_RELAXED)) __atomic_store_n(&d->inflight.seq, 0, __ATOMIC_RELEASE);
+  L->retired = seq;
+  rvhal_observe_launch_retired(d, seq);
   uint64_t t1 = now_ns();
   /* With later launches still on the device, what they printed so far
    * waits for their own completion. */
   if ((rc = drain(d, !more))) return device_lied(d, kname, rc);
 
-  if ((rc = rvhal_dev_invalidate_ptr(d, &slot->done, sizeof slot->done))) return recover(d, rc);
+  if ((rc = rvhal_backend_invalidate_ptr(L->backend, &slot->done, sizeof slot->done))) return recover(d, rc);
   rvhal_completion_t done = slot->done; /* a copy: checked, then used */
   if ((rc = check_completion(d, &done, seq))) return device_lied(d, kname, rc);
   /* A running average of the launches' time on the device (not the round
    * trip: that includes the wake-up a spin avoids), for the next wait's
    * spin; one slow launch counts as SPIN_MAX_NS, not more. */
   uint64_t ticks = done.end_mtime - done.start_mtime; /* capped first: no overflow below */
-  uint64_t took = ticks > SPIN_MAX_NS ? SPIN_MAX_NS : ticks * 1000000000ull / d->info.timebase_hz;
-  d->recent_launch_ns = (3 * d->recent_launch_ns + (took < SPIN_MAX_NS ? took : SPIN_MAX_NS)) / 4;
+  uint64_t took = ticks > SPIN_MAX_NS ? SPIN_MAX_NS : ticks * 1000000000ull / L->info->timebase_hz;
+  L->recent_launch_ns = (3 * L->recent_launch_ns + (took < SPIN_MAX_NS ? took : SPIN_MAX_NS)) / 4;
   if (l->rang) {
     const uint64_t trip = t1 > l->t0 ? t1 - l->t0 : 0, wake = trip > took ? trip - took : 0;
-    d->recent_wake_ns = (3 * d->recent_wake_ns + (wake < SPIN_MAX_NS ? wake : SPIN_MAX_NS)) / 4;
+    L->recent_wake_ns = (3 * L->recent_wake_ns + (wake < SPIN_MAX_NS ? wake : SPIN_MAX_NS)) / 4;
   }
-  l->times.start_ns = ticks_to_ns(done.start_mtime, d->info.timebase_hz);
-  l->times.end_ns = ticks_to_ns(done.end_mtime, d->info.timebase_hz);
-  l->times.device_ns = ticks_to_ns(ticks, d->info.timebase_hz);
+  l->times.start_ns = ticks_to_ns(done.start_mtime, L->info->timebase_hz);
+  l->times.end_ns = ticks_to_ns(done.end_mtime, L->info->timebase_hz);
+  l->times.device_ns = ticks_to_ns(ticks, L->info->timebase_hz);
   *out_done = done;
   *out_t1 = t1;
   return RVHAL_OK;
@@ -647,6 +707,7 @@ int rvhal_launch_wait(rvhal_device_t *d, rvhal_launch_t *l, int more, rvhal_comp
  * buffers the caller frees. */
 static void read_record(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal_completion_t *done, uint64_t host_ns,
                         int events, rvhal_launch_record_t *r, rvhal_trace_event_t **bufs) {
+  rvhal_launcher_t *L = rvhal_launcher(d);
   memset(r, 0, sizeof *r);
   r->seq = l->seq;
   r->kernel = l->kname;
@@ -658,15 +719,15 @@ static void read_record(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal_
     r->global[i] = l->global[i];
     r->local[i] = l->local[i];
   }
-  r->host_start_ns = l->t0 - d->created_ns;
+  r->host_start_ns = l->t0 - rvhal_observe_created_ns(d);
   r->host_ns = host_ns;
   r->device_ticks = done->end_mtime - done->start_mtime;
   r->times = l->times;
-  r->timebase_hz = d->info.timebase_hz;
-  r->num_harts = d->info.num_harts;
-  r->trace_capacity = (uint32_t)(d->layout.trace_size / sizeof(rvhal_trace_event_t));
-  r->exact_timing = d->options.timing == RVHAL_TIMING_EXACT;
-  r->plugin_counts = __atomic_load_n(&d->ctrl->insns.active, __ATOMIC_ACQUIRE) != 0;
+  r->timebase_hz = L->info->timebase_hz;
+  r->num_harts = L->info->num_harts;
+  r->trace_capacity = (uint32_t)(L->layout->trace_size / sizeof(rvhal_trace_event_t));
+  r->exact_timing = L->options->timing == RVHAL_TIMING_EXACT;
+  r->plugin_counts = __atomic_load_n(&L->ctrl->insns.active, __ATOMIC_ACQUIRE) != 0;
   uint64_t debug_end[RVHAL_MAX_HARTS][2];
   /* a failed read leaves them out (the launch itself succeeded) */
   r->debug_counts = l->debug_counted && debug_counters_at(d, l, debug_end) == RVHAL_OK;
@@ -677,7 +738,7 @@ static void read_record(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal_
       r->hart[h].counters[RVHAL_HART_COUNTER_DEBUG_CYCLES] = e[0] >= s[0] ? e[0] - s[0] : 0;
       r->hart[h].counters[RVHAL_HART_COUNTER_DEBUG_INSTRET] = e[1] >= s[1] ? e[1] - s[1] : 0;
     }
-    const rvhal_hart_block_t b = d->ctrl->harts[h]; /* (drain read the blocks on a mirror) */
+    const rvhal_hart_block_t b = L->ctrl->harts[h]; /* (drain read the blocks on a mirror) */
     rvhal_launch_hart_record_t *hr = &r->hart[h];
     hr->took_part = b.counters_seq == l->seq;
     if (!hr->took_part) continue;
@@ -690,8 +751,8 @@ static void read_record(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal_
     hr->dropped = b.trace_dropped;
     uint32_t n = b.trace_events < r->trace_capacity ? b.trace_events : r->trace_capacity;
     if (!events || !n) continue;
-    const rvhal_trace_event_t *dev = rvhal_dev_ptr(d, d->layout.trace_base + (uint64_t)h * d->layout.trace_size);
-    if (rvhal_dev_invalidate_ptr(d, dev, (uint64_t)n * sizeof *dev) != RVHAL_OK) continue; /* a mirror: read first */
+    const rvhal_trace_event_t *dev = rvhal_backend_ptr(L->backend, L->layout->trace_base + (uint64_t)h * L->layout->trace_size);
+    if (rvhal_backend_invalidate_ptr(L->backend, dev, (uint64_t)n * sizeof *dev) != RVHAL_OK) continue; /* a mirror: read first */
     if (!(bufs[h] = malloc((size_t)n * sizeof *dev))) continue;
     memcpy(bufs[h], dev, (size_t)n * sizeof *dev);
     hr->events = bufs[h];
@@ -700,6 +761,7 @@ static void read_record(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal_
 }
 
 int rvhal_launch_outcome(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal_completion_t *checked, uint64_t t1) {
+  rvhal_launcher_t *L = rvhal_launcher(d);
   const char *kname = l->kname;
   const uint64_t seq = l->seq;
   const rvhal_completion_t done = *checked;
@@ -713,7 +775,7 @@ int rvhal_launch_outcome(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal
                 "(boot configuration overwritten by a kernel, or host/firmware mismatch)", (unsigned long long)seq);
     return device_lied(d, kname, RVHAL_BAD_LAUNCH);
   }
-  if (done.status == RVHAL_UNSUPPORTED || done.status == RVHAL_CANCELLED) d->resident = 0; /* it installed nothing */
+  if (done.status == RVHAL_UNSUPPORTED || done.status == RVHAL_CANCELLED) L->resident = 0; /* it installed nothing */
   if (done.status == RVHAL_CANCELLED)
     return rvhal_error(RVHAL_CANCELLED, "kernel %s: launch %llu did not run: the launch before it on the device "
                        "failed", kname, (unsigned long long)seq);
@@ -722,33 +784,41 @@ int rvhal_launch_outcome(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal
 
   const uint64_t total_groups = l->total_groups;
   const int counting = l->counting;
-  rvhal_launch_report_t *r = &d->last;
+  rvhal_launch_report_t report, *r = &report;
   memset(r, 0, sizeof *r);
   r->seq = seq;
   r->num_groups = total_groups;
   r->chunk_groups = l->chunk;
   r->harts = l->harts;
   r->harts_per_group = l->team;
-  r->device_ns = ticks_to_ns(done.end_mtime - done.start_mtime, d->info.timebase_hz);
+  r->device_ns = ticks_to_ns(done.end_mtime - done.start_mtime, L->info->timebase_hz);
   r->host_ns = t1 - l->t0;
-  for (uint32_t h = 0; h < d->info.num_harts; h++)
-    if (counting && d->ctrl->harts[h].counters_seq == seq)
-      r->groups_per_hart[h] = d->ctrl->harts[h].counters[RVHAL_HART_COUNTER_GROUPS];
+  for (uint32_t h = 0; h < L->info->num_harts; h++)
+    if (counting && L->ctrl->harts[h].counters_seq == seq)
+      r->groups_per_hart[h] = L->ctrl->harts[h].counters[RVHAL_HART_COUNTER_GROUPS];
+  rvhal_observe_launch_report(d, r);
   if (!counting) return RVHAL_OK;
   /* What observability gets: the record, read from the device here, once. */
   rvhal_launch_record_t rec;
   rvhal_trace_event_t *events[RVHAL_MAX_HARTS] = {0};
-  read_record(d, l, &done, r->host_ns, rvhal_profile_wants_events(d->profile), &rec, events);
-  rvhal_counters_after_launch(&d->counters, &rec);
-  if (d->profile) rvhal_profile_record(d->profile, &rec);
+  read_record(d, l, &done, r->host_ns, rvhal_observe_wants_events(d), &rec, events);
+  rvhal_observe_launch_record(d, &rec);
   for (uint32_t h = 0; h < RVHAL_MAX_HARTS; h++) free(events[h]);
   return RVHAL_OK;
 }
 
-int rvhal_device_last_launch(const rvhal_device_t *d, rvhal_launch_report_t *out_report) {
+void rvhal_launch_forget_resident(rvhal_device_t *d) { rvhal_launcher(d)->resident = 0; }
+
+void rvhal_device_set_print_fn(rvhal_device_t *d, rvhal_print_fn_t fn, void *user) {
   RVHAL_DEVICE_GUARD(d);
-  if (!d || !out_report) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_last_launch: NULL argument");
-  if (!d->last.seq) return rvhal_error(RVHAL_NOT_FOUND, "device_last_launch: no launch has completed yet");
-  *out_report = d->last;
-  return RVHAL_OK;
+  if (d) rvhal_launcher_set_print_fn(d, fn, user);
+}
+
+void rvhal_device_get_print_fn(const rvhal_device_t *d, rvhal_print_fn_t *out_fn, void **out_user) {
+  if (d) {
+    rvhal_launcher_get_print_fn(d, out_fn, out_user);
+    return;
+  }
+  if (out_fn) *out_fn = NULL;
+  if (out_user) *out_user = NULL;
 }

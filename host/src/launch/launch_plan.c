@@ -3,8 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "device/device_internal.h"
 #include "launch/launch_plan.h"
+#include "program/program.h"
+#include "rvhal/rvhal_launch_geometry.h"
 #include "rvhal/rvhal_launch_rules.h"
 
 static const char *arg_kind_name(uint32_t kind) {
@@ -80,13 +81,15 @@ static int check_against_meta(const char *kname, const rvhal_kernel_entry_t *k, 
 }
 
 int rvhal_launch_plan(const rvhal_launch_limits_t *lim, const rvhal_kernel_entry_t *kobj, uint64_t tls_size,
-                      const hal_ndrange_t *nd, const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
-                      const rvhal_launch_options_t *opts, int counting, int tracing, rvhal_launch_plan_t *out) {
+                      const rvhal_launch_request_t *r, int counting, int tracing, rvhal_launch_plan_t *out) {
   const char *kname = kobj->name;
+  const hal_ndrange_t *nd = &r->ndrange;
+  const hal_arg_t *args = r->args;
+  const uint32_t num_args = r->num_args, work_dim = r->work_dim;
+  const rvhal_launch_options_t *opts = r->options;
   memset(out, 0, sizeof *out);
   out->kname = kname;
   out->work_dim = work_dim;
-  if (!nd) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: NULL ndrange", kname);
 
   /* The ND-range: dimensions past work_dim are 1 group of 1 item. */
   if (!rvhal_launch_work_dim_ok(work_dim))
@@ -109,16 +112,15 @@ int rvhal_launch_plan(const rvhal_launch_limits_t *lim, const rvhal_kernel_entry
                          kname, i, i, lim->word_size * 8);
     /* Non-uniform: the last group has the remainder (global < local: one
      * group of global items). */
-    groups[i] = global[i] / local[i] + (global[i] % local[i] != 0);
-    out->last[i] = global[i] - (groups[i] - 1) * local[i];
+    groups[i] = rvhal_launch_groups(global[i], local[i]);
+    out->last[i] = rvhal_launch_last_size(global[i], local[i], groups[i]);
     if (out->last[i] != local[i]) out->flags |= RVHAL_LAUNCH_NON_UNIFORM;
   }
   /* Products and sums of caller-given sizes are checked: one that wraps
    * would pass every later check (a work-group count of 0, a local-memory
    * total smaller than one buffer). */
-  uint64_t items, total_groups;
-  if (__builtin_mul_overflow(local[0], local[1], &items) || __builtin_mul_overflow(items, local[2], &items))
-    items = UINT64_MAX;
+  uint64_t items = rvhal_launch_group_items_checked(local), total_groups;
+  if (!items) items = UINT64_MAX; /* (each local size is at least 1) */
   if (__builtin_mul_overflow(groups[0], groups[1], &total_groups) ||
       __builtin_mul_overflow(total_groups, groups[2], &total_groups) || total_groups > word_max)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: ndrange of %llux%llux%llu work-groups: more than the %u-bit "
@@ -132,7 +134,7 @@ int rvhal_launch_plan(const rvhal_launch_limits_t *lim, const rvhal_kernel_entry
   out->total_groups = total_groups;
   out->items_per_group = items;
   /* A team's harts each need a work-item of every group, the smallest too. */
-  const uint64_t smallest = out->last[0] * out->last[1] * out->last[2];
+  const uint64_t smallest = rvhal_launch_group_items_checked(out->last); /* each <= its local size */
 
   /* Arguments: layout, kernel metadata, local memory. */
   if (num_args && !args) return rvhal_error(RVHAL_INVALID_ARGUMENT, "kernel %s: %u arguments but args is NULL", kname,
@@ -160,14 +162,15 @@ int rvhal_launch_plan(const rvhal_launch_limits_t *lim, const rvhal_kernel_entry
                          kname, kobj->has_meta ? describe_arg(kobj, i, what, sizeof what) : "an argument");
     }
     out->local_arg_offset[out->num_local_args++] = out->layout[i].offset;
-    if (a->size > UINT64_MAX - RVHAL_LOCAL_ALIGN ||
-        __builtin_add_overflow(local_bytes, rvhal_align_up(a->size, RVHAL_LOCAL_ALIGN), &local_bytes))
+    /* (its size against the device's comes with the total's, below) */
+    if (!rvhal_launch_local_add(&local_bytes, a->size, UINT64_MAX - RVHAL_LOCAL_ALIGN))
       return rvhal_error(RVHAL_LOCAL_MEMORY, "kernel %s: argument %u: a local buffer of %llu bytes, the device has "
                          "%llu bytes of local memory", kname, i, (unsigned long long)a->size,
                          (unsigned long long)lim->local_mem_size);
   }
-  uint64_t tls = rvhal_align_up(tls_size, RVHAL_LOCAL_ALIGN), group_bytes;
-  if (__builtin_add_overflow(local_bytes, tls, &group_bytes) || group_bytes > lim->local_mem_size)
+  uint64_t tls = rvhal_launch_local_block(tls_size), group_bytes = local_bytes;
+  if (!rvhal_launch_local_add(&group_bytes, tls_size, UINT64_MAX - RVHAL_LOCAL_ALIGN) ||
+      group_bytes > lim->local_mem_size)
     return rvhal_error(RVHAL_LOCAL_MEMORY,
                        "kernel %s: a work-group needs %llu bytes of local memory (%llu in local-buffer arguments, "
                        "%llu in __local_variable), the device has %llu",
@@ -209,12 +212,10 @@ int rvhal_launch_plan(const rvhal_launch_limits_t *lim, const rvhal_kernel_entry
   uint64_t chunk = opts && opts->chunk_groups ? opts->chunk_groups : total_groups / (teams * 8);
   if (chunk < 1) chunk = 1;
   if (chunk > groups[0]) chunk = groups[0];
-  /* (groups[0] + chunk - 1) / chunk would wrap for counts near 2^64; the
-   * product fits: it is at most total_groups */
   /* the firmware's count (launch_owner.c): a last, smaller group along
-   * dimension 0 is a claim of its own */
-  const uint64_t full_x = groups[0] - (out->last[0] != local[0]);
-  uint64_t chunks = (full_x / chunk + (full_x % chunk != 0) + (groups[0] - full_x)) * groups[1] * groups[2];
+   * dimension 0 is a claim of its own; the product is at most total_groups */
+  const uint64_t full_x = rvhal_launch_full_groups(groups[0], local[0], out->last[0]);
+  uint64_t chunks = rvhal_launch_chunks_per_row(groups[0], full_x, chunk) * groups[1] * groups[2];
   if (teams > chunks) teams = chunks;
   out->harts = (uint32_t)(teams * team);
   out->team = team;

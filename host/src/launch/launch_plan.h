@@ -2,13 +2,15 @@
  * caller asked against the device's limits and the kernel's metadata, and
  * plan it (the ND-range in groups, the argument layout, local memory, how
  * the harts share the work). Pure: nothing is read from or written to the
- * device, so the plan is unit tested (tests/unit/test_launch_plan.c) and a
- * command list keeps each launch's plan instead of computing it again. */
+ * device, so the plan is unit tested (tests/unit/test_launch_plan.c). A
+ * command list plans each launch once, when it is encoded, and packs it
+ * then (command_list_encode.c): its plans are not kept. */
 #ifndef RVHAL_HOST_LAUNCH_PLAN_H
 #define RVHAL_HOST_LAUNCH_PLAN_H
 
 #include <stdint.h>
 
+#include "launch/launch_request.h"
 #include "rvhal/arg_pack.h"
 #include "rvhal/device.h"
 #include "rvhal/rvhal_kernel_meta.h"
@@ -48,7 +50,6 @@ typedef struct rvhal_launch_plan {
  * the value that is wrong. Buffer addresses are not checked here (that
  * needs the device's allocations: launch.c). */
 int rvhal_launch_plan(const rvhal_launch_limits_t *lim, const struct rvhal_kernel_entry *k, uint64_t tls_size,
-                      const hal_ndrange_t *nd, const hal_arg_t *args, uint32_t num_args, uint32_t work_dim,
-                      const rvhal_launch_options_t *opts, int counting, int tracing, rvhal_launch_plan_t *out);
+                      const rvhal_launch_request_t *r, int counting, int tracing, rvhal_launch_plan_t *out);
 
 #endif /* RVHAL_HOST_LAUNCH_PLAN_H */

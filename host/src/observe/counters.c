@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device/device_internal.h"
 #include "observe/counters_internal.h"
+#include "observe/observe_state.h"
 
 static const struct {
   uint32_t id;
@@ -28,16 +28,16 @@ static int is_debug(uint32_t id) {
   return id == RVHAL_HART_COUNTER_DEBUG_CYCLES || id == RVHAL_HART_COUNTER_DEBUG_INSTRET;
 }
 
-void rvhal_counters_init(rvhal_device_t *d) {
-  rvhal_counter_state_t *c = &d->counters;
-  memset(c, 0, sizeof *c);
-  if (!d->options.counters) return;
+void rvhal_counters_init(rvhal_counter_state_t *c, const rvhal_device_t *d) {
+  if (!rvhal_device_options(d)->counters) return; /* (c is zeroed when made) */
+  const uint32_t num_harts = rvhal_device_get_info(d)->num_harts;
   /* the debug-link counters only where there is one */
-  c->debug_link = d->backend && d->backend->vtable->hart_counters != NULL;
+  const rvhal_backend_t *be = rvhal_device_backend(d);
+  c->debug_link = be && be->vtable->hart_counters != NULL;
   for (uint32_t i = 0; i < NUM_HART; i++)
     if (c->debug_link || !is_debug(hart_counters[i].id))
       c->desc[c->num++] = (rvhal_counter_description_t){hart_counters[i].id, hart_counters[i].name,
-                                                        hart_counters[i].description, "hart", d->info.num_harts,
+                                                        hart_counters[i].description, "hart", num_harts,
                                                         hart_counters[i].unit,
                                                         {RVHAL_VERBOSITY_MEDIUM, RVHAL_VERBOSITY_LOW}};
   for (uint32_t i = 0; i < NUM_DEVICE; i++)
@@ -62,15 +62,18 @@ void rvhal_counters_after_launch(rvhal_counter_state_t *c, const rvhal_launch_re
       c->hart_fresh[i][h] = 1;
     }
   }
+  pthread_mutex_lock(&c->dev_lock);
   c->dev[device_slot(RVHAL_COUNTER_LAUNCHES)]++;
   c->dev_fresh[device_slot(RVHAL_COUNTER_LAUNCHES)] = 1;
   c->dev[device_slot(RVHAL_COUNTER_LAUNCH_TIME)] = host_ns;
   c->dev_fresh[device_slot(RVHAL_COUNTER_LAUNCH_TIME)] = 1;
+  pthread_mutex_unlock(&c->dev_lock);
 }
 
-void rvhal_counters_after_transfer(rvhal_device_t *d, uint64_t written, uint64_t read) {
-  rvhal_counter_state_t *c = &d->counters;
+void rvhal_observe_transfer(const rvhal_device_t *d, uint64_t written, uint64_t read) {
+  rvhal_counter_state_t *c = &rvhal_observe_of(d)->counters;
   if (!c->num) return;
+  pthread_mutex_lock(&c->dev_lock);
   if (written) {
     c->dev[device_slot(RVHAL_COUNTER_BYTES_WRITTEN)] = written;
     c->dev_fresh[device_slot(RVHAL_COUNTER_BYTES_WRITTEN)] = 1;
@@ -79,20 +82,23 @@ void rvhal_counters_after_transfer(rvhal_device_t *d, uint64_t written, uint64_t
     c->dev[device_slot(RVHAL_COUNTER_BYTES_READ)] = read;
     c->dev_fresh[device_slot(RVHAL_COUNTER_BYTES_READ)] = 1;
   }
+  pthread_mutex_unlock(&c->dev_lock);
 }
 
 int rvhal_device_counters(const rvhal_device_t *d, uint32_t *out_num, const rvhal_counter_description_t **out_desc) {
   RVHAL_DEVICE_GUARD(d);
   if (!d || !out_num || !out_desc) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_counters: NULL argument");
-  *out_num = d->counters.num;
-  *out_desc = d->counters.desc;
+  const rvhal_counter_state_t *c = &rvhal_observe_of(d)->counters;
+  *out_num = c->num;
+  *out_desc = c->desc;
   return RVHAL_OK;
 }
 
 int rvhal_counter_read(rvhal_device_t *d, uint32_t id, uint64_t *out_value, uint32_t index) {
   RVHAL_DEVICE_GUARD(d);
   if (!d || !out_value) return rvhal_error(RVHAL_INVALID_ARGUMENT, "counter_read: NULL device or out_value");
-  rvhal_counter_state_t *c = &d->counters;
+  rvhal_counter_state_t *c = &rvhal_observe_of(d)->counters;
+  const uint32_t num_harts = rvhal_device_get_info(d)->num_harts;
   if (!c->num)
     return rvhal_error(RVHAL_UNSUPPORTED, "counter_read: counters are off on this device (device option counters, "
                        "or RVHAL_COUNTERS=1)");
@@ -100,9 +106,9 @@ int rvhal_counter_read(rvhal_device_t *d, uint32_t id, uint64_t *out_value, uint
     if (is_debug(id) && !c->debug_link)
       return rvhal_error(RVHAL_NOT_FOUND, "counter_read: counter %s needs a debug link (the GDB-remote backend)",
                          hart_counters[id].name);
-    if (index >= d->info.num_harts)
+    if (index >= num_harts)
       return rvhal_error(RVHAL_INVALID_ARGUMENT, "counter_read: counter %s has %u values (harts), index %u",
-                         hart_counters[id].name, d->info.num_harts, index);
+                         hart_counters[id].name, num_harts, index);
     if (!c->hart_fresh[id][index]) return 0;
     c->hart_fresh[id][index] = 0;
     *out_value = c->hart[id][index];
@@ -114,16 +120,20 @@ int rvhal_counter_read(rvhal_device_t *d, uint32_t id, uint64_t *out_value, uint
   if (index != 0)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "counter_read: counter %s has one value, index %u",
                        device_counters[slot].name, index);
-  RVHAL_HEAP_GUARD(d); /* copies update the transfer counters under it */
-  if (!c->dev_fresh[slot]) return 0;
+  pthread_mutex_lock(&c->dev_lock); /* copies update the transfer counters beside launches */
+  const int fresh = c->dev_fresh[slot];
   c->dev_fresh[slot] = 0;
-  *out_value = c->dev[slot];
-  return 1;
+  if (fresh) *out_value = c->dev[slot];
+  pthread_mutex_unlock(&c->dev_lock);
+  return fresh;
 }
 
 int rvhal_counters_exact(const rvhal_device_t *d, const char **out_why) {
-  return rvhal_counters_exactness(d->counters.num != 0, __atomic_load_n(&d->ctrl->insns.active, __ATOMIC_ACQUIRE) != 0,
-                                  d->options.timing == RVHAL_TIMING_EXACT, d->last.harts_per_group, out_why);
+  const rvhal_observe_t *o = rvhal_observe_of(d);
+  return rvhal_counters_exactness(o->counters.num != 0,
+                                  __atomic_load_n(&rvhal_device_ctrl(d)->insns.active, __ATOMIC_ACQUIRE) != 0,
+                                  rvhal_device_options(d)->timing == RVHAL_TIMING_EXACT, o->last.harts_per_group,
+                                  out_why);
 }
 
 int rvhal_counters_exactness(int counters_on, int plugin_counts, int exact_timing, uint32_t harts_per_group,
@@ -137,8 +147,9 @@ int rvhal_counters_exactness(int counters_on, int plugin_counts, int exact_timin
                : "rvhal's QEMU plugin is not loaded: instruction counts are QEMU's minstret (all harts together "
                  "under -icount)";
   else if (fast) why = "fast timing mode: cycle counts follow host time; instruction counts are exact per hart";
-  /* Measured: the same team launch gives a few different splits of its
-   * instructions and ~0.5% different cycles from run to run. */
+  /* The same team launch gives a few different splits of its
+   * instructions and slightly different cycles from run to run
+   * (docs/counters.md). */
   if (!why && harts_per_group > 1)
     why = "exact timing, but the last launch ran teams of several harts per group: they share QEMU's one "
           "thread in slices QEMU chooses, so which hart waits at a barrier, and how long, varies a little from run "
@@ -150,13 +161,14 @@ int rvhal_counters_exactness(int counters_on, int plugin_counts, int exact_timin
 int rvhal_device_instructions(const rvhal_device_t *d, uint32_t hart, uint64_t *out_count) {
   RVHAL_DEVICE_GUARD(d);
   if (!d || !out_count) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_instructions: NULL argument");
-  if (hart >= d->info.num_harts)
+  const rvhal_ctrl_t *ctrl = rvhal_device_ctrl(d);
+  if (hart >= rvhal_device_get_info(d)->num_harts)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_instructions: hart %u, the device has %u", hart,
-                       d->info.num_harts);
-  if (!__atomic_load_n(&d->ctrl->insns.active, __ATOMIC_ACQUIRE))
+                       rvhal_device_get_info(d)->num_harts);
+  if (!__atomic_load_n(&ctrl->insns.active, __ATOMIC_ACQUIRE))
     return rvhal_error(RVHAL_UNSUPPORTED, "device_instructions: rvhal's QEMU plugin is not loaded (device option "
                        "counters, and the plugin built: $RVHAL_QEMU_PLUGIN)");
-  *out_count = __atomic_load_n(&d->ctrl->insns.hart[hart].count, __ATOMIC_ACQUIRE);
+  *out_count = __atomic_load_n(&ctrl->insns.hart[hart].count, __ATOMIC_ACQUIRE);
   return RVHAL_OK;
 }
 
@@ -164,11 +176,12 @@ int rvhal_device_debug_counters(rvhal_device_t *d, uint32_t hart, uint64_t *out_
   RVHAL_DEVICE_GUARD(d);
   if (!d || !out_mcycle || !out_minstret)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_debug_counters: NULL argument");
-  if (hart >= d->info.num_harts)
+  rvhal_backend_t *be = rvhal_device_backend(d);
+  if (hart >= rvhal_device_get_info(d)->num_harts)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_debug_counters: hart %u, the device has %u", hart,
-                       d->info.num_harts);
-  if (!d->backend->vtable->hart_counters)
+                       rvhal_device_get_info(d)->num_harts);
+  if (!be->vtable->hart_counters)
     return rvhal_error(RVHAL_UNSUPPORTED, "device_debug_counters: the device has no debug link (the GDB-remote "
                        "backend has: RVHAL_BACKEND=gdb or RVHAL_GDB_REMOTE)");
-  return d->backend->vtable->hart_counters(d->backend, hart, out_mcycle, out_minstret);
+  return be->vtable->hart_counters(be, hart, out_mcycle, out_minstret);
 }

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "launch/launch_record.h"
+#include "observe/launch_record.h"
 
 struct rvhal_counter_state;
 

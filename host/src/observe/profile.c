@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "base/internal.h"
+#include "base/profile_spec.h"
 #include "observe/counters_internal.h"
 #include "rvhal/rvhal_counters.h"
 
@@ -111,43 +112,33 @@ static int open_file(const char *path, FILE **out) {
   return RVHAL_OK;
 }
 
-/* Reads spec into p, opening its files; p NULL: only checks the words. */
-static int parse_spec(const char *spec, rvhal_profile_t *p) {
-  char *copy = strdup(spec ? spec : "");
-  if (!copy) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
-  int rc = RVHAL_OK, any = 0;
-  for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
-    any = 1;
-    if (!strcmp(item, "table")) {
-      if (p) p->table = 1;
-    } else if (!strncmp(item, "csv=", 4) && item[4]) {
-      if (p && !(rc = open_file(item + 4, &p->csv))) p->csv_header_due = 1;
-    } else if (!strncmp(item, "trace=", 6) && item[6]) {
-      if (p && !(rc = open_file(item + 6, &p->trace))) fputs("{\"traceEvents\": [\n", p->trace);
-    } else if (!strncmp(item, "svg=", 4) && item[4]) {
-      if (p) {
-        p->svg_path = strdup(item + 4);
-        FILE *f; /* fail now, not at the end, if it cannot be written */
-        if (!(rc = open_file(item + 4, &f))) fclose(f);
-      }
-    } else {
-      rc = rvhal_error(RVHAL_INVALID_ARGUMENT,
-                       "profile: '%s' in '%s' is not table, csv=FILE, trace=FILE or svg=FILE", item, spec);
-    }
+/* One output of the spec, opened into p. */
+static int open_output(void *user, rvhal_profile_out_t out, const char *file) {
+  rvhal_profile_t *p = user;
+  int rc = RVHAL_OK;
+  switch (out) {
+  case RVHAL_PROFILE_OUT_TABLE: p->table = 1; break;
+  case RVHAL_PROFILE_OUT_CSV:
+    if (!(rc = open_file(file, &p->csv))) p->csv_header_due = 1;
+    break;
+  case RVHAL_PROFILE_OUT_TRACE:
+    if (!(rc = open_file(file, &p->trace))) fputs("{\"traceEvents\": [\n", p->trace);
+    break;
+  case RVHAL_PROFILE_OUT_SVG: {
+    p->svg_path = strdup(file);
+    FILE *f; /* fail now, not at the end, if it cannot be written */
+    if (!(rc = open_file(file, &f))) fclose(f);
+    break;
   }
-  free(copy);
-  if (!rc && !any)
-    rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "profile: empty specification; use table, csv=FILE, trace=FILE, svg=FILE");
+  }
   return rc;
 }
-
-int rvhal_profile_check_spec(const char *spec) { return parse_spec(spec, NULL); }
 
 int rvhal_profile_open(const char *spec, rvhal_profile_t **out_profile) {
   rvhal_profile_t *p = calloc(1, sizeof *p);
   if (!p) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
   pthread_mutex_init(&p->lock, NULL);
-  int rc = parse_spec(spec, p);
+  int rc = rvhal_profile_spec_each(spec, open_output, p);
   if (rc) {
     free_profile(p);
     return rc;

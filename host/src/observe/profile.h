@@ -7,15 +7,12 @@
 
 #include <stdint.h>
 
-#include "launch/launch_record.h"
+#include "observe/launch_record.h"
 
 typedef struct rvhal_profile rvhal_profile_t;
 
 /* spec: "table", "csv=FILE", "trace=FILE", "svg=FILE", comma-separated. */
 int rvhal_profile_open(const char *spec, rvhal_profile_t **out_profile);
-/* The words of spec are a profile's (nothing is opened): RVHAL_OK, or
- * RVHAL_INVALID_ARGUMENT naming the word. */
-int rvhal_profile_check_spec(const char *spec);
 /* Wants per-hart timeline events (trace or svg). */
 int rvhal_profile_wants_events(const rvhal_profile_t *p);
 /* The device has a debug link: the table, CSV and trace show its
@@ -41,8 +38,8 @@ typedef enum rvhal_profile_track {
 void rvhal_profile_host_call(rvhal_profile_t *p, uint64_t created_ns, rvhal_profile_track_t track, const char *name,
                              uint64_t bytes, uint64_t start_ns, uint64_t end_ns);
 
-/* RVHAL_PROFILE_CALL(d, "mem_write", size) at the top of an API function:
- * the call, from there to its return, on the API-calls track. */
+/* A call, from its start to its end, on the API-calls track
+ * (observe.h's RVHAL_OBSERVE_CALL). */
 typedef struct rvhal_profile_call {
   rvhal_profile_t *p;
   uint64_t created_ns;
@@ -52,10 +49,6 @@ typedef struct rvhal_profile_call {
 rvhal_profile_call_t rvhal_profile_call_begin_(rvhal_profile_t *p, uint64_t created_ns, const char *name,
                                                uint64_t bytes);
 void rvhal_profile_call_end_(rvhal_profile_call_t *c);
-#define RVHAL_PROFILE_CALL(d, name, bytes)                                                       \
-  rvhal_profile_call_t rvhal_profile_call_ __attribute__((cleanup(rvhal_profile_call_end_), unused)) = \
-      (d) && (d)->profile ? rvhal_profile_call_begin_((d)->profile, (d)->created_ns, name, bytes)   \
-                          : (rvhal_profile_call_t){0}
 
 /* Finishes the files (closes the JSON, draws the SVG) and frees. */
 void rvhal_profile_close(rvhal_profile_t *p);

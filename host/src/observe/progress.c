@@ -8,45 +8,42 @@
 #include <string.h>
 #include <time.h>
 
-#include "device/device_internal.h"
-
-static uint64_t mono_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "observe/observe_state.h"
 
 int rvhal_device_launch_progress(const rvhal_device_t *d, rvhal_launch_progress_t *out) {
   if (!d || !out) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_launch_progress: NULL argument");
   memset(out, 0, sizeof *out);
-  uint64_t seq = __atomic_load_n(&d->inflight.seq, __ATOMIC_ACQUIRE);
+  const rvhal_launch_in_flight_t *f = &rvhal_observe_of(d)->in_flight;
+  uint64_t seq = __atomic_load_n(&f->seq, __ATOMIC_ACQUIRE);
   if (!seq) return RVHAL_OK;
   out->seq = seq;
-  uint64_t now = mono_ns();
-  out->elapsed_ns = now > d->inflight.start_ns ? now - d->inflight.start_ns : 0;
-  out->num_groups = d->inflight.groups;
-  out->harts = d->inflight.harts;
-  const rvhal_ctrl_t *c = d->ctrl;
+  uint64_t now = rvhal_now_ns();
+  out->elapsed_ns = now > f->start_ns ? now - f->start_ns : 0;
+  out->num_groups = f->groups;
+  out->harts = f->harts;
+  const rvhal_ctrl_t *c = rvhal_device_ctrl(d);
+  const rvhal_layout_t *l = rvhal_device_layout(d);
+  const uint32_t num_harts = rvhal_device_get_info(d)->num_harts;
   out->have_instructions = __atomic_load_n(&c->insns.active, __ATOMIC_RELAXED) != 0;
-  out->have_groups = d->inflight.trace && d->layout.trace_size;
+  out->have_groups = f->trace && l->trace_size;
   out->fraction_done = -1;
-  const uint32_t team = d->inflight.team ? d->inflight.team : 1;
+  const uint32_t team = f->team ? f->team : 1;
   /* a non-coherent backend: this thread's own look at the device (no
    * instruction counts there: the plugin needs shared memory) */
   if (out->have_groups && !rvhal_dev_coherent(d)) {
-    RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate_ptr(d, c->harts, d->info.num_harts * sizeof c->harts[0]));
-    for (uint32_t h = 0; h < d->info.num_harts && h < RVHAL_MAX_HARTS; h++) {
-      uint64_t n = c->harts[h].trace_events, cap = d->layout.trace_size / sizeof(rvhal_trace_event_t);
-      RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate(d, d->layout.trace_base + (uint64_t)h * d->layout.trace_size,
+    RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate_ptr(d, c->harts, num_harts * sizeof c->harts[0]));
+    for (uint32_t h = 0; h < num_harts && h < RVHAL_MAX_HARTS; h++) {
+      uint64_t n = c->harts[h].trace_events, cap = l->trace_size / sizeof(rvhal_trace_event_t);
+      RVHAL_RETURN_IF_ERROR(rvhal_dev_invalidate(d, l->trace_base + (uint64_t)h * l->trace_size,
                                                  (n < cap ? n : cap) * sizeof(rvhal_trace_event_t)));
     }
   }
-  for (uint32_t h = 0; h < d->info.num_harts && h < RVHAL_MAX_HARTS; h++) {
+  for (uint32_t h = 0; h < num_harts && h < RVHAL_MAX_HARTS; h++) {
     if (out->have_instructions) out->instructions[h] = __atomic_load_n(&c->insns.hart[h].count, __ATOMIC_RELAXED);
     if (!out->have_groups) continue;
     uint32_t n = __atomic_load_n(&c->harts[h].trace_events, __ATOMIC_ACQUIRE);
-    uint64_t cap = d->layout.trace_size / sizeof(rvhal_trace_event_t);
-    const rvhal_trace_event_t *e = rvhal_dev_ptr(d, d->layout.trace_base + (uint64_t)h * d->layout.trace_size);
+    uint64_t cap = l->trace_size / sizeof(rvhal_trace_event_t);
+    const rvhal_trace_event_t *e = rvhal_dev_ptr(d, l->trace_base + (uint64_t)h * l->trace_size);
     /* A call is done once its end follows; every member of a team calls
      * the kernel for the team's groups: the leader's calls count. */
     uint64_t open = 0, done = 0;
@@ -71,13 +68,14 @@ struct rvhal_progress_thread {
   pthread_mutex_t lock;
   pthread_cond_t cond;
   int stop;
-  rvhal_device_t *device;
+  const rvhal_device_t *device;
 };
 
 static void *progress_main(void *arg) {
   struct rvhal_progress_thread *t = arg;
   const rvhal_device_t *d = t->device;
-  const uint64_t interval_ns = (uint64_t)d->options.progress_interval_ms * 1000000ull;
+  const rvhal_device_options_t *opt = rvhal_device_options(d);
+  const uint64_t interval_ns = (uint64_t)opt->progress_interval_ms * 1000000ull;
   pthread_mutex_lock(&t->lock);
   while (!t->stop) {
     struct timespec at;
@@ -89,15 +87,15 @@ static void *progress_main(void *arg) {
     rvhal_launch_progress_t p;
     if (rvhal_device_launch_progress(d, &p) || !p.seq || p.elapsed_ns < interval_ns) continue;
     pthread_mutex_unlock(&t->lock); /* the callback may take its time; stop waits for it */
-    d->options.progress_fn(d->options.progress_user, &p);
+    opt->progress_fn(opt->progress_user, &p);
     pthread_mutex_lock(&t->lock);
   }
   pthread_mutex_unlock(&t->lock);
   return NULL;
 }
 
-int rvhal_progress_thread_start(rvhal_device_t *d) {
-  if (!d->options.progress_fn) return RVHAL_OK;
+int rvhal_progress_thread_start(const rvhal_device_t *d) {
+  if (!rvhal_device_options(d)->progress_fn) return RVHAL_OK;
   struct rvhal_progress_thread *t = calloc(1, sizeof *t);
   if (!t) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
   pthread_condattr_t ca;
@@ -114,12 +112,12 @@ int rvhal_progress_thread_start(rvhal_device_t *d) {
     free(t);
     return rvhal_error(RVHAL_HOST_IO, "progress_fn: cannot start its thread: %s", strerror(err));
   }
-  d->progress_thread = t;
+  rvhal_observe_of(d)->progress_thread = t;
   return RVHAL_OK;
 }
 
-void rvhal_progress_thread_stop(rvhal_device_t *d) {
-  struct rvhal_progress_thread *t = d->progress_thread;
+void rvhal_progress_thread_stop(rvhal_observe_t *o) {
+  struct rvhal_progress_thread *t = o->progress_thread;
   if (!t) return;
   pthread_mutex_lock(&t->lock);
   t->stop = 1;
@@ -129,5 +127,5 @@ void rvhal_progress_thread_stop(rvhal_device_t *d) {
   pthread_cond_destroy(&t->cond);
   pthread_mutex_destroy(&t->lock);
   free(t);
-  d->progress_thread = NULL;
+  o->progress_thread = NULL;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/internal.h"
+#include "program/program.h"
 #include "rvhal/arg_pack.h"
 #include "rvhal/rvhal_protocol.h"
 

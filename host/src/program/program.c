@@ -14,17 +14,64 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "device/device_internal.h"
 #include "base/edit_distance.h"
-#include "program/isa_check.h"
+#include "base/isa_check.h"
+#include "memory/allocator.h"
+#include "program/program.h"
+#include "rvhal/rvhal_kernel_abi.h"
 
 /* A kernel ELF links into the program area; its file may hold symbols and
  * debug information besides, but nothing near this. */
 #define RVHAL_PROGRAM_FILE_MAX (256ull * 1024 * 1024)
 
-rvhal_program_obj_t *rvhal_program_get(rvhal_device_t *d, hal_program_t handle) {
-  for (rvhal_program_obj_t *p = d->programs; p; p = p->next)
+struct rvhal_programs {
+  rvhal_program_obj_t *loaded;
+  hal_program_t next_program;
+  hal_kernel_t next_kernel;
+  rvhal_allocator_t *staging; /* programs' copies, out of the user's reach */
+  uint64_t staging_size;
+};
+
+static void program_destroy(rvhal_programs_t *ps, rvhal_program_obj_t *p);
+
+int rvhal_programs_create(const rvhal_device_t *d, rvhal_programs_t **out_programs) {
+  const rvhal_layout_t *l = rvhal_device_layout(d);
+  rvhal_programs_t *ps = calloc(1, sizeof *ps);
+  if (!ps) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  ps->next_program = 1;
+  ps->next_kernel = 1;
+  ps->staging_size = l->staging_size;
+  int rc = rvhal_allocator_create(l->staging_base, l->staging_size, &ps->staging);
+  if (rc) {
+    free(ps);
+    return rc;
+  }
+  *out_programs = ps;
+  return RVHAL_OK;
+}
+
+void rvhal_programs_destroy(rvhal_programs_t *ps) {
+  if (!ps) return;
+  while (ps->loaded) {
+    rvhal_program_obj_t *p = ps->loaded;
+    ps->loaded = p->next;
+    program_destroy(ps, p);
+  }
+  rvhal_allocator_destroy(ps->staging);
+  free(ps);
+}
+
+static rvhal_programs_t *program_table(const rvhal_device_t *d) { return rvhal_device_modules(d)->programs; }
+
+rvhal_program_obj_t *rvhal_program_get(const rvhal_device_t *d, hal_program_t handle) {
+  for (rvhal_program_obj_t *p = program_table(d)->loaded; p; p = p->next)
     if (p->handle == handle) return p;
+  return NULL;
+}
+
+const rvhal_program_obj_t *rvhal_program_of_kernel(const rvhal_device_t *d, hal_kernel_t kernel) {
+  for (const rvhal_program_obj_t *p = program_table(d)->loaded; p; p = p->next)
+    if (rvhal_kernel_get(p, kernel)) return p;
   return NULL;
 }
 
@@ -42,7 +89,7 @@ static int collect_kernels(rvhal_program_obj_t *p) {
 /* The staged copy is device memory a kernel can overwrite: it is written
  * again from the host's copy of the ELF each time the program is installed
  * (after a restart too), so a stray store cannot break a program for good. */
-int rvhal_program_stage(rvhal_device_t *d, const rvhal_program_obj_t *p) {
+int rvhal_program_stage(const rvhal_device_t *d, const rvhal_program_obj_t *p) {
   for (uint32_t i = 0; i < p->num_installs; i++) {
     memcpy(rvhal_dev_ptr(d, p->install[i].src), p->elf->data + p->elf->segments[i].offset,
            (size_t)p->install[i].copy_size);
@@ -51,11 +98,11 @@ int rvhal_program_stage(rvhal_device_t *d, const rvhal_program_obj_t *p) {
   return RVHAL_OK;
 }
 
-static void program_destroy(rvhal_device_t *d, rvhal_program_obj_t *p) {
+static void program_destroy(rvhal_programs_t *ps, rvhal_program_obj_t *p) {
   if (!p) return;
   for (uint32_t i = 0; i < p->num_kernels; i++) free(p->kernels[i].name);
   free(p->kernels);
-  if (p->staging) rvhal_allocator_free(d->staging, p->staging);
+  if (p->staging) rvhal_allocator_free(ps->staging, p->staging);
   rvhal_elf_free(p->elf);
   free(p);
 }
@@ -64,26 +111,37 @@ int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_
   RVHAL_DEVICE_GUARD(d);
   rvhal_clear_error();
   if (!d || !out_program) return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_load: NULL device or out_program");
-  if (__atomic_load_n(&d->busy, __ATOMIC_ACQUIRE))
+  if (rvhal_device_busy(d))
     return rvhal_error(RVHAL_BUSY, "program_load: the device is running a launch (called from its print callback?)");
   *out_program = hal_invalid_program;
+  rvhal_programs_t *ps = program_table(d);
+  const rvhal_device_info_t *info = rvhal_device_get_info(d);
+  const rvhal_layout_t *layout = rvhal_device_layout(d);
   rvhal_program_obj_t *p = calloc(1, sizeof *p);
   if (!p) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
-  int rc = rvhal_elf_parse(elf, (size_t)size, d->info.word_size, d->layout.program_base, d->layout.program_size,
-                           &p->elf);
+  int rc = rvhal_elf_parse(elf, (size_t)size, info->word_size, layout->program_base, layout->program_size, &p->elf);
   if (rc) goto fail;
   /* The harts must have every extension the kernel was built for, and the
    * kernel must use the device's float ABI (ELF header): one kernel set per
    * device, so a soft-float kernel on FPU harts is the wrong set too. */
   char lacks[40];
   const char *kernel_abi = rvhal_elf_float_abi(p->elf->word_size * 8, p->elf->flags);
-  const int isa_bad = p->elf->arch[0] && rvhal_isa_check(p->elf->arch, d->info.isa, lacks, sizeof lacks);
-  if (isa_bad || strcmp(kernel_abi, d->info.kernel_abi)) {
+  const int isa_bad = p->elf->arch[0] && rvhal_isa_check(p->elf->arch, info->isa, lacks, sizeof lacks);
+  if (isa_bad || strcmp(kernel_abi, info->kernel_abi)) {
     rc = rvhal_error(RVHAL_BAD_ELF, "program_load: the kernel was built for %s, ABI %s (its .riscv.attributes and ELF "
                      "header), device %s is %s, ABI %s: %s%s (rebuild the kernel with -march=%s -mabi=%s)",
-                     p->elf->arch[0] ? p->elf->arch : "(no Tag_RISCV_arch)", kernel_abi, d->info.name, d->info.isa,
-                     d->info.kernel_abi, isa_bad ? "it lacks " : "its kernels use the other float ABI",
-                     isa_bad ? lacks : "", d->info.isa, d->info.kernel_abi);
+                     p->elf->arch[0] ? p->elf->arch : "(no Tag_RISCV_arch)", kernel_abi, info->name, info->isa,
+                     info->kernel_abi, isa_bad ? "it lacks " : "its kernels use the other float ABI",
+                     isa_bad ? lacks : "", info->isa, info->kernel_abi);
+    goto fail;
+  }
+  /* Its SDK must read what this firmware writes. */
+  uint32_t kabi = 0;
+  if ((rc = rvhal_elf_kernel_abi(p->elf, &kabi)) < 0) goto fail;
+  if (rc && kabi != RVHAL_KERNEL_ABI_VERSION) {
+    rc = rvhal_error(RVHAL_BAD_ELF, "program_load: the kernel was built for kernel ABI version %u "
+                     "(__rvhal_kernel_abi); this rvhal runs version %u: rebuild it with this rvhal's kernel SDK",
+                     kabi, RVHAL_KERNEL_ABI_VERSION);
     goto fail;
   }
   if ((rc = collect_kernels(p))) goto fail;
@@ -91,9 +149,9 @@ int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_
   uint64_t staged = 0;
   for (uint32_t i = 0; i < p->elf->num_segments; i++) staged += rvhal_align_up(p->elf->segments[i].filesz, 16);
   if (staged) {
-    if ((rc = rvhal_allocator_alloc(d->staging, staged, 64, &p->staging))) {
+    if ((rc = rvhal_allocator_alloc(ps->staging, staged, 64, &p->staging))) {
       rc = rvhal_error_annotate(rc, "program_load: no room to keep the program (%llu bytes; loaded programs share "
-                                "%llu bytes)", (unsigned long long)staged, (unsigned long long)d->layout.staging_size);
+                                "%llu bytes)", (unsigned long long)staged, (unsigned long long)ps->staging_size);
       goto fail;
     }
     /* The installs a launch hands the firmware: from the staged copy to
@@ -107,13 +165,13 @@ int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_
     p->num_installs = p->elf->num_segments;
     rvhal_program_stage(d, p);
   }
-  p->handle = d->next_program++;
-  p->next = d->programs;
-  d->programs = p;
+  p->handle = ps->next_program++;
+  p->next = ps->loaded;
+  ps->loaded = p;
   *out_program = p->handle;
   return RVHAL_OK;
 fail:
-  program_destroy(d, p);
+  program_destroy(ps, p);
   return rc;
 }
 
@@ -242,12 +300,12 @@ int rvhal_program_find_kernel(rvhal_device_t *d, hal_program_t program, const ch
     k->entry = addr;
     p->num_kernels++;
   }
-  if (!k->handle) k->handle = d->next_kernel++;
+  if (!k->handle) k->handle = program_table(d)->next_kernel++;
   *out_kernel = k->handle;
   return RVHAL_OK;
 }
 
-rvhal_kernel_entry_t *rvhal_kernel_get(rvhal_program_obj_t *p, hal_kernel_t handle) {
+rvhal_kernel_entry_t *rvhal_kernel_get(const rvhal_program_obj_t *p, hal_kernel_t handle) {
   for (uint32_t i = 0; i < p->num_kernels; i++)
     if (handle && p->kernels[i].handle == handle) return &p->kernels[i];
   return NULL;
@@ -257,14 +315,16 @@ int rvhal_program_free(rvhal_device_t *d, hal_program_t program) {
   RVHAL_DEVICE_GUARD(d);
   rvhal_clear_error();
   if (!d) return rvhal_error(RVHAL_INVALID_ARGUMENT, "program_free: NULL device");
-  if (__atomic_load_n(&d->busy, __ATOMIC_ACQUIRE))
+  if (rvhal_device_busy(d))
     return rvhal_error(RVHAL_BUSY, "program_free: the device is running a launch (called from its print callback?)");
-  for (rvhal_program_obj_t **pp = &d->programs; *pp; pp = &(*pp)->next) {
+  rvhal_programs_t *ps = program_table(d);
+  /* Handles are never given twice: the launch module's record of the
+   * program in the program area cannot name a later program. */
+  for (rvhal_program_obj_t **pp = &ps->loaded; *pp; pp = &(*pp)->next) {
     if ((*pp)->handle != program) continue;
     rvhal_program_obj_t *p = *pp;
     *pp = p->next;
-    rvhal_launch_program_freed(d, program);
-    program_destroy(d, p);
+    program_destroy(ps, p);
     return RVHAL_OK;
   }
   return rvhal_error(RVHAL_NOT_FOUND, "program_free: no loaded program has handle %llu", (unsigned long long)program);

@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "device/device_internal.h"
+#include "program/program.h"
+#include "rvhal/rvhal_kernel_abi.h"
 #include "rvhal/program_info.h"
 
 /* The file bytes behind [vaddr, vaddr+size), if a segment holds them. */
@@ -35,6 +36,19 @@ static const char *arg_text(const rvhal_elf_image_t *img, const char *entry, uin
   uint32_t strings = 0;
   for (uint64_t i = 0; i < sym->size; i++) strings += text[i] == '\0';
   return strings >= 2 * num_args ? text : NULL; /* and the literal's own NUL */
+}
+
+int rvhal_elf_kernel_abi(const rvhal_elf_image_t *img, uint32_t *out_version) {
+  const rvhal_elf_symbol_t *sym = rvhal_elf_symbol_named(img, "__rvhal_kernel_abi");
+  if (!sym) return 0;
+  const uint8_t *w = elf_bytes_at(img, sym->value, 8);
+  uint32_t magic = 0;
+  if (w) memcpy(&magic, w, 4);
+  if (magic != RVHAL_KERNEL_ABI_MAGIC)
+    return rvhal_error(RVHAL_BAD_ELF, "program: its kernel ABI record (__rvhal_kernel_abi at 0x%llx) is damaged",
+                       (unsigned long long)sym->value);
+  memcpy(out_version, w + 4, 4);
+  return 1;
 }
 
 /* <entry>__rvhal_opencl of an OpenCL C kernel, if present, whole and

@@ -7,6 +7,8 @@
 
 #include "queue/command_buffer.h"
 #include "base/internal.h"
+#include "launch/launch_request.h"
+#include "memory/memory.h"
 #include "rvhal/rvhal_kernel_meta.h"
 #include "queue/sync.h"
 
@@ -32,14 +34,13 @@ void rvhal_command_buffer_destroy(rvhal_command_buffer_t *cb) {
 
 void rvhal_command_buffer_release_locked(rvhal_command_buffer_t *cb) {
   if (--cb->refs) return;
-  rvhal_cmdlist_forget(&cb->enc[0]);
-  rvhal_cmdlist_forget(&cb->enc[1]);
-  for (uint32_t i = 0; i < cb->num_ops; i++) {
-    free(cb->ops[i].args);
-    free(cb->ops[i].pod);
-    free(cb->ops[i].bindings);
+  rvhal_command_list_t *l = &cb->list;
+  rvhal_cmdlist_forget(l);
+  for (uint32_t i = 0; i < l->num_ops; i++) {
+    rvhal_launch_request_release(l->ops[i].launch);
+    free(l->ops[i].bindings);
   }
-  free(cb->ops);
+  free(l->ops);
   free(cb);
 }
 
@@ -53,86 +54,79 @@ static rvhal_cb_op_t *add_op(rvhal_command_buffer_t *cb, const char *what, rvhal
     *out_rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "command_buffer_%s: recording has ended (command_buffer_end)", what);
     return NULL;
   }
-  if (cb->num_ops == cb->cap_ops) {
+  rvhal_command_list_t *l = &cb->list;
+  if (l->num_ops == cb->cap_ops) {
     uint32_t cap = cb->cap_ops ? cb->cap_ops * 2 : 16;
-    rvhal_cb_op_t *ops = realloc(cb->ops, cap * sizeof *ops);
+    rvhal_cb_op_t *ops = realloc(l->ops, cap * sizeof *ops);
     if (!ops) {
       *out_rc = rvhal_error(RVHAL_HOST_IO, "command_buffer_%s: out of host memory", what);
       return NULL;
     }
-    cb->ops = ops;
+    l->ops = ops;
     cb->cap_ops = cap;
   }
-  rvhal_cb_op_t *o = &cb->ops[cb->num_ops];
+  rvhal_cb_op_t *o = &l->ops[l->num_ops];
   memset(o, 0, sizeof *o);
   o->kind = kind;
   return o;
 }
 
+/* Records launch r (the op takes the caller's reference). */
+static int add_launch(rvhal_command_buffer_t *cb, const char *who, const rvhal_launch_request_t *r,
+                      const int32_t *arg_bindings) {
+  const uint32_t num_args = r->num_args;
+  if (num_args > RVHAL_META_MAX_ARGS)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "%s: %u arguments, at most %u", who, num_args, RVHAL_META_MAX_ARGS);
+  uint32_t slots = cb ? cb->num_slots : 0;
+  for (uint32_t i = 0; arg_bindings && i < num_args; i++)
+    if (arg_bindings[i] >= 0) {
+      if (r->args[i].kind != hal_arg_address || r->args[i].space != hal_space_global)
+        return rvhal_error(RVHAL_INVALID_ARGUMENT, "%s: argument %u has binding slot %d but is no global buffer", who,
+                           i, (int)arg_bindings[i]);
+      if ((uint32_t)arg_bindings[i] >= 65536)
+        return rvhal_error(RVHAL_INVALID_ARGUMENT, "%s: argument %u: binding slot %d (at most 65535)", who, i,
+                           (int)arg_bindings[i]);
+      if ((uint32_t)arg_bindings[i] + 1 > slots) slots = (uint32_t)arg_bindings[i] + 1;
+    }
+  int rc;
+  rvhal_cb_op_t *o = add_op(cb, who + strlen("command_buffer_"), RVHAL_CB_KERNEL, &rc);
+  if (!o) return rc;
+  if (arg_bindings) {
+    if (!(o->bindings = malloc((num_args + 1) * sizeof *o->bindings)))
+      return rvhal_error(RVHAL_HOST_IO, "%s: out of host memory for %u arguments", who, num_args);
+    memcpy(o->bindings, arg_bindings, num_args * sizeof *o->bindings);
+  }
+  o->launch = r;
+  rvhal_command_list_t *l = &cb->list;
+  if (l->program && l->program != r->program) l->several_programs = 1;
+  l->program = r->program;
+  cb->num_slots = slots;
+  l->num_ops++;
+  return RVHAL_OK;
+}
+
 int rvhal_command_buffer_kernel(rvhal_command_buffer_t *cb, hal_program_t program, hal_kernel_t kernel,
                                 const hal_ndrange_t *ndrange, const hal_arg_t *args, uint32_t num_args,
                                 uint32_t work_dim, const rvhal_launch_options_t *options, const int32_t *arg_bindings) {
-  if (!ndrange) return rvhal_error(RVHAL_INVALID_ARGUMENT, "command_buffer_kernel: ndrange is NULL");
-  if (num_args && !args)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "command_buffer_kernel: %u arguments but args is NULL", num_args);
+  static const char who[] = "command_buffer_kernel";
   if (num_args > RVHAL_META_MAX_ARGS)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "command_buffer_kernel: %u arguments, at most %u", num_args,
-                       RVHAL_META_MAX_ARGS);
-  size_t pod_bytes = 0;
-  uint32_t slots = cb ? cb->num_slots : 0;
-  for (uint32_t i = 0; i < num_args; i++) {
-    if (args[i].kind == hal_arg_value) {
-      if (args[i].size > 4096 || (args[i].size && !args[i].pod_data))
-        return rvhal_error(RVHAL_INVALID_ARGUMENT, "command_buffer_kernel: argument %u: value of %llu bytes at %p",
-                           i, (unsigned long long)args[i].size, args[i].pod_data);
-      pod_bytes += (size_t)args[i].size;
-    }
-    if (arg_bindings && arg_bindings[i] >= 0) {
-      if (args[i].kind != hal_arg_address || args[i].space != hal_space_global)
-        return rvhal_error(RVHAL_INVALID_ARGUMENT, "command_buffer_kernel: argument %u has binding slot %d but is "
-                           "no global buffer", i, (int)arg_bindings[i]);
-      if ((uint32_t)arg_bindings[i] >= 65536)
-        return rvhal_error(RVHAL_INVALID_ARGUMENT, "command_buffer_kernel: argument %u: binding slot %d (at most "
-                           "65535)", i, (int)arg_bindings[i]);
-      if ((uint32_t)arg_bindings[i] + 1 > slots) slots = (uint32_t)arg_bindings[i] + 1;
-    }
-  }
-  int rc;
-  rvhal_cb_op_t *o = add_op(cb, "kernel", RVHAL_CB_KERNEL, &rc);
-  if (!o) return rc;
-  o->args = calloc(num_args + 1, sizeof *o->args);
-  o->pod = malloc(pod_bytes + 1);
-  o->bindings = arg_bindings ? malloc((num_args + 1) * sizeof *o->bindings) : NULL;
-  if (!o->args || !o->pod || (arg_bindings && !o->bindings)) {
-    free(o->args);
-    free(o->pod);
-    free(o->bindings);
-    return rvhal_error(RVHAL_HOST_IO, "command_buffer_kernel: out of host memory for %u arguments", num_args);
-  }
-  size_t at = 0;
-  for (uint32_t i = 0; i < num_args; i++) {
-    o->args[i] = args[i];
-    if (args[i].kind == hal_arg_value && args[i].size) {
-      memcpy(o->pod + at, args[i].pod_data, (size_t)args[i].size);
-      o->args[i].pod_data = o->pod + at;
-      at += (size_t)args[i].size;
-    }
-    if (arg_bindings) o->bindings[i] = arg_bindings[i];
-  }
-  o->program = program;
-  if (cb->program && cb->program != program) cb->several_programs = 1;
-  cb->program = program;
-  o->kernel = kernel;
-  o->ndrange = *ndrange;
-  o->num_args = num_args;
-  o->work_dim = work_dim;
-  if (options) {
-    o->options = *options;
-    o->has_options = 1;
-  }
-  cb->num_slots = slots;
-  cb->num_ops++;
-  return RVHAL_OK;
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "%s: %u arguments, at most %u", who, num_args, RVHAL_META_MAX_ARGS);
+  rvhal_launch_request_t *r;
+  RVHAL_RETURN_IF_ERROR(
+      rvhal_launch_request_make(who, program, kernel, ndrange, args, num_args, work_dim, options, &r));
+  int rc = add_launch(cb, who, r, arg_bindings);
+  if (rc) rvhal_launch_request_release(r);
+  return rc;
+}
+
+int rvhal_command_buffer_launch(rvhal_command_buffer_t *cb, const rvhal_launch_request_t *request,
+                                const int32_t *arg_bindings) {
+  static const char who[] = "command_buffer_launch";
+  if (!request) return rvhal_error(RVHAL_INVALID_ARGUMENT, "%s: request is NULL", who);
+  rvhal_launch_request_retain(request);
+  int rc = add_launch(cb, who, request, arg_bindings);
+  if (rc) rvhal_launch_request_release(request);
+  return rc;
 }
 
 int rvhal_command_buffer_copy(rvhal_command_buffer_t *cb, hal_addr_t dst, hal_addr_t src, hal_size_t size) {
@@ -142,7 +136,7 @@ int rvhal_command_buffer_copy(rvhal_command_buffer_t *cb, hal_addr_t dst, hal_ad
   o->dst = dst;
   o->src = src;
   o->size = size;
-  cb->num_ops++;
+  cb->list.num_ops++;
   return RVHAL_OK;
 }
 
@@ -156,14 +150,14 @@ int rvhal_command_buffer_fill(rvhal_command_buffer_t *cb, hal_addr_t dst, const 
   o->size = size;
   memcpy(o->pattern, pattern, (size_t)pattern_size);
   o->pattern_size = pattern_size;
-  cb->num_ops++;
+  cb->list.num_ops++;
   return RVHAL_OK;
 }
 
 int rvhal_command_buffer_barrier(rvhal_command_buffer_t *cb) {
   int rc;
   if (!add_op(cb, "barrier", RVHAL_CB_BARRIER, &rc)) return rc;
-  cb->num_ops++;
+  cb->list.num_ops++;
   return RVHAL_OK;
 }
 
@@ -172,18 +166,4 @@ int rvhal_command_buffer_end(rvhal_command_buffer_t *cb) {
   if (cb->ended) return rvhal_error(RVHAL_INVALID_ARGUMENT, "command_buffer_end: recording has ended already");
   cb->ended = 1;
   return RVHAL_OK;
-}
-
-int rvhal_enqueue_command_buffer(rvhal_queue_t *q, const rvhal_dependencies_t *deps,
-                                 const rvhal_command_buffer_t *cb, const hal_addr_t *bindings, uint32_t num_bindings,
-                                 rvhal_event_t **out_event) {
-  if (!q || !cb) return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: NULL queue or command buffer");
-  if (!cb->ended)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: still recording (call command_buffer_end)");
-  if (rvhal_queue_device(q) != cb->device)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: recorded for another device than the queue's");
-  if (num_bindings < cb->num_slots || (num_bindings && !bindings))
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: the buffer uses %u binding slots, %u given%s",
-                       cb->num_slots, num_bindings, num_bindings && !bindings ? " (bindings is NULL)" : "");
-  return rvhal_queue_enqueue_recorded(q, deps, (rvhal_command_buffer_t *)cb, bindings, num_bindings, out_event);
 }

@@ -6,10 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device/device_internal.h"
+#include "launch/launch.h"
+#include "memory/memory.h"
+#include "observe/observe.h"
+#include "program/program.h"
 #include "queue/command_buffer.h"
 #include "queue/event.h"
-#include "observe/profile.h"
+#include "queue/queues.h"
 #include "queue/sync.h"
 
 typedef enum {
@@ -24,11 +27,9 @@ typedef enum {
   CMD_COMMAND_BUFFER,
 } cmd_kind_t;
 
-/* A launch's arguments up to these sizes live in its command; ended
- * commands are kept for reuse, up to CMD_POOL a queue: most enqueues then
- * allocate nothing but their event. */
-#define CMD_INLINE_ARGS 8
-#define CMD_INLINE_POD 64
+/* Ended commands are kept for reuse, up to CMD_POOL a queue: most
+ * enqueues then allocate nothing but their event (and a launch request,
+ * unless the caller made one). */
 #define CMD_POOL 64
 
 typedef struct cmd {
@@ -42,17 +43,8 @@ typedef struct cmd {
   uint32_t num_wait_sems, num_signal_sems;
   union {
     struct {
-      hal_program_t program;
-      hal_kernel_t kernel;
-      hal_ndrange_t ndrange;
-      hal_arg_t *args; /* POD values point into pod */
-      uint8_t *pod;
-      uint32_t num_args, work_dim;
-      rvhal_launch_options_t options;
-      int has_options;
+      const rvhal_launch_request_t *launch; /* a reference */
       int named; /* the event's `what` has the kernel's name, not its handle */
-      hal_arg_t args_inline[CMD_INLINE_ARGS];
-      uint8_t pod_inline[CMD_INLINE_POD];
     } k;
     struct {
       hal_addr_t dst, src;
@@ -110,6 +102,10 @@ struct rvhal_queue {
   uint32_t fly_head, num_fly;
 };
 
+struct rvhal_queues {
+  rvhal_queue_t *list; /* the device's queues (under its lock) */
+};
+
 static uint32_t next_queue_id;
 
 /* ---- dependencies ---------------------------------------------------------- */
@@ -155,8 +151,7 @@ static int run_command(rvhal_queue_t *q, cmd_t *c) {
   switch (c->kind) {
   case CMD_KERNEL: {
     rvhal_launch_times_t t;
-    int rc = rvhal_launch_run(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
-                              c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL, &t);
+    int rc = rvhal_launch_run(d, c->u.k.launch, &t);
     if (rc == RVHAL_OK) set_device_times(c, &t);
     return rc;
   }
@@ -167,7 +162,7 @@ static int run_command(rvhal_queue_t *q, cmd_t *c) {
   case CMD_FREE: return rvhal_mem_free(d, c->u.mem.dst);
   case CMD_COMMAND_BUFFER: {
     rvhal_launch_times_t t;
-    int rc = rvhal_cmdlist_run(d, c->u.list.cb, c->u.list.bindings, c->u.list.num_bindings, &t);
+    int rc = rvhal_cmdlist_run(d, &c->u.list.cb->list, c->u.list.bindings, &t); /* (bindings checked at enqueue) */
     set_device_times(c, &t);
     return rc;
   }
@@ -191,10 +186,7 @@ static void free_command(cmd_t *c) {
   free(c->wait_events);
   free(c->wait_sems);
   free(c->signal_sems);
-  if (c->kind == CMD_KERNEL) {
-    if (c->u.k.args != c->u.k.args_inline) free(c->u.k.args);
-    if (c->u.k.pod != c->u.k.pod_inline) free(c->u.k.pod);
-  }
+  if (c->kind == CMD_KERNEL) rvhal_launch_request_release(c->u.k.launch);
   if (c->kind == CMD_COMMAND_BUFFER) {
     free(c->u.list.bindings);
     if (c->u.list.cb) rvhal_command_buffer_release_locked(c->u.list.cb);
@@ -245,8 +237,8 @@ static void finish_command(rvhal_queue_t *q, cmd_t *c, int status, const char *m
  * Device lock and sync lock held. */
 static void name_kernel_command(rvhal_queue_t *q, cmd_t *c) {
   if (c->kind != CMD_KERNEL || c->u.k.named) return;
-  rvhal_program_obj_t *p = rvhal_program_get(q->device, c->u.k.program);
-  rvhal_kernel_entry_t *k = p ? rvhal_kernel_get(p, c->u.k.kernel) : NULL;
+  const rvhal_program_obj_t *p = rvhal_program_get(q->device, c->u.k.launch->program);
+  const rvhal_kernel_entry_t *k = p ? rvhal_kernel_get(p, c->u.k.launch->kernel) : NULL;
   if (!k || !k->name) return;
   const char *rest = strchr(c->event->what, '(');
   size_t n = strlen(k->name) + (rest ? strlen(rest) : 0) + 16;
@@ -288,7 +280,7 @@ static void process_head(rvhal_queue_t *q) {
        * another queue's launches hold the device. The profile's file is the
        * device's, written under its lock. */
       rvhal_device_t *d = q->device;
-      const int lock = c->kind == CMD_KERNEL || c->kind == CMD_COMMAND_BUFFER || d->profile;
+      const int lock = c->kind == CMD_KERNEL || c->kind == CMD_COMMAND_BUFFER || rvhal_observe_profiling(d);
       if (lock) rvhal_device_lock(d);
       if (c->kind == CMD_KERNEL && !c->u.k.named) {
         rvhal_sync_lock();
@@ -298,8 +290,8 @@ static void process_head(rvhal_queue_t *q) {
       rc = run_command(q, c);
       if (rc != RVHAL_OK) message = rvhal_sync_strdup(rvhal_last_error());
       if (lock) {
-        rvhal_profile_queue_command(d->profile, d->created_ns, q->id, c->event->what, c->event->times.queued_ns,
-                                    c->event->times.submitted_ns, t0, rvhal_now_ns());
+        rvhal_observe_queue_command(d, q->id, c->event->what, c->event->times.queued_ns, c->event->times.submitted_ns,
+                                    t0, rvhal_now_ns());
         rvhal_device_unlock(d);
       }
     }
@@ -335,13 +327,14 @@ static int can_submit(const rvhal_queue_t *q) {
   const cmd_t *c = q->head;
   const char *cause;
   const rvhal_device_t *d = q->device;
-  if (!c || q->cancel_all || q->failed || q->num_fly >= RVHAL_RING_SLOTS || d->options.counters || d->profile)
+  if (!c || q->cancel_all || q->failed || q->num_fly >= RVHAL_RING_SLOTS || rvhal_device_options(d)->counters ||
+      rvhal_observe_profiling(d))
     return 0;
   /* A command buffer goes behind launches on the device only if it needs no
    * encoding (the queue's thread holds the device's lock then). */
   if (c->kind != CMD_KERNEL &&
       (c->kind != CMD_COMMAND_BUFFER ||
-       (q->num_fly && !rvhal_cmdlist_ready((rvhal_device_t *)d, c->u.list.cb))))
+       (q->num_fly && !rvhal_cmdlist_ready((rvhal_device_t *)d, &c->u.list.cb->list))))
     return 0;
   return deps_state(c, &cause) == DEPS_MET;
 }
@@ -359,7 +352,7 @@ static void submit_head(rvhal_queue_t *q) {
   rvhal_sync_unlock();
   if (first) {
     rvhal_device_lock(d);
-    (void)rvhal_launch_hold(d); /* a print callback must not launch meanwhile (the lock keeps others out) */
+    (void)rvhal_device_hold(d); /* a print callback must not launch meanwhile (the lock keeps others out) */
   }
   rvhal_clear_error();
   f->t0 = rvhal_now_ns();
@@ -367,19 +360,19 @@ static void submit_head(rvhal_queue_t *q) {
   f->ran = 0;
   f->times = (rvhal_launch_times_t){0};
   if (f->list) {
-    f->rc = rvhal_cmdlist_submit(d, c->u.list.cb, c->u.list.bindings, !first, &f->lf);
+    rvhal_command_list_t *list = &c->u.list.cb->list;
+    f->rc = rvhal_cmdlist_submit(d, list, c->u.list.bindings, !first, &f->lf);
     if (f->rc == RVHAL_UNSUPPORTED) {
       /* the host runs it (can_submit let it through only with nothing on
        * the device), its launches the blocking way */
-      rvhal_launch_release(d);
-      f->rc = first ? rvhal_cmdlist_run(d, c->u.list.cb, c->u.list.bindings, c->u.list.num_bindings, &f->times)
+      rvhal_device_release(d);
+      f->rc = first ? rvhal_cmdlist_run(d, list, c->u.list.bindings, &f->times)
                     : rvhal_error(RVHAL_BUSY, "command buffer: not ready behind other launches");
-      (void)rvhal_launch_hold(d);
+      (void)rvhal_device_hold(d);
       f->ran = 1;
     }
   } else {
-    f->rc = rvhal_launch_submit(d, c->u.k.program, c->u.k.kernel, &c->u.k.ndrange, c->u.k.args, c->u.k.num_args,
-                                c->u.k.work_dim, c->u.k.has_options ? &c->u.k.options : NULL, !first, &f->l);
+    f->rc = rvhal_launch_submit(d, c->u.k.launch, !first, &f->l);
   }
   f->message = f->rc != RVHAL_OK ? rvhal_sync_strdup(rvhal_last_error()) : NULL;
   rvhal_sync_lock();
@@ -404,16 +397,17 @@ static void complete_oldest(rvhal_queue_t *q) {
   char *message = of->message, *failure = NULL; /* (the flight's message is this thread's now) */
   if (rc == RVHAL_OK && !ran) {
     rvhal_clear_error();
-    rc = list ? rvhal_cmdlist_complete(d, c->u.list.cb, &of->lf, more, &times) : rvhal_launch_complete(d, &l, more);
+    rc = list ? rvhal_cmdlist_complete(d, &c->u.list.cb->list, &of->lf, more, &times)
+              : rvhal_launch_complete(d, &l, more);
     if (!list) times = l.times;
     if (rc != RVHAL_OK) message = rvhal_sync_strdup(rvhal_last_error());
   }
   if (rc == RVHAL_OK) set_device_times(c, &times);
   uint64_t t1 = rvhal_now_ns();
-  rvhal_profile_queue_command(d->profile, d->created_ns, q->id, c->event->what, c->event->times.queued_ns,
-                              c->event->times.submitted_ns, t0, t1);
+  rvhal_observe_queue_command(d, q->id, c->event->what, c->event->times.queued_ns, c->event->times.submitted_ns, t0,
+                              t1);
   if (!more) {
-    rvhal_launch_release(d);
+    rvhal_device_release(d);
     rvhal_device_unlock(d);
   }
   rvhal_sync_lock();
@@ -465,9 +459,10 @@ int rvhal_queue_create(rvhal_device_t *device, rvhal_queue_t **out_queue) {
     free(q);
     return rvhal_error(RVHAL_HOST_IO, "queue_create: cannot start the queue's thread: %s", strerror(err));
   }
+  rvhal_queues_t *qs = rvhal_device_modules(device)->queues;
   rvhal_device_lock(device);
-  q->next_on_device = device->queues;
-  device->queues = q;
+  q->next_on_device = qs->list;
+  qs->list = q;
   rvhal_device_unlock(device);
   *out_queue = q;
   return RVHAL_OK;
@@ -493,8 +488,9 @@ static void stop_and_free(rvhal_queue_t *q, int cancel) {
 void rvhal_queue_destroy(rvhal_queue_t *q) {
   if (!q) return;
   rvhal_device_t *d = q->device;
+  rvhal_queues_t *qs = rvhal_device_modules(d)->queues;
   rvhal_device_lock(d);
-  for (rvhal_queue_t **p = &d->queues; *p; p = &(*p)->next_on_device)
+  for (rvhal_queue_t **p = &qs->list; *p; p = &(*p)->next_on_device)
     if (*p == q) {
       *p = q->next_on_device;
       break;
@@ -503,12 +499,19 @@ void rvhal_queue_destroy(rvhal_queue_t *q) {
   stop_and_free(q, 0);
 }
 
-void rvhal_queues_device_deleted(rvhal_device_t *d) {
-  while (d->queues) {
-    rvhal_queue_t *q = d->queues;
-    d->queues = q->next_on_device;
+int rvhal_queues_create(rvhal_queues_t **out_queues) {
+  if (!(*out_queues = calloc(1, sizeof **out_queues))) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
+  return RVHAL_OK;
+}
+
+void rvhal_queues_destroy(rvhal_queues_t *qs) {
+  if (!qs) return;
+  while (qs->list) {
+    rvhal_queue_t *q = qs->list;
+    qs->list = q->next_on_device;
     stop_and_free(q, 1);
   }
+  free(qs);
 }
 
 rvhal_device_t *rvhal_queue_device(const rvhal_queue_t *q) { return q ? q->device : NULL; }
@@ -546,8 +549,7 @@ int rvhal_queue_finish(rvhal_queue_t *q, uint32_t timeout_ms) {
   rvhal_sync_unlock();
   char what[48];
   snprintf(what, sizeof what, "queue %u: finish", q->id);
-  rvhal_profile_host_call(q->device->profile, q->device->created_ns, RVHAL_PROFILE_TRACK_WAITS, what, 0, waited_from,
-                          rvhal_now_ns());
+  rvhal_observe_host_wait(q->device, what, waited_from, rvhal_now_ns());
   return rc;
 }
 
@@ -666,71 +668,49 @@ static int submit_chain(rvhal_queue_t *q, cmd_t *first, cmd_t *last, rvhal_event
 
 static int submit(rvhal_queue_t *q, cmd_t *c, rvhal_event_t **out_event) { return submit_chain(q, c, c, out_event); }
 
-/* A kernel command, not yet on the queue (submit puts it there). */
-static cmd_t *build_kernel(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_program_t program,
-                           hal_kernel_t kernel, const hal_ndrange_t *ndrange, const hal_arg_t *args, uint32_t num_args,
-                           uint32_t work_dim, const rvhal_launch_options_t *options, int *out_rc) {
-#define FAIL_(...) return (*out_rc = rvhal_error(__VA_ARGS__), NULL)
-  if (!ndrange) FAIL_(RVHAL_INVALID_ARGUMENT, "enqueue_kernel: ndrange is NULL");
-  if (num_args && !args) FAIL_(RVHAL_INVALID_ARGUMENT, "enqueue_kernel: %u arguments but args is NULL", num_args);
-  size_t pod_bytes = 0;
-  for (uint32_t i = 0; i < num_args; i++)
-    if (args[i].kind == hal_arg_value) {
-      if (args[i].size > 4096 || (args[i].size && !args[i].pod_data))
-        FAIL_(RVHAL_INVALID_ARGUMENT, "enqueue_kernel: argument %u: value of %llu bytes at %p", i,
-              (unsigned long long)args[i].size, args[i].pod_data);
-      pod_bytes += (size_t)args[i].size;
-    }
+/* A kernel command, not yet on the queue (submit puts it there); it takes
+ * over the caller's reference to r. */
+static cmd_t *build_kernel(rvhal_queue_t *q, const rvhal_dependencies_t *deps, const rvhal_launch_request_t *r,
+                           int *out_rc) {
   /* The kernel's name for messages, if the device is free to say: never
    * wait here for launches under way (the queue names it when it submits). */
   char label[64];
-  snprintf(label, sizeof label, "#%llu", (unsigned long long)kernel);
+  snprintf(label, sizeof label, "#%llu", (unsigned long long)r->kernel);
   int named = 0;
-  if (q && pthread_mutex_trylock(&q->device->lock) == 0) {
-    rvhal_program_obj_t *p = rvhal_program_get(q->device, program);
-    rvhal_kernel_entry_t *k = p ? rvhal_kernel_get(p, kernel) : NULL;
+  if (q && rvhal_device_trylock(q->device)) {
+    const rvhal_program_obj_t *p = rvhal_program_get(q->device, r->program);
+    const rvhal_kernel_entry_t *k = p ? rvhal_kernel_get(p, r->kernel) : NULL;
     if (k && k->name) named = snprintf(label, sizeof label, "%s", k->name) > 0;
     rvhal_device_unlock(q->device);
   }
   cmd_t *c = new_command(q, CMD_KERNEL, deps, label, out_rc);
-  if (!c) return NULL;
+  if (!c) {
+    rvhal_launch_request_release(r);
+    return NULL;
+  }
   c->u.k.named = named;
-  c->u.k.args = num_args <= CMD_INLINE_ARGS ? c->u.k.args_inline : calloc(num_args + 1, sizeof *c->u.k.args);
-  c->u.k.pod = pod_bytes <= CMD_INLINE_POD ? c->u.k.pod_inline : malloc(pod_bytes + 1);
-  if (!c->u.k.args || !c->u.k.pod) {
-    rvhal_sync_lock();
-    discard_command(c);
-    rvhal_sync_unlock();
-    FAIL_(RVHAL_HOST_IO, "enqueue_kernel: out of host memory for %u arguments", num_args);
-  }
-  size_t at = 0;
-  for (uint32_t i = 0; i < num_args; i++) {
-    c->u.k.args[i] = args[i];
-    if (args[i].kind == hal_arg_value && args[i].size) {
-      memcpy(c->u.k.pod + at, args[i].pod_data, (size_t)args[i].size);
-      c->u.k.args[i].pod_data = c->u.k.pod + at;
-      at += (size_t)args[i].size;
-    }
-  }
-  c->u.k.program = program;
-  c->u.k.kernel = kernel;
-  c->u.k.ndrange = *ndrange;
-  c->u.k.num_args = num_args;
-  c->u.k.work_dim = work_dim;
-  if (options) {
-    c->u.k.options = *options;
-    c->u.k.has_options = 1;
-  }
+  c->u.k.launch = r;
   return c;
-#undef FAIL_
 }
 
 int rvhal_enqueue_kernel(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_program_t program,
                          hal_kernel_t kernel, const hal_ndrange_t *ndrange, const hal_arg_t *args,
                          uint32_t num_args, uint32_t work_dim, const rvhal_launch_options_t *options,
                          rvhal_event_t **out_event) {
+  rvhal_launch_request_t *r;
+  RVHAL_RETURN_IF_ERROR(
+      rvhal_launch_request_make("enqueue_kernel", program, kernel, ndrange, args, num_args, work_dim, options, &r));
   int rc;
-  cmd_t *c = build_kernel(q, deps, program, kernel, ndrange, args, num_args, work_dim, options, &rc);
+  cmd_t *c = build_kernel(q, deps, r, &rc);
+  return c ? submit(q, c, out_event) : rc;
+}
+
+int rvhal_enqueue_launch(rvhal_queue_t *q, const rvhal_dependencies_t *deps, const rvhal_launch_request_t *request,
+                         rvhal_event_t **out_event) {
+  if (!request) return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_launch: request is NULL");
+  rvhal_launch_request_retain(request);
+  int rc;
+  cmd_t *c = build_kernel(q, deps, request, &rc);
   return c ? submit(q, c, out_event) : rc;
 }
 
@@ -795,8 +775,20 @@ int rvhal_enqueue_fill(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_a
 
 /* ---- command buffers (command_buffer.c records them) --------------------- */
 
-int rvhal_queue_enqueue_recorded(rvhal_queue_t *q, const rvhal_dependencies_t *deps, rvhal_command_buffer_t *cb,
-                                 const hal_addr_t *bindings, uint32_t num_bindings, rvhal_event_t **out_event) {
+/* The buffer as one queue command; it holds a reference. */
+int rvhal_enqueue_command_buffer(rvhal_queue_t *q, const rvhal_dependencies_t *deps,
+                                 const rvhal_command_buffer_t *command_buffer, const hal_addr_t *bindings,
+                                 uint32_t num_bindings, rvhal_event_t **out_event) {
+  if (!q || !command_buffer)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: NULL queue or command buffer");
+  rvhal_command_buffer_t *cb = (rvhal_command_buffer_t *)command_buffer;
+  if (!cb->ended)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: still recording (call command_buffer_end)");
+  if (q->device != cb->device)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: recorded for another device than the queue's");
+  if (num_bindings < cb->num_slots || (num_bindings && !bindings))
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "enqueue_command_buffer: the buffer uses %u binding slots, %u given%s",
+                       cb->num_slots, num_bindings, num_bindings && !bindings ? " (bindings is NULL)" : "");
   int rc;
   cmd_t *c = new_command(q, CMD_COMMAND_BUFFER, deps, NULL, &rc);
   if (!c) return rc;

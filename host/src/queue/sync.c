@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "device/device_internal.h"
+#include "base/internal.h"
 #include "rvhal/queue.h"
 
 static pthread_mutex_t sync_mutex = PTHREAD_MUTEX_INITIALIZER;

@@ -8,7 +8,7 @@
  * headers, program headers, section headers and symbols are read into
  * class-neutral structs by the read_* helpers below, which are the only code
  * that knows the Elf32_* and Elf64_* layouts. */
-#include "program/elf_loader.h"
+#include "base/elf_loader.h"
 
 #include <elf.h>
 #include <inttypes.h>

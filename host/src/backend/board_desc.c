@@ -3,7 +3,7 @@
  * string of printable characters without quotes or backslashes; one key,
  * debug_doorbell, takes a word and its arguments ("none", "msip <address>",
  * "ssip"). */
-#include "device/board_desc.h"
+#include "backend/board_desc.h"
 
 #include <errno.h>
 #include <stddef.h>

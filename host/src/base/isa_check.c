@@ -1,5 +1,5 @@
 /* Kernel ISA against device ISA (isa_check.h). */
-#include "program/isa_check.h"
+#include "base/isa_check.h"
 
 #include <stdio.h>
 #include <string.h>

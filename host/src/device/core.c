@@ -1,4 +1,6 @@
-/* Device lifetime: options, memory layout, boot of the firmware, delete. */
+/* The device core (core.h): options, memory map, the backend, boot of the
+ * firmware, the lock. rvhal_device_create (device_compose.c) builds the
+ * rest of a device on it. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
@@ -8,21 +10,12 @@
 #include <unistd.h>
 
 #include "base/cpu_wait.h"
+#include "base/profile_spec.h"
 #include "device/device_internal.h"
-#include "observe/profile.h"
 
 /* Environment overrides for options left at 0, so any program can be
  * steered without code changes. */
-static int env_u32(const char *name, uint32_t *v) {
-  const char *s = getenv(name);
-  if (!s || !*s) return RVHAL_OK;
-  char *end;
-  errno = 0;
-  unsigned long long x = strtoull(s, &end, 10);
-  if (errno || *end || x > UINT32_MAX) return rvhal_error(RVHAL_INVALID_ARGUMENT, "%s=%s is not a number", name, s);
-  *v = (uint32_t)x;
-  return RVHAL_OK;
-}
+#define env_u32 rvhal_env_u32
 
 /* $RVHAL_TLB_CARE_OFF: "colouring", "flush", comma-separated. */
 static int env_tlb_care_off(uint32_t *v) {
@@ -52,7 +45,7 @@ static int resolve_options(const rvhal_board_desc_t *board, const rvhal_device_o
      * (a program the user did not write must not fail for it). */
     static int warned;
     const char *p = getenv("RVHAL_PROFILE");
-    if (p && *p && rvhal_profile_check_spec(p) == RVHAL_OK) o->profile = p;
+    if (p && *p && rvhal_profile_spec_each(p, NULL, NULL) == RVHAL_OK) o->profile = p;
     else if (p && *p && !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
       fprintf(stderr, "rvhal: RVHAL_PROFILE ignored: %s\n", rvhal_last_error());
     rvhal_clear_error();
@@ -145,25 +138,17 @@ static void write_boot_config(rvhal_device_t *d) {
                         : (uint64_t)d->options.linger_us * d->kind->board.timebase_hz / 1000000u;
 }
 
-/* A restart keeps global memory. A non-coherent backend's device is reset
- * from the host's mirror (gdb_backend.c): what the kernels wrote is read
- * back first, from a device still there (else the host's last view stays). */
-static int read_back(void *d, hal_addr_t addr, hal_size_t size) { return rvhal_dev_invalidate(d, addr, size); }
-
+/* A non-coherent backend's device starts from the host's mirror of global
+ * memory: a restart reads back what the kernels wrote first (memory.h). */
 int rvhal_device_boot(rvhal_device_t *d) {
   rvhal_backend_t *be = d->backend;
-  if (!rvhal_dev_coherent(d) && d->boots) {
-    pthread_mutex_lock(&d->heap_lock);
-    if (rvhal_allocator_for_each(d->heap, read_back, d)) rvhal_clear_error();
-    pthread_mutex_unlock(&d->heap_lock);
-  }
   be->vtable->stop(be);
   /* Fresh control block and print rings; global memory is left alone. So
    * are the plugin's instruction counts: a warm QEMU (qemu_backend.c) has
    * loaded it already, and every plugin zeroes them when it starts. */
   uint8_t *ctrl = be->ram + (d->layout.ctrl - d->layout.ram_base);
   const size_t insns = offsetof(rvhal_ctrl_t, insns), insns_end = insns + sizeof(rvhal_insn_counts_t);
-  if (!be->ram_zero) { /* a first boot skips it: 1.5 MiB of page faults, ~1.1 ms of every create */
+  if (!be->ram_zero) { /* a first boot skips it: page faults in every create (docs/performance.md) */
     memset(ctrl, 0, insns);
     memset(ctrl + insns_end, 0, RVHAL_FW_REGION_SIZE - RVHAL_CTRL_OFFSET - insns_end);
   }
@@ -171,9 +156,7 @@ int rvhal_device_boot(rvhal_device_t *d) {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   be->ram_zero = 0;
   RVHAL_RETURN_IF_ERROR(be->vtable->start(be));
-  d->boots++;
-  rvhal_launch_device_booted(d);
-  rvhal_print_reset_order(&d->print);
+  __atomic_store_n(&d->boots, d->boots + 1, __ATOMIC_RELEASE); /* modules that describe the firmware see it change */
   /* Real time, not wake-ups: an SBI firmware's banner wakes the wait many
    * times before rvhal's firmware runs. Less the time QEMU waited for a CPU
    * on a loaded host, as a launch's deadline (cpu_wait.h: up to 5 times the
@@ -260,9 +243,7 @@ int rvhal_platform_device_info_for(uint32_t index, const rvhal_device_options_t 
   return RVHAL_OK;
 }
 
-int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, rvhal_device_t **out_device) {
-  rvhal_clear_error();
-  if (!out_device) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_create: out_device is NULL");
+int rvhal_device_core_create(uint32_t index, const rvhal_device_options_t *options, rvhal_device_t **out_device) {
   *out_device = NULL;
   const rvhal_device_kind_t *kind = rvhal_device_kind(index);
   if (!kind)
@@ -274,26 +255,25 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
   pthread_mutexattr_init(&ma);
   pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
   pthread_mutex_init(&d->lock, &ma);
-  pthread_mutex_init(&d->heap_lock, NULL);
   pthread_mutexattr_destroy(&ma);
+  d->index = index;
   d->kind = kind;
-  d->next_program = 1;
-  d->next_kernel = 1;
   int rc = resolve_options(&kind->board, options, &d->options);
-  if (!rc) rc = env_u32("RVHAL_HOST_SPIN_NS", &d->host_spin_ns); /* launch.c: 0 by default */
   if (rc) goto fail;
   rvhal_layout_request_t req = {d->options.num_harts, d->options.ram_size, d->options.local_mem_size,
                                 d->options.max_work_group_size, d->options.item_stack_size};
   if ((rc = rvhal_layout_compute(&kind->board, &req, &d->layout))) goto fail;
   fill_info(d);
-  /* A bad profile spec fails before any QEMU starts. */
-  if (d->options.profile && (rc = rvhal_profile_open(d->options.profile, &d->profile))) goto fail;
-  if (d->profile) {
-    char pname[160];
-    snprintf(pname, sizeof pname, "rvhal device %u: %s, %u harts", index, d->info.name, d->info.num_harts);
-    rvhal_profile_name_process(d->profile, pname);
-  }
+  *out_device = d;
+  return RVHAL_OK;
+fail:
+  rvhal_device_core_destroy(d);
+  return rc;
+}
 
+int rvhal_device_core_connect(rvhal_device_t *d) {
+  const rvhal_device_kind_t *kind = d->kind;
+  const rvhal_device_options_t *options = &d->options;
   const char *env_qemu = getenv("RVHAL_QEMU");
   rvhal_qemu_config_t qc = {
       .qemu_path = d->options.qemu_path ? d->options.qemu_path
@@ -309,62 +289,50 @@ int rvhal_device_create(uint32_t index, const rvhal_device_options_t *options, r
       .vlen = d->options.vlen,
   };
   const char *backend = getenv("RVHAL_BACKEND");
-  if (backend && *backend && strcmp(backend, "qemu") && strcmp(backend, "gdb")) {
-    rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_BACKEND=%s: use \"qemu\" (shared memory, the default) or \"gdb\" "
-                     "(GDB remote protocol)", backend);
-    goto fail;
-  }
+  if (backend && *backend && strcmp(backend, "qemu") && strcmp(backend, "gdb"))
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_BACKEND=%s: use \"qemu\" (shared memory, the default) or \"gdb\" "
+                       "(GDB remote protocol)", backend);
   /* A stub rvhal does not start implies the GDB-remote backend. */
-  qc.gdb_remote = options && options->gdb_remote ? options->gdb_remote : env_nonempty("RVHAL_GDB_REMOTE");
+  qc.gdb_remote = options->gdb_remote ? options->gdb_remote : env_nonempty("RVHAL_GDB_REMOTE");
   qc.gdb_spawn = qc.gdb_remote ? NULL : env_nonempty("RVHAL_GDB_SPAWN");
   qc.uart = env_nonempty("RVHAL_UART");
   qc.gdb_reset = getenv("RVHAL_GDB_RESET"); /* "" too: no reset */
   if (qc.gdb_remote || qc.gdb_spawn) {
-    if (backend && !strcmp(backend, "qemu")) {
-      rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_BACKEND=qemu with a GDB stub to attach to (%s): the stub is "
-                       "reached by the gdb backend", qc.gdb_remote ? qc.gdb_remote : qc.gdb_spawn);
-      goto fail;
-    }
+    if (backend && !strcmp(backend, "qemu"))
+      return rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_BACKEND=qemu with a GDB stub to attach to (%s): the stub is "
+                         "reached by the gdb backend", qc.gdb_remote ? qc.gdb_remote : qc.gdb_spawn);
     backend = "gdb";
   }
-  if (backend && !strcmp(backend, "gdb")) rc = rvhal_gdb_backend_create(&qc, &d->backend);
-  else rc = rvhal_qemu_backend_create(&qc, &d->backend);
-  if (rc) goto fail;
+  if (backend && !strcmp(backend, "gdb")) RVHAL_RETURN_IF_ERROR(rvhal_gdb_backend_create(&qc, &d->backend));
+  else RVHAL_RETURN_IF_ERROR(rvhal_qemu_backend_create(&qc, &d->backend));
   d->ctrl = (rvhal_ctrl_t *)(d->backend->ram + (d->layout.ctrl - d->layout.ram_base));
-  if ((rc = rvhal_allocator_create(d->layout.heap_base, d->layout.heap_size, &d->heap))) goto fail;
-  rvhal_allocator_set_colouring(d->heap, !(d->options.tlb_care_off & RVHAL_TLB_NO_COLOURING));
-  if ((rc = rvhal_allocator_create(d->layout.staging_base, d->layout.staging_size, &d->staging))) goto fail;
-  rvhal_print_init(&d->print, d->options.print_fn, d->options.print_user);
-  rvhal_counters_init(d);
-  if (d->counters.debug_link) rvhal_profile_debug_link(d->profile);
-  d->created_ns = rvhal_now_ns();
-  cpu_set_t cpus;
-  d->host_cpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? (uint32_t)CPU_COUNT(&cpus) : 1;
-  if (d->host_cpus < 1) d->host_cpus = 1;
-  if ((rc = rvhal_device_boot(d))) goto fail;
-  if ((rc = rvhal_progress_thread_start(d))) goto fail;
-  *out_device = d;
   return RVHAL_OK;
-fail:
-  rvhal_device_delete(d);
-  return rc;
 }
 
-void rvhal_device_delete(rvhal_device_t *d) {
+void rvhal_device_core_destroy(rvhal_device_t *d) {
   if (!d) return;
-  rvhal_progress_thread_stop(d);
-  rvhal_queues_device_deleted(d); /* before the lock: their threads may be waiting for it */
-  rvhal_launch_release(d); /* deleted from a print callback: undefined, but not a loop here */
-  while (d->programs) rvhal_program_free(d, d->programs->handle);
-  rvhal_profile_close(d->profile);
   if (d->backend) d->backend->vtable->destroy(d->backend);
-  rvhal_allocator_destroy(d->heap);
-  rvhal_allocator_destroy(d->staging);
-  rvhal_print_free(&d->print);
   pthread_mutex_destroy(&d->lock);
-  pthread_mutex_destroy(&d->heap_lock);
   free(d);
 }
+
+void rvhal_device_set_modules(rvhal_device_t *d, const rvhal_device_modules_t *modules) { d->modules = *modules; }
+const rvhal_device_modules_t *rvhal_device_modules(const rvhal_device_t *d) { return &d->modules; }
+uint32_t rvhal_device_index(const rvhal_device_t *d) { return d->index; }
+const rvhal_device_options_t *rvhal_device_options(const rvhal_device_t *d) { return &d->options; }
+const rvhal_layout_t *rvhal_device_layout(const rvhal_device_t *d) { return &d->layout; }
+rvhal_backend_t *rvhal_device_backend(const rvhal_device_t *d) { return d->backend; }
+rvhal_ctrl_t *rvhal_device_ctrl(const rvhal_device_t *d) { return d->ctrl; }
+uint64_t rvhal_device_boots(const rvhal_device_t *d) { return __atomic_load_n(&d->boots, __ATOMIC_ACQUIRE); }
+
+void rvhal_device_lock(const rvhal_device_t *d) { pthread_mutex_lock((pthread_mutex_t *)&d->lock); }
+void rvhal_device_unlock(const rvhal_device_t *d) { pthread_mutex_unlock((pthread_mutex_t *)&d->lock); }
+int rvhal_device_trylock(const rvhal_device_t *d) { return pthread_mutex_trylock((pthread_mutex_t *)&d->lock) == 0; }
+int rvhal_device_hold(const rvhal_device_t *d) {
+  return !__atomic_exchange_n((int *)&d->busy, 1, __ATOMIC_ACQUIRE);
+}
+void rvhal_device_release(const rvhal_device_t *d) { __atomic_store_n((int *)&d->busy, 0, __ATOMIC_RELEASE); }
+int rvhal_device_busy(const rvhal_device_t *d) { return __atomic_load_n(&d->busy, __ATOMIC_ACQUIRE); }
 
 int rvhal_device_host_pid(const rvhal_device_t *d, long *out_pid) {
   if (!d || !out_pid) return rvhal_error(RVHAL_INVALID_ARGUMENT, "device_host_pid: NULL argument");
@@ -375,16 +343,3 @@ int rvhal_device_host_pid(const rvhal_device_t *d, long *out_pid) {
 }
 
 const rvhal_device_info_t *rvhal_device_get_info(const rvhal_device_t *d) { return d ? &d->info : NULL; }
-
-void rvhal_device_set_print_fn(rvhal_device_t *d, rvhal_print_fn_t fn, void *user) {
-  RVHAL_DEVICE_GUARD(d);
-  if (!d) return;
-  d->options.print_fn = fn;
-  d->options.print_user = user;
-  rvhal_print_set_output(&d->print, fn, user);
-}
-
-void rvhal_device_get_print_fn(const rvhal_device_t *d, rvhal_print_fn_t *out_fn, void **out_user) {
-  if (out_fn) *out_fn = d ? d->options.print_fn : NULL;
-  if (out_user) *out_user = d ? d->options.print_user : NULL;
-}
