@@ -68,7 +68,7 @@ run() { # ICD DIR EXE -> "N mismatches, S s" or the failure
   fi
 }
 
-printf '%-10s | %-34s | %-34s | %s\n' program "rvhal (qemu-virt RV64, ${RVHAL_HARTS:-4} harts)" "POCL (pthread)" sizes
+printf '%-10s | %-34s | %-34s | %s\n' program "rvhal (${RVHAL_OPENCL_DEFAULT_DEVICE:-qemu-virt-rv64}, ${RVHAL_HARTS:-4} harts)" "POCL (pthread)" sizes
 for p in $programs; do
   d=$T/OpenCL/$p
   src=$(ls "$d"/*.c | head -1)

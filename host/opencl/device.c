@@ -13,6 +13,7 @@
 
 static struct _cl_device_id *devices;
 static cl_uint num_devices;
+static cl_uint default_device; /* CL_DEVICE_TYPE_DEFAULT: $RVHAL_OPENCL_DEFAULT_DEVICE, else the first */
 static pthread_once_t devices_once = PTHREAD_ONCE_INIT;
 
 static int isa_has(const char *isa, char ext) {
@@ -48,6 +49,29 @@ static rvhal_device_options_t context_options(uint32_t index, const rvhal_device
   return o;
 }
 
+/* Programs that take the default device (CL_DEVICE_TYPE_DEFAULT) run on
+ * the one $RVHAL_OPENCL_DEFAULT_DEVICE names (a catalogue name, as `rvhal
+ * info` lists them: qemu-virt-rv32, ...); an unknown name is said once on
+ * stderr, with the names there are, and the first device stays the default. */
+static void pick_default(void) {
+  const char *want = getenv("RVHAL_OPENCL_DEFAULT_DEVICE");
+  if (!want || !*want) return;
+  char names[512] = "";
+  size_t o = 0;
+  for (cl_uint i = 0; i < num_devices; i++) {
+    const rvhal_device_info_t *info;
+    if (rvhal_platform_device_info(devices[i].index, &info) != RVHAL_OK) continue;
+    if (!strcmp(info->name, want)) {
+      default_device = i;
+      return;
+    }
+    int w = snprintf(names + o, sizeof names - o, "%s%s", o ? ", " : "", info->name);
+    if (w > 0 && (size_t)w < sizeof names - o) o += (size_t)w;
+  }
+  fprintf(stderr, "rvhal OpenCL: RVHAL_OPENCL_DEFAULT_DEVICE=%s is no device of this platform (%s); the default "
+                  "stays the first\n", want, names);
+}
+
 static void init_devices(void) {
   const rvhal_platform_info_t *p = rvhal_platform_info();
   devices = calloc(p->num_devices ? p->num_devices : 1, sizeof *devices);
@@ -73,6 +97,7 @@ static void init_devices(void) {
              fp64 ? " cl_khr_fp64" : "");
     num_devices++;
   }
+  pick_default();
 }
 
 cl_uint rvcl_num_devices(void) {
@@ -125,9 +150,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_devic
                      (void *)out, (void *)num_out);
   cl_uint n = 0, total = rvcl_num_devices();
   for (cl_uint i = 0; i < total; i++) {
-    /* Every device is an accelerator; the first is also the default. */
+    /* Every device is an accelerator; one of them is also the default. */
     int match = type == CL_DEVICE_TYPE_ALL || (type & CL_DEVICE_TYPE_ACCELERATOR) ||
-                ((type & CL_DEVICE_TYPE_DEFAULT) && i == 0);
+                ((type & CL_DEVICE_TYPE_DEFAULT) && i == default_device);
     if (!match) continue;
     if (out && n < num_entries) out[n] = &devices[i];
     n++;

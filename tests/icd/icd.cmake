@@ -52,6 +52,19 @@ add_test(NAME icd.buffers.ram512 COMMAND icd_buffers 0 ${RVHAL_TEST_KERNEL_DIR_R
 set_tests_properties(icd.buffers.ram512 PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/buffers;RVHAL_RAM_MIB=512"
                      LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device)
 rvhal_icd_test(kernels RV32)
+# $RVHAL_OPENCL_DEFAULT_DEVICE: a named device as the default, an unknown name.
+if(RVHAL_BUILD_RV32)
+  add_executable(icd_default_device ${RVHAL_SOURCE_DIR}/tests/icd/default_device.c)
+  target_include_directories(icd_default_device PRIVATE ${RVHAL_SOURCE_DIR}/tests/common ${RVHAL_CL_HEADERS})
+  target_link_libraries(icd_default_device PRIVATE ${RVHAL_OPENCL_LOADER})
+  add_dependencies(icd_default_device RvhalOpenCL ${RVHAL_DEVICE_TARGETS})
+  foreach(want qemu-virt-rv32 no-such-device)
+    add_test(NAME icd.default_device.${want} COMMAND icd_default_device)
+    set_tests_properties(icd.default_device.${want} PROPERTIES ENVIRONMENT
+                         "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/default_device;RVHAL_OPENCL_DEFAULT_DEVICE=${want}"
+                         LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device)
+  endforeach()
+endif()
 rvhal_icd_test(events RV32)
 rvhal_icd_test(source RV32 TIMEOUT 300)
 rvhal_icd_test(non_uniform RV32 TIMEOUT 300)

@@ -196,6 +196,9 @@ static void *stub_main(void *arg) {
       stub_put(s, no_ack, "O");
       stub_put(s, 1, "O6869");
       stub_put(s, 1, "OK");
+    } else if (!strcmp(pkt, "qRvhalSlow")) { /* a reply later than the client waits */
+      usleep(300 * 1000);
+      stub_put(s, no_ack, "OK");
     } else if (!strcmp(pkt, "p1041")) { /* priv as OpenOCD describes it: 8 bits */
       stub_put(s, no_ack, s->thread == 2 ? "03" : "030");
     } else if (!strncmp(pkt, "P186=", 5) && s->thread == 2 && strlen(pkt) == 21) {
@@ -343,6 +346,17 @@ static void test_liars(void) {
   s.lie = 3;
   r = connect_stub(&s, &t);
   CHECK_FAILS(rvhal_rsp_write_mem(r, s.base, buf, 8), RVHAL_DEVICE_LOST, "replied 'E14'");
+  disconnect(&s, r, t);
+  /* a reply that comes after the client stopped waiting: the connection
+   * is out of step, and the late "OK" must not answer the next request */
+  r = connect_stub(&s, &t);
+  r->timeout_ms = 50;
+  CHECK_FAILS(rvhal_rsp_request(r, "qRvhalSlow"), RVHAL_TIMEOUT, "no reply to 'qRvhalSlow' within 50 ms");
+  usleep(400 * 1000); /* the late reply is in the socket now */
+  r->timeout_ms = 2000;
+  CHECK_FAILS(rvhal_rsp_write_mem(r, s.base, buf, 8), RVHAL_DEVICE_LOST,
+              "the reply to 'qRvhalSlow' failed, so the connection is out of step");
+  CHECK_FAILS(rvhal_rsp_interrupt(r), RVHAL_DEVICE_LOST, "not sending '\\x03'");
   disconnect(&s, r, t);
   /* a stub that closes the connection */
   s.lie = 0;

@@ -109,7 +109,7 @@ static int send_all(rvhal_rsp_t *r, const char *p, size_t n) {
   return RVHAL_OK;
 }
 
-static int recv_packet(rvhal_rsp_t *r) {
+static int recv_packet_once(rvhal_rsp_t *r) {
   for (;;) {
     size_t used = 0;
     const char *why = "";
@@ -140,10 +140,29 @@ static int recv_packet(rvhal_rsp_t *r) {
   }
 }
 
+/* A reply that did not come in time, or came garbled, leaves the stream
+ * out of step: a late reply would be read as the answer to the next
+ * request (a memory read would return a write's "OK"). The connection is
+ * not used again after that. */
+static int recv_packet(rvhal_rsp_t *r) {
+  int rc = recv_packet_once(r);
+  if (rc && !r->lost[0]) snprintf(r->lost, sizeof r->lost, "%s", r->what[0] ? r->what : "?");
+  return rc;
+}
+
+static int refuse_if_lost(rvhal_rsp_t *r, const char *next) {
+  if (!r->lost[0]) return RVHAL_OK;
+  return rvhal_error(RVHAL_DEVICE_LOST,
+                     "gdbstub: not sending '%s': the reply to '%s' failed, so the connection is out of step "
+                     "(a late reply would answer the next request) and is not used again",
+                     next, r->lost);
+}
+
 static int send_n(rvhal_rsp_t *r, const char *payload, size_t len) {
   size_t shown = strcspn(payload, ":"); /* X's binary data is not for messages */
   if (shown > len) shown = len;
   snprintf(r->what, sizeof r->what, "%.*s%s", (int)(shown < 40 ? shown : 40), payload, shown < len ? "..." : "");
+  RVHAL_RETURN_IF_ERROR(refuse_if_lost(r, r->what));
   size_t n = rvhal_rsp_frame(payload, len, r->out, sizeof r->out);
   if (!n || n > r->packet_size + 4)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "gdbstub: packet '%s' is longer than the stub's %zu bytes", r->what,
@@ -178,6 +197,7 @@ int rvhal_rsp_open(rvhal_rsp_t *r, int fd, int timeout_ms) {
   r->packet_size = 256; /* until the stub says */
   r->timeout_ms = timeout_ms;
   r->in_len = 0;
+  r->lost[0] = '\0';
   r->multiprocess = 0;
   r->attached = 0;
   RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, r->want_multiprocess ? "qSupported:multiprocess+;swbreak+;hwbreak+"
@@ -210,6 +230,7 @@ int rvhal_rsp_open(rvhal_rsp_t *r, int fd, int timeout_ms) {
 }
 
 int rvhal_rsp_interrupt(rvhal_rsp_t *r) {
+  RVHAL_RETURN_IF_ERROR(refuse_if_lost(r, "\\x03"));
   snprintf(r->what, sizeof r->what, "\\x03 (interrupt)");
   RVHAL_RETURN_IF_ERROR(send_all(r, "\x03", 1));
   r->halts++;

@@ -41,6 +41,7 @@ typedef struct rvhal_rsp {
   uint64_t halts;      /* \x03 sent */
   uint64_t bytes_read, bytes_written;
   char what[64];       /* the request being answered, for messages */
+  char lost[64];       /* set: the request whose reply failed; the stream is out of step */
   char in[RVHAL_RSP_MAX_PACKET + 16]; /* received, not yet parsed */
   size_t in_len;
   char reply[RVHAL_RSP_MAX_PACKET + 1];
