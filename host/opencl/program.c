@@ -49,6 +49,13 @@ static cl_uint program_parts(cl_program p, cl_program *out) {
   return n;
 }
 
+/* Whether a build with device list devs[0..n) is for p's device (no list: all). */
+static int listed(cl_program p, cl_uint n, const cl_device_id *devs) {
+  for (cl_uint k = 0; k < n; k++)
+    if (devs[k] == p->device) return 1;
+  return n == 0;
+}
+
 /* A context of several devices: a twin of the source program p for each
  * other device. CL_SUCCESS or CL_OUT_OF_HOST_MEMORY. */
 static cl_int add_source_twins(cl_program p) {
@@ -406,9 +413,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl
                        parts[i]->device->info.name);
   /* Each device the list names (every one of the program's without a list). */
   for (cl_uint i = 0; i < np && err == CL_SUCCESS; i++) {
-    cl_uint k = 0;
-    while (k < n && devs[k] != parts[i]->device) k++;
-    if (n && k == n) continue;
+    if (!listed(parts[i], n, devs)) continue;
     pthread_mutex_lock(&parts[i]->lock);
     err = build(fn, parts[i], options);
     pthread_mutex_unlock(&parts[i]->lock);
@@ -515,18 +520,27 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const 
   }
   /* Compiling builds the source alone to find its errors; linking builds the
    * objects' sources together (docs/opencl.md). An object may call functions
-   * another defines, or have no kernel: only clang's own errors count here. */
+   * another defines, or have no kernel: only clang's own errors count here.
+   * Each device listed (or every one of the program's) compiles it. */
   char *opts = with_include(options, p->header_dir);
-  err = build(fn, p, opts);
-  free(opts);
-  free(p->options);
-  p->options = strdup(options ? options : "");
-  if (err == CL_BUILD_PROGRAM_FAILURE && p->log && !has_source_error(p->log)) {
-    err = CL_SUCCESS;
-    p->status = CL_BUILD_SUCCESS;
-  }
-  if (err == CL_SUCCESS) p->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
   pthread_mutex_unlock(&p->lock);
+  cl_program parts[RVCL_MAX_CONTEXT_DEVICES];
+  cl_uint np = program_parts(p, parts);
+  for (cl_uint i = 0; i < np && err == CL_SUCCESS; i++) {
+    cl_program q = parts[i];
+    if (!listed(q, n, devs)) continue;
+    pthread_mutex_lock(&q->lock);
+    err = build(fn, q, opts);
+    free(q->options);
+    q->options = strdup(options ? options : "");
+    if (err == CL_BUILD_PROGRAM_FAILURE && q->log && !has_source_error(q->log)) {
+      err = CL_SUCCESS;
+      q->status = CL_BUILD_SUCCESS;
+    }
+    if (err == CL_SUCCESS) q->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+    pthread_mutex_unlock(&q->lock);
+  }
+  free(opts);
   if (notify) notify(p, user);
   return err == CL_BUILD_PROGRAM_FAILURE ? CL_COMPILE_PROGRAM_FAILURE : err;
 }
@@ -602,17 +616,29 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint n, const
   }
   int library = take_option(opts, "-create-library");
   take_option(opts, "-enable-link-options"); /* link options are the compile options here */
+  if ((*err = add_source_twins(p)) != CL_SUCCESS) {
+    free(opts);
+    clReleaseProgram(p);
+    return NULL;
+  }
+  cl_program parts[RVCL_MAX_CONTEXT_DEVICES];
+  cl_uint np = program_parts(p, parts);
   if (library) {
     /* A library is its objects' sources, linked (compiled) with the program that uses it. */
-    p->options = opts;
-    p->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
-    p->status = CL_BUILD_SUCCESS;
-    set_log(p, "", NULL);
+    for (cl_uint i = 0; i < np; i++) {
+      parts[i]->options = strdup(opts ? opts : "");
+      parts[i]->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+      parts[i]->status = CL_BUILD_SUCCESS;
+      set_log(parts[i], "", NULL);
+    }
+    free(opts);
     *err = CL_SUCCESS;
     if (notify) notify(p, user);
     return p;
   }
-  *err = build(fn, p, opts);
+  *err = CL_SUCCESS;
+  for (cl_uint i = 0; i < np && *err == CL_SUCCESS; i++)
+    if (listed(parts[i], n, devs)) *err = build(fn, parts[i], opts);
   free(opts);
   if (notify) notify(p, user);
   if (*err != CL_SUCCESS) {

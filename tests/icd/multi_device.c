@@ -4,7 +4,8 @@
  * turn, each seeing the previous one's result (the buffer's contents move
  * to the device that uses it); a sub-buffer written on one device and read
  * on another; clEnqueueMigrateMemObjects; a map on one device after a
- * kernel on another; per-device program and kernel queries. Exits 77
+ * kernel on another; per-device program and kernel queries; a program
+ * compiled and linked for two listed devices. Exits 77
  * (ctest: skipped) when the platform has one device.
  *   multi_device */
 #include <stdint.h>
@@ -141,6 +142,34 @@ int main(void) {
   }
   CHECK_CL(clEnqueueReadBuffer(qs[0], b, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
   expect(got, want, N, "written through a map on the last device, read on the first");
+
+  /* clCompileProgram + clLinkProgram for the devices listed (the first and
+   * the last): built for those, not for the others. */
+  cl_device_id ends[2] = {devs[0], devs[nd - 1]};
+  cl_program obj = clCreateProgramWithSource(c, 1, &src, NULL, &err);
+  CHECK_CL(err);
+  CHECK_CL(clCompileProgram(obj, 2, ends, "", 0, NULL, NULL, NULL, NULL));
+  cl_program linked = clLinkProgram(c, 2, ends, "", 1, &obj, NULL, NULL, &err);
+  CHECK_CL(err);
+  if (linked) {
+    for (cl_uint i = 0; i < nd; i++) {
+      cl_build_status bs = CL_BUILD_ERROR;
+      CHECK_CL(clGetProgramBuildInfo(linked, devs[i], CL_PROGRAM_BUILD_STATUS, sizeof bs, &bs, NULL));
+      CHECK_MSG(bs == (i == 0 || i == nd - 1 ? CL_BUILD_SUCCESS : CL_BUILD_NONE), "linked, device %u: status %d", i, bs);
+    }
+    cl_kernel lk = clCreateKernel(linked, "triple", &err);
+    CHECK_CL(err);
+    if (lk) {
+      CHECK_CL(clSetKernelArg(lk, 0, sizeof b, &b));
+      CHECK_CL(clEnqueueNDRangeKernel(qs[nd - 1], lk, 1, NULL, &global, NULL, 0, NULL, NULL));
+      for (unsigned i = 0; i < N; i++) want[i] *= 3u;
+      CHECK_CL(clEnqueueReadBuffer(qs[0], b, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+      expect(got, want, N, "a linked program's kernel on the last device, read on the first");
+      clReleaseKernel(lk);
+    }
+    clReleaseProgram(linked);
+  }
+  clReleaseProgram(obj);
 
   clReleaseMemObject(sub);
   clReleaseMemObject(b);
