@@ -1,12 +1,14 @@
 /* Buffers of a context of several devices. Each device has its own memory,
  * so such a buffer has an allocation on every device and a mask of the
- * copies that are current. A command on a device whose copy is stale first
- * waits for the queues of a device holding a current copy (what they have
- * enqueued so far) and copies it over through the host; a command that may
+ * copies that are current. A command on a device whose copy is stale is
+ * preceded on its queue by a copy from a device holding a current one (a
+ * host callback that waits for what that device's queues, and the other
+ * queues of its own device, have enqueued so far); a command that may
  * write leaves its device's copy the only current one. Commands on
  * different devices thus see each other's results in the order they were
- * enqueued, as with POCL. A context of one device never comes here
- * (rvcl_mem_place returns the one address). */
+ * enqueued, as with POCL, and the enqueue itself does not wait. A context
+ * of one device never comes here (rvcl_mem_place returns the one address). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +50,58 @@ static int copy_between(cl_context c, cl_mem root, int from, int to) {
   return st;
 }
 
+typedef struct move_job {
+  cl_context c;
+  cl_mem root;
+  int from, to;
+} move_job_t;
+
+/* The copy, on the destination queue's thread (in its order). */
+static void run_move(void *user, int status) {
+  move_job_t *j = user;
+  if (status == RVHAL_OK) {
+    int st = copy_between(j->c, j->root, j->from, j->to);
+    if (st != RVHAL_OK) {
+      char msg[512];
+      snprintf(msg, sizeof msg, "moving a %zu-byte buffer from device %s to %s failed: %s", j->root->size,
+               j->c->devices[j->from]->info.name, j->c->devices[j->to]->info.name, rvhal_last_error());
+      rvcl_tell_failure(NULL, st, msg);
+    }
+  }
+  free(j);
+}
+
+/* Enqueues on q the copy of root from slot `from` to q's slot `to`, after
+ * what the queues of both devices (q aside: it is in order) hold now.
+ * Called under c->lock. */
+static int enqueue_move(cl_command_queue q, cl_mem root, int from, int to) {
+  cl_context c = q->context;
+  uint32_t n = 0, k = 0;
+  for (cl_command_queue o = c->queues; o; o = o->next) n++;
+  rvhal_event_t **marks = calloc(n ? n : 1, sizeof *marks);
+  move_job_t *j = malloc(sizeof *j);
+  if (!marks || !j) {
+    free(marks);
+    free(j);
+    return RVHAL_NO_MEMORY;
+  }
+  for (cl_command_queue o = c->queues; o; o = o->next) {
+    if (o == q || (o->device != c->devices[from] && o->device != q->device)) continue;
+    rvcl_queue_submit_held(o);
+    if (rvhal_enqueue_marker(o->q, NULL, &marks[k]) == RVHAL_OK) k++;
+  }
+  *j = (move_job_t){.c = c, .root = root, .from = from, .to = to};
+  rvhal_dependencies_t deps = {0};
+  deps.wait_events = marks;
+  deps.num_wait_events = k;
+  rvcl_queue_submit_held(q); /* the copy comes after q's held launch */
+  int st = rvhal_enqueue_callback(q->q, &deps, run_move, j, NULL);
+  if (st != RVHAL_OK) free(j);
+  for (uint32_t i = 0; i < k; i++) rvhal_event_release(marks[i]);
+  free(marks);
+  return st;
+}
+
 cl_int rvcl_mem_place_slow(const char *func, cl_command_queue q, cl_mem m, int writes, hal_addr_t *out) {
   cl_mem root = root_of(m);
   cl_context c = q->context;
@@ -58,9 +112,7 @@ cl_int rvcl_mem_place_slow(const char *func, cl_command_queue q, cl_mem m, int w
   if (!(root->valid & bit)) {
     int from = root->valid ? __builtin_ctz(root->valid) : -1;
     if (from >= 0) {
-      drain_device(c, c->devices[from]);
-      drain_device(c, q->device); /* its earlier commands may still use its old copy */
-      int st = copy_between(c, root, from, slot);
+      int st = enqueue_move(q, root, from, slot);
       if (st != RVHAL_OK) {
         pthread_mutex_unlock(&c->lock);
         return rvcl_fail(c, func, CL_MEM_OBJECT_ALLOCATION_FAILURE,

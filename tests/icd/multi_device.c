@@ -4,8 +4,9 @@
  * turn, each seeing the previous one's result (the buffer's contents move
  * to the device that uses it); a sub-buffer written on one device and read
  * on another; clEnqueueMigrateMemObjects; a map on one device after a
- * kernel on another; per-device program and kernel queries; a program
- * compiled and linked for two listed devices. Exits 77
+ * kernel on another; a kernel held by a user event on one device and one
+ * on another enqueued behind it; per-device program and kernel queries; a
+ * program compiled and linked for two listed devices. Exits 77
  * (ctest: skipped) when the platform has one device.
  *   multi_device */
 #include <stdint.h>
@@ -142,6 +143,24 @@ int main(void) {
   }
   CHECK_CL(clEnqueueReadBuffer(qs[0], b, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
   expect(got, want, N, "written through a map on the last device, read on the first");
+
+  /* A kernel on the first device held back by a user event, then one on the
+   * last device using the same buffer: the second enqueue returns at once
+   * (the move waits on the queue, not in the call), and both run in order
+   * once the event is set. */
+  cl_event gate = clCreateUserEvent(c, &err);
+  CHECK_CL(err);
+  CHECK_CL(clSetKernelArg(triple, 0, sizeof b, &b));
+  cl_uint by = 11;
+  CHECK_CL(clSetKernelArg(bump, 1, sizeof by, &by));
+  CHECK_CL(clEnqueueNDRangeKernel(qs[0], triple, 1, NULL, &global, NULL, 1, &gate, NULL));
+  CHECK_CL(clEnqueueNDRangeKernel(qs[nd - 1], bump, 1, NULL, &global, NULL, 0, NULL, NULL));
+  CHECK_CL(clFlush(qs[nd - 1]));
+  CHECK_CL(clSetUserEventStatus(gate, CL_COMPLETE));
+  clReleaseEvent(gate);
+  for (unsigned i = 0; i < N; i++) want[i] = want[i] * 3u + 11u;
+  CHECK_CL(clEnqueueReadBuffer(qs[nd - 1], b, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+  expect(got, want, N, "a kernel gated by a user event, then one on another device");
 
   /* clCompileProgram + clLinkProgram for the devices listed (the first and
    * the last): built for those, not for the others. */
