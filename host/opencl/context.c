@@ -1,33 +1,55 @@
-/* Contexts. A context holds its devices, one so far: each rvhal device has
- * its own memory, and a buffer lives in one device's memory
- * (docs/opencl.md). */
+/* Contexts. A context holds one or more devices; each rvhal device has its
+ * own memory, so a buffer of a context of several keeps a copy on each and
+ * moves its contents to the device that uses it (mem_coherence.c,
+ * docs/opencl.md). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "icd.h"
 
-static cl_int parse_props(const char *fn, const cl_context_properties *props, cl_context c) {
+typedef void(CL_CALLBACK *notify_fn)(const char *, const void *, size_t, void *);
+
+/* Reports a refusal during context creation: the return code, the
+ * message, and pfn_notify (the spec has it report errors during creation). */
+static cl_int creation_fail(const char *fn, cl_int code, notify_fn notify, void *user, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static cl_int creation_fail(const char *fn, cl_int code, notify_fn notify, void *user, const char *fmt, ...) {
+  char msg[512], line[600];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  rvcl_fail(NULL, fn, code, "%s", msg);
+  snprintf(line, sizeof line, "%s: %s: %s", fn, rvcl_error_name(code), msg);
+  if (notify) notify(line, NULL, 0, user);
+  return code;
+}
+
+static cl_int parse_props(const char *fn, const cl_context_properties *props, cl_context c, notify_fn notify,
+                          void *user) {
   size_t n = 0;
   int seen_platform = 0, seen_sync = 0;
   if (props) {
     for (; props[n]; n += 2) {
       if (n + 3 > sizeof c->props / sizeof c->props[0])
-        return rvcl_fail(NULL, fn, CL_INVALID_PROPERTY, "too many context properties");
+        return creation_fail(fn, CL_INVALID_PROPERTY, notify, user, "too many context properties");
       if (props[n] == CL_CONTEXT_PLATFORM) {
         if (seen_platform++)
-          return rvcl_fail(NULL, fn, CL_INVALID_PROPERTY, "CL_CONTEXT_PLATFORM given twice");
+          return creation_fail(fn, CL_INVALID_PROPERTY, notify, user, "CL_CONTEXT_PLATFORM given twice");
         if ((cl_platform_id)props[n + 1] != &rvcl_platform)
-          return rvcl_fail(NULL, fn, CL_INVALID_PLATFORM, "CL_CONTEXT_PLATFORM %p is not the rvhal platform",
-                           (void *)props[n + 1]);
+          return creation_fail(fn, CL_INVALID_PLATFORM, notify, user,
+                               "CL_CONTEXT_PLATFORM %p is not the rvhal platform", (void *)props[n + 1]);
       } else if (props[n] == CL_CONTEXT_INTEROP_USER_SYNC) {
-        if (seen_sync++) return rvcl_fail(NULL, fn, CL_INVALID_PROPERTY, "CL_CONTEXT_INTEROP_USER_SYNC given twice");
+        if (seen_sync++)
+          return creation_fail(fn, CL_INVALID_PROPERTY, notify, user, "CL_CONTEXT_INTEROP_USER_SYNC given twice");
         if (props[n + 1] != CL_TRUE && props[n + 1] != CL_FALSE)
-          return rvcl_fail(NULL, fn, CL_INVALID_PROPERTY, "CL_CONTEXT_INTEROP_USER_SYNC is %ld, not CL_TRUE or CL_FALSE",
-                           (long)props[n + 1]);
+          return creation_fail(fn, CL_INVALID_PROPERTY, notify, user,
+                               "CL_CONTEXT_INTEROP_USER_SYNC is %ld, not CL_TRUE or CL_FALSE", (long)props[n + 1]);
       } else {
-        return rvcl_fail(NULL, fn, CL_INVALID_PROPERTY, "context property 0x%lx is not supported",
-                         (unsigned long)props[n]);
+        return creation_fail(fn, CL_INVALID_PROPERTY, notify, user, "context property 0x%lx is not supported",
+                             (unsigned long)props[n]);
       }
       c->props[n] = props[n];
       c->props[n + 1] = props[n + 1];
@@ -39,11 +61,11 @@ static cl_int parse_props(const char *fn, const cl_context_properties *props, cl
   return CL_SUCCESS;
 }
 
-static cl_context make_context(const char *fn, const cl_context_properties *props, cl_device_id dev,
-                               void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *), void *user,
-                               cl_int *err) {
+/* A context of devs[0..n) (distinct rvhal devices). */
+static cl_context make_context(const char *fn, const cl_context_properties *props, const cl_device_id *devs,
+                               cl_uint n, notify_fn notify, void *user, cl_int *err) {
   cl_context c = calloc(1, sizeof *c);
-  if (c && !(c->devices = calloc(1, sizeof *c->devices))) {
+  if (c && !(c->devices = calloc(n, sizeof *c->devices))) {
     free(c);
     c = NULL;
   }
@@ -51,7 +73,7 @@ static cl_context make_context(const char *fn, const cl_context_properties *prop
     *err = rvcl_fail(NULL, fn, CL_OUT_OF_HOST_MEMORY, "context");
     return NULL;
   }
-  *err = parse_props(fn, props, c);
+  *err = parse_props(fn, props, c, notify, user);
   if (*err != CL_SUCCESS) {
     free(c->devices);
     free(c);
@@ -61,8 +83,8 @@ static cl_context make_context(const char *fn, const cl_context_properties *prop
   c->magic = RVCL_MAGIC_CONTEXT;
   atomic_init(&c->refs, 1);
   atomic_init(&c->life, 1);
-  c->devices[0] = dev;
-  c->num_devices = 1;
+  memcpy(c->devices, devs, n * sizeof *devs);
+  c->num_devices = n;
   c->notify = notify;
   c->notify_user = user;
   /* Recursive: releasing a held launch's kernel under it (a buffer's
@@ -72,7 +94,7 @@ static cl_context make_context(const char *fn, const cl_context_properties *prop
   pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
   pthread_mutex_init(&c->lock, &a);
   pthread_mutexattr_destroy(&a);
-  rvcl_device_use(dev);
+  for (cl_uint i = 0; i < n; i++) rvcl_device_use(devs[i]);
   return c;
 }
 
@@ -83,32 +105,31 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContext(const cl_context_properties 
   static const char *fn = "clCreateContext";
   cl_int err_, *err = errcode_ret ? errcode_ret : &err_;
   if (!devices || num_devices == 0) {
-    *err = rvcl_fail(NULL, fn, CL_INVALID_VALUE, "devices=%p num_devices=%u", (void *)devices, num_devices);
+    *err = creation_fail(fn, CL_INVALID_VALUE, notify, user, "devices=%p num_devices=%u", (void *)devices, num_devices);
     return NULL;
   }
   if (!notify && user) {
     *err = rvcl_fail(NULL, fn, CL_INVALID_VALUE, "user_data without pfn_notify");
     return NULL;
   }
-  for (cl_uint i = 0; i < num_devices; i++)
+  cl_device_id uniq[RVCL_MAX_CONTEXT_DEVICES];
+  cl_uint n = 0;
+  for (cl_uint i = 0; i < num_devices; i++) {
     if (!RVCL_VALID(devices[i], RVCL_MAGIC_DEVICE)) {
-      *err = rvcl_fail(NULL, fn, CL_INVALID_DEVICE, "devices[%u]=%p is not an rvhal device", i, (void *)devices[i]);
+      *err = creation_fail(fn, CL_INVALID_DEVICE, notify, user, "devices[%u]=%p is not an rvhal device", i,
+                           (void *)devices[i]);
       return NULL;
     }
-  for (cl_uint i = 1; i < num_devices; i++)
-    if (devices[i] != devices[0]) {
-      char msg[512], line[600];
-      snprintf(msg, sizeof msg,
-               "devices[%u] (%s) differs from devices[0] (%s): an rvhal context holds one device, since each has "
-               "its own memory (create a context per device)",
-               i, devices[i]->info.name, devices[0]->info.name);
-      *err = rvcl_fail(NULL, fn, CL_INVALID_DEVICE, "%s", msg);
-      /* pfn_notify also reports errors during context creation (the spec) */
-      snprintf(line, sizeof line, "%s: %s: %s", fn, rvcl_error_name(CL_INVALID_DEVICE), msg);
-      if (notify) notify(line, NULL, 0, user);
+    cl_uint j = 0;
+    while (j < n && uniq[j] != devices[i]) j++;
+    if (j < n) continue; /* duplicates are ignored (the spec) */
+    if (n == RVCL_MAX_CONTEXT_DEVICES) {
+      *err = creation_fail(fn, CL_INVALID_DEVICE, notify, user, "more than %u distinct devices", RVCL_MAX_CONTEXT_DEVICES);
       return NULL;
     }
-  return make_context(fn, props, devices[0], notify, user, err);
+    uniq[n++] = devices[i];
+  }
+  return make_context(fn, props, uniq, n, notify, user, err);
 }
 
 CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties *props, cl_device_type type,
@@ -121,21 +142,35 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(const cl_context_pro
     *err = rvcl_fail(NULL, fn, CL_INVALID_VALUE, "user_data without pfn_notify");
     return NULL;
   }
-  cl_device_id d;
+  /* The properties first: a foreign platform is CL_INVALID_PLATFORM whatever the type. */
+  struct _cl_context probe;
+  if ((*err = parse_props(fn, props, &probe, notify, user)) != CL_SUCCESS) return NULL;
+  cl_device_id devs[RVCL_MAX_CONTEXT_DEVICES];
   cl_uint n = 0;
-  /* The first device of that type (several would need several memories). */
-  *err = clGetDeviceIDs(&rvcl_platform, type, 1, &d, &n);
-  if (*err != CL_SUCCESS) return NULL;
-  return make_context(fn, props, d, notify, user, err);
+  *err = clGetDeviceIDs(&rvcl_platform, type, RVCL_MAX_CONTEXT_DEVICES, devs, &n);
+  if (*err == CL_DEVICE_NOT_FOUND) {
+    *err = creation_fail(fn, CL_DEVICE_NOT_FOUND, notify, user,
+                         "no rvhal device is of device_type 0x%llx (every rvhal device is CL_DEVICE_TYPE_ACCELERATOR)",
+                         (unsigned long long)type);
+    return NULL;
+  }
+  if (*err != CL_SUCCESS) {
+    *err = creation_fail(fn, *err, notify, user, "device_type 0x%llx is not a device type", (unsigned long long)type);
+    return NULL;
+  }
+  if (n > RVCL_MAX_CONTEXT_DEVICES) n = RVCL_MAX_CONTEXT_DEVICES;
+  return make_context(fn, props, devs, n, notify, user, err);
 }
 
 void rvcl_context_hold(cl_context c) { atomic_fetch_add(&c->life, 1); }
 
-int rvcl_context_has_device(cl_context c, cl_device_id d) {
+int rvcl_context_slot(cl_context c, cl_device_id d) {
   for (cl_uint i = 0; i < c->num_devices; i++)
-    if (c->devices[i] == d) return 1;
-  return 0;
+    if (c->devices[i] == d) return (int)i;
+  return -1;
 }
+
+int rvcl_context_has_device(cl_context c, cl_device_id d) { return rvcl_context_slot(c, d) >= 0; }
 
 void rvcl_context_unhold(cl_context c) {
   if (atomic_fetch_sub(&c->life, 1) != 1) return;

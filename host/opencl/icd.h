@@ -61,10 +61,10 @@ struct _cl_context {
   uint32_t magic;                  /* RVCL_MAGIC_* while alive */
   atomic_uint refs;                /* the application's (CL_CONTEXT_REFERENCE_COUNT) */
   atomic_uint life;                /* 1 while refs > 0, plus one per object that holds it */
-  /* The context's devices: one today (each rvhal device has its own
-   * memory, and a buffer lives in one of them: docs/opencl.md); objects
-   * that live on a device name it (a queue, a program) or, with several,
-   * would keep one allocation per device (a buffer). */
+  /* The context's devices (at most RVCL_MAX_CONTEXT_DEVICES). Each rvhal
+   * device has its own memory: with several, a buffer keeps one allocation
+   * per device and moves its contents to the device that uses it
+   * (mem_coherence.c); a program and a kernel keep one per device. */
   cl_device_id *devices;
   cl_uint num_devices;
   cl_context_properties props[8];
@@ -129,6 +129,11 @@ struct _cl_mem {
   size_t origin;
   cl_mem_properties props[4];
   size_t num_props;
+  /* Contexts of several devices, buffers (not sub-buffers): an allocation
+   * per device (slot as in context->devices; addr is dev_addr[0]) and the
+   * slots whose copy is current (mem_coherence.c). NULL/0 otherwise. */
+  hal_addr_t *dev_addr;
+  uint32_t valid;
   pthread_mutex_t lock;            /* guards maps and destructors */
   rvcl_mapping_t *maps;
   cl_uint map_count;
@@ -154,6 +159,10 @@ struct _cl_program {
   char *log;
   char *header_dir;                /* clCompileProgram's embedded headers, as files (-I at compile and link) */
   atomic_uint kernels;             /* kernels attached (CL_INVALID_OPERATION on rebuild) */
+  /* A context of several devices: the same program for each other device
+   * the program is for, by context slot (NULL at device's own slot and
+   * where it is not for that device); NULL with one device. */
+  struct _cl_program **on_device;
   pthread_mutex_t lock;
 };
 
@@ -174,6 +183,9 @@ struct _cl_kernel {
   hal_kernel_t hk;
   char *name;                      /* the OpenCL name (the SDK's entry without _entry) */
   rvcl_arg_t *args;
+  /* As program->on_device: the kernel in each other device's program (its
+   * arguments are this kernel's, buffers placed per device at launch). */
+  struct _cl_kernel **on_device;
 };
 
 typedef struct rvcl_event_callback {
@@ -250,8 +262,12 @@ void rvcl_device_unuse(cl_device_id d);
 void rvcl_context_hold(cl_context c);
 /* d is one of the context's devices. */
 int rvcl_context_has_device(cl_context c, cl_device_id d);
-/* The device a context's memory lives on (its only device). */
+/* The context's first device. */
 static inline cl_device_id rvcl_context_device(cl_context c) { return c->devices[0]; }
+/* Distinct devices a context may hold (a buffer's valid mask has a bit each). */
+#define RVCL_MAX_CONTEXT_DEVICES 32u
+/* d's slot in c->devices; -1 if not the context's. */
+int rvcl_context_slot(cl_context c, cl_device_id d);
 /* Keeps a released user event's semaphore until the context goes (when no
  * queue, so no command, is left to wait on it). */
 void rvcl_context_retire_semaphore(cl_context c, rvhal_semaphore_t *s);
@@ -297,11 +313,34 @@ extern const rvhal_launch_options_t rvcl_launch_options;
 
 void rvcl_mem_retain(cl_mem m);
 void rvcl_mem_release(cl_mem m);
+/* The address of m on q's device for a command enqueued now, after making
+ * that device's copy current (a context of several devices: waits for the
+ * queues of the device holding the current copy and copies it over).
+ * writes: the command may change m, so the other copies become stale. */
+cl_int rvcl_mem_place_slow(const char *func, cl_command_queue q, cl_mem m, int writes, hal_addr_t *out);
+static inline cl_int rvcl_mem_place(const char *func, cl_command_queue q, cl_mem m, int writes, hal_addr_t *out) {
+  if (!(m->parent ? m->parent : m)->dev_addr) { /* one device: one copy */
+    *out = m->addr;
+    return CL_SUCCESS;
+  }
+  return rvcl_mem_place_slow(func, q, m, writes, out);
+}
+/* Marks q's device's copy of m current without copying (the contents are
+ * to be undefined: CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED). */
+void rvcl_mem_discard_others(cl_command_queue q, cl_mem m);
+/* Contexts of several devices: allocates m on every device (and writes
+ * host_ptr to each); frees those allocations. */
+int rvcl_mem_alloc_all(cl_mem m, const void *host_ptr);
+void rvcl_mem_free_all(cl_mem m);
 /* CL_INVALID_VALUE unless [offset, offset+size) lies inside m. */
 cl_int rvcl_mem_range(const char *func, cl_mem m, size_t offset, size_t size);
 
 /* ---- programs and kernels -------------------------------------------------- */
 
+/* p's program for device d (p itself, or its per-device twin); NULL if p
+ * is not for d. The same for kernels. */
+cl_program rvcl_program_on(cl_program p, cl_device_id d);
+cl_kernel rvcl_kernel_on(cl_kernel k, cl_device_id d);
 /* The OpenCL name of kernel ki (the entry without the SDK's _entry). */
 char *rvcl_kernel_cl_name(const rvhal_kernel_info_t *ki);
 /* Compile through the binary cache ($XDG_CACHE_HOME/rvhal/opencl). */

@@ -7,6 +7,8 @@
 
 #include "icd.h"
 
+static cl_int add_twins(cl_kernel k, cl_int *err);
+
 static cl_kernel kernel_new(cl_program p, const rvhal_kernel_info_t *ki, cl_int *err) {
   const char *fn = "clCreateKernel";
   int st;
@@ -34,7 +36,35 @@ static cl_kernel kernel_new(cl_program p, const rvhal_kernel_info_t *ki, cl_int 
   clRetainProgram(p);
   atomic_fetch_add(&p->kernels, 1);
   *err = CL_SUCCESS;
+  if (p->on_device && add_twins(k, err) != CL_SUCCESS) {
+    clReleaseKernel(k);
+    return NULL;
+  }
   return k;
+}
+
+/* The kernel of the same name in each twin of k's program that is built
+ * (a context of several devices). */
+static cl_int add_twins(cl_kernel k, cl_int *err) {
+  cl_program p = k->program;
+  cl_uint n = p->context->num_devices;
+  if (!(k->on_device = calloc(n, sizeof *k->on_device))) return *err = CL_OUT_OF_HOST_MEMORY;
+  for (cl_uint i = 0; i < n; i++) {
+    cl_program t = p->on_device[i];
+    if (!t || t->status != CL_BUILD_SUCCESS || !t->info || !t->hp) continue;
+    for (uint32_t j = 0; j < t->info->num_kernels; j++)
+      if (!strcmp(t->info->kernels[j].name, k->ki->name)) {
+        if (!(k->on_device[i] = kernel_new(t, &t->info->kernels[j], err))) return *err;
+        break;
+      }
+  }
+  return *err = CL_SUCCESS;
+}
+
+cl_kernel rvcl_kernel_on(cl_kernel k, cl_device_id d) {
+  if (d == k->program->device) return k;
+  int slot = k->on_device ? rvcl_context_slot(k->program->context, d) : -1;
+  return slot >= 0 ? k->on_device[slot] : NULL;
 }
 
 static int is_built(cl_program p) { return p->status == CL_BUILD_SUCCESS && p->info && p->hp; }
@@ -101,6 +131,9 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel k) {
   free(k->args);
   free(k->name);
   cl_program p = k->program;
+  for (cl_uint i = 0; k->on_device && i < p->context->num_devices; i++)
+    if (k->on_device[i]) clReleaseKernel(k->on_device[i]);
+  free(k->on_device);
   k->magic = 0;
   free(k);
   atomic_fetch_sub(&p->kernels, 1);
@@ -282,9 +315,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_
   static const char *fn = "clGetKernelWorkGroupInfo";
   if (!RVCL_VALID(k, RVCL_MAGIC_KERNEL)) return rvcl_fail(NULL, fn, CL_INVALID_KERNEL, "%p", (void *)k);
   cl_context c = k->program->context;
-  if (d && d != k->program->device)
-    return rvcl_fail(c, fn, CL_INVALID_DEVICE, "device %p is not the kernel's", (void *)d);
-  const rvhal_device_info_t *in = &k->program->device->info;
+  if (!d && k->on_device)
+    return rvcl_fail(c, fn, CL_INVALID_DEVICE, "device is NULL and the kernel is for several devices");
+  cl_kernel on = !d ? k : RVCL_VALID(d, RVCL_MAGIC_DEVICE) ? rvcl_kernel_on(k, d) : NULL;
+  if (!on) return rvcl_fail(c, fn, CL_INVALID_DEVICE, "device %p is not one of the kernel's", (void *)d);
+  const rvhal_device_info_t *in = &on->program->device->info;
   switch (name) {
   case CL_KERNEL_WORK_GROUP_SIZE: {
     size_t s = in->max_work_group_size;

@@ -47,6 +47,10 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, 
                      (unsigned long long)flags, (unsigned long long)m->flags);
     return NULL;
   }
+  hal_addr_t addr = 0;
+  if ((*err = rvcl_mem_place(fn, q, m, (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0, &addr)) !=
+      CL_SUCCESS)
+    return NULL;
   RVCL_WAIT_LIST(q, n, list, fn, deps, werr);
   if ((*err = werr) != CL_SUCCESS) return NULL;
   rvcl_mapping_t *mp = calloc(1, sizeof *mp);
@@ -62,7 +66,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, 
   if (m->host_ptr) {
     mp->ptr = (char *)m->host_ptr + offset;
     mp->staged = 1;
-  } else if (rv && rvhal_mem_map(rv, m->addr + offset, size, &mp->ptr) == RVHAL_OK) {
+  } else if (rv && rvhal_mem_map(rv, addr + offset, size, &mp->ptr) == RVHAL_OK) {
     mp->staged = 0;
   } else if ((mp->ptr = malloc(size)) != NULL) {
     mp->staged = mp->owned = 1;
@@ -74,7 +78,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, 
   rvhal_event_t *ev = NULL;
   int want_ev = out || blocking;
   if (mp->staged && !(flags & CL_MAP_WRITE_INVALIDATE_REGION))
-    st = rvhal_enqueue_read(q->q, &deps, mp->ptr, m->addr + offset, size, want_ev ? &ev : NULL);
+    st = rvhal_enqueue_read(q->q, &deps, mp->ptr, addr + offset, size, want_ev ? &ev : NULL);
   else
     st = rvhal_enqueue_marker(q->q, &deps, want_ev ? &ev : NULL);
   if (st != RVHAL_OK) {
@@ -114,8 +118,16 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_m
   if (!mp) return rvcl_fail(q->context, fn, CL_INVALID_VALUE, "%p was not returned by mapping this buffer", ptr);
   rvhal_event_t *ev = NULL;
   int st;
-  if (mp->staged && (mp->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)))
-    st = rvhal_enqueue_write(q->q, &deps, m->addr + mp->offset, mp->ptr, mp->size, out ? &ev : NULL);
+  hal_addr_t addr = 0;
+  int writes_back = mp->staged && (mp->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION));
+  cl_int err = writes_back ? rvcl_mem_place(fn, q, m, 1, &addr) : CL_SUCCESS;
+  if (err != CL_SUCCESS) {
+    if (mp->owned) free(mp->ptr);
+    free(mp);
+    return err;
+  }
+  if (writes_back)
+    st = rvhal_enqueue_write(q->q, &deps, addr + mp->offset, mp->ptr, mp->size, out ? &ev : NULL);
   else
     st = rvhal_enqueue_marker(q->q, &deps, out ? &ev : NULL);
   if (st == RVHAL_OK && mp->owned && rvhal_enqueue_callback(q->q, NULL, free_ptr, mp->ptr, NULL) != RVHAL_OK) {
@@ -140,7 +152,20 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, c
     if (mems[i]->context != q->context)
       return rvcl_fail(q->context, fn, CL_INVALID_CONTEXT, "mem_objects[%u] belongs to another context", i);
   }
-  /* One memory per context: nothing moves; ordering is all it means. */
+  /* A context of one device: nothing moves; ordering is all it means. Of
+   * several: the buffers' current contents move to q's device now (or, with
+   * CONTENT_UNDEFINED, that device's copy is declared current). To the
+   * host: each device's copy is kept, nothing to do. */
+  if (!(flags & CL_MIGRATE_MEM_OBJECT_HOST))
+    for (cl_uint i = 0; i < num; i++) {
+      hal_addr_t addr;
+      cl_int err = CL_SUCCESS;
+      if (flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)
+        rvcl_mem_discard_others(q, mems[i]);
+      else
+        err = rvcl_mem_place(fn, q, mems[i], 0, &addr);
+      if (err != CL_SUCCESS) return err;
+    }
   RVCL_WAIT_LIST(q, n, list, fn, deps, werr);
   if (werr != CL_SUCCESS) return werr;
   rvhal_event_t *ev = NULL;

@@ -1,5 +1,6 @@
-/* Buffers and sub-buffers: rvhal allocations of the context's device. A
- * sub-buffer is a window [origin, origin+size) of its parent's allocation.
+/* Buffers and sub-buffers: rvhal allocations of the context's device (one
+ * per device in a context of several: mem_coherence.c). A sub-buffer is a
+ * window [origin, origin+size) of its parent's allocation.
  * A released buffer is freed in stream order, after what the context's
  * queues have enqueued so far (rvhal_enqueue_free). */
 #include <stdlib.h>
@@ -50,11 +51,12 @@ static cl_mem create_buffer(const char *fn, cl_context c, const cl_mem_propertie
   }
   if ((*err = check_flags(fn, c, flags)) != CL_SUCCESS) return NULL;
   if (!(flags & ACCESS_FLAGS)) flags |= CL_MEM_READ_WRITE;
-  if (size == 0 || size > rvcl_context_device(c)->info.global_mem_size) {
-    *err = rvcl_fail(c, fn, CL_INVALID_BUFFER_SIZE, "size %zu (the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE is %llu)",
-                     size, (unsigned long long)rvcl_context_device(c)->info.global_mem_size);
-    return NULL;
-  }
+  for (cl_uint i = 0; i < c->num_devices; i++)
+    if (size == 0 || size > c->devices[i]->info.global_mem_size) {
+      *err = rvcl_fail(c, fn, CL_INVALID_BUFFER_SIZE, "size %zu (device %s's CL_DEVICE_MAX_MEM_ALLOC_SIZE is %llu)",
+                       size, c->devices[i]->info.name, (unsigned long long)c->devices[i]->info.global_mem_size);
+      return NULL;
+    }
   int wants_ptr = (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0;
   if (wants_ptr != (host_ptr != NULL)) {
     *err = rvcl_fail(c, fn, CL_INVALID_HOST_PTR, "host_ptr=%p with flags 0x%llx", host_ptr, (unsigned long long)flags);
@@ -72,11 +74,18 @@ static cl_mem create_buffer(const char *fn, cl_context c, const cl_mem_propertie
     return NULL;
   }
   if (props) m->num_props = 1; /* the terminating 0 */
-  st = rvhal_mem_alloc(rv, size, RVCL_BASE_ALIGN, &m->addr);
-  if (st == RVHAL_OK && wants_ptr) st = rvhal_mem_write(rv, m->addr, host_ptr, size);
+  if (c->num_devices > 1) {
+    st = rvcl_mem_alloc_all(m, wants_ptr ? host_ptr : NULL);
+  } else {
+    st = rvhal_mem_alloc(rv, size, RVCL_BASE_ALIGN, &m->addr);
+    if (st == RVHAL_OK && wants_ptr) st = rvhal_mem_write(rv, m->addr, host_ptr, size);
+  }
   if (st != RVHAL_OK) {
     *err = rvcl_fail_rvhal(c, fn, CL_MEM_OBJECT_ALLOCATION_FAILURE, st);
-    if (m->addr) rvhal_mem_free(rv, m->addr);
+    if (m->dev_addr)
+      rvcl_mem_free_all(m);
+    else if (m->addr)
+      rvhal_mem_free(rv, m->addr);
     m->addr = 0;
     rvcl_mem_release(m);
     return NULL;
@@ -197,6 +206,8 @@ void rvcl_mem_release(cl_mem m) {
   cl_context c = m->context;
   if (m->parent)
     rvcl_mem_release(m->parent);
+  else if (m->dev_addr)
+    rvcl_mem_free_all(m);
   else
     free_in_stream_order(c, m->addr);
   for (rvcl_destructor_t *d = m->destructors, *next; d; d = next) {

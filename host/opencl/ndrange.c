@@ -127,9 +127,25 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
   if (!local_fits || local_total > in->local_mem_size)
     return rvcl_fail(c, fn, CL_OUT_OF_RESOURCES, "kernel %s: %llu bytes of __local arguments (the device has %llu)",
                      k->name, (unsigned long long)local_arg, (unsigned long long)in->local_mem_size);
+  /* Several devices: the kernel of q's device's program, and each buffer's
+   * contents current on that device (mem_coherence.c). */
+  cl_kernel kd = k;
+  if (c->num_devices > 1) {
+    if (!(kd = rvcl_kernel_on(k, q->device)))
+      return rvcl_fail(c, fn, CL_INVALID_PROGRAM_EXECUTABLE, "kernel %s: its program is not built for device %s",
+                       k->name, q->device->info.name);
+    for (uint32_t i = 0; i < na && i < RVHAL_META_MAX_ARGS; i++) {
+      cl_mem m = k->args[i].mem;
+      hal_addr_t a;
+      if (!m) continue;
+      cl_int e = rvcl_mem_place(fn, q, m, !(m->flags & CL_MEM_READ_ONLY), &a);
+      if (e != CL_SUCCESS) return e;
+      args[i] = rvhal_arg_global(a);
+    }
+  }
   /* The launch, described once: held, or handed to the rvhal queue. */
   rvhal_launch_request_t *r;
-  st = rvhal_launch_request_create(k->program->hp, k->hk, &nd, args, na, dim, &rvcl_launch_options, &r);
+  st = rvhal_launch_request_create(kd->program->hp, kd->hk, &nd, args, na, dim, &rvcl_launch_options, &r);
   if (st == RVHAL_INVALID_ARGUMENT) return rvcl_fail_rvhal(c, fn, CL_INVALID_KERNEL_ARGS, st);
   if (st != RVHAL_OK) return rvcl_fail_rvhal(c, fn, CL_OUT_OF_HOST_MEMORY, st);
   if (!out && n == 0) {

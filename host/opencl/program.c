@@ -10,19 +10,68 @@
 
 #include "icd.h"
 
-static cl_program program_new(cl_context c) {
+static cl_program program_new_on(cl_context c, cl_device_id d) {
   cl_program p = calloc(1, sizeof *p);
   if (!p) return NULL;
   p->dispatch = &rvcl_dispatch;
   p->magic = RVCL_MAGIC_PROGRAM;
   atomic_init(&p->refs, 1);
   p->context = c;
-  p->device = rvcl_context_device(c);
+  p->device = d;
   p->status = CL_BUILD_NONE;
   p->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
   pthread_mutex_init(&p->lock, NULL);
   rvcl_context_hold(c);
   return p;
+}
+
+static cl_program program_new(cl_context c) { return program_new_on(c, rvcl_context_device(c)); }
+
+cl_program rvcl_program_on(cl_program p, cl_device_id d) {
+  if (d == p->device) return p;
+  int slot = p->on_device ? rvcl_context_slot(p->context, d) : -1;
+  return slot >= 0 ? p->on_device[slot] : NULL;
+}
+
+/* p and its twins, in the order of the context's devices (p's own first
+ * when it is the context's first device); returns how many. */
+static cl_uint program_parts(cl_program p, cl_program *out) {
+  cl_uint n = 0;
+  cl_context c = p->context;
+  if (!p->on_device) {
+    out[0] = p;
+    return 1;
+  }
+  for (cl_uint i = 0; i < c->num_devices; i++) {
+    cl_program q = rvcl_program_on(p, c->devices[i]);
+    if (q) out[n++] = q;
+  }
+  return n;
+}
+
+/* Whether a build with device list devs[0..n) is for p's device (no list: all). */
+static int listed(cl_program p, cl_uint n, const cl_device_id *devs) {
+  for (cl_uint k = 0; k < n; k++)
+    if (devs[k] == p->device) return 1;
+  return n == 0;
+}
+
+/* A context of several devices: a twin of the source program p for each
+ * other device. CL_SUCCESS or CL_OUT_OF_HOST_MEMORY. */
+static cl_int add_source_twins(cl_program p) {
+  cl_context c = p->context;
+  if (c->num_devices < 2) return CL_SUCCESS;
+  if (!(p->on_device = calloc(c->num_devices, sizeof *p->on_device))) return CL_OUT_OF_HOST_MEMORY;
+  for (cl_uint i = 0; i < c->num_devices; i++) {
+    if (c->devices[i] == p->device) continue;
+    cl_program t = program_new_on(c, c->devices[i]);
+    if (!t || !(t->source = strdup(p->source))) {
+      if (t) clReleaseProgram(t);
+      return CL_OUT_OF_HOST_MEMORY;
+    }
+    p->on_device[i] = t;
+  }
+  return CL_SUCCESS;
 }
 
 /* The binary of a compiled object or a library (clCompileProgram,
@@ -102,7 +151,10 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context c, cl_u
   }
   src[at] = 0;
   p->source = src;
-  *err = CL_SUCCESS;
+  if ((*err = add_source_twins(p)) != CL_SUCCESS) {
+    clReleaseProgram(p);
+    return NULL;
+  }
   return p;
 }
 
@@ -124,12 +176,55 @@ static int read_binary(cl_program p, const void *elf, size_t size, char *why, si
   return 0;
 }
 
+/* The program of binary i for device d (a kernel ELF or a compiled object). */
+static cl_program from_binary(cl_context c, cl_device_id d, cl_uint i, size_t length, const unsigned char *binary,
+                              cl_int *binary_status, cl_int *err) {
+  static const char *fn = "clCreateProgramWithBinary";
+  cl_program p = program_new_on(c, d);
+  if (!p) {
+    *err = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
+  int obj = read_object_blob(p, binary, length);
+  if (obj != 0) {
+    if (obj < 0) {
+      if (binary_status) binary_status[i] = CL_INVALID_BINARY;
+      *err = rvcl_fail(c, fn, CL_INVALID_BINARY, "binary %u: a damaged rvhal compiled object", i);
+      clReleaseProgram(p);
+      return NULL;
+    }
+    if (binary_status) binary_status[i] = CL_SUCCESS;
+    *err = CL_SUCCESS;
+    return p;
+  }
+  char why[512];
+  if (read_binary(p, binary, length, why, sizeof why) != 0) {
+    if (binary_status) binary_status[i] = CL_INVALID_BINARY;
+    *err = rvcl_fail(c, fn, CL_INVALID_BINARY, "binary %u: %s", i, why);
+    clReleaseProgram(p);
+    return NULL;
+  }
+  p->elf = malloc(length);
+  if (!p->elf) {
+    clReleaseProgram(p);
+    *err = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
+  memcpy(p->elf, binary, length);
+  p->elf_size = length;
+  p->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  if (binary_status) binary_status[i] = CL_SUCCESS;
+  *err = CL_SUCCESS;
+  return p;
+}
+
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context c, cl_uint num_devices,
                                                               const cl_device_id *devices, const size_t *lengths,
                                                               const unsigned char **binaries, cl_int *binary_status,
                                                               cl_int *errcode_ret) {
   static const char *fn = "clCreateProgramWithBinary";
   cl_int err_, *err = errcode_ret ? errcode_ret : &err_;
+  cl_program *twins = NULL;
   if (!RVCL_VALID(c, RVCL_MAGIC_CONTEXT)) {
     *err = rvcl_fail(NULL, fn, CL_INVALID_CONTEXT, "%p is not a context", (void *)c);
     return NULL;
@@ -150,41 +245,29 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context c, cl_u
       return NULL;
     }
   }
-  cl_program p = program_new(c);
-  if (!p) {
+  cl_program p = NULL;
+  if (c->num_devices > 1 && !(twins = calloc(c->num_devices, sizeof *twins))) {
     *err = CL_OUT_OF_HOST_MEMORY;
     return NULL;
   }
-  int obj = read_object_blob(p, binaries[0], lengths[0]);
-  if (obj != 0) {
-    if (obj < 0) {
-      if (binary_status) binary_status[0] = CL_INVALID_BINARY;
-      *err = rvcl_fail(c, fn, CL_INVALID_BINARY, "binary 0: a damaged rvhal compiled object");
-      clReleaseProgram(p);
-      return NULL;
+  for (cl_uint i = 0; i < num_devices; i++) {
+    cl_program t = from_binary(c, devices[i], i, lengths[i], binaries[i], binary_status, err);
+    if (!t) break;
+    if (!p) {
+      p = t;
+      p->on_device = twins;
+      twins = NULL;
+    } else if (!p->on_device || p->on_device[rvcl_context_slot(c, devices[i])] || devices[i] == p->device) {
+      clReleaseProgram(t); /* a device listed twice: its first binary counts */
+    } else {
+      p->on_device[rvcl_context_slot(c, devices[i])] = t;
     }
-    for (cl_uint i = 0; binary_status && i < num_devices; i++) binary_status[i] = CL_SUCCESS;
-    *err = CL_SUCCESS;
-    return p;
   }
-  char why[512];
-  if (read_binary(p, binaries[0], lengths[0], why, sizeof why) != 0) {
-    if (binary_status) binary_status[0] = CL_INVALID_BINARY;
-    *err = rvcl_fail(c, fn, CL_INVALID_BINARY, "binary 0: %s", why);
+  free(twins);
+  if (*err != CL_SUCCESS && p) {
     clReleaseProgram(p);
-    return NULL;
+    p = NULL;
   }
-  p->elf = malloc(lengths[0]);
-  if (!p->elf) {
-    clReleaseProgram(p);
-    *err = CL_OUT_OF_HOST_MEMORY;
-    return NULL;
-  }
-  memcpy(p->elf, binaries[0], lengths[0]);
-  p->elf_size = lengths[0];
-  p->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-  for (cl_uint i = 0; binary_status && i < num_devices; i++) binary_status[i] = CL_SUCCESS;
-  *err = CL_SUCCESS;
   return p;
 }
 
@@ -307,8 +390,9 @@ static cl_int check_build_args(const char *fn, cl_program p, cl_uint n, const cl
   if ((n == 0) != (devs == NULL))
     return rvcl_fail(p->context, fn, CL_INVALID_VALUE, "num_devices=%u device_list=%p", n, (void *)devs);
   for (cl_uint i = 0; i < n; i++)
-    if (devs[i] != p->device)
-      return rvcl_fail(p->context, fn, CL_INVALID_DEVICE, "device_list[%u]=%p is not the program's device", i, (void *)devs[i]);
+    if (!RVCL_VALID(devs[i], RVCL_MAGIC_DEVICE) || !rvcl_program_on(p, devs[i]))
+      return rvcl_fail(p->context, fn, CL_INVALID_DEVICE, "device_list[%u]=%p is not one of the program's devices", i,
+                       (void *)devs[i]);
   if (!notify && user) return rvcl_fail(p->context, fn, CL_INVALID_VALUE, "user_data without pfn_notify");
   if (atomic_load(&p->kernels))
     return rvcl_fail(p->context, fn, CL_INVALID_OPERATION, "the program has %u kernel objects attached",
@@ -321,11 +405,19 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl
   static const char *fn = "clBuildProgram";
   cl_int err = check_build_args(fn, p, n, devs, notify, user);
   if (err != CL_SUCCESS) return err;
-  if (!p->source && !p->elf)
-    return rvcl_fail(p->context, fn, CL_INVALID_OPERATION, "the program has neither source nor binary");
-  pthread_mutex_lock(&p->lock);
-  err = build(fn, p, options);
-  pthread_mutex_unlock(&p->lock);
+  cl_program parts[RVCL_MAX_CONTEXT_DEVICES];
+  cl_uint np = program_parts(p, parts);
+  for (cl_uint i = 0; i < np; i++)
+    if (!parts[i]->source && !parts[i]->elf)
+      return rvcl_fail(p->context, fn, CL_INVALID_OPERATION, "the program has neither source nor binary for device %s",
+                       parts[i]->device->info.name);
+  /* Each device the list names (every one of the program's without a list). */
+  for (cl_uint i = 0; i < np && err == CL_SUCCESS; i++) {
+    if (!listed(parts[i], n, devs)) continue;
+    pthread_mutex_lock(&parts[i]->lock);
+    err = build(fn, parts[i], options);
+    pthread_mutex_unlock(&parts[i]->lock);
+  }
   if (notify) notify(p, user); /* the build is over when clBuildProgram returns */
   return err;
 }
@@ -428,18 +520,27 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const 
   }
   /* Compiling builds the source alone to find its errors; linking builds the
    * objects' sources together (docs/opencl.md). An object may call functions
-   * another defines, or have no kernel: only clang's own errors count here. */
+   * another defines, or have no kernel: only clang's own errors count here.
+   * Each device listed (or every one of the program's) compiles it. */
   char *opts = with_include(options, p->header_dir);
-  err = build(fn, p, opts);
-  free(opts);
-  free(p->options);
-  p->options = strdup(options ? options : "");
-  if (err == CL_BUILD_PROGRAM_FAILURE && p->log && !has_source_error(p->log)) {
-    err = CL_SUCCESS;
-    p->status = CL_BUILD_SUCCESS;
-  }
-  if (err == CL_SUCCESS) p->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
   pthread_mutex_unlock(&p->lock);
+  cl_program parts[RVCL_MAX_CONTEXT_DEVICES];
+  cl_uint np = program_parts(p, parts);
+  for (cl_uint i = 0; i < np && err == CL_SUCCESS; i++) {
+    cl_program q = parts[i];
+    if (!listed(q, n, devs)) continue;
+    pthread_mutex_lock(&q->lock);
+    err = build(fn, q, opts);
+    free(q->options);
+    q->options = strdup(options ? options : "");
+    if (err == CL_BUILD_PROGRAM_FAILURE && q->log && !has_source_error(q->log)) {
+      err = CL_SUCCESS;
+      q->status = CL_BUILD_SUCCESS;
+    }
+    if (err == CL_SUCCESS) q->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+    pthread_mutex_unlock(&q->lock);
+  }
+  free(opts);
   if (notify) notify(p, user);
   return err == CL_BUILD_PROGRAM_FAILURE ? CL_COMPILE_PROGRAM_FAILURE : err;
 }
@@ -515,17 +616,29 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint n, const
   }
   int library = take_option(opts, "-create-library");
   take_option(opts, "-enable-link-options"); /* link options are the compile options here */
+  if ((*err = add_source_twins(p)) != CL_SUCCESS) {
+    free(opts);
+    clReleaseProgram(p);
+    return NULL;
+  }
+  cl_program parts[RVCL_MAX_CONTEXT_DEVICES];
+  cl_uint np = program_parts(p, parts);
   if (library) {
     /* A library is its objects' sources, linked (compiled) with the program that uses it. */
-    p->options = opts;
-    p->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
-    p->status = CL_BUILD_SUCCESS;
-    set_log(p, "", NULL);
+    for (cl_uint i = 0; i < np; i++) {
+      parts[i]->options = strdup(opts ? opts : "");
+      parts[i]->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+      parts[i]->status = CL_BUILD_SUCCESS;
+      set_log(parts[i], "", NULL);
+    }
+    free(opts);
     *err = CL_SUCCESS;
     if (notify) notify(p, user);
     return p;
   }
-  *err = build(fn, p, opts);
+  *err = CL_SUCCESS;
+  for (cl_uint i = 0; i < np && *err == CL_SUCCESS; i++)
+    if (listed(parts[i], n, devs)) *err = build(fn, parts[i], opts);
   free(opts);
   if (notify) notify(p, user);
   if (*err != CL_SUCCESS) {
@@ -545,6 +658,9 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program p) {
   if (!RVCL_VALID(p, RVCL_MAGIC_PROGRAM)) return rvcl_fail(NULL, "clReleaseProgram", CL_INVALID_PROGRAM, "%p", (void *)p);
   if (atomic_fetch_sub(&p->refs, 1) != 1) return CL_SUCCESS;
   cl_context c = p->context;
+  for (cl_uint i = 0; p->on_device && i < c->num_devices; i++)
+    if (p->on_device[i]) clReleaseProgram(p->on_device[i]);
+  free(p->on_device);
   if (p->hp && p->device->rv) {
     /* Launches already enqueued run first: wait for a marker on each queue
      * (not rvhal_queue_finish, which would take a failure the application's
@@ -595,27 +711,46 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info n
   }
   case CL_PROGRAM_CONTEXT: return rvcl_info(&p->context, sizeof p->context, size, value, size_ret);
   case CL_PROGRAM_NUM_DEVICES: {
-    cl_uint one = 1;
-    return rvcl_info(&one, sizeof one, size, value, size_ret);
+    cl_program parts[RVCL_MAX_CONTEXT_DEVICES];
+    cl_uint np = program_parts(p, parts);
+    return rvcl_info(&np, sizeof np, size, value, size_ret);
   }
-  case CL_PROGRAM_DEVICES: return rvcl_info(&p->device, sizeof p->device, size, value, size_ret);
+  case CL_PROGRAM_DEVICES: {
+    cl_program parts[RVCL_MAX_CONTEXT_DEVICES];
+    cl_device_id ds[RVCL_MAX_CONTEXT_DEVICES];
+    cl_uint np = program_parts(p, parts);
+    for (cl_uint i = 0; i < np; i++) ds[i] = parts[i]->device;
+    return rvcl_info(ds, np * sizeof ds[0], size, value, size_ret);
+  }
   case CL_PROGRAM_SOURCE: return rvcl_info_str(p->source ? p->source : "", size, value, size_ret);
   case CL_PROGRAM_IL: return rvcl_info(NULL, 0, size, value, size_ret);
   case CL_PROGRAM_BINARY_SIZES: {
-    size_t s = is_object_type(p->binary_type) && p->source ? object_blob(p, NULL) : p->elf ? p->elf_size : 0;
-    return rvcl_info(&s, sizeof s, size, value, size_ret);
+    cl_program parts[RVCL_MAX_CONTEXT_DEVICES];
+    size_t sizes[RVCL_MAX_CONTEXT_DEVICES];
+    cl_uint np = program_parts(p, parts);
+    for (cl_uint i = 0; i < np; i++) {
+      cl_program q = parts[i];
+      sizes[i] = is_object_type(q->binary_type) && q->source ? object_blob(q, NULL) : q->elf ? q->elf_size : 0;
+    }
+    return rvcl_info(sizes, np * sizeof sizes[0], size, value, size_ret);
   }
   case CL_PROGRAM_BINARIES: {
-    /* An array of one pointer the caller allocated elf_size bytes at. */
+    /* An array of a pointer per device the caller allocated the sizes at. */
+    cl_program parts[RVCL_MAX_CONTEXT_DEVICES];
+    cl_uint np = program_parts(p, parts);
     if (value) {
-      if (size < sizeof(unsigned char *)) return rvcl_fail(p->context, fn, CL_INVALID_VALUE, "param_value_size %zu", size);
-      unsigned char *dst = ((unsigned char **)value)[0];
-      if (dst && is_object_type(p->binary_type) && p->source)
-        object_blob(p, dst);
-      else if (dst && p->elf)
-        memcpy(dst, p->elf, p->elf_size);
+      if (size < np * sizeof(unsigned char *))
+        return rvcl_fail(p->context, fn, CL_INVALID_VALUE, "param_value_size %zu is less than %u pointers", size, np);
+      for (cl_uint i = 0; i < np; i++) {
+        cl_program q = parts[i];
+        unsigned char *dst = ((unsigned char **)value)[i];
+        if (dst && is_object_type(q->binary_type) && q->source)
+          object_blob(q, dst);
+        else if (dst && q->elf)
+          memcpy(dst, q->elf, q->elf_size);
+      }
     }
-    if (size_ret) *size_ret = sizeof(unsigned char *);
+    if (size_ret) *size_ret = np * sizeof(unsigned char *);
     return CL_SUCCESS;
   }
   case CL_PROGRAM_NUM_KERNELS: {
@@ -651,7 +786,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id
                                                       size_t size, void *value, size_t *size_ret) {
   static const char *fn = "clGetProgramBuildInfo";
   if (!RVCL_VALID(p, RVCL_MAGIC_PROGRAM)) return rvcl_fail(NULL, fn, CL_INVALID_PROGRAM, "%p", (void *)p);
-  if (d != p->device) return rvcl_fail(p->context, fn, CL_INVALID_DEVICE, "device %p is not the program's", (void *)d);
+  cl_program on = RVCL_VALID(d, RVCL_MAGIC_DEVICE) ? rvcl_program_on(p, d) : NULL;
+  if (!on) return rvcl_fail(p->context, fn, CL_INVALID_DEVICE, "device %p is not one of the program's", (void *)d);
+  p = on;
   switch (name) {
   case CL_PROGRAM_BUILD_STATUS: return rvcl_info(&p->status, sizeof p->status, size, value, size_ret);
   case CL_PROGRAM_BUILD_OPTIONS: return rvcl_info_str(p->options ? p->options : "", size, value, size_ret);

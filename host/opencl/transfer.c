@@ -30,11 +30,13 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m
   if (err == CL_SUCCESS && (!ptr || size == 0))
     err = rvcl_fail(q->context, fn, CL_INVALID_VALUE, "ptr=%p size=%zu", ptr, size);
   if (err == CL_SUCCESS) err = check_host_access(fn, m, CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS, "read");
+  hal_addr_t addr = 0;
+  if (err == CL_SUCCESS) err = rvcl_mem_place(fn, q, m, 0, &addr);
   if (err != CL_SUCCESS) return err;
   RVCL_WAIT_LIST(q, n, list, fn, deps, werr);
   if (werr != CL_SUCCESS) return werr;
   rvhal_event_t *ev = NULL;
-  int st = rvhal_enqueue_read(q->q, &deps, ptr, m->addr + offset, size, (out || blocking) ? &ev : NULL);
+  int st = rvhal_enqueue_read(q->q, &deps, ptr, addr + offset, size, (out || blocking) ? &ev : NULL);
   return rvcl_enqueue_done(q, fn, CL_COMMAND_READ_BUFFER, st, ev, blocking, out);
 }
 
@@ -47,11 +49,13 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem 
   if (err == CL_SUCCESS && (!ptr || size == 0))
     err = rvcl_fail(q->context, fn, CL_INVALID_VALUE, "ptr=%p size=%zu", ptr, size);
   if (err == CL_SUCCESS) err = check_host_access(fn, m, CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS, "write");
+  hal_addr_t addr = 0;
+  if (err == CL_SUCCESS) err = rvcl_mem_place(fn, q, m, 1, &addr);
   if (err != CL_SUCCESS) return err;
   RVCL_WAIT_LIST(q, n, list, fn, deps, werr);
   if (werr != CL_SUCCESS) return werr;
   rvhal_event_t *ev = NULL;
-  int st = rvhal_enqueue_write(q->q, &deps, m->addr + offset, ptr, size, (out || blocking) ? &ev : NULL);
+  int st = rvhal_enqueue_write(q->q, &deps, addr + offset, ptr, size, (out || blocking) ? &ev : NULL);
   return rvcl_enqueue_done(q, fn, CL_COMMAND_WRITE_BUFFER, st, ev, blocking, out);
 }
 
@@ -74,10 +78,13 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem s
       return rvcl_fail(q->context, fn, CL_MEM_COPY_OVERLAP, "source [%zu, +%zu) and destination [%zu, +%zu) overlap",
                        s, size, d, size);
   }
+  hal_addr_t sa = 0, da = 0;
+  if ((err = rvcl_mem_place(fn, q, src, 0, &sa)) != CL_SUCCESS) return err;
+  if ((err = rvcl_mem_place(fn, q, dst, 1, &da)) != CL_SUCCESS) return err;
   RVCL_WAIT_LIST(q, n, list, fn, deps, werr);
   if (werr != CL_SUCCESS) return werr;
   rvhal_event_t *ev = NULL;
-  int st = rvhal_enqueue_copy(q->q, &deps, dst->addr + dst_offset, src->addr + src_offset, size, out ? &ev : NULL);
+  int st = rvhal_enqueue_copy(q->q, &deps, da + dst_offset, sa + src_offset, size, out ? &ev : NULL);
   return rvcl_enqueue_done(q, fn, CL_COMMAND_COPY_BUFFER, st, ev, CL_FALSE, out);
 }
 
@@ -94,10 +101,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m
                      "pattern=%p pattern_size=%zu offset=%zu size=%zu (the pattern size is 1, 2, 4, ... or 128 and "
                      "divides offset and size)",
                      pattern, pattern_size, offset, size);
+  hal_addr_t addr = 0;
+  if ((err = rvcl_mem_place(fn, q, m, 1, &addr)) != CL_SUCCESS) return err;
   RVCL_WAIT_LIST(q, n, list, fn, deps, werr);
   if (werr != CL_SUCCESS) return werr;
   rvhal_event_t *ev = NULL;
-  int st = size ? rvhal_enqueue_fill(q->q, &deps, m->addr + offset, pattern, pattern_size, size, out ? &ev : NULL)
+  int st = size ? rvhal_enqueue_fill(q->q, &deps, addr + offset, pattern, pattern_size, size, out ? &ev : NULL)
                 : rvhal_enqueue_marker(q->q, &deps, out ? &ev : NULL);
   return rvcl_enqueue_done(q, fn, CL_COMMAND_FILL_BUFFER, st, ev, CL_FALSE, out);
 }
@@ -186,10 +195,12 @@ static cl_int rect_host_op(const char *fn, cl_command_type type, rect_kind_t kin
                                             : CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS,
                           kind == RECT_READ ? "read" : "write");
   if (err != CL_SUCCESS) return err;
+  hal_addr_t addr = 0;
+  if ((err = rvcl_mem_place(fn, q, m, kind != RECT_READ, &addr)) != CL_SUCCESS) return err;
   rect_job_t *j = calloc(1, sizeof *j);
   if (!j) return CL_OUT_OF_HOST_MEMORY;
   j->kind = kind;
-  j->buf = m->addr;
+  j->buf = addr;
   j->host = ptr;
   memcpy(j->a.origin, buf_origin, sizeof j->a.origin);
   j->a.row_pitch = buf_row;
@@ -261,11 +272,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_m
   if ((err = rect_pitches(fn, c, "destination", region, &dst_row, &dst_slice)) != CL_SUCCESS) return err;
   if (src == dst && (src_row != dst_row || src_slice != dst_slice))
     return rvcl_fail(c, fn, CL_INVALID_VALUE, "copying inside one buffer needs equal pitches");
+  hal_addr_t sa = 0, da = 0;
+  if ((err = rvcl_mem_place(fn, q, src, 0, &sa)) != CL_SUCCESS) return err;
+  if ((err = rvcl_mem_place(fn, q, dst, 1, &da)) != CL_SUCCESS) return err;
   rect_job_t *j = calloc(1, sizeof *j);
   if (!j) return CL_OUT_OF_HOST_MEMORY;
   j->kind = RECT_COPY;
-  j->buf = src->addr;
-  j->buf2 = dst->addr;
+  j->buf = sa;
+  j->buf2 = da;
   memcpy(j->a.origin, src_origin, sizeof j->a.origin);
   j->a.row_pitch = src_row;
   j->a.slice_pitch = src_slice;

@@ -65,6 +65,17 @@ if(RVHAL_BUILD_RV32)
                          LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device)
   endforeach()
 endif()
+# Contexts of every device type and property list; a context of every device
+# (skipped, exit 77, where the platform has one device).
+foreach(name context_types multi_device)
+  add_executable(icd_${name} ${RVHAL_SOURCE_DIR}/tests/icd/${name}.c)
+  target_include_directories(icd_${name} PRIVATE ${RVHAL_SOURCE_DIR}/tests/common ${RVHAL_CL_HEADERS})
+  target_link_libraries(icd_${name} PRIVATE ${RVHAL_OPENCL_LOADER})
+  add_dependencies(icd_${name} RvhalOpenCL ${RVHAL_DEVICE_TARGETS})
+  add_test(NAME icd.${name} COMMAND icd_${name})
+  set_tests_properties(icd.${name} PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/${name}"
+                       LABELS "icd;device" TIMEOUT 300 FIXTURES_REQUIRED device SKIP_RETURN_CODE 77)
+endforeach()
 rvhal_icd_test(events RV32)
 rvhal_icd_test(source RV32 TIMEOUT 300)
 rvhal_icd_test(non_uniform RV32 TIMEOUT 300)
