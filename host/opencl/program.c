@@ -377,7 +377,11 @@ static cl_int build(const char *fn, cl_program p, const char *options) {
     snprintf(msg, sizeof msg, "%s (%s)", rvhal_last_error(), rvhal_status_name(st));
     set_log(p, p->log ? p->log : "", msg);
     p->status = CL_BUILD_ERROR;
-    return rvcl_fail(c, fn, p->source ? CL_BUILD_PROGRAM_FAILURE : CL_INVALID_BINARY, "%s", msg);
+    /* A full program store is the device's resources, not a bad program. */
+    const cl_int code = rv && st == RVHAL_NO_MEMORY ? CL_OUT_OF_RESOURCES
+                        : p->source                 ? CL_BUILD_PROGRAM_FAILURE
+                                                    : CL_INVALID_BINARY;
+    return rvcl_fail(c, fn, code, "%s", msg);
   }
   p->status = CL_BUILD_SUCCESS;
   p->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;

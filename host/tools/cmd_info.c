@@ -95,6 +95,9 @@ static void print_device(uint32_t index, const rvhal_device_info_t *di, double b
   human_size(h, sizeof h, di->program_area_size);
   printf("  %-22s 0x%" PRIx64 ", %s (%" PRIu64 " bytes)\n", "program area", di->program_area_base, h,
          di->program_area_size);
+  human_size(h, sizeof h, di->program_store_size);
+  printf("  %-22s %s (%" PRIu64 " bytes): loaded programs' copies, RAM/16\n", "program store", h,
+         di->program_store_size);
   printf("  %-22s %u bytes\n", "max packed arguments", di->max_args_size);
   if (di->timebase_hz % 1000000 == 0)
     printf("  %-22s %" PRIu64 " MHz (%" PRIu64 " Hz)\n", "timebase", di->timebase_hz / 1000000, di->timebase_hz);
@@ -144,6 +147,7 @@ static void json_device(cli_json_t *j, uint32_t index, const rvhal_device_info_t
   cli_json_u64(j, "max_work_group_size", di->max_work_group_size);
   cli_json_u64(j, "program_area_base", di->program_area_base);
   cli_json_u64(j, "program_area_size", di->program_area_size);
+  cli_json_u64(j, "program_store_size", di->program_store_size);
   cli_json_u64(j, "max_args_size", di->max_args_size);
   cli_json_u64(j, "timebase_hz", di->timebase_hz);
   cli_json_string(j, "timing", timing_word(di->timing));

@@ -185,6 +185,57 @@ static void attributes_and_local(cl_test_env_t *env, cl_command_queue q) {
   clReleaseProgram(p);
 }
 
+/* Code no kernel reaches fails no build: a helper calling read_imagef that
+ * no kernel calls is dropped, the kernel builds and runs; with -DCALL_HELPER
+ * the kernel reaches it and the build fails naming the kernel and the
+ * built-in (tests/opencl/kernels/unused_image_helper.cl, for rvhal cc). */
+static const char *helper_src =
+    "float4 sample_at(read_only image2d_t im, sampler_t s, int2 p) { return read_imagef(im, s, p); }\n"
+    "#ifdef CALL_HELPER\n"
+    "__kernel void scale(__global float *out, __global const float *in, float k, read_only image2d_t im,\n"
+    "                    sampler_t s) {\n"
+    "  out[get_global_id(0)] = in[get_global_id(0)] * k + sample_at(im, s, (int2)(0, 0)).x;\n"
+    "}\n"
+    "#else\n"
+    "__kernel void scale(__global float *out, __global const float *in, float k) {\n"
+    "  out[get_global_id(0)] = in[get_global_id(0)] * k;\n"
+    "}\n"
+    "#endif\n";
+
+static void unused_image_helper(cl_test_env_t *env, cl_command_queue q) {
+  cl_int err, berr;
+  cl_program p = build(env, helper_src, "", &berr);
+  CHECK_MSG(berr == CL_SUCCESS, "an unused helper calling read_imagef: clBuildProgram returned %d (%s)", berr,
+            cl_test_last_msg);
+  cl_kernel k = berr == CL_SUCCESS ? clCreateKernel(p, "scale", &err) : NULL;
+  if (k) {
+    float in[8], out[8] = {0}, f = 2.5f;
+    for (int i = 0; i < 8; i++) in[i] = (float)i;
+    cl_mem bin = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
+    cl_mem bout = clCreateBuffer(env->context, CL_MEM_READ_WRITE, sizeof out, NULL, &err);
+    CHECK_CL(clSetKernelArg(k, 0, sizeof bout, &bout));
+    CHECK_CL(clSetKernelArg(k, 1, sizeof bin, &bin));
+    CHECK_CL(clSetKernelArg(k, 2, sizeof f, &f));
+    size_t eight = 8;
+    CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &eight, NULL, 0, NULL, NULL));
+    CHECK_CL(clEnqueueReadBuffer(q, bout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    for (int i = 0; i < 8; i++) CHECK_MSG(out[i] == in[i] * f, "scale: out[%d] = %g, expected %g", i, out[i], in[i] * f);
+    clReleaseMemObject(bin);
+    clReleaseMemObject(bout);
+    clReleaseKernel(k);
+  }
+  clReleaseProgram(p);
+
+  cl_program reached = build(env, helper_src, "-DCALL_HELPER", &berr);
+  CHECK_CL_ERR(berr, CL_BUILD_PROGRAM_FAILURE);
+  char log[4096] = "";
+  clGetProgramBuildInfo(reached, env->device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+  CHECK_MSG(strstr(log, "kernel scale") && strstr(log, "read_imagef (through sample_at)") &&
+                strstr(log, "not supported by rvhal"),
+            "a kernel reaching read_imagef: build log \"%s\"", log);
+  clReleaseProgram(reached);
+}
+
 int main(int argc, char **argv) {
   cl_test_env_t env;
   if (cl_test_open(argc, argv, &env) != 0) return 1;
@@ -207,6 +258,8 @@ int main(int argc, char **argv) {
   CHECK(none == NULL);
   CHECK_CL_ERR(err, CL_INVALID_PROGRAM_EXECUTABLE);
   clReleaseProgram(bad);
+  unused_image_helper(&env, q);
+
   /* a bad option */
   bad = build(&env, saxpy_src, "-cl-no-such-option", &berr);
   CHECK_MSG(berr == CL_INVALID_BUILD_OPTIONS || berr == CL_BUILD_PROGRAM_FAILURE, "bad option: %d", berr);

@@ -73,6 +73,8 @@ typedef struct rvhal_device_info {
   uint32_t vlen;                  /* bits in a vector register (RVV, "v" in isa); 0: the harts have no vector unit */
   const char *kernel_abi;         /* the ABI its kernels are built for, from isa: "lp64d", "lp64" (no F/D: soft-float),
                                      "ilp32d", "ilp32"; a kernel of another float ABI is refused (docs/kernels.md) */
+  uint64_t program_store_size;    /* device memory that keeps the loaded programs' copies (RAM/16, at least 1 MiB):
+                                     program_load fails with RVHAL_NO_MEMORY when they would exceed it */
 } rvhal_device_info_t;
 
 /* The name of the kernel set a device with this kernel ABI runs
@@ -209,7 +211,10 @@ int rvhal_mem_map(rvhal_device_t *device, hal_addr_t addr, hal_size_t size, void
 
 /* Validates a kernel ELF (RISC-V, the device's word size, segments inside
  * the program area) and keeps it; it is placed on the device when a launch
- * needs it. */
+ * needs it. Its segments' bytes are kept in the device's program store
+ * (rvhal_device_info_t.program_store_size) until rvhal_program_free:
+ * RVHAL_NO_MEMORY, naming the store and what the loaded programs hold, when
+ * they would not fit. */
 int rvhal_program_load(rvhal_device_t *device, const void *elf, hal_size_t size, hal_program_t *out_program);
 int rvhal_program_load_file(rvhal_device_t *device, const char *path, hal_program_t *out_program);
 int rvhal_program_find_kernel(rvhal_device_t *device, hal_program_t program, const char *name,

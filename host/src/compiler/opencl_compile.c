@@ -522,10 +522,39 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   }
   if ((rc = step(&a, log_path, out_log, "failed to compile (clang's diagnostics are in the log)", name))) goto done;
 
-  /* 2. The rewrite and the entries. */
+  /* 2. Code no kernel reaches dropped (everything but the kernels internal,
+   * then unused definitions and declarations removed), so that an unused
+   * helper calling what rvhal refuses (read_imagef) fails no build; then
+   * the rewrite and the entries. */
   if (!(ir = read_file(path[PROG_LL], NULL))) {
     rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read clang's IR");
     goto done;
+  }
+  {
+    char *kernels = rvhal_cl_ir_kernel_list(ir);
+    if (!kernels) {
+      rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
+      goto done;
+    }
+    if (*kernels) {
+      av_add(&a, sdk.opt);
+      av_add(&a, "-passes=internalize,globaldce");
+      av_addf(&a, "-internalize-public-api-list=%s", kernels);
+      av_add(&a, "-S");
+      av_add(&a, path[PROG_LL]);
+      av_add(&a, "-o");
+      av_add(&a, path[PROG_LL]);
+    }
+    const int drop = *kernels;
+    free(kernels);
+    if (drop) {
+      if ((rc = step(&a, log_path, out_log, "dropping the code no kernel reaches failed (see the log)", name))) goto done;
+      free(ir);
+      if (!(ir = read_file(path[PROG_LL], NULL))) {
+        rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read the IR opt wrote");
+        goto done;
+      }
+    }
   }
   char err[512] = "";
   if ((rc = rvhal_cl_ir_rewrite(ir, word, &prog, err, sizeof err))) {

@@ -140,7 +140,9 @@ typedef struct module {
   const char *text;
   func_t funcs[MAX_FUNCS];
   size_t num_funcs;
-  char refused[400]; /* the first refused built-in called, reported after the kernels' own parameters */
+  char refused[512]; /* the first refused built-in a kernel reaches, reported after the kernels' own parameters */
+  char refused_call[300]; /* that call: "read_imagef (through helper)" */
+  const char *refused_kernel; /* the kernel that reaches it */
   const char **md; /* !N -> its line */
   size_t md_cap;
   const char **types; /* %name = type ... lines */
@@ -197,6 +199,8 @@ static void module_free(module_t *m) {
   free(m->types);
 }
 
+static int find_refused(module_t *m, char *err, size_t cap);
+
 static int scan(module_t *m, char *err, size_t cap) {
   func_t *cur = NULL;
   for (const char *l = m->text; *l; l += line_len(l) + (l[line_len(l)] == '\n')) {
@@ -247,9 +251,6 @@ static int scan(module_t *m, char *err, size_t cap) {
     func_t *f = &m->funcs[i];
     char base[256];
     base_name(f->name, strlen(f->name), base, sizeof base);
-    const char *what = refused_builtin(base);
-    if (!f->defined && what && !m->refused[0])
-      snprintf(m->refused, sizeof m->refused, "error: %s (%s) are not supported by rvhal (docs/kernels.md)", what, base);
     f->state = f->kernel || (!f->defined && is_state_builtin(base));
   }
   for (int changed = 1; changed;) {
@@ -263,6 +264,55 @@ static int scan(module_t *m, char *err, size_t cap) {
       }
     }
   }
+  return find_refused(m, err, cap);
+}
+
+/* The first refused built-in a kernel reaches, through any chain of calls,
+ * into m->refused naming the kernel and its caller. Functions no kernel
+ * reaches do not count (the compile drops them before this, but a module
+ * may still declare what only they called). */
+static int find_refused(module_t *m, char *err, size_t cap) {
+  size_t *stack = malloc((m->num_funcs + 1) * sizeof *stack);
+  unsigned char *seen = malloc(m->num_funcs + 1);
+  if (!stack || !seen) {
+    free(stack);
+    free(seen);
+    return snprintf(err, cap, "out of host memory"), -1;
+  }
+  for (size_t k = 0; k < m->num_funcs && !m->refused[0]; k++) {
+    if (!m->funcs[k].kernel || !m->funcs[k].defined) continue;
+    memset(seen, 0, m->num_funcs);
+    size_t top = 0;
+    stack[top++] = k;
+    seen[k] = 1;
+    while (top && !m->refused[0]) {
+      const func_t *f = &m->funcs[stack[--top]];
+      for (size_t j = 0; j < f->num_callees; j++) {
+        func_t *c = func_named(m, f->callees[j], strlen(f->callees[j]), 0);
+        if (!c || seen[c - m->funcs]) continue;
+        seen[c - m->funcs] = 1;
+        if (c->defined) {
+          stack[top++] = (size_t)(c - m->funcs);
+          continue;
+        }
+        char base[256], via[256];
+        base_name(c->name, strlen(c->name), base, sizeof base);
+        const char *what = refused_builtin(base);
+        if (!what) continue;
+        base_name(f->name, strlen(f->name), via, sizeof via);
+        const int direct = f == &m->funcs[k];
+        snprintf(m->refused_call, sizeof m->refused_call, "%.80s%s%.80s%s", base, direct ? "" : " (through ",
+                 direct ? "" : via, direct ? "" : ")");
+        m->refused_kernel = m->funcs[k].name;
+        snprintf(m->refused, sizeof m->refused, "error: kernel %.100s calls %.200s: %s %s not supported by rvhal "
+                 "(docs/kernels.md)", m->funcs[k].name, m->refused_call, what,
+                 strcmp(what, "device-side enqueue") ? "are" : "is");
+        break;
+      }
+    }
+  }
+  free(stack);
+  free(seen);
   return 0;
 }
 
@@ -569,8 +619,10 @@ static int kernel_signature(const module_t *m, const char *l, uint32_t word, cl_
       if (strstr(q->type_name, opaque[j]) || strstr(base, opaque[j]))
         return snprintf(err, cap,
                         "error: kernel %s: parameter %u '%s' is %s: images, samplers, pipes and device-side "
-                        "enqueue are not supported by rvhal (docs/kernels.md)",
-                        k->name, i, q->name, q->type_name),
+                        "enqueue are not supported by rvhal (docs/kernels.md)%s%s",
+                        k->name, i, q->name, q->type_name,
+                        m->refused_kernel && !strcmp(m->refused_kernel, k->name) ? "; it calls " : "",
+                        m->refused_kernel && !strcmp(m->refused_kernel, k->name) ? m->refused_call : ""),
                -1;
     if (q->address_space == 0) { /* a value */
       q->kind = RVHAL_ARG_KIND_VALUE;
@@ -716,6 +768,21 @@ static int local_variable(text_buf_t *o, size_t start) {
   char *at = lu ? lu : u ? u : g;
   if (!at) return -1;
   return tb_insert(o, (size_t)(at - o->data) + 1, "thread_local(localexec) ");
+}
+
+char *rvhal_cl_ir_kernel_list(const char *ir) {
+  text_buf_t list = {0};
+  if (tb_add(&list, "", 0)) return NULL;
+  for (const char *l = ir; *l; l += line_len(l) + (l[line_len(l)] == '\n')) {
+    size_t n = line_len(l), len;
+    const char *name;
+    if (!starts(l, "define ") || !memmem(l, n, " spir_kernel ", 13) || !(name = decl_name(l, n, &len))) continue;
+    if ((list.len && tb_add(&list, ",", 1)) || tb_add(&list, name, len)) {
+      free(list.data);
+      return NULL;
+    }
+  }
+  return list.data;
 }
 
 int rvhal_cl_ir_rewrite(const char *ir, uint32_t word, cl_program_ir_t *out, char *err, size_t err_cap) {

@@ -53,9 +53,16 @@ typedef struct cl_program_ir {
   cl_kernel_t *kernels;
 } cl_program_ir_t;
 
+/* The names of the module's kernels (its spir_kernel definitions),
+ * comma-separated ("" if none), for opt's -internalize-public-api-list.
+ * malloc'd; NULL when out of host memory. */
+char *rvhal_cl_ir_kernel_list(const char *ir);
+
 /* Rewrites `ir` (NUL-terminated) for a device of `word` bytes (4 or 8).
  * On an unsupported feature or a damaged module returns RVHAL_BUILD_FAILED
- * with a message in err. */
+ * with a message in err; a refused built-in (images, pipes, device-side
+ * enqueue) counts only where a kernel's calls reach it, and is named with
+ * that kernel. */
 int rvhal_cl_ir_rewrite(const char *ir, uint32_t word, cl_program_ir_t *out, char *err, size_t err_cap);
 void rvhal_cl_ir_free(cl_program_ir_t *p);
 

@@ -57,9 +57,8 @@ int rvhal_layout_compute(const rvhal_board_desc_t *board, const rvhal_layout_req
    * global memory (docs/porting.md). Else the stacks of its harts only. */
   const uint32_t all = board->max_harts < RVHAL_MAX_HARTS ? board->max_harts : RVHAL_MAX_HARTS;
   const uint64_t top = board->ram_base + req->ram_size - board->ram_top_reserved;
-  l.staging_size = req->ram_size / 16;
+  l.staging_size = req->ram_size / RVHAL_STAGING_RAM_SHARE;
   if (l.staging_size < RVHAL_STAGING_MIN) l.staging_size = RVHAL_STAGING_MIN;
-  if (l.staging_size > RVHAL_STAGING_MAX) l.staging_size = RVHAL_STAGING_MAX;
   for (uint32_t slots = all > req->num_harts ? all : req->num_harts;; slots = req->num_harts) {
     uint64_t at = board->ram_base + RVHAL_DYNAMIC_OFFSET;
     l.stacks_base = at;
@@ -92,5 +91,6 @@ void rvhal_layout_describe(const rvhal_layout_t *l, rvhal_device_info_t *info) {
   info->local_mem_size = l->local_mem_size;
   info->program_area_base = l->program_base;
   info->program_area_size = l->program_size;
+  info->program_store_size = l->staging_size;
   info->max_work_group_size = l->max_work_group_size;
 }

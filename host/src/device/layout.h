@@ -33,9 +33,10 @@ typedef struct rvhal_layout {
 } rvhal_layout_t;
 
 /* Room for loaded programs' staged copies (never reachable through mem_*):
- * RAM/16, at least 1 MiB, at most 16 MiB. */
+ * RAM / RVHAL_STAGING_RAM_SHARE, at least 1 MiB, so it grows with the RAM a
+ * device is given (docs/architecture.md, "Program store"). */
+#define RVHAL_STAGING_RAM_SHARE 16u
 #define RVHAL_STAGING_MIN (1u * 1024u * 1024u)
-#define RVHAL_STAGING_MAX (16u * 1024u * 1024u)
 
 /* Timeline events kept per hart and launch (8192 events). */
 #define RVHAL_TRACE_BYTES_PER_HART (256u * 1024u)

@@ -30,6 +30,8 @@ struct rvhal_programs {
   hal_kernel_t next_kernel;
   rvhal_allocator_t *staging; /* programs' copies, out of the user's reach */
   uint64_t staging_size;
+  uint64_t staged_bytes;      /* what the loaded programs' copies hold */
+  uint32_t staged_programs;
 };
 
 static void program_destroy(rvhal_programs_t *ps, rvhal_program_obj_t *p);
@@ -102,7 +104,11 @@ static void program_destroy(rvhal_programs_t *ps, rvhal_program_obj_t *p) {
   if (!p) return;
   for (uint32_t i = 0; i < p->num_kernels; i++) free(p->kernels[i].name);
   free(p->kernels);
-  if (p->staging) rvhal_allocator_free(ps->staging, p->staging);
+  if (p->staging) {
+    rvhal_allocator_free(ps->staging, p->staging);
+    ps->staged_bytes -= p->staged_size;
+    ps->staged_programs--;
+  }
   rvhal_elf_free(p->elf);
   free(p);
 }
@@ -150,10 +156,19 @@ int rvhal_program_load(rvhal_device_t *d, const void *elf, hal_size_t size, hal_
   for (uint32_t i = 0; i < p->elf->num_segments; i++) staged += rvhal_align_up(p->elf->segments[i].filesz, 16);
   if (staged) {
     if ((rc = rvhal_allocator_alloc(ps->staging, staged, 64, &p->staging))) {
-      rc = rvhal_error_annotate(rc, "program_load: no room to keep the program (%llu bytes; loaded programs share "
-                                "%llu bytes)", (unsigned long long)staged, (unsigned long long)ps->staging_size);
+      const double mib = 1024.0 * 1024.0;
+      if (rc == RVHAL_NO_MEMORY) /* else out of host memory, said so */
+        rc = rvhal_error(RVHAL_NO_MEMORY, "program_load: no room to keep the program (%llu bytes): %u loaded programs "
+                         "hold %.2f of the %.2f MiB program store, device RAM %llu MiB (the store is RAM/%u: "
+                         "release programs or give the device more RAM)", (unsigned long long)staged,
+                         ps->staged_programs, ps->staged_bytes / mib, ps->staging_size / mib,
+                         (unsigned long long)(layout->ram_size >> 20), RVHAL_STAGING_RAM_SHARE);
+      p->staging = 0;
       goto fail;
     }
+    p->staged_size = rvhal_align_up(staged, 64); /* what the store gives it */
+    ps->staged_bytes += p->staged_size;
+    ps->staged_programs++;
     /* The installs a launch hands the firmware: from the staged copy to
      * the segment's address, zeroing what the file does not hold. */
     hal_addr_t src = p->staging;

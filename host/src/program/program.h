@@ -41,7 +41,8 @@ int rvhal_elf_kernel_abi(const rvhal_elf_image_t *img, uint32_t *out_version);
 typedef struct rvhal_program_obj {
   hal_program_t handle;
   rvhal_elf_image_t *elf;
-  hal_addr_t staging;     /* segments' file bytes, in global memory */
+  hal_addr_t staging;     /* segments' file bytes, in the program store (layout.h) */
+  uint64_t staged_size;   /* bytes of it this program holds */
   uint32_t num_installs;  /* what a launch that (re)installs the program copies into its descriptor */
   rvhal_install_t install[RVHAL_MAX_INSTALLS];
   uint32_t num_kernels;
