@@ -1,5 +1,5 @@
 /* A small vsnprintf for the firmware and for kernels' print(): integers,
- * strings, characters, pointers and floating point (%f %e %g), with flags,
+ * strings, characters, pointers and floating point (%f %e %g %a), with flags,
  * width, precision and length modifiers. No libc state, no TLS, no heap. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -350,6 +350,75 @@ static void fmt_float(out_t *o, double v, char conv, int flags, int width, int p
   emit_pieces(o, prefix, pc, np, flags, width, 1);
 }
 
+/* %a / %A as glibc prints a double: 0x1.hhhp+d (0x0.hhhp-1022 when
+ * subnormal, 0x0p+0 for zero); without a precision the 13 fraction digits
+ * less their trailing zeros, else rounded to prec digits, ties to even (a
+ * carry past the leading digit makes it 2, as in glibc). */
+static void fmt_hexfloat(out_t *o, double v, char conv, int flags, int width, int prec) {
+  union {
+    double d;
+    uint64_t u;
+  } bits = {v};
+  int upper = conv == 'A';
+  char prefix[4] = {0};
+  int p = 0;
+  if (bits.u >> 63) prefix[p++] = '-';
+  else if (flags & F_PLUS) prefix[p++] = '+';
+  else if (flags & F_SPACE) prefix[p++] = ' ';
+  int bexp = (int)((bits.u >> 52) & 0x7ff);
+  uint64_t frac = bits.u & 0xfffffffffffffull;
+  if (bexp == 0x7ff) {
+    piece_t word = {frac ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf"), 3, 0};
+    emit_pieces(o, prefix, &word, 1, flags, width, 0);
+    return;
+  }
+  prefix[p++] = '0';
+  prefix[p++] = upper ? 'X' : 'x';
+  unsigned lead = bexp != 0;
+  int exp = bexp == 0 ? (frac ? -1022 : 0) : bexp - 1023;
+  int nd = 13; /* fraction digits kept */
+  if (prec >= 0 && prec < 13) {
+    int drop = 4 * (13 - prec);
+    uint64_t rest = frac & ((1ull << drop) - 1), half = 1ull << (drop - 1);
+    frac >>= drop;
+    uint64_t odd = prec > 0 ? frac & 1 : lead; /* the last digit kept */
+    if (rest > half || (rest == half && odd)) {
+      frac++;
+      if (frac >> (4 * prec)) { /* carried into the leading digit */
+        frac &= (1ull << (4 * prec)) - 1;
+        lead++;
+      }
+    }
+    nd = prec;
+  } else if (prec < 0) {
+    while (nd > 0 && (frac & 0xf) == 0) {
+      frac >>= 4;
+      nd--;
+    }
+  }
+  const char *dig = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+  char d[16], ebuf[8];
+  d[0] = dig[lead];
+  for (int i = nd; i >= 1; i--) {
+    d[i] = dig[frac & 0xf];
+    frac >>= 4;
+  }
+  int ne = 0, ax = exp < 0 ? -exp : exp;
+  ebuf[ne++] = upper ? 'P' : 'p';
+  ebuf[ne++] = exp < 0 ? '-' : '+';
+  char tmp[8];
+  int nt = utoa_rev((uint64_t)ax, 10, 0, tmp);
+  while (nt > 0) ebuf[ne++] = tmp[--nt];
+  piece_t pc[5];
+  int np = 0;
+  pc[np++] = (piece_t){d, 1, 0};
+  if (nd > 0 || (flags & F_ALT)) pc[np++] = (piece_t){".", 1, 0};
+  pc[np++] = (piece_t){d + 1, nd, 0};
+  if (prec > 13) pc[np++] = (piece_t){NULL, prec - 13, '0'};
+  pc[np++] = (piece_t){ebuf, ne, 0};
+  emit_pieces(o, prefix, pc, np, flags, width, 1);
+}
+
 int fw_vformat(char *buf, size_t cap, const char *fmt, va_list ap) {
   out_t o = {buf, cap, 0};
   for (const char *p = fmt; *p; p++) {
@@ -473,6 +542,10 @@ int fw_vformat(char *buf, size_t cap, const char *fmt, va_list ap) {
     case 'g':
     case 'G':
       fmt_float(&o, va_arg(ap, double), c, flags, width, prec);
+      break;
+    case 'a':
+    case 'A':
+      fmt_hexfloat(&o, va_arg(ap, double), c, flags, width, prec);
       break;
     case '%':
       put(&o, '%');

@@ -175,6 +175,7 @@ CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue q) {
 
 CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue q) {
   if (!RVCL_VALID(q, RVCL_MAGIC_QUEUE)) return rvcl_fail(NULL, "clFinish", CL_INVALID_COMMAND_QUEUE, "%p", (void *)q);
-  /* A failed command has already failed its event; clFinish reports it too. */
+  /* A failed command has already failed its event; clFinish reports it too
+   * (not a command cancelled for a failed event it waited on). */
   return rvcl_queue_finish_held(q);
 }

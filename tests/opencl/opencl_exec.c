@@ -403,7 +403,8 @@ static void test_printf(rvhal_device_t *d, hal_program_t p) {
                   (double)v[1], (double)v[2], (double)v[3], (unsigned)i, (long long)big, "str", 'Q');
     n += snprintf(want + n, sizeof want - (size_t)n, "ints %hhd,%hhd|%hd,%hd,%hd|%x,%x,%x,%x|%lu,%llu\n", (char)-1,
                   (char)2, (short)-300, (short)0, (short)300, 10, 11, 12, 255, 1ul, 18446744073709551615ull);
-    n += snprintf(want + n, sizeof want - (size_t)n, "%5.1f|%-4d|%e\n", 2.25, 7, 1024.0);
+    n += snprintf(want + n, sizeof want - (size_t)n, "%5.1f|%-4d|%e|%.6a|%10.2A|%a,%a,%a,%a\n", 2.25, 7,
+                  1024.0, 0.5, 1.5, 0.25, 0.5, 1.0, 1.5);
     snprintf(want + n, sizeof want - (size_t)n, "%f,%f,%f,%f|%d,%d\n", (double)v[0], (double)v[1], (double)v[2],
              (double)v[3], -3, 4);
     CHECK_MSG(got.count == 5, "printf: %d lines, expected 5", got.count);

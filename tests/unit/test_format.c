@@ -505,6 +505,33 @@ static void test_float_long(void) {
     }
 }
 
+/* %a and %A: exact, glibc's digits, so byte for byte. Ties to even, carries
+ * into the leading digit, subnormals, zero, flags, widths and precisions. */
+static void test_hexfloat(void) {
+  static const double vals[] = {0.0, 0.5, 1.0, 1.5, 0.1, 1.0 / 3.0, 24295.671875, 0x1.08p0, 0x1.18p0,
+                                0x1.fffffffffffffp0, 0x1.f8p3, 0x1.7ffffp-5, DBL_MAX, DBL_MIN,
+                                4.9406564584124654e-324, 0x0.8000000000001p-1022, 1e300, 1e-300};
+  static const char *const flagsets[] = {"", "-", "+", " ", "#", "0", "+0", "#0", "- "};
+  static const char *const widths[] = {"", "1", "12", "30"};
+  double specials[] = {INFINITY, NAN, neg_nan()};
+  for (size_t fi = 0; fi < sizeof flagsets / sizeof *flagsets; fi++)
+    for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++)
+      for (int pr = -2; pr <= 16; pr++)
+        for (int up = 0; up < 2; up++) {
+          char fmt[64], ptxt[8] = "";
+          if (pr == -1) strcpy(ptxt, ".");
+          else if (pr >= 0) snprintf(ptxt, sizeof ptxt, ".%d", pr);
+          snprintf(fmt, sizeof fmt, "[%%%s%s%s%c]", flagsets[fi], widths[wi], ptxt, up ? 'A' : 'a');
+          size_t nv = sizeof vals / sizeof *vals, ns = sizeof specials / sizeof *specials;
+          for (size_t vi = 0; vi < nv + ns; vi++)
+            for (int sgn = 0; sgn < 2; sgn++) {
+              double v = vi < nv ? vals[vi] : specials[vi - nv];
+              expect_same_unchecked(__LINE__, fmt, sgn ? -v : v);
+            }
+        }
+  EXPECT_SAME("[%.1a][%.0a][%.2a][%.0a]", 0x1.f8p0, 0x1.8p0, 0x1.0ffp0, 0x1.fp-1);
+}
+
 /* ---- truncation and the return value ------------------------------------ */
 
 static void trunc_case(int line, const char *fmt, ...) {
@@ -585,6 +612,7 @@ int main(void) {
   test_float_table();
   test_float_random();
   test_float_long();
+  test_hexfloat();
   test_truncation();
   printf("format: %d float outputs differ from glibc's within the tolerance\n", tolerated);
   return check_result("format");

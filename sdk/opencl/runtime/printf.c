@@ -8,8 +8,7 @@
  * argument arrives as double (C's promotion, OpenCL with doubles), a vector
  * as itself. Compiled by clang (sdk/opencl/CMakeLists.txt): the vector
  * arguments are read with va_arg of the same vector types the kernel
- * passes, so clang lays them out alike on both sides. %a is not supported
- * by the formatter and prints as %e. */
+ * passes, so clang lays them out alike on both sides. */
 #include <stdarg.h>
 #include <stdint.h>
 
@@ -145,8 +144,6 @@ int __rvhal_cl_printf(exec_state_t *e, const char *fmt, ...) {
       rc = -1; /* a malformed conversion: printf returns -1 */
       break;
     }
-    if (conv == 'a') conv = 'e';
-    if (conv == 'A') conv = 'E';
     if (is_int && conv != 'c') {
       spec[sl++] = 'l';
       spec[sl++] = 'l';

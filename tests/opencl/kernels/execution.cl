@@ -172,7 +172,7 @@ __kernel void print_formats(int i, float f, float4 v, long big, __constant char 
     printf("v=%v4hlf x=%#x big=%ld s=%s c=%c\n", v, (uint)i, big, "str", 'Q');
     printf("ints %v2hhd|%v3hd|%v4hlx|%v2lu\n", (char2)(-1, 2), (short3)(-300, 0, 300), (uint4)(10, 11, 12, 255),
            (ulong2)(1, 18446744073709551615UL));
-    printf("%5.1f|%-4d|%e\n", 2.25f, 7, 1024.0);
+    printf("%5.1f|%-4d|%e|%.6a|%10.2A|%v4hla\n", 2.25f, 7, 1024.0, 0.5f, 1.5f, (float4)(0.25f, 0.5f, 1.f, 1.5f));
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wformat"
     printf("%v4f|%v2d\n", v, (int2)(-3, 4)); // no length modifier: float and int elements
