@@ -73,6 +73,10 @@ typedef struct rvhal_device_info {
   uint32_t vlen;                  /* bits in a vector register (RVV, "v" in isa); 0: the harts have no vector unit */
   const char *kernel_abi;         /* the ABI its kernels are built for, from isa: "lp64d", "lp64" (no F/D: soft-float),
                                      "ilp32d", "ilp32"; a kernel of another float ABI is refused (docs/kernels.md) */
+  uint64_t link_bytes_per_s;      /* of a created device reached through a debug link (the gdb backend): the
+                                     link's rate measured as it started (bytes over the wire; a read's hex
+                                     reply is twice its data). 0: no link (the host maps device memory) or
+                                     in the catalogue. Tests size their buffers by it. */
 } rvhal_device_info_t;
 
 /* The name of the kernel set a device with this kernel ABI runs
