@@ -182,8 +182,10 @@ static void endless(void) {
   double waited = nc ? atof(nc + strlen("(not counting ")) / 1000.0 : 0;
   /* (the restart after the timeout is in dt too: on a loaded host it can
    * take seconds; the bound only tells the timeout from a later one) */
-  /* (over a slow debug link the restart writes the firmware again: more) */
-  CHECK_MSG(dt >= TIMEOUT_MS / 1000.0 - 0.05 && dt - waited < TIMEOUT_MS / 1000.0 + 20.0 + 8 * fixture_link_launch_s(c.d),
+  /* (over a slow debug link the restart writes the firmware and control
+   * block again and reads the image back: hundreds of KiB, at 16 KiB a
+   * launch's worth) */
+  CHECK_MSG(dt >= TIMEOUT_MS / 1000.0 - 0.05 && dt - waited < TIMEOUT_MS / 1000.0 + 20.0 + 32 * fixture_link_launch_s(c.d),
             "trap_loop: returned after %.2f s (%.2f s of it QEMU waited for a CPU)", dt, waited);
   uint64_t info[8];
   uint32_t marks[N];

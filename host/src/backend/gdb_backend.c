@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -122,12 +123,32 @@ static int halt_locked(gdb_backend_t *g) {
   return RVHAL_OK;
 }
 
+/* A stub that serves one debugger at a time (OpenOCD: gdb_max_connections
+ * 1) refuses a connection that comes before it has seen the last one end:
+ * it accepts and closes it, and a restart's new connection was reset. So
+ * the end is ours first (shutdown), then the stub's (EOF): what it still
+ * sends is dropped, for at most timeout_ms. */
+static void await_close(int fd, int timeout_ms) {
+  if (shutdown(fd, SHUT_WR)) return;
+  const uint64_t end = now_ns() + (uint64_t)timeout_ms * 1000000u;
+  char junk[512];
+  for (uint64_t t = now_ns(); t < end; t = now_ns()) {
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int rc = poll(&p, 1, (int)((end - t) / 1000000u) + 1);
+    if (rc < 0 && errno == EINTR) continue;
+    if (rc <= 0) return;
+    ssize_t n = recv(fd, junk, sizeof junk, 0);
+    if (n == 0 || (n < 0 && errno != EINTR)) return; /* the stub closed its end */
+  }
+}
+
 static void stop_external(gdb_backend_t *g) {
   if (g->link_fd >= 0) {
     /* D resumes the target and leaves it running; all-stop stubs (OpenOCD)
      * read packets only while it is halted, so halt it first. A stub that
      * will not answer is left as it is. */
     if (g->connected && (halt_locked(g) || rvhal_rsp_detach(g->rsp))) rvhal_clear_error();
+    if (g->remote) await_close(g->link_fd, g->timeout_ms < 2000 ? g->timeout_ms : 2000);
     close(g->link_fd);
     g->link_fd = -1;
   }
