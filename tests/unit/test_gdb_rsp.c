@@ -380,12 +380,14 @@ static void test_timeout_rule(void) {
   /* small packets: the floor, whatever the rate */
   CHECK_EQ_U64(rvhal_rsp_reply_timeout_ms(10000, 0, 0), 10000);
   CHECK_EQ_U64(rvhal_rsp_reply_timeout_ms(10000, RVHAL_RSP_RATE_MIN_BYTES, 100), 10000);
-  /* 16 KiB at 5 KB/s: 3.1 s beyond the first KiB, four times over */
-  CHECK_EQ_U64(rvhal_rsp_reply_timeout_ms(10000, 16384 + 1024, 5000), 10000 + 4 * 16384 * 1000 / 5000);
+  /* 16 KiB at 5 KB/s: 3.3 s beyond the first KiB, with the margin */
+  CHECK_EQ_U64(rvhal_rsp_reply_timeout_ms(10000, 16384 + 1024, 5000),
+               10000 + RVHAL_RSP_TIMEOUT_MARGIN * 16384 * 1000 / 5000);
   /* not measured yet: the slowest link's rate is assumed */
-  CHECK_EQ_U64(rvhal_rsp_reply_timeout_ms(50, 1024 + 500, 0), 50 + 4 * 500 * 1000 / (int)RVHAL_RSP_ASSUMED_BPS);
+  CHECK_EQ_U64(rvhal_rsp_reply_timeout_ms(50, 1024 + 500, 0),
+               50 + RVHAL_RSP_TIMEOUT_MARGIN * 500 * 1000 / (int)RVHAL_RSP_ASSUMED_BPS);
   /* QEMU's socket (tens of MB/s): the floor still */
-  CHECK(rvhal_rsp_reply_timeout_ms(10000, 65536, 15e6) <= 10020);
+  CHECK(rvhal_rsp_reply_timeout_ms(10000, 65536, 15e6) <= 10050);
   /* the cap, unless the floor asked for is more */
   CHECK_EQ_U64(rvhal_rsp_reply_timeout_ms(10000, (size_t)1 << 30, 1000), RVHAL_RSP_TIMEOUT_CAP_MS);
   CHECK_EQ_U64(rvhal_rsp_reply_timeout_ms(RVHAL_RSP_TIMEOUT_CAP_MS + 5, (size_t)1 << 30, 1000),
@@ -414,8 +416,8 @@ static void test_timeout_rule(void) {
   /* a link slower than learned and than the margin: the reply is late,
    * the message says how long it waited and the rate */
   s.x_ms_per_kib = 300;
-  r->link_bps = 40000;
-  CHECK_FAILS(rvhal_rsp_write_mem(r, s.base, w, 4096), RVHAL_TIMEOUT, " ms (link 40000 bytes/s)");
+  r->link_bps = 80000; /* a wait of ~0.7 s for a reply coming after 1.2 s */
+  CHECK_FAILS(rvhal_rsp_write_mem(r, s.base, w, 4096), RVHAL_TIMEOUT, " ms (link 80000 bytes/s)");
   usleep(1000 * 1000); /* the stub's late reply sent before the socket closes (else SIGPIPE) */
   disconnect(&s, r, t);
 }

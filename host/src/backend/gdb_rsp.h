@@ -60,7 +60,7 @@ typedef struct rvhal_rsp {
  * transfer time, at most RVHAL_RSP_TIMEOUT_CAP_MS (unless floor_ms is more). A 16 KiB write
  * over JTAG is seconds; the same over QEMU's socket, microseconds. */
 #define RVHAL_RSP_ASSUMED_BPS 1000.0  /* the slowest link seen: Spike through OpenOCD, loaded */
-#define RVHAL_RSP_TIMEOUT_MARGIN 4    /* a loaded machine slows a link that much between samples */
+#define RVHAL_RSP_TIMEOUT_MARGIN 8    /* a loaded machine slows a link that much between samples */
 #define RVHAL_RSP_TIMEOUT_CAP_MS 600000
 int rvhal_rsp_reply_timeout_ms(int floor_ms, size_t bytes, double link_bps);
 /* The link's rate after a request moved `bytes` in `seconds`: a request
