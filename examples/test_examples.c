@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "example.h"
 
@@ -21,6 +22,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   const int once = argc > 3;
+  /* line by line: a run that a timeout kills still shows how far it got */
+  setvbuf(stdout, NULL, _IOLBF, 0);
   uint32_t harts = (uint32_t)atoi(argv[1]), device = 0;
   if (argc > 2 && rvhal_platform_find_device(argv[2], &device)) { /* an index or a device name */
     fprintf(stderr, "test_examples: %s\n", rvhal_last_error());
@@ -58,8 +61,14 @@ int main(int argc, char **argv) {
         if (once && (li || ti)) continue;
         example_ctx_t ctx = {.dev = dev, .kernel_dir = dir, .local_size = locals[li], .harts_per_group = team};
         char summary[512] = "";
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         int rc = (*e)->run(&ctx, summary, sizeof summary);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
         runs++;
+        if (once) /* a slow device: each example as it ends */
+          printf("%s %s (%.1f s)\n", rc ? "failed" : "passed", (*e)->name,
+                 (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
         if (rc) {
           failures++;
           printf("FAIL %s harts=%u local=%u team=%u: %s\n", (*e)->name, harts, locals[li], team, summary);

@@ -171,7 +171,9 @@ for h in $HARTS; do
     # Fewer than 4 harts: every device of a test gets them all (tests ask
     # for up to 4: refused by a smaller target).
     few=; [ "$h" -lt 4 ] && few="RVHAL_TEST_HARTS=$h"
-    env $few RVHAL_GDB_REMOTE=127.0.0.1:$GDB_PORT RVHAL_BACKEND=gdb RVHAL_TEST_DEVICE=$DEVICE \
+    # RVHAL_TEST_VERBOSE: tests say each step as they go, so a log cut by
+    # the timeout shows where it stood
+    env $few RVHAL_GDB_REMOTE=127.0.0.1:$GDB_PORT RVHAL_BACKEND=gdb RVHAL_TEST_DEVICE=$DEVICE RVHAL_TEST_VERBOSE=1 \
       RVHAL_LAUNCH_TIMEOUT_MS=120000 timeout "$TIMEOUT" $(test_cmd "$t" "$h") >"$log" 2>&1
     rc=$?
     set -e
@@ -181,7 +183,7 @@ for h in $HARTS; do
     else
       failed=$((failed + 1))
       why=$(grep -E 'CHECK failed|FAIL|error|refused|timed out|: RVHAL_' "$log" | head -1 | cut -c1-220 || true)
-      [ $rc = 124 ] && why="no end within ${TIMEOUT} s; ${why}"
+      [ $rc = 124 ] && why="no end within ${TIMEOUT} s${why:+; $why}; its last line: $(tail -n 1 "$log" | cut -c1-160 || true)"
       [ -n "$why" ] || why="exit status $rc: $(tail -n 1 "$log" | cut -c1-200 || true)"
       printf '  %-22s FAILED (%ss): %s\n' "$t" "$secs" "$why"
       report+=("$h | $t | $why")

@@ -104,4 +104,27 @@ static inline hal_kernel_t fixture_kernel(rvhal_device_t *d, hal_program_t p, co
   return k;
 }
 
+/* How many of `bytes` (written to the device and read back) a test moves:
+ * all of them, unless the device is reached through a debug link too slow
+ * to move them in about `seconds` (rvhal_device_info_t.link_bytes_per_s:
+ * Spike through OpenOCD moves a few KB/s, QEMU's gdbstub MB/s); then what
+ * it moves in that time (a write, and a read as hex: three bytes on the
+ * wire for each), a multiple of `unit`, at least `least`. */
+static inline size_t fixture_link_bytes(const rvhal_device_t *d, size_t bytes, size_t least, size_t unit,
+                                        double seconds) {
+  const uint64_t bps = rvhal_device_get_info(d)->link_bytes_per_s;
+  if (!bps || (double)bytes * 3 <= (double)bps * seconds) return bytes;
+  size_t n = (size_t)((double)bps * seconds / 3);
+  n -= n % (unit ? unit : 1);
+  if (n < least) n = least;
+  return n < bytes ? n : bytes;
+}
+
+/* Seconds a launch spends on the link beyond QEMU's (halts, its slot and
+ * results over the wire: some KiB): 0 without a link or on a fast one. */
+static inline double fixture_link_launch_s(const rvhal_device_t *d) {
+  const uint64_t bps = rvhal_device_get_info(d)->link_bytes_per_s;
+  return bps ? 16384.0 / (double)bps : 0;
+}
+
 #endif /* RVHAL_TEST_DEVICE_FIXTURE_H */

@@ -39,6 +39,7 @@ typedef struct {
   hal_program_t hostile, good;
   hal_addr_t keep, marks, out;
   uint8_t keep_host[65536];
+  size_t keep_size; /* of keep_host, checked after each case: less over a slow debug link */
   uint32_t k;
   int printed;
   int busy_rc;
@@ -51,7 +52,7 @@ static ctx_t c;
  * hostile launch) gives the right result, the host's buffer is intact, and
  * this process has exactly one QEMU. */
 static void healthy_at(int line) {
-  dt_check_healthy(c.d, c.good, c.out, N, ++c.k, c.keep, c.keep_host, sizeof c.keep_host, line);
+  dt_check_healthy(c.d, c.good, c.out, N, ++c.k, c.keep, c.keep_host, c.keep_size, line);
 }
 #define HEALTHY() healthy_at(__LINE__)
 
@@ -749,8 +750,9 @@ int main(int argc, char **argv) {
   c.d = fixture_device_opts(2, &o);
   c.hostile = fixture_program(c.d, "dt_hostile");
   c.good = fixture_program(c.d, "dt_trap");
-  dt_fill_random(c.keep_host, sizeof c.keep_host, 77);
-  c.keep = dt_buffer(c.d, sizeof c.keep_host, c.keep_host);
+  c.keep_size = fixture_link_bytes(c.d, sizeof c.keep_host, 1024, 64, 2.0); /* read back after every case */
+  dt_fill_random(c.keep_host, c.keep_size, 77);
+  c.keep = dt_buffer(c.d, c.keep_size, c.keep_host);
   c.marks = dt_buffer(c.d, N * 4, NULL);
   c.out = dt_buffer(c.d, N * 4, NULL);
   HEALTHY();

@@ -67,6 +67,8 @@ typedef struct stub {
   unsigned thread;           /* Hg */
   uint64_t sip;              /* register 0x186 of thread 2 */
   uint64_t bad_sums;         /* packets refused for their checksum */
+  unsigned packet_size;      /* its PacketSize (0: 0x100) */
+  unsigned x_ms_per_kib;     /* a slow link: an X's reply after this many ms per KiB written */
 } stub_t;
 
 /* QEMU 7.2's layout, shortened: GPRs numbered in order, CSRs by regnum. */
@@ -144,7 +146,8 @@ static void *stub_main(void *arg) {
     }
     unsigned long long addr, len;
     if (!strncmp(pkt, "qSupported", 10)) {
-      stub_put(s, no_ack, "PacketSize=100;qXfer:features:read+");
+      snprintf(rep, sizeof rep, "PacketSize=%x;qXfer:features:read+", s->packet_size ? s->packet_size : 0x100);
+      stub_put(s, no_ack, rep);
     } else if (!strcmp(pkt, "QStartNoAckMode")) {
       stub_put(s, no_ack, "OK");
       no_ack = 1;
@@ -223,6 +226,7 @@ static void *stub_main(void *arg) {
         s->mem[addr - s->base + i] = c;
       }
       s->x_packets++;
+      if (s->x_ms_per_kib) usleep((useconds_t)(len * s->x_ms_per_kib * 1000 / 1024));
       stub_put(s, no_ack, i == len && at == end ? "OK" : "E01");
     } else {
       stub_put(s, no_ack, ""); /* not supported */
@@ -351,7 +355,7 @@ static void test_liars(void) {
    * is out of step, and the late "OK" must not answer the next request */
   r = connect_stub(&s, &t);
   r->timeout_ms = 50;
-  CHECK_FAILS(rvhal_rsp_request(r, "qRvhalSlow"), RVHAL_TIMEOUT, "no reply to 'qRvhalSlow' within 50 ms");
+  CHECK_FAILS(rvhal_rsp_request(r, "qRvhalSlow"), RVHAL_TIMEOUT, "no reply to 'qRvhalSlow' (10 bytes) within 50 ms");
   usleep(400 * 1000); /* the late reply is in the socket now */
   r->timeout_ms = 2000;
   CHECK_FAILS(rvhal_rsp_write_mem(r, s.base, buf, 8), RVHAL_DEVICE_LOST,
@@ -369,8 +373,58 @@ static void test_liars(void) {
   free(r);
 }
 
+/* The wait for a reply grows with the packet and the link's rate: a large
+ * write on a slow link is not declared lost (a 16 KiB X over JTAG took
+ * longer than a small packet's wait), a small packet keeps the floor. */
+static void test_timeout_rule(void) {
+  /* small packets: the floor, whatever the rate */
+  CHECK_EQ_U64(rvhal_rsp_reply_timeout_ms(10000, 0, 0), 10000);
+  CHECK_EQ_U64(rvhal_rsp_reply_timeout_ms(10000, RVHAL_RSP_RATE_MIN_BYTES, 100), 10000);
+  /* 16 KiB at 5 KB/s: 3.3 s beyond the first KiB, with the margin */
+  CHECK_EQ_U64(rvhal_rsp_reply_timeout_ms(10000, 16384 + 1024, 5000),
+               10000 + RVHAL_RSP_TIMEOUT_MARGIN * 16384 * 1000 / 5000);
+  /* not measured yet: the slowest link's rate is assumed */
+  CHECK_EQ_U64(rvhal_rsp_reply_timeout_ms(50, 1024 + 500, 0),
+               50 + RVHAL_RSP_TIMEOUT_MARGIN * 500 * 1000 / (int)RVHAL_RSP_ASSUMED_BPS);
+  /* QEMU's socket (tens of MB/s): the floor still */
+  CHECK(rvhal_rsp_reply_timeout_ms(10000, 65536, 15e6) <= 10050);
+  /* the cap, unless the floor asked for is more */
+  CHECK_EQ_U64(rvhal_rsp_reply_timeout_ms(10000, (size_t)1 << 30, 1000), RVHAL_RSP_TIMEOUT_CAP_MS);
+  CHECK_EQ_U64(rvhal_rsp_reply_timeout_ms(RVHAL_RSP_TIMEOUT_CAP_MS + 5, (size_t)1 << 30, 1000),
+               RVHAL_RSP_TIMEOUT_CAP_MS + 5);
+  /* learning: small requests say nothing, slower samples count at once, faster a quarter */
+  CHECK(rvhal_rsp_learn_rate(0, 100, 1.0) == 0);
+  CHECK(rvhal_rsp_learn_rate(0, 4096, 0) == 0);
+  CHECK(rvhal_rsp_learn_rate(0, 4096, 1.0) == 4096);
+  CHECK(rvhal_rsp_learn_rate(8000, 4096, 1.0) == 4096);
+  CHECK(rvhal_rsp_learn_rate(4000, 8000, 1.0) == 5000);
+
+  /* live: writes of 4 KiB packets to a stub that answers each after
+   * 600 ms (a 6.8 KB/s link); the floor is 400 ms */
+  static stub_t s;
+  s.binary = 1;
+  s.packet_size = 0x1000 + 64;
+  s.x_ms_per_kib = 150;
+  pthread_t t;
+  rvhal_rsp_t *r = connect_stub(&s, &t);
+  r->timeout_ms = 400;
+  uint8_t w[2 * 4096]; /* the stub's memory */
+  for (size_t i = 0; i < sizeof w; i++) w[i] = (uint8_t)(i * 5 + 1);
+  CHECK_OK(rvhal_rsp_write_mem(r, s.base, w, sizeof w)); /* the first at the assumed rate, then the learned */
+  CHECK(!memcmp(s.mem, w, sizeof w));
+  CHECK_MSG(r->link_bps > 2000 && r->link_bps < 7500, "learned %.0f bytes/s", r->link_bps);
+  /* a link slower than learned and than the margin: the reply is late,
+   * the message says how long it waited and the rate */
+  s.x_ms_per_kib = 300;
+  r->link_bps = 80000; /* a wait of ~0.7 s for a reply coming after 1.2 s */
+  CHECK_FAILS(rvhal_rsp_write_mem(r, s.base, w, 4096), RVHAL_TIMEOUT, " ms (link 80000 bytes/s)");
+  usleep(1000 * 1000); /* the stub's late reply sent before the socket closes (else SIGPIPE) */
+  disconnect(&s, r, t);
+}
+
 int main(void) {
   test_codec();
+  test_timeout_rule();
   test_honest();
   test_binary();
   test_registers();

@@ -54,6 +54,8 @@ struct rvhal_backend {
   uint64_t ram_size;
   int ram_zero;      /* nothing has written `ram` yet (a new memfd): every byte reads 0, and
                         zeroing it would only fault its pages in */
+  double link_bps;   /* a mirror's link to the device, bytes/s as measured at start; 0: not known,
+                        or ram is the device's memory */
 };
 
 /* Sync points for a non-coherent backend, whose ram is a mirror: after

@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -61,7 +62,7 @@
 #include "base/internal.h"
 #include "rvhal/rvhal_protocol.h"
 
-#define RSP_TIMEOUT_MS 10000
+#define RSP_TIMEOUT_MS 10000 /* a small packet's reply; larger ones get more (gdb_rsp.h), $RVHAL_GDB_TIMEOUT_MS */
 #define PAGE 4096u
 #define POLL_FIRST_US 50u /* the first look after a submission: an empty launch is done by then on QEMU */
 
@@ -92,6 +93,7 @@ typedef struct gdb_backend {
    * submission and then less and less often (each look halts the target). */
   unsigned poll_us;
   uint64_t look_ns; /* the last halted access, halt to resume: polls leave the target 4x that to run */
+  int timeout_ms;   /* for a small packet's reply: RSP_TIMEOUT_MS or $RVHAL_GDB_TIMEOUT_MS */
   char diag[1200];
 } gdb_backend_t;
 
@@ -121,12 +123,32 @@ static int halt_locked(gdb_backend_t *g) {
   return RVHAL_OK;
 }
 
+/* A stub that serves one debugger at a time (OpenOCD: gdb_max_connections
+ * 1) refuses a connection that comes before it has seen the last one end:
+ * it accepts and closes it, and a restart's new connection was reset. So
+ * the end is ours first (shutdown), then the stub's (EOF): what it still
+ * sends is dropped, for at most timeout_ms. */
+static void await_close(int fd, int timeout_ms) {
+  if (shutdown(fd, SHUT_WR)) return;
+  const uint64_t end = now_ns() + (uint64_t)timeout_ms * 1000000u;
+  char junk[512];
+  for (uint64_t t = now_ns(); t < end; t = now_ns()) {
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int rc = poll(&p, 1, (int)((end - t) / 1000000u) + 1);
+    if (rc < 0 && errno == EINTR) continue;
+    if (rc <= 0) return;
+    ssize_t n = recv(fd, junk, sizeof junk, 0);
+    if (n == 0 || (n < 0 && errno != EINTR)) return; /* the stub closed its end */
+  }
+}
+
 static void stop_external(gdb_backend_t *g) {
   if (g->link_fd >= 0) {
     /* D resumes the target and leaves it running; all-stop stubs (OpenOCD)
      * read packets only while it is halted, so halt it first. A stub that
      * will not answer is left as it is. */
     if (g->connected && (halt_locked(g) || rvhal_rsp_detach(g->rsp))) rvhal_clear_error();
+    if (g->remote) await_close(g->link_fd, g->timeout_ms < 2000 ? g->timeout_ms : 2000);
     close(g->link_fd);
     g->link_fd = -1;
   }
@@ -201,10 +223,10 @@ static int upload_mirror(gdb_backend_t *g) {
  * reset it as the board says; then the harts it lists. */
 static int attach_external(gdb_backend_t *g) {
   int rc = g->spawn ? rvhal_gdb_link_spawn(g->spawn, g->log_fd, &g->link_fd, &g->stub_pid)
-                    : rvhal_gdb_link_connect(g->remote, RSP_TIMEOUT_MS, &g->link_fd);
+                    : rvhal_gdb_link_connect(g->remote, g->timeout_ms, &g->link_fd);
   if (!rc && g->uart_spec) rc = rvhal_uart_tty_open(g->uart_spec, &g->uart_fd);
   g->rsp->want_multiprocess = 1; /* QEMU lists the harts of its first CPU cluster only without it */
-  if (!rc && (rc = rvhal_rsp_open(g->rsp, g->link_fd, RSP_TIMEOUT_MS)) == RVHAL_TIMEOUT && g->remote) {
+  if (!rc && (rc = rvhal_rsp_open(g->rsp, g->link_fd, g->timeout_ms)) == RVHAL_TIMEOUT && g->remote) {
     char why[600];
     snprintf(why, sizeof why, "%s", rvhal_last_error());
     return rvhal_error(rc, "%s (a stub serves one debugger at a time: is another device or a gdb attached to %s?)",
@@ -271,7 +293,7 @@ static int gdb_start(rvhal_backend_t *base) {
   if (external(g)) {
     rc = attach_external(g);
   } else {
-    rc = rvhal_rsp_open(g->rsp, rvhal_qemu_backend_gdb_socket(g->qemu), RSP_TIMEOUT_MS);
+    rc = rvhal_rsp_open(g->rsp, rvhal_qemu_backend_gdb_socket(g->qemu), g->timeout_ms);
     if (!rc) {
       g->connected = 1;
       g->halted = 1; /* QEMU waits at -S */
@@ -304,6 +326,7 @@ static int gdb_start(rvhal_backend_t *base) {
   }
   if (!rc && external(g)) rc = rvhal_gdb_check_image(g->rsp, g->fw);
   if (!rc && external(g) && g->board.debug_start_entry) rc = start_harts_at_entry(g);
+  base->link_bps = g->rsp->link_bps; /* learned from the image and mirror just written */
   pthread_mutex_unlock(&g->mu);
   if (rc) {
     rvhal_error_annotate(rc, "starting the device through its gdbstub: {}; %s said: %s",
@@ -577,6 +600,22 @@ static int choose_doorbell(gdb_backend_t *g, const rvhal_board_desc_t *board) {
   return RVHAL_OK;
 }
 
+/* $RVHAL_GDB_TIMEOUT_MS: the wait for a small packet's reply (a slow or
+ * loaded link; larger packets get more as the link's rate says). */
+static int choose_timeout(gdb_backend_t *g) {
+  g->timeout_ms = RSP_TIMEOUT_MS;
+  const char *t = getenv("RVHAL_GDB_TIMEOUT_MS");
+  if (!t || !*t) return RVHAL_OK;
+  char *end;
+  errno = 0;
+  long v = strtol(t, &end, 10);
+  if (*t < '0' || *t > '9' || errno || *end || v < 100 || v > 3600000)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "RVHAL_GDB_TIMEOUT_MS=%s: give milliseconds from 100 to 3600000 "
+                       "(default %d)", t, RSP_TIMEOUT_MS);
+  g->timeout_ms = (int)v;
+  return RVHAL_OK;
+}
+
 int rvhal_gdb_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t **out_backend) {
   gdb_backend_t *g = calloc(1, sizeof *g);
   if (!g) return rvhal_error(RVHAL_HOST_IO, "out of host memory");
@@ -601,6 +640,7 @@ int rvhal_gdb_backend_create(const rvhal_qemu_config_t *config, rvhal_backend_t 
   g->base.ram = mirror;
   if ((rc = load_firmware(g, config))) goto fail;
   if ((rc = choose_doorbell(g, config->board))) goto fail;
+  if ((rc = choose_timeout(g))) goto fail;
   if (config->gdb_remote || config->gdb_spawn) { /* a stub rvhal does not start as QEMU */
     if (config->gdb_remote && config->gdb_spawn) {
       rc = rvhal_error(RVHAL_INVALID_ARGUMENT, "gdb backend: both a remote stub ('%s') and a command to start one "

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/internal.h"
@@ -109,7 +110,29 @@ static int send_all(rvhal_rsp_t *r, const char *p, size_t n) {
   return RVHAL_OK;
 }
 
+int rvhal_rsp_reply_timeout_ms(int floor_ms, size_t bytes, double link_bps) {
+  const double bps = link_bps > 0 ? link_bps : RVHAL_RSP_ASSUMED_BPS;
+  const size_t beyond = bytes > RVHAL_RSP_RATE_MIN_BYTES ? bytes - RVHAL_RSP_RATE_MIN_BYTES : 0;
+  const double ms = (double)floor_ms + RVHAL_RSP_TIMEOUT_MARGIN * 1000.0 * (double)beyond / bps;
+  if (floor_ms >= RVHAL_RSP_TIMEOUT_CAP_MS) return floor_ms; /* asked for: not cut */
+  return ms < RVHAL_RSP_TIMEOUT_CAP_MS ? (int)ms : RVHAL_RSP_TIMEOUT_CAP_MS;
+}
+
+double rvhal_rsp_learn_rate(double link_bps, size_t bytes, double seconds) {
+  if (bytes < RVHAL_RSP_RATE_MIN_BYTES || !(seconds > 0)) return link_bps;
+  const double sample = (double)bytes / seconds;
+  if (!(link_bps > 0) || sample < link_bps) return sample;
+  return link_bps + (sample - link_bps) / 4;
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 static int recv_packet_once(rvhal_rsp_t *r) {
+  const int timeout_ms = rvhal_rsp_reply_timeout_ms(r->timeout_ms, r->expect, r->link_bps);
   for (;;) {
     size_t used = 0;
     const char *why = "";
@@ -126,10 +149,12 @@ static int recv_packet_once(rvhal_rsp_t *r) {
                          sizeof r->in);
     struct pollfd p = {.fd = r->fd, .events = POLLIN};
     int rc;
-    do rc = poll(&p, 1, r->timeout_ms);
+    do rc = poll(&p, 1, timeout_ms);
     while (rc < 0 && errno == EINTR);
     if (rc == 0)
-      return rvhal_error(RVHAL_TIMEOUT, "gdbstub: no reply to '%s' within %d ms", r->what, r->timeout_ms);
+      return rvhal_error(RVHAL_TIMEOUT, "gdbstub: no reply to '%s' (%zu bytes) within %d ms (link %.0f bytes/s%s)",
+                         r->what, r->expect, timeout_ms, r->link_bps > 0 ? r->link_bps : RVHAL_RSP_ASSUMED_BPS,
+                         r->link_bps > 0 ? "" : ", assumed");
     ssize_t n;
     do n = recv(r->fd, r->in + r->in_len, sizeof r->in - r->in_len, 0);
     while (n < 0 && errno == EINTR);
@@ -172,12 +197,19 @@ static int send_n(rvhal_rsp_t *r, const char *payload, size_t len) {
 
 int rvhal_rsp_send(rvhal_rsp_t *r, const char *payload) { return send_n(r, payload, strlen(payload)); }
 
-int rvhal_rsp_request_n(rvhal_rsp_t *r, const char *payload, size_t len) {
-  RVHAL_RETURN_IF_ERROR(send_n(r, payload, len));
-  RVHAL_RETURN_IF_ERROR(recv_packet(r));
-  r->packets++;
-  return RVHAL_OK;
+/* A request moving len bytes and a reply of reply_len (as expected). */
+static int request_sized(rvhal_rsp_t *r, const char *payload, size_t len, size_t reply_len) {
+  r->expect = len + reply_len;
+  const double t0 = now_s();
+  int rc = send_n(r, payload, len);
+  if (!rc) rc = recv_packet(r);
+  if (!rc) r->link_bps = rvhal_rsp_learn_rate(r->link_bps, len + r->reply_len, now_s() - t0);
+  r->expect = 0;
+  if (!rc) r->packets++;
+  return rc;
 }
+
+int rvhal_rsp_request_n(rvhal_rsp_t *r, const char *payload, size_t len) { return request_sized(r, payload, len, 0); }
 
 int rvhal_rsp_request(rvhal_rsp_t *r, const char *payload) { return rvhal_rsp_request_n(r, payload, strlen(payload)); }
 
@@ -258,7 +290,7 @@ int rvhal_rsp_read_mem(rvhal_rsp_t *r, uint64_t addr, void *buf, size_t len) {
     size_t n = len < chunk ? len : chunk;
     char req[48];
     snprintf(req, sizeof req, "m%llx,%zx", (unsigned long long)addr, n);
-    RVHAL_RETURN_IF_ERROR(rvhal_rsp_request(r, req));
+    RVHAL_RETURN_IF_ERROR(request_sized(r, req, strlen(req), 2 * n));
     if (r->reply_len != 2 * n)
       return rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '%s' replied '%s' (%zu characters, expected %zu hex digits)",
                          req, quote(r), r->reply_len, 2 * n);

@@ -36,7 +36,10 @@ typedef struct rvhal_rsp {
   int multiprocess;    /* the stub took it: threads are pPID.TID, one process per CPU cluster (QEMU) */
   unsigned attached;   /* with multiprocess: bit p set when process p (1..31) is attached */
   size_t packet_size;  /* the stub's PacketSize: the longest packet it takes */
-  int timeout_ms;      /* for each reply */
+  int timeout_ms;      /* for each reply: the floor (a small packet's wait) */
+  double link_bps;     /* bytes/s the link has moved (learned from large requests; 0: not yet;
+                          kept by rvhal_rsp_open: the same link) */
+  size_t expect;       /* bytes the request being answered moves (its payload and its reply) */
   uint64_t packets;    /* requests answered (round trips) */
   uint64_t halts;      /* \x03 sent */
   uint64_t bytes_read, bytes_written;
@@ -49,6 +52,22 @@ typedef struct rvhal_rsp {
   char payload[RVHAL_RSP_MAX_PACKET];
   char out[2 * RVHAL_RSP_MAX_PACKET + 8];
 } rvhal_rsp_t;
+
+/* How long to wait for the reply to a request moving `bytes` (payload and
+ * reply) over a link of link_bps bytes/s (0: not measured yet, assume
+ * RVHAL_RSP_ASSUMED_BPS): floor_ms (enough for a packet of up to
+ * RVHAL_RSP_RATE_MIN_BYTES), plus RVHAL_RSP_TIMEOUT_MARGIN times the rest's
+ * transfer time, at most RVHAL_RSP_TIMEOUT_CAP_MS (unless floor_ms is more). A 16 KiB write
+ * over JTAG is seconds; the same over QEMU's socket, microseconds. */
+#define RVHAL_RSP_ASSUMED_BPS 1000.0  /* the slowest link seen: Spike through OpenOCD, loaded */
+#define RVHAL_RSP_TIMEOUT_MARGIN 8    /* a loaded machine slows a link that much between samples */
+#define RVHAL_RSP_TIMEOUT_CAP_MS 600000
+int rvhal_rsp_reply_timeout_ms(int floor_ms, size_t bytes, double link_bps);
+/* The link's rate after a request moved `bytes` in `seconds`: a request
+ * smaller than RVHAL_RSP_RATE_MIN_BYTES says nothing (round trips dominate);
+ * a slower sample is taken at once, a faster one a quarter at a time. */
+#define RVHAL_RSP_RATE_MIN_BYTES 1024
+double rvhal_rsp_learn_rate(double link_bps, size_t bytes, double seconds);
 
 /* Takes fd (not owned) and negotiates: qSupported (PacketSize, and the
  * multiprocess extension if r->want_multiprocess), QStartNoAckMode, X (an

@@ -175,6 +175,7 @@ int rvhal_device_boot(rvhal_device_t *d) {
     uint32_t state = __atomic_load_n(&d->ctrl->fw.state, __ATOMIC_ACQUIRE);
     if (state == RVHAL_FW_READY) {
       if (be->vtable->booted) be->vtable->booted(be);
+      d->info.link_bytes_per_s = (uint64_t)be->link_bps;
       return RVHAL_OK;
     }
     if (state == RVHAL_FW_FAILED) {
