@@ -313,18 +313,6 @@ extern const rvhal_launch_options_t rvcl_launch_options;
 
 void rvcl_mem_retain(cl_mem m);
 void rvcl_mem_release(cl_mem m);
-/* The address of m on q's device for a command enqueued now, after making
- * that device's copy current (a context of several devices: waits for the
- * queues of the device holding the current copy and copies it over).
- * writes: the command may change m, so the other copies become stale. */
-cl_int rvcl_mem_place_slow(const char *func, cl_command_queue q, cl_mem m, int writes, hal_addr_t *out);
-static inline cl_int rvcl_mem_place(const char *func, cl_command_queue q, cl_mem m, int writes, hal_addr_t *out) {
-  if (!(m->parent ? m->parent : m)->dev_addr) { /* one device: one copy */
-    *out = m->addr;
-    return CL_SUCCESS;
-  }
-  return rvcl_mem_place_slow(func, q, m, writes, out);
-}
 /* Marks q's device's copy of m current without copying (the contents are
  * to be undefined: CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED). */
 void rvcl_mem_discard_others(cl_command_queue q, cl_mem m);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "icd.h"
+#include "mem_coherence.h"
 
 static void free_ptr(void *user, int status) {
   (void)status;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "icd.h"
+#include "mem_coherence.h"
 
 static cl_mem root_of(cl_mem m) { return m->parent ? m->parent : m; }
 

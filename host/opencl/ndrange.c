@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "icd.h"
+#include "mem_coherence.h"
 #include "rvhal/rvhal_launch_geometry.h"
 
 const rvhal_launch_options_t rvcl_launch_options = {.non_uniform = 1};

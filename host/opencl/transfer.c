@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "icd.h"
+#include "mem_coherence.h"
 
 static cl_int check_queue_mem(const char *fn, cl_command_queue q, cl_mem m, const char *which) {
   if (!RVCL_VALID(q, RVCL_MAGIC_QUEUE)) return rvcl_fail(NULL, fn, CL_INVALID_COMMAND_QUEUE, "%p is not a queue", (void *)q);
