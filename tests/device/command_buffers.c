@@ -333,6 +333,10 @@ static void test_hang(void) {
   CHECK_OK(rvhal_command_buffer_kernel(hang, pt, good, &nd, g5, 2, 1, NULL, NULL));
   CHECK_OK(rvhal_command_buffer_kernel(hang, pt, loop, &nd, largs, 3, 1, NULL, NULL));
   CHECK_OK(rvhal_command_buffer_kernel(hang, pt, good, &nd, g6, 2, 1, NULL, NULL));
+  /* a launch's own timeout is not a recorded launch's: the list has the device's */
+  const rvhal_launch_options_t own = {.timeout_ms = 500};
+  CHECK_FAILS(rvhal_command_buffer_kernel(hang, pt, loop, &nd, largs, 3, 1, &own, NULL), RVHAL_INVALID_ARGUMENT,
+              "timeout_ms 500");
   CHECK_OK(rvhal_command_buffer_end(hang));
   CHECK_OK(rvhal_command_buffer_create(d, &fine));
   CHECK_OK(rvhal_command_buffer_kernel(fine, pt, good, &nd, g6, 2, 1, NULL, NULL));
@@ -352,6 +356,13 @@ static void test_hang(void) {
   uint32_t got[N];
   CHECK_OK(rvhal_mem_read(d, got, out, sizeof got));
   CHECK_EQ_U64(got[N - 1], (N - 1) * 7 + 5); /* the first launch ran, the third did not */
+  CHECK_FAILS(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER), RVHAL_TIMEOUT, NULL);
+  /* a queued launch with its own timeout: that one, not the device's */
+  rvhal_event_t *shorter;
+  CHECK_OK(rvhal_enqueue_kernel(q, NULL, pt, loop, &nd, largs, 3, 1, &own, &shorter));
+  CHECK_FAILS(rvhal_event_wait(shorter, RVHAL_WAIT_FOREVER), RVHAL_TIMEOUT,
+              "did not finish within 500 ms (the launch timeout: this launch's timeout_ms)");
+  rvhal_event_release(shorter);
   CHECK_FAILS(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER), RVHAL_TIMEOUT, NULL);
   CHECK_OK(rvhal_enqueue_command_buffer(q, NULL, fine, NULL, 0, NULL));
   CHECK_OK(rvhal_queue_finish(q, RVHAL_WAIT_FOREVER));

@@ -239,6 +239,9 @@ typedef struct rvhal_launch_options {
   int non_uniform;          /* 1: a global size that is not a multiple of the local size is allowed: the last
                                group along that dimension has the remainder of work-items (OpenCL 2.0
                                non-uniform work-groups; docs/execution-model.md); 0: such a launch is refused */
+  uint32_t timeout_ms;      /* this launch's timeout, counted as the device's is (time QEMU waits for a CPU
+                               does not count); 0: the device's (rvhal_device_options_t.launch_timeout_ms).
+                               A command buffer runs as one launch, under the device's */
 } rvhal_launch_options_t;
 
 /* Runs `kernel` over the ND-range and returns when it has finished.

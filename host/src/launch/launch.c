@@ -293,7 +293,7 @@ static uint64_t spin_ns(const rvhal_device_t *d, int rang) {
 
 /* Wait for launch `seq`: spin (if it should be short), then sleep, draining
  * print output meanwhile. */
-static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname, int rang) {
+static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname, int rang, uint32_t timeout_ms) {
   rvhal_launcher_t *L = rvhal_launcher(d);
   rvhal_ring_t *ring = &L->ctrl->ring;
   uint64_t start = now_ns(), spin = spin_ns(d, rang);
@@ -303,7 +303,7 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname, int rang
   }
   if (ring_completed(d) >= seq) return RVHAL_OK;
 
-  const uint64_t timeout_ns = (uint64_t)L->options->launch_timeout_ms * 1000000ull;
+  const uint64_t timeout_ns = (uint64_t)timeout_ms * 1000000ull;
   uint64_t deadline = start + timeout_ns;
   /* Time the device's QEMU waited for a CPU (a loaded host) does not count,
    * up to RVHAL_CPU_WAIT_MAX_FACTOR timeouts in all (rvhal_cpu_wait_credit:
@@ -338,8 +338,11 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname, int rang
                  (unsigned long long)(waited / 1000000ull),
                  waited == rvhal_cpu_wait_credit(UINT64_MAX, timeout_ns) ? ", the most counted" : "",
                  (unsigned long long)(ran / 1000000ull));
-      rvhal_error(RVHAL_TIMEOUT, "kernel %s did not finish within %u ms (the launch timeout: "
-                  "RVHAL_LAUNCH_TIMEOUT_MS, launch_timeout_ms)%s", kname, L->options->launch_timeout_ms, uncounted);
+      rvhal_error(RVHAL_TIMEOUT, "kernel %s did not finish within %u ms (the launch timeout: %s)%s", kname,
+                  timeout_ms,
+                  timeout_ms == L->options->launch_timeout_ms ? "RVHAL_LAUNCH_TIMEOUT_MS, launch_timeout_ms"
+                                                              : "this launch's timeout_ms",
+                  uncounted);
       set_host_waiting(d, 0);
       return recover(d, RVHAL_TIMEOUT);
     }
@@ -532,7 +535,8 @@ void rvhal_launch_encode(rvhal_device_t *d, const rvhal_launch_prepared_t *pr, r
   desc->num_installs = 0;
   *out = (rvhal_launch_t){.seq = seq, .boot = L->boots, .program = pr->request->program, .kname = pl->kname,
                           .total_groups = pl->total_groups, .chunk = pl->chunk, .harts = pl->harts, .team = pl->team,
-                          .work_dim = pl->work_dim, .counting = (pl->flags & RVHAL_LAUNCH_COUNTERS) != 0};
+                          .work_dim = pl->work_dim, .counting = (pl->flags & RVHAL_LAUNCH_COUNTERS) != 0,
+                          .timeout_ms = pr->request->options ? pr->request->options->timeout_ms : 0};
   for (int i = 0; i < 3; i++) {
     out->global[i] = pl->global[i];
     out->local[i] = pl->local[i];
@@ -671,7 +675,8 @@ int rvhal_launch_wait(rvhal_device_t *d, rvhal_launch_t *l, int more, rvhal_comp
   /* A spin takes a core: the wake-up is spun for only while the harts it
    * wakes leave the host one (with every core a hart's, spinning was
    * slower: docs/performance.md, "Figures behind the code's choices"). */
-  int rc = wait_for(d, seq, kname, l->rang && l->harts < L->host_cpus);
+  int rc = wait_for(d, seq, kname, l->rang && l->harts < L->host_cpus,
+                    l->timeout_ms ? l->timeout_ms : L->options->launch_timeout_ms);
   if (rc) return rc;
   L->retired = seq;
   rvhal_observe_launch_retired(d, seq);

@@ -77,6 +77,9 @@ static int add_launch(rvhal_command_buffer_t *cb, const char *who, const rvhal_l
   const uint32_t num_args = r->num_args;
   if (num_args > RVHAL_META_MAX_ARGS)
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "%s: %u arguments, at most %u", who, num_args, RVHAL_META_MAX_ARGS);
+  if (r->options && r->options->timeout_ms)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "%s: options->timeout_ms %u: a command buffer runs as one launch, "
+                       "under the device's launch timeout (launch_timeout_ms)", who, r->options->timeout_ms);
   uint32_t slots = cb ? cb->num_slots : 0;
   for (uint32_t i = 0; arg_bindings && i < num_args; i++)
     if (arg_bindings[i] >= 0) {
