@@ -14,8 +14,9 @@
 #                        an install rule puts in no component     component tools
 # Each has its copyright (Apache-2.0, LICENSE) and changelog under
 # /usr/share/doc/<package>/; Depends come from the binaries
-# (dpkg-shlibdeps) plus what each runs or compiles with. install.deb_lintian
-# builds them and runs lintian (tests/consumer/deb_lintian.sh);
+# (dpkg-shlibdeps) plus what each runs or compiles with. install.packages
+# builds them (tests/consumer/packages.sh); install.deb_lintian runs
+# lintian on them (tests/consumer/deb_lintian.sh);
 # install.deb_root installs them and compiles kernels from there
 # (tests/consumer/deb_root.sh).
 set(RVHAL_DEB_DIR ${RVHAL_SOURCE_DIR}/cmake/package/debian)

@@ -2,12 +2,11 @@
 # cpack makes Debian packages (library, kernel SDK, -dev, tool) and a .tar.gz which
 # between them hold the install: library, tool, headers, firmware, kernel
 # SDK, the OpenCL ICD, the package files and the license.
-#   cpack.sh BUILD_DIR
+#   cpack.sh PACKAGES_DIR   (what tests/consumer/packages.sh made)
 set -eu
 T=$(mktemp -d "${TMPDIR:-/tmp}/rvhal-cpack.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-cd "$T"
-cpack --config "$1/CPackConfig.cmake" >/dev/null
+cd "$1"
 deb=$(ls ./*.deb | tr '\n' ' ')
 tgz=$(ls ./*.tar.gz)
 for d in ./*.deb; do dpkg-deb -c "$d"; done >"$T/deb.txt"

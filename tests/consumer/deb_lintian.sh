@@ -4,13 +4,12 @@
 # copyright and changelog, Depends were computed from the binaries (libc6,
 # libstdc++6 for the OCK adapter) beside qemu-system-misc, opensbi is
 # recommended, and the changelog's version is the package's.
-#   deb_lintian.sh BUILD_DIR
+#   deb_lintian.sh PACKAGES_DIR   (what tests/consumer/packages.sh made)
 set -eu
 T=$(mktemp -d "${TMPDIR:-/tmp}/rvhal-deb.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 command -v lintian >/dev/null || { echo "FAIL: lintian is not installed (scripts/setup.sh installs it)"; exit 1; }
-cd "$T"
-cpack --config "$1/CPackConfig.cmake" -G DEB >/dev/null
+cd "$1"
 failed=0
 fail() { echo "FAIL: $*"; failed=1; }
 for deb in ./*.deb; do
