@@ -359,6 +359,11 @@ size_t rvcl_image_array_max(cl_device_id d);
 cl_int rvcl_mem_check_flags(const char *fn, cl_context c, cl_mem_flags flags);
 /* A new memory object of c (a reference to c, no allocation yet). */
 cl_mem rvcl_mem_new(cl_context c, cl_mem_flags flags, size_t size);
+/* Allocates m->size bytes for new object m on its context's device(s) (rv:
+ * the first's) and writes init's first init_size bytes there (several
+ * devices: init is NULL or holds all m->size). On failure nothing stays
+ * allocated; returns the rvhal status. */
+int rvcl_mem_alloc_with(cl_mem m, rvhal_device_t *rv, const void *init, size_t init_size);
 /* Host access flags deny what (CL_INVALID_OPERATION). */
 cl_int rvcl_mem_host_access(const char *fn, cl_mem m, cl_mem_flags denied, const char *what);
 

@@ -228,20 +228,10 @@ static cl_mem create_image(const char *fn, cl_context c, const cl_mem_properties
       for (size_t y = 0; y < e[1]; y++)
         memcpy(staging + RVHAL_IMAGE_DATA_OFFSET + z * im->slice_pitch + y * im->row_pitch,
                (const uint8_t *)host_ptr + (layered_1d ? y * hslice : z * hslice + y * hrow), im->row_pitch);
-  if (c->num_devices > 1) {
-    st = rvcl_mem_alloc_all(m, staging);
-  } else {
-    st = rvhal_mem_alloc(rv, (size_t)total, RVCL_BASE_ALIGN, &m->addr);
-    if (st == RVHAL_OK) st = rvhal_mem_write(rv, m->addr, staging, wants_ptr ? (size_t)total : RVHAL_IMAGE_DATA_OFFSET);
-  }
+  st = rvcl_mem_alloc_with(m, rv, staging, wants_ptr ? (size_t)total : RVHAL_IMAGE_DATA_OFFSET);
   free(staging);
   if (st != RVHAL_OK) {
     *err = rvcl_fail_rvhal(c, fn, CL_MEM_OBJECT_ALLOCATION_FAILURE, st);
-    if (m->dev_addr)
-      rvcl_mem_free_all(m);
-    else if (m->addr)
-      rvhal_mem_free(rv, m->addr);
-    m->addr = 0;
     rvcl_mem_release(m);
     return NULL;
   }

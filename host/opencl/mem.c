@@ -75,25 +75,33 @@ static cl_mem create_buffer(const char *fn, cl_context c, const cl_mem_propertie
     return NULL;
   }
   if (props) m->num_props = 1; /* the terminating 0 */
-  if (c->num_devices > 1) {
-    st = rvcl_mem_alloc_all(m, wants_ptr ? host_ptr : NULL);
-  } else {
-    st = rvhal_mem_alloc(rv, size, RVCL_BASE_ALIGN, &m->addr);
-    if (st == RVHAL_OK && wants_ptr) st = rvhal_mem_write(rv, m->addr, host_ptr, size);
-  }
+  st = rvcl_mem_alloc_with(m, rv, wants_ptr ? host_ptr : NULL, wants_ptr ? size : 0);
   if (st != RVHAL_OK) {
     *err = rvcl_fail_rvhal(c, fn, CL_MEM_OBJECT_ALLOCATION_FAILURE, st);
-    if (m->dev_addr)
-      rvcl_mem_free_all(m);
-    else if (m->addr)
-      rvhal_mem_free(rv, m->addr);
-    m->addr = 0;
     rvcl_mem_release(m);
     return NULL;
   }
   if (flags & CL_MEM_USE_HOST_PTR) m->host_ptr = host_ptr;
   *err = CL_SUCCESS;
   return m;
+}
+
+int rvcl_mem_alloc_with(cl_mem m, rvhal_device_t *rv, const void *init, size_t init_size) {
+  int st;
+  if (m->context->num_devices > 1) {
+    st = rvcl_mem_alloc_all(m, init);
+  } else {
+    st = rvhal_mem_alloc(rv, m->size, RVCL_BASE_ALIGN, &m->addr);
+    if (st == RVHAL_OK && init_size) st = rvhal_mem_write(rv, m->addr, init, init_size);
+  }
+  if (st != RVHAL_OK) {
+    if (m->dev_addr)
+      rvcl_mem_free_all(m);
+    else if (m->addr)
+      rvhal_mem_free(rv, m->addr);
+    m->addr = 0;
+  }
+  return st;
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context c, cl_mem_flags flags, size_t size, void *host_ptr,
