@@ -197,6 +197,12 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_
     if (want ? !m || m->type != want : m && m->image)
       return rvcl_fail(c, fn, CL_INVALID_MEM_OBJECT, "%s: %p is %s", label, (void *)m,
                        !m ? "NULL, not an image" : m->image ? "an image of another type" : "a buffer, not an image");
+    if (want && ((a->access_qualifier == RVHAL_ACCESS_WRITE_ONLY && (m->flags & CL_MEM_READ_ONLY)) ||
+                 (a->access_qualifier == RVHAL_ACCESS_READ_ONLY && (m->flags & CL_MEM_WRITE_ONLY))))
+      return rvcl_fail(c, fn, CL_INVALID_ARG_VALUE, "%s: the image was made with flags 0x%llx, which %s", label,
+                       (unsigned long long)m->flags,
+                       a->access_qualifier == RVHAL_ACCESS_WRITE_ONLY ? "a write_only argument may not take"
+                                                                      : "a read_only argument may not take");
     slot->arg = rvhal_arg_global(m ? m->addr : 0);
     slot->mem = m;
   } else if (is_sampler_arg(a)) {

@@ -307,7 +307,8 @@ static const char sample_src[] =
     "  size_t i = get_global_id(0); o[i] = read_imagef(im, s, c[i]); }\n"
     "constant sampler_t fixed = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_MIRRORED_REPEAT | CLK_FILTER_NEAREST;\n"
     "kernel void sample_fixed(read_only image2d_t im, global const float2 *c, global float4 *o) {\n"
-    "  size_t i = get_global_id(0); o[i] = read_imagef(im, fixed, c[i]); }\n";
+    "  size_t i = get_global_id(0); o[i] = read_imagef(im, fixed, c[i]); }\n"
+    "kernel void fill_wo(write_only image2d_t im) { write_imagef(im, (int2)(0, 0), (float4)(1.0f)); }\n";
 
 #define NC 12
 
@@ -434,6 +435,11 @@ static void samplers(cl_test_env_t *env, cl_command_queue q) {
   CHECK_CL_ERR(clSetKernelArg(k, 1, sizeof bogus, &bogus), CL_INVALID_SAMPLER);
   CHECK_CL_ERR(clSetKernelArg(k, 0, sizeof cb, &cb), CL_INVALID_MEM_OBJECT); /* a buffer for an image */
   CHECK_CL_ERR(clSetKernelArg(k, 2, sizeof im, &im), CL_INVALID_MEM_OBJECT); /* an image for a buffer */
+  /* a write_only argument refuses a CL_MEM_READ_ONLY image (im is one) */
+  cl_kernel kw = clCreateKernel(p, "fill_wo", &err);
+  CHECK_CL(err);
+  CHECK_CL_ERR(clSetKernelArg(kw, 0, sizeof im, &im), CL_INVALID_ARG_VALUE);
+  clReleaseKernel(kw);
   clReleaseSampler(smp);
   clReleaseMemObject(cb), clReleaseMemObject(ob), clReleaseMemObject(im);
   clReleaseKernel(k), clReleaseKernel(ki), clReleaseKernel(kf);
