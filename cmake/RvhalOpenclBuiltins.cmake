@@ -6,10 +6,12 @@ if(NOT RVHAL_CLANG_OPENCL)
   message(FATAL_ERROR "clang-16 not found: the OpenCL C built-ins need it (scripts/setup.sh installs it)")
 endif()
 file(GLOB RVHAL_OPENCL_BUILTIN_SOURCES ${RVHAL_SOURCE_DIR}/sdk/opencl/builtins/*.cl)
-set(RVHAL_OPENCL_BUILTIN_HEADERS ${RVHAL_SOURCE_DIR}/sdk/opencl/builtins/clc_internal.h)
+set(RVHAL_OPENCL_BUILTIN_HEADERS ${RVHAL_SOURCE_DIR}/sdk/opencl/builtins/clc_internal.h
+    ${RVHAL_SOURCE_DIR}/abi/rvhal/rvhal_image.h)
 # OpenCL C 1.2 with doubles (cl_khr_fp64), as clang's opencl-c.h declares
 # the built-ins for it.
 set(RVHAL_OPENCL_CFLAGS -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -Xclang -cl-ext=+cl_khr_fp64 -O2
+    -I${RVHAL_SOURCE_DIR}/abi
     -Wall -Wextra)
 
 # rvhal_opencl_objects(<out_var> <subdir> TARGET_FLAGS <flags...> SOURCES <.cl...> [DEPENDS <files...>])

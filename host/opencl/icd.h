@@ -115,11 +115,22 @@ typedef struct rvcl_mapping {
   struct rvcl_mapping *next;
 } rvcl_mapping_t;
 
+/* An image's format and geometry (image.c). Its allocation holds the
+ * device's descriptor (abi/rvhal/rvhal_image.h) and then the pixels, rows
+ * row_pitch bytes apart and slices (layers of arrays) slice_pitch. */
+typedef struct rvcl_image {
+  cl_image_format format;
+  cl_image_desc desc;              /* as created; image_row_pitch/image_slice_pitch those of host_ptr */
+  size_t elem_size;                /* bytes of a pixel */
+  size_t row_pitch, slice_pitch;   /* of the device's copy */
+  void *host_ptr;                  /* CL_MEM_USE_HOST_PTR's (copied at creation, as buffers' are) */
+} rvcl_image_t;
+
 struct _cl_mem {
   const struct _cl_icd_dispatch *dispatch;
   uint32_t magic;                  /* RVCL_MAGIC_* while alive */
   atomic_uint refs;
-  cl_mem_object_type type;         /* CL_MEM_OBJECT_BUFFER: the only kind so far (mem.c); images are other kinds */
+  cl_mem_object_type type;         /* CL_MEM_OBJECT_BUFFER (mem.c) or an image's (image.c) */
   cl_context context;
   cl_mem_flags flags;
   size_t size;
@@ -127,6 +138,7 @@ struct _cl_mem {
   hal_addr_t addr;                 /* device address */
   cl_mem parent;                   /* sub-buffers */
   size_t origin;
+  rvcl_image_t *image;             /* images: size and addr cover the descriptor and the pixels; NULL for buffers */
   cl_mem_properties props[4];
   size_t num_props;
   /* Contexts of several devices, buffers (not sub-buffers): an allocation
@@ -188,6 +200,20 @@ struct _cl_kernel {
   struct _cl_kernel **on_device;
 };
 
+struct _cl_sampler {
+  const struct _cl_icd_dispatch *dispatch;
+  uint32_t magic;                  /* RVCL_MAGIC_* while alive */
+  atomic_uint refs;
+  cl_context context;
+  cl_bool normalized;
+  cl_addressing_mode addressing;
+  cl_filter_mode filter;
+  cl_sampler_properties props[8];  /* as given to clCreateSamplerWithProperties, with its 0 */
+  size_t num_props;
+};
+/* What a kernel's sampler_t argument holds: the CLK_* bits image.cl decodes. */
+uint32_t rvcl_sampler_bits(cl_sampler s);
+
 typedef struct rvcl_event_callback {
   void(CL_CALLBACK *fn)(cl_event, cl_int, void *);
   void *user;
@@ -239,7 +265,7 @@ extern struct _cl_platform_id rvcl_platform;
  * names its kind (cleared when the object is freed). */
 enum {
   RVCL_MAGIC_PLATFORM = 0x52564c50, RVCL_MAGIC_DEVICE, RVCL_MAGIC_CONTEXT, RVCL_MAGIC_QUEUE,
-  RVCL_MAGIC_MEM, RVCL_MAGIC_PROGRAM, RVCL_MAGIC_KERNEL, RVCL_MAGIC_EVENT,
+  RVCL_MAGIC_MEM, RVCL_MAGIC_PROGRAM, RVCL_MAGIC_KERNEL, RVCL_MAGIC_EVENT, RVCL_MAGIC_SAMPLER,
 };
 #define RVCL_VALID(obj, kind) ((obj) != NULL && (obj)->dispatch == &rvcl_dispatch && (obj)->magic == (kind))
 
@@ -322,6 +348,46 @@ int rvcl_mem_alloc_all(cl_mem m, const void *host_ptr);
 void rvcl_mem_free_all(cl_mem m);
 /* CL_INVALID_VALUE unless [offset, offset+size) lies inside m. */
 cl_int rvcl_mem_range(const char *func, cl_mem m, size_t offset, size_t size);
+
+/* Images' largest width/height (2D), sides (3D) and layers on device d,
+ * from its memory (image.c; clGetDeviceInfo reports them). */
+size_t rvcl_image2d_max(cl_device_id d);
+size_t rvcl_image3d_max(cl_device_id d);
+size_t rvcl_image_array_max(cl_device_id d);
+
+/* Checks a cl_mem_flags value (its unknown bits, exclusive combinations). */
+cl_int rvcl_mem_check_flags(const char *fn, cl_context c, cl_mem_flags flags);
+/* A new memory object of c (a reference to c, no allocation yet). */
+cl_mem rvcl_mem_new(cl_context c, cl_mem_flags flags, size_t size);
+/* Allocates m->size bytes for new object m on its context's device(s) (rv:
+ * the first's) and writes init's first init_size bytes there (several
+ * devices: init is NULL or holds all m->size). On failure nothing stays
+ * allocated; returns the rvhal status. */
+int rvcl_mem_alloc_with(cl_mem m, rvhal_device_t *rv, const void *init, size_t init_size);
+/* Host access flags deny what (CL_INVALID_OPERATION). */
+cl_int rvcl_mem_host_access(const char *fn, cl_mem m, cl_mem_flags denied, const char *what);
+
+/* A read, write or copy of a box of bytes: the region's rows (region[0]
+ * bytes, region[1] rows, region[2] slices) at origin in a, with pitches
+ * a_row/a_slice, to or from the host (b NULL: ptr, its origin and pitches
+ * b_*) or memory object b. One host callback on q copies the rows in
+ * order. The caller has checked objects, region and access; owned (may be
+ * NULL) is freed when the copy is done. Images' transfers (image.c) are
+ * such boxes past their descriptor. */
+typedef enum { RVCL_BOX_READ, RVCL_BOX_WRITE, RVCL_BOX_COPY } rvcl_box_kind_t;
+typedef struct rvcl_box {
+  size_t origin[3], row_pitch, slice_pitch;
+} rvcl_box_t;
+cl_int rvcl_enqueue_box(const char *fn, cl_command_type type, rvcl_box_kind_t kind, cl_command_queue q, cl_mem a,
+                        const rvcl_box_t *ga, cl_mem b, void *ptr, const rvcl_box_t *gb, const size_t region[3],
+                        void *owned, cl_bool blocking, cl_uint n, const cl_event *list, cl_event *out);
+
+/* Maps bytes [offset, offset+size) of m's allocation (clEnqueueMapBuffer;
+ * clEnqueueMapImage maps the bytes its region spans): checks the range and
+ * flags, then stages or maps them as map.c says. */
+void *rvcl_map_range(const char *fn, cl_command_type type, cl_command_queue q, cl_mem m, cl_bool blocking,
+                     cl_map_flags flags, size_t offset, size_t size, cl_uint n, const cl_event *list, cl_event *out,
+                     cl_int *err);
 
 /* ---- programs and kernels -------------------------------------------------- */
 

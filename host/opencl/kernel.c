@@ -149,6 +149,25 @@ static const char *arg_label(const cl_kernel k, cl_uint i, char *buf, size_t siz
   return buf;
 }
 
+/* The image type an argument declared as an image takes; 0 for others. */
+static cl_mem_object_type image_arg_type(const rvhal_kernel_arg_info_t *a) {
+  static const struct {
+    const char *name;
+    cl_mem_object_type type;
+  } types[] = {{"image1d_t", CL_MEM_OBJECT_IMAGE1D},           {"image2d_t", CL_MEM_OBJECT_IMAGE2D},
+               {"image3d_t", CL_MEM_OBJECT_IMAGE3D},           {"image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY},
+               {"image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY}, {"image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER}};
+  if (!a->type_name || a->access_qualifier == RVHAL_ACCESS_NONE) return 0;
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+    if (strstr(a->type_name, types[i].name)) return types[i].type;
+  return 0;
+}
+
+static int is_sampler_arg(const rvhal_kernel_arg_info_t *a) {
+  return a->kind == RVHAL_ARG_KIND_VALUE && a->type_name && strstr(a->type_name, "sampler_t") &&
+         (a->size == 4 || a->size == 8);
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void *value) {
   static const char *fn = "clSetKernelArg";
   if (!RVCL_VALID(k, RVCL_MAGIC_KERNEL)) return rvcl_fail(NULL, fn, CL_INVALID_KERNEL, "%p is not a kernel", (void *)k);
@@ -174,8 +193,31 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_
       return rvcl_fail(c, fn, CL_INVALID_MEM_OBJECT, "%s: %p is not a buffer", label, (void *)m);
     if (m && m->context != c)
       return rvcl_fail(c, fn, CL_INVALID_MEM_OBJECT, "%s: the buffer belongs to another context", label);
+    cl_mem_object_type want = image_arg_type(a);
+    if (want ? !m || m->type != want : m && m->image)
+      return rvcl_fail(c, fn, CL_INVALID_MEM_OBJECT, "%s: %p is %s", label, (void *)m,
+                       !m ? "NULL, not an image" : m->image ? "an image of another type" : "a buffer, not an image");
+    if (want && ((a->access_qualifier == RVHAL_ACCESS_WRITE_ONLY && (m->flags & CL_MEM_READ_ONLY)) ||
+                 (a->access_qualifier == RVHAL_ACCESS_READ_ONLY && (m->flags & CL_MEM_WRITE_ONLY))))
+      return rvcl_fail(c, fn, CL_INVALID_ARG_VALUE, "%s: the image was made with flags 0x%llx, which %s", label,
+                       (unsigned long long)m->flags,
+                       a->access_qualifier == RVHAL_ACCESS_WRITE_ONLY ? "a write_only argument may not take"
+                                                                      : "a read_only argument may not take");
     slot->arg = rvhal_arg_global(m ? m->addr : 0);
     slot->mem = m;
+  } else if (is_sampler_arg(a)) {
+    if (size != sizeof(cl_sampler))
+      return rvcl_fail(c, fn, CL_INVALID_ARG_SIZE, "%s is a sampler: arg_size must be sizeof(cl_sampler) = %zu, not %zu",
+                       label, sizeof(cl_sampler), size);
+    cl_sampler smp = value ? *(const cl_sampler *)value : NULL;
+    if (!RVCL_VALID(smp, RVCL_MAGIC_SAMPLER))
+      return rvcl_fail(c, fn, CL_INVALID_SAMPLER, "%s: %p is not a sampler", label, (void *)smp);
+    /* the CLK_* bits as the pointer-sized value the kernel's sampler_t is */
+    uint64_t bits = rvcl_sampler_bits(smp);
+    uint32_t bits32 = (uint32_t)bits;
+    memcpy(slot->value, a->size == 8 ? (const void *)&bits : (const void *)&bits32, a->size);
+    slot->arg = rvhal_arg_value(slot->value, a->size);
+    slot->mem = NULL;
   } else {
     if (!value) return rvcl_fail(c, fn, CL_INVALID_ARG_VALUE, "%s is a value: arg_value is NULL", label);
     if (size != a->size)
@@ -281,7 +323,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint index, c
     return rvcl_info(&q, sizeof q, size, value, size_ret);
   }
   case CL_KERNEL_ARG_ACCESS_QUALIFIER: {
-    cl_kernel_arg_access_qualifier q = CL_KERNEL_ARG_ACCESS_NONE;
+    uint32_t aq = a->access_qualifier;
+    cl_kernel_arg_access_qualifier q = aq == RVHAL_ACCESS_READ_ONLY    ? CL_KERNEL_ARG_ACCESS_READ_ONLY
+                                       : aq == RVHAL_ACCESS_WRITE_ONLY ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY
+                                       : aq == RVHAL_ACCESS_READ_WRITE ? CL_KERNEL_ARG_ACCESS_READ_WRITE
+                                                                       : CL_KERNEL_ARG_ACCESS_NONE;
     return rvcl_info(&q, sizeof q, size, value, size_ret);
   }
   case CL_KERNEL_ARG_TYPE_NAME: {
@@ -361,7 +407,9 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel k, cl_int *errcode_re
   for (uint32_t i = 0; i < k->ki->num_args; i++) {
     n->args[i] = k->args[i];
     n->args[i].big = NULL;
-    if (k->args[i].set && k->args[i].arg.kind == hal_arg_value) {
+    if (k->args[i].set && is_sampler_arg(&k->ki->args[i])) {
+      n->args[i].arg = rvhal_arg_value(n->args[i].value, k->ki->args[i].size);
+    } else if (k->args[i].set && k->args[i].arg.kind == hal_arg_value) {
       /* re-point the value at the clone's own copy */
       cl_int e = clSetKernelArg(n, i, k->args[i].arg.size, k->args[i].arg.pod_data);
       if (e != CL_SUCCESS) {

@@ -22,11 +22,17 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, 
     *err = rvcl_fail(NULL, fn, CL_INVALID_COMMAND_QUEUE, "%p is not a queue", (void *)q);
     return NULL;
   }
-  cl_context c = q->context;
-  if (!RVCL_VALID(m, RVCL_MAGIC_MEM)) {
-    *err = rvcl_fail(c, fn, CL_INVALID_MEM_OBJECT, "%p is not a buffer", (void *)m);
+  if (!RVCL_VALID(m, RVCL_MAGIC_MEM) || m->image) {
+    *err = rvcl_fail(q->context, fn, CL_INVALID_MEM_OBJECT, "%p is not a buffer", (void *)m);
     return NULL;
   }
+  return rvcl_map_range(fn, CL_COMMAND_MAP_BUFFER, q, m, blocking, flags, offset, size, n, list, out, err);
+}
+
+void *rvcl_map_range(const char *fn, cl_command_type type, cl_command_queue q, cl_mem m, cl_bool blocking,
+                     cl_map_flags flags, size_t offset, size_t size, cl_uint n, const cl_event *list, cl_event *out,
+                     cl_int *err) {
+  cl_context c = q->context;
   if (m->context != c) {
     *err = rvcl_fail(c, fn, CL_INVALID_CONTEXT, "the buffer belongs to another context than the queue");
     return NULL;
@@ -44,7 +50,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, 
   if (((flags & CL_MAP_READ) && (m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) ||
       ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
        (m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))) {
-    *err = rvcl_fail(c, fn, CL_INVALID_OPERATION, "map_flags 0x%llx on a buffer made with flags 0x%llx",
+    *err = rvcl_fail(c, fn, CL_INVALID_OPERATION, "map_flags 0x%llx on a memory object made with flags 0x%llx",
                      (unsigned long long)flags, (unsigned long long)m->flags);
     return NULL;
   }
@@ -85,7 +91,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, 
   if (st != RVHAL_OK) {
     if (mp->owned) free(mp->ptr);
     free(mp);
-    *err = rvcl_enqueue_done(q, fn, CL_COMMAND_MAP_BUFFER, st, NULL, CL_FALSE, NULL);
+    *err = rvcl_enqueue_done(q, fn, type, st, NULL, CL_FALSE, NULL);
     return NULL;
   }
   pthread_mutex_lock(&m->lock);
@@ -94,7 +100,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, 
   m->map_count++;
   pthread_mutex_unlock(&m->lock);
   void *ptr = mp->ptr;
-  *err = rvcl_enqueue_done(q, fn, CL_COMMAND_MAP_BUFFER, RVHAL_OK, ev, blocking, out);
+  *err = rvcl_enqueue_done(q, fn, type, RVHAL_OK, ev, blocking, out);
   return *err == CL_SUCCESS ? ptr : NULL;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "icd.h"
+#include "rvhal/rvhal_image.h"
 
 #define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
 #define HOST_ACCESS_FLAGS (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
@@ -14,7 +15,7 @@
 
 static int one_at_most(cl_mem_flags f) { return (f & (f - 1)) == 0; }
 
-static cl_int check_flags(const char *fn, cl_context c, cl_mem_flags flags) {
+cl_int rvcl_mem_check_flags(const char *fn, cl_context c, cl_mem_flags flags) {
   if (flags & ~(ACCESS_FLAGS | HOST_ACCESS_FLAGS | HOST_PTR_FLAGS))
     return rvcl_fail(c, fn, CL_INVALID_VALUE, "flags 0x%llx has unknown bits", (unsigned long long)flags);
   if (!one_at_most(flags & ACCESS_FLAGS) || !one_at_most(flags & HOST_ACCESS_FLAGS) ||
@@ -23,7 +24,7 @@ static cl_int check_flags(const char *fn, cl_context c, cl_mem_flags flags) {
   return CL_SUCCESS;
 }
 
-static cl_mem mem_new(cl_context c, cl_mem_flags flags, size_t size) {
+cl_mem rvcl_mem_new(cl_context c, cl_mem_flags flags, size_t size) {
   cl_mem m = calloc(1, sizeof *m);
   if (!m) return NULL;
   m->dispatch = &rvcl_dispatch;
@@ -49,7 +50,7 @@ static cl_mem create_buffer(const char *fn, cl_context c, const cl_mem_propertie
                      (unsigned long long)props[0]);
     return NULL;
   }
-  if ((*err = check_flags(fn, c, flags)) != CL_SUCCESS) return NULL;
+  if ((*err = rvcl_mem_check_flags(fn, c, flags)) != CL_SUCCESS) return NULL;
   if (!(flags & ACCESS_FLAGS)) flags |= CL_MEM_READ_WRITE;
   for (cl_uint i = 0; i < c->num_devices; i++)
     if (size == 0 || size > c->devices[i]->info.global_mem_size) {
@@ -68,31 +69,39 @@ static cl_mem create_buffer(const char *fn, cl_context c, const cl_mem_propertie
     *err = rvcl_fail_rvhal(c, fn, CL_OUT_OF_RESOURCES, st);
     return NULL;
   }
-  cl_mem m = mem_new(c, flags, size);
+  cl_mem m = rvcl_mem_new(c, flags, size);
   if (!m) {
     *err = CL_OUT_OF_HOST_MEMORY;
     return NULL;
   }
   if (props) m->num_props = 1; /* the terminating 0 */
-  if (c->num_devices > 1) {
-    st = rvcl_mem_alloc_all(m, wants_ptr ? host_ptr : NULL);
-  } else {
-    st = rvhal_mem_alloc(rv, size, RVCL_BASE_ALIGN, &m->addr);
-    if (st == RVHAL_OK && wants_ptr) st = rvhal_mem_write(rv, m->addr, host_ptr, size);
-  }
+  st = rvcl_mem_alloc_with(m, rv, wants_ptr ? host_ptr : NULL, wants_ptr ? size : 0);
   if (st != RVHAL_OK) {
     *err = rvcl_fail_rvhal(c, fn, CL_MEM_OBJECT_ALLOCATION_FAILURE, st);
-    if (m->dev_addr)
-      rvcl_mem_free_all(m);
-    else if (m->addr)
-      rvhal_mem_free(rv, m->addr);
-    m->addr = 0;
     rvcl_mem_release(m);
     return NULL;
   }
   if (flags & CL_MEM_USE_HOST_PTR) m->host_ptr = host_ptr;
   *err = CL_SUCCESS;
   return m;
+}
+
+int rvcl_mem_alloc_with(cl_mem m, rvhal_device_t *rv, const void *init, size_t init_size) {
+  int st;
+  if (m->context->num_devices > 1) {
+    st = rvcl_mem_alloc_all(m, init);
+  } else {
+    st = rvhal_mem_alloc(rv, m->size, RVCL_BASE_ALIGN, &m->addr);
+    if (st == RVHAL_OK && init_size) st = rvhal_mem_write(rv, m->addr, init, init_size);
+  }
+  if (st != RVHAL_OK) {
+    if (m->dev_addr)
+      rvcl_mem_free_all(m);
+    else if (m->addr)
+      rvhal_mem_free(rv, m->addr);
+    m->addr = 0;
+  }
+  return st;
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context c, cl_mem_flags flags, size_t size, void *host_ptr,
@@ -112,12 +121,12 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags fl
                                                   const void *info, cl_int *errcode_ret) {
   static const char *fn = "clCreateSubBuffer";
   cl_int err_, *err = errcode_ret ? errcode_ret : &err_;
-  if (!RVCL_VALID(parent, RVCL_MAGIC_MEM) || parent->parent) {
+  if (!RVCL_VALID(parent, RVCL_MAGIC_MEM) || parent->parent || parent->image) {
     *err = rvcl_fail(NULL, fn, CL_INVALID_MEM_OBJECT, "%p is not a buffer (or is a sub-buffer)", (void *)parent);
     return NULL;
   }
   cl_context c = parent->context;
-  if ((*err = check_flags(fn, c, flags)) != CL_SUCCESS) return NULL;
+  if ((*err = rvcl_mem_check_flags(fn, c, flags)) != CL_SUCCESS) return NULL;
   if (flags & HOST_PTR_FLAGS) {
     *err = rvcl_fail(c, fn, CL_INVALID_VALUE, "a sub-buffer takes no host-pointer flags (0x%llx)", (unsigned long long)flags);
     return NULL;
@@ -155,7 +164,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags fl
   if (!(flags & ACCESS_FLAGS)) flags |= pa;
   if (!(flags & HOST_ACCESS_FLAGS)) flags |= ph;
   flags |= parent->flags & HOST_PTR_FLAGS;
-  cl_mem m = mem_new(c, flags, r->size);
+  cl_mem m = rvcl_mem_new(c, flags, r->size);
   if (!m) {
     *err = CL_OUT_OF_HOST_MEMORY;
     return NULL;
@@ -220,6 +229,7 @@ void rvcl_mem_release(cl_mem m) {
     if (p->owned) free(p->ptr);
     free(p);
   }
+  free(m->image);
   pthread_mutex_destroy(&m->lock);
   m->magic = 0;
   free(m);
@@ -270,8 +280,14 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info name, s
     return rvcl_info(&t, sizeof t, size, value, size_ret);
   }
   case CL_MEM_FLAGS: return rvcl_info(&m->flags, sizeof m->flags, size, value, size_ret);
-  case CL_MEM_SIZE: return rvcl_info(&m->size, sizeof m->size, size, value, size_ret);
-  case CL_MEM_HOST_PTR: return rvcl_info(&m->host_ptr, sizeof m->host_ptr, size, value, size_ret);
+  case CL_MEM_SIZE: { /* an image's pixels, not its descriptor */
+    size_t s = m->image ? m->size - RVHAL_IMAGE_DATA_OFFSET : m->size;
+    return rvcl_info(&s, sizeof s, size, value, size_ret);
+  }
+  case CL_MEM_HOST_PTR: {
+    void *p = m->image ? m->image->host_ptr : m->host_ptr;
+    return rvcl_info(&p, sizeof p, size, value, size_ret);
+  }
   case CL_MEM_MAP_COUNT: {
     pthread_mutex_lock(&m->lock);
     cl_uint n = m->map_count;

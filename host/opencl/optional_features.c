@@ -1,5 +1,5 @@
-/* The optional features rvhal devices report absent (images, samplers,
- * pipes, shared virtual memory, on-device queues): their entry points return
+/* The optional features rvhal devices report absent (pipes, shared
+ * virtual memory, on-device queues): their entry points return
  * the code OpenCL 3.0 gives when no device of the context has the feature. */
 #include "icd.h"
 
@@ -10,106 +10,6 @@ static void *no_object(cl_int *errcode_ret, const char *fn, const char *what) {
   cl_int e = NO_FEATURE(fn, what);
   if (errcode_ret) *errcode_ret = e;
   return NULL;
-}
-
-/* ---- images ---- */
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context c, cl_mem_flags f, const cl_image_format *fmt,
-                                              const cl_image_desc *desc, void *host, cl_int *err) {
-  (void)c, (void)f, (void)fmt, (void)desc, (void)host;
-  return no_object(err, "clCreateImage", "images");
-}
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(cl_context c, const cl_mem_properties *props, cl_mem_flags f,
-                                                            const cl_image_format *fmt, const cl_image_desc *desc,
-                                                            void *host, cl_int *err) {
-  (void)c, (void)props, (void)f, (void)fmt, (void)desc, (void)host;
-  return no_object(err, "clCreateImageWithProperties", "images");
-}
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context c, cl_mem_flags f, const cl_image_format *fmt, size_t w,
-                                                size_t h, size_t pitch, void *host, cl_int *err) {
-  (void)c, (void)f, (void)fmt, (void)w, (void)h, (void)pitch, (void)host;
-  return no_object(err, "clCreateImage2D", "images");
-}
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context c, cl_mem_flags f, const cl_image_format *fmt, size_t w,
-                                                size_t h, size_t d, size_t rp, size_t sp, void *host, cl_int *err) {
-  (void)c, (void)f, (void)fmt, (void)w, (void)h, (void)d, (void)rp, (void)sp, (void)host;
-  return no_object(err, "clCreateImage3D", "images");
-}
-CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context c, cl_mem_flags f, cl_mem_object_type t,
-                                                           cl_uint n, cl_image_format *fmts, cl_uint *n_ret) {
-  (void)f, (void)t, (void)n, (void)fmts;
-  if (!RVCL_VALID(c, RVCL_MAGIC_CONTEXT)) return rvcl_fail(NULL, "clGetSupportedImageFormats", CL_INVALID_CONTEXT, "%p", (void *)c);
-  if (n_ret) *n_ret = 0;
-  return CL_SUCCESS;
-}
-CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info name, size_t size, void *value, size_t *ret) {
-  (void)m, (void)name, (void)size, (void)value, (void)ret;
-  return rvcl_fail(NULL, "clGetImageInfo", CL_INVALID_MEM_OBJECT, "%p is not an image (rvhal devices have none)", (void *)m);
-}
-#define NOT_AN_IMAGE(fn) rvcl_fail(NULL, fn, CL_INVALID_MEM_OBJECT, "rvhal devices have no images")
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem i, cl_bool b, const size_t *o,
-                                                   const size_t *r, size_t rp, size_t sp, void *p, cl_uint n,
-                                                   const cl_event *l, cl_event *e) {
-  (void)q, (void)i, (void)b, (void)o, (void)r, (void)rp, (void)sp, (void)p, (void)n, (void)l, (void)e;
-  return NOT_AN_IMAGE("clEnqueueReadImage");
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem i, cl_bool b, const size_t *o,
-                                                    const size_t *r, size_t rp, size_t sp, const void *p, cl_uint n,
-                                                    const cl_event *l, cl_event *e) {
-  (void)q, (void)i, (void)b, (void)o, (void)r, (void)rp, (void)sp, (void)p, (void)n, (void)l, (void)e;
-  return NOT_AN_IMAGE("clEnqueueWriteImage");
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem i, const void *c, const size_t *o,
-                                                   const size_t *r, cl_uint n, const cl_event *l, cl_event *e) {
-  (void)q, (void)i, (void)c, (void)o, (void)r, (void)n, (void)l, (void)e;
-  return NOT_AN_IMAGE("clEnqueueFillImage");
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem s, cl_mem d, const size_t *so,
-                                                   const size_t *dor, const size_t *r, cl_uint n, const cl_event *l,
-                                                   cl_event *e) {
-  (void)q, (void)s, (void)d, (void)so, (void)dor, (void)r, (void)n, (void)l, (void)e;
-  return NOT_AN_IMAGE("clEnqueueCopyImage");
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem s, cl_mem d, const size_t *so,
-                                                           const size_t *r, size_t off, cl_uint n, const cl_event *l,
-                                                           cl_event *e) {
-  (void)q, (void)s, (void)d, (void)so, (void)r, (void)off, (void)n, (void)l, (void)e;
-  return NOT_AN_IMAGE("clEnqueueCopyImageToBuffer");
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem s, cl_mem d, size_t off,
-                                                           const size_t *dor, const size_t *r, cl_uint n,
-                                                           const cl_event *l, cl_event *e) {
-  (void)q, (void)s, (void)d, (void)off, (void)dor, (void)r, (void)n, (void)l, (void)e;
-  return NOT_AN_IMAGE("clEnqueueCopyBufferToImage");
-}
-CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem i, cl_bool b, cl_map_flags f, const size_t *o,
-                                                 const size_t *r, size_t *rp, size_t *sp, cl_uint n, const cl_event *l,
-                                                 cl_event *e, cl_int *err) {
-  (void)q, (void)i, (void)b, (void)f, (void)o, (void)r, (void)rp, (void)sp, (void)n, (void)l, (void)e;
-  cl_int x = NOT_AN_IMAGE("clEnqueueMapImage");
-  if (err) *err = x;
-  return NULL;
-}
-
-/* ---- samplers ---- */
-CL_API_ENTRY cl_sampler CL_API_CALL clCreateSampler(cl_context c, cl_bool norm, cl_addressing_mode a, cl_filter_mode f,
-                                                    cl_int *err) {
-  (void)c, (void)norm, (void)a, (void)f;
-  return no_object(err, "clCreateSampler", "images or samplers");
-}
-CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context c, const cl_sampler_properties *p,
-                                                                  cl_int *err) {
-  (void)c, (void)p;
-  return no_object(err, "clCreateSamplerWithProperties", "images or samplers");
-}
-CL_API_ENTRY cl_int CL_API_CALL clRetainSampler(cl_sampler s) {
-  return rvcl_fail(NULL, "clRetainSampler", CL_INVALID_SAMPLER, "%p (rvhal devices have no samplers)", (void *)s);
-}
-CL_API_ENTRY cl_int CL_API_CALL clReleaseSampler(cl_sampler s) {
-  return rvcl_fail(NULL, "clReleaseSampler", CL_INVALID_SAMPLER, "%p (rvhal devices have no samplers)", (void *)s);
-}
-CL_API_ENTRY cl_int CL_API_CALL clGetSamplerInfo(cl_sampler s, cl_sampler_info n, size_t size, void *v, size_t *r) {
-  (void)n, (void)size, (void)v, (void)r;
-  return rvcl_fail(NULL, "clGetSamplerInfo", CL_INVALID_SAMPLER, "%p (rvhal devices have no samplers)", (void *)s);
 }
 
 /* ---- pipes ---- */

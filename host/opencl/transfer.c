@@ -10,17 +10,19 @@
 static cl_int check_queue_mem(const char *fn, cl_command_queue q, cl_mem m, const char *which) {
   if (!RVCL_VALID(q, RVCL_MAGIC_QUEUE)) return rvcl_fail(NULL, fn, CL_INVALID_COMMAND_QUEUE, "%p is not a queue", (void *)q);
   if (!RVCL_VALID(m, RVCL_MAGIC_MEM)) return rvcl_fail(q->context, fn, CL_INVALID_MEM_OBJECT, "%s %p is not a buffer", which, (void *)m);
+  if (m->image) return rvcl_fail(q->context, fn, CL_INVALID_MEM_OBJECT, "%s %p is an image, not a buffer", which, (void *)m);
   if (m->context != q->context)
     return rvcl_fail(q->context, fn, CL_INVALID_CONTEXT, "%s belongs to another context than the queue", which);
   return CL_SUCCESS;
 }
 
-static cl_int check_host_access(const char *fn, cl_mem m, cl_mem_flags denied, const char *what) {
+cl_int rvcl_mem_host_access(const char *fn, cl_mem m, cl_mem_flags denied, const char *what) {
   if (m->flags & denied)
-    return rvcl_fail(m->context, fn, CL_INVALID_OPERATION, "the buffer was made with flags 0x%llx: the host may not %s it",
-                     (unsigned long long)m->flags, what);
+    return rvcl_fail(m->context, fn, CL_INVALID_OPERATION, "the %s was made with flags 0x%llx: the host may not %s it",
+                     m->image ? "image" : "buffer", (unsigned long long)m->flags, what);
   return CL_SUCCESS;
 }
+#define check_host_access rvcl_mem_host_access
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, size_t offset,
                                                     size_t size, void *ptr, cl_uint n, const cl_event *list,
@@ -127,6 +129,7 @@ typedef struct rect_job {
   char *host;                   /* read/write */
   rect_geom_t a, b;             /* buffer and host (read/write), source and destination (copy) */
   size_t region[3];
+  void *owned;                  /* freed when done */
 } rect_job_t;
 
 static size_t at(const rect_geom_t *g, size_t y, size_t z) {
@@ -146,6 +149,7 @@ static void run_rect(void *user, int status) {
       else
         rvhal_mem_copy(j->rv, j->buf2 + ob, j->buf + oa, j->region[0]);
     }
+  free(j->owned);
   free(j);
 }
 
@@ -167,6 +171,7 @@ static cl_int enqueue_rect(const char *fn, cl_command_type type, cl_command_queu
                            cl_uint n, const cl_event *list, cl_event *out) {
   RVCL_WAIT_LIST(q, n, list, fn, deps, werr);
   if (werr != CL_SUCCESS) {
+    free(j->owned);
     free(j);
     return werr;
   }
@@ -174,7 +179,7 @@ static cl_int enqueue_rect(const char *fn, cl_command_type type, cl_command_queu
   j->rv = rvcl_device_rv(q->device, &st);
   rvhal_event_t *ev = NULL;
   st = rvhal_enqueue_callback(q->q, &deps, run_rect, j, (out || blocking) ? &ev : NULL);
-  if (st != RVHAL_OK) free(j);
+  if (st != RVHAL_OK) free(j->owned), free(j);
   return rvcl_enqueue_done(q, fn, type, st, ev, blocking, out);
 }
 
@@ -309,4 +314,30 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_m
     }
   }
   return enqueue_rect(fn, CL_COMMAND_COPY_BUFFER_RECT, q, j, CL_FALSE, n, list, out);
+}
+
+cl_int rvcl_enqueue_box(const char *fn, cl_command_type type, rvcl_box_kind_t kind, cl_command_queue q, cl_mem a,
+                        const rvcl_box_t *ga, cl_mem b, void *ptr, const rvcl_box_t *gb, const size_t region[3],
+                        void *owned, cl_bool blocking, cl_uint n, const cl_event *list, cl_event *out) {
+  hal_addr_t aa = 0, ba = 0;
+  cl_int err = rvcl_mem_place(fn, q, a, kind == RVCL_BOX_WRITE, &aa);
+  if (err == CL_SUCCESS && b) err = rvcl_mem_place(fn, q, b, 1, &ba);
+  rect_job_t *j = err == CL_SUCCESS ? calloc(1, sizeof *j) : NULL;
+  if (!j) {
+    free(owned);
+    return err != CL_SUCCESS ? err : CL_OUT_OF_HOST_MEMORY;
+  }
+  j->kind = kind == RVCL_BOX_READ ? RECT_READ : kind == RVCL_BOX_WRITE ? RECT_WRITE : RECT_COPY;
+  j->buf = aa;
+  j->buf2 = ba;
+  j->host = ptr;
+  j->owned = owned;
+  memcpy(j->a.origin, ga->origin, sizeof j->a.origin);
+  j->a.row_pitch = ga->row_pitch;
+  j->a.slice_pitch = ga->slice_pitch;
+  memcpy(j->b.origin, gb->origin, sizeof j->b.origin);
+  j->b.row_pitch = gb->row_pitch;
+  j->b.slice_pitch = gb->slice_pitch;
+  memcpy(j->region, region, sizeof j->region);
+  return enqueue_rect(fn, type, q, j, blocking, n, list, out);
 }

@@ -110,7 +110,8 @@ def main():
         letters = isa[4:].split("_")[0]
         check(("cl_khr_fp64" in ext) == ("d" in letters or "g" in letters), f"device {i}: cl_khr_fp64 vs {isa}")
         check(("cl_khr_int64_base_atomics" in ext) == (word == 8 and ("a" in letters or "g" in letters)), f"device {i}: int64 atomics vs {isa}")
-        check(d.get("CL_DEVICE_IMAGE_SUPPORT") == "CL_FALSE", f"device {i}: images reported absent")
+        check(d.get("CL_DEVICE_IMAGE_SUPPORT") == "CL_TRUE", f"device {i}: images reported present")
+        check(int(d.get("CL_DEVICE_IMAGE2D_MAX_WIDTH", "0")) >= 8192, f"device {i}: 2D images of 8192 pixels or more ({d.get('CL_DEVICE_IMAGE2D_MAX_WIDTH')})")
         check(d.get("CL_DEVICE_SVM_CAPABILITIES", "") in ("0", "None", ""), f"device {i}: no SVM ({d.get('CL_DEVICE_SVM_CAPABILITIES')})")
     # RVHAL_HARTS sets the harts a context's device gets
     env = dict(os.environ, RVHAL_HARTS="2")

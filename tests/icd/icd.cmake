@@ -52,6 +52,7 @@ add_test(NAME icd.buffers.ram512 COMMAND icd_buffers 0 ${RVHAL_TEST_KERNEL_DIR_R
 set_tests_properties(icd.buffers.ram512 PROPERTIES ENVIRONMENT "${RVHAL_OPENCL_TEST_ENV};RVHAL_OPENCL_CACHE_DIR=${RVHAL_OPENCL_CACHE_ROOT}/buffers;RVHAL_RAM_MIB=512"
                      LABELS "icd;device" TIMEOUT 120 FIXTURES_REQUIRED device)
 rvhal_icd_test(kernels RV32)
+rvhal_icd_test(images RV32 TIMEOUT 240) # cold builds of its programs on a loaded machine
 rvhal_icd_test(program_store RV32)
 # The store follows the RAM: a 64 MiB device holds a few.
 add_test(NAME icd.program_store.ram64 COMMAND icd_program_store 0 ${RVHAL_TEST_KERNEL_DIR_RV64})

@@ -34,6 +34,9 @@ typedef struct rvhal_kernel_arg_info {
 #define RVHAL_TYPE_QUAL_RESTRICT 2u
 #define RVHAL_TYPE_QUAL_VOLATILE 4u
 #define RVHAL_ACCESS_NONE 0u
+#define RVHAL_ACCESS_READ_ONLY 1u  /* an image argument's access qualifier (clang's !kernel_arg_access_qual) */
+#define RVHAL_ACCESS_WRITE_ONLY 2u
+#define RVHAL_ACCESS_READ_WRITE 3u
 
 #define RVHAL_KERNEL_LANG_C 0u      /* the C SDK (RVHAL_KERNEL_ENTRY) */
 #define RVHAL_KERNEL_LANG_OPENCL 1u /* OpenCL C (rvhal cc) */

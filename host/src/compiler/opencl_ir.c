@@ -53,8 +53,7 @@ static int is_state_builtin(const char *base) {
 /* What rvhal refuses, by built-in name prefix, and why. */
 static const struct {
   const char *prefix, *what;
-} refused[] = {{"read_image", "images"},         {"write_image", "images"},
-               {"get_image_", "images"},         {"read_pipe", "pipes"},
+} refused[] = {{"read_pipe", "pipes"},
                {"write_pipe", "pipes"},          {"reserve_read_pipe", "pipes"},
                {"reserve_write_pipe", "pipes"},  {"commit_read_pipe", "pipes"},
                {"commit_write_pipe", "pipes"},   {"work_group_reserve", "pipes"},
@@ -298,6 +297,7 @@ static int find_refused(module_t *m, char *err, size_t cap) {
         char base[256], via[256];
         base_name(c->name, strlen(c->name), base, sizeof base);
         const char *what = refused_builtin(base);
+        if (!what && strstr(c->name, "ocl_image") && strstr(c->name, "_rw")) what = "read-write images";
         if (!what) continue;
         base_name(f->name, strlen(f->name), via, sizeof via);
         const int direct = f == &m->funcs[k];
@@ -614,11 +614,18 @@ static int kernel_signature(const module_t *m, const char *l, uint32_t word, cl_
       if (strstr(s, "restrict")) q->type_qual |= RVHAL_TYPE_QUAL_RESTRICT;
       if (strstr(s, "volatile")) q->type_qual |= RVHAL_TYPE_QUAL_VOLATILE;
     }
-    static const char *const opaque[] = {"image", "sampler_t", "pipe", "queue_t", "clk_event_t", "reserve_id_t"};
+    if (strstr(q->type_name, "image") && !md_item(m, l, n, "!kernel_arg_access_qual", i, s, sizeof s))
+      q->access_qual = strstr(s, "read_only")    ? RVHAL_ACCESS_READ_ONLY
+                       : strstr(s, "write_only") ? RVHAL_ACCESS_WRITE_ONLY
+                       : strstr(s, "read_write") ? RVHAL_ACCESS_READ_WRITE
+                                                  : RVHAL_ACCESS_NONE;
+    /* Images are global pointers (their descriptor) and samplers values
+     * (their bits) in the IR: they pass as such (docs/opencl.md). */
+    static const char *const opaque[] = {"pipe", "queue_t", "clk_event_t", "reserve_id_t"};
     for (size_t j = 0; j < sizeof opaque / sizeof *opaque; j++)
       if (strstr(q->type_name, opaque[j]) || strstr(base, opaque[j]))
         return snprintf(err, cap,
-                        "error: kernel %s: parameter %u '%s' is %s: images, samplers, pipes and device-side "
+                        "error: kernel %s: parameter %u '%s' is %s: pipes and device-side "
                         "enqueue are not supported by rvhal (docs/kernels.md)%s%s",
                         k->name, i, q->name, q->type_name,
                         m->refused_kernel && !strcmp(m->refused_kernel, k->name) ? "; it calls " : "",

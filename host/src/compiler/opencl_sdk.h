@@ -11,7 +11,9 @@
  * atomics (RV64 only: RV32 has no 64-bit AMOs), byte-addressable stores, and
  * the OpenCL C 3.0 features the device reports in CL_DEVICE_OPENCL_C_FEATURES
  * (host/opencl/device.c): a feature macro a kernel sees is one the API
- * reports. Off: images, pipes, device-side enqueue, the generic address
+ * reports, images among them (1D, 2D, 3D and arrays, 3D writes: the
+ * built-in library's image.cl). Off: read-write images, pipes, device-side
+ * enqueue, the generic address
  * space (the built-in library has the named-space overloads only: vload*,
  * fract, ...) and program-scope global variables (the device reports
  * CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE 0). */
@@ -21,7 +23,7 @@
   "+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,"                            \
   "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store," \
   "+__opencl_c_named_address_space_builtins,+__opencl_c_atomic_order_seq_cst,+__opencl_c_atomic_scope_device," \
-  "+__opencl_c_int64"
+  "+__opencl_c_int64,+__opencl_c_images,+cl_khr_3d_image_writes,+__opencl_c_3d_image_writes"
 
 /* OpenCL C 3.0 features clang's header leaves to the target (it defines
  * them itself only for SPIR): the memory scopes and orders the C11-style
@@ -32,7 +34,8 @@
 #define RVHAL_OPENCL_VERSION_MACRO "-D__OPENCL_VERSION__=300"
 #define RVHAL_OPENCL_HEADER_FEATURES                                                      \
   "-D__opencl_c_atomic_scope_device=1", "-D__opencl_c_atomic_scope_all_devices=1",       \
-      "-D__opencl_c_atomic_order_acq_rel=1", "-D__opencl_c_atomic_order_seq_cst=1", RVHAL_OPENCL_VERSION_MACRO
+      "-D__opencl_c_atomic_order_acq_rel=1", "-D__opencl_c_atomic_order_seq_cst=1", "-D__IMAGE_SUPPORT__=1",   \
+      RVHAL_OPENCL_VERSION_MACRO
 
 typedef struct rvhal_opencl_sdk {
   char clang[PATH_MAX], llvm_link[PATH_MAX], opt[PATH_MAX], llc[PATH_MAX], gcc[PATH_MAX];

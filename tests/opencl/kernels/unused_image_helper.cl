@@ -1,7 +1,6 @@
-// For cli.cc_unused_image_helper and icd.source: a helper that calls
-// read_imagef, which no kernel calls, fails no build (rvhal has no images);
-// with -DCALL_HELPER the kernel reaches it and the build is refused,
-// naming the kernel and read_imagef.
+// For cli.cc_unused_image_helper, cli.cc_reached_image and icd.source: a
+// helper that calls read_imagef, which no kernel calls, is dropped; with
+// -DCALL_HELPER the kernel reaches it and builds too (rvhal has images).
 float4 sample_at(read_only image2d_t im, sampler_t s, int2 p) { return read_imagef(im, s, p); }
 
 #ifdef CALL_HELPER

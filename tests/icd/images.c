@@ -1,0 +1,694 @@
+/* Images and samplers (host/opencl/image.c, sampler.c, the built-ins'
+ * image.cl): the device's image queries; every listed format written,
+ * copied by a kernel with read_image* / write_image* and read back byte for
+ * byte; every sampler (normalized or not, each address mode, nearest and
+ * linear) against a host reference of the spec's formulas and against
+ * values worked out by hand; 1D, 3D and array images; copies, fills and
+ * maps of regions; the error codes of bad input. */
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS /* clCreateImage2D, tested too */
+#include <math.h>
+
+#include "cl_test.h"
+
+static cl_program build(cl_test_env_t *env, const char *src) {
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(env->context, 1, &src, NULL, &err);
+  CHECK_CL(err);
+  cl_int b = clBuildProgram(p, 1, &env->device, "", NULL, NULL);
+  if (b != CL_SUCCESS) {
+    char log[4096] = "";
+    clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    fprintf(stderr, "build failed: %s\n", log);
+  }
+  CHECK_CL(b);
+  return p;
+}
+
+static cl_mem image2d(cl_test_env_t *env, cl_channel_order o, cl_channel_type t, size_t w, size_t h, cl_int *err) {
+  cl_image_format f = {o, t};
+  cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = w, .image_height = h};
+  return clCreateImage(env->context, CL_MEM_READ_WRITE, &f, &d, NULL, err);
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+static void queries(cl_test_env_t *env) {
+  cl_bool support = CL_FALSE;
+  CHECK_CL(clGetDeviceInfo(env->device, CL_DEVICE_IMAGE_SUPPORT, sizeof support, &support, NULL));
+  CHECK(support == CL_TRUE);
+  size_t w2 = 0, h2 = 0, w3 = 0, arr = 0;
+  cl_uint reads = 0, writes = 0, samplers = 0;
+  clGetDeviceInfo(env->device, CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof w2, &w2, NULL);
+  clGetDeviceInfo(env->device, CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof h2, &h2, NULL);
+  clGetDeviceInfo(env->device, CL_DEVICE_IMAGE3D_MAX_WIDTH, sizeof w3, &w3, NULL);
+  clGetDeviceInfo(env->device, CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, sizeof arr, &arr, NULL);
+  clGetDeviceInfo(env->device, CL_DEVICE_MAX_READ_IMAGE_ARGS, sizeof reads, &reads, NULL);
+  clGetDeviceInfo(env->device, CL_DEVICE_MAX_WRITE_IMAGE_ARGS, sizeof writes, &writes, NULL);
+  clGetDeviceInfo(env->device, CL_DEVICE_MAX_SAMPLERS, sizeof samplers, &samplers, NULL);
+  /* OpenCL 1.2 full profile minimums */
+  CHECK_MSG(w2 >= 8192 && h2 >= 8192 && w3 >= 2048 && arr >= 2048, "2D %zu x %zu, 3D %zu, layers %zu", w2, h2, w3, arr);
+  CHECK_MSG(reads >= 128 && writes >= 8 && samplers >= 16, "%u reads, %u writes, %u samplers", reads, writes, samplers);
+  /* one past the limit is refused with the size error */
+  cl_int err;
+  cl_mem big = image2d(env, CL_R, CL_UNORM_INT8, w2 + 1, 1, &err);
+  CHECK(big == NULL && err == CL_INVALID_IMAGE_SIZE);
+
+  char features[2048] = "";
+  cl_name_version nv[32];
+  size_t got = 0;
+  CHECK_CL(clGetDeviceInfo(env->device, CL_DEVICE_OPENCL_C_FEATURES, sizeof nv, nv, &got));
+  for (size_t i = 0; i < got / sizeof nv[0]; i++) strcat(strcat(features, nv[i].name), " ");
+  CHECK_MSG(strstr(features, "__opencl_c_images ") && strstr(features, "__opencl_c_3d_image_writes ") &&
+                !strstr(features, "__opencl_c_read_write_images"),
+            "features: %s", features);
+
+  /* the required formats are listed, 1D buffer images have none */
+  static const cl_image_format need[] = {
+      {CL_RGBA, CL_UNORM_INT8}, {CL_RGBA, CL_UNORM_INT16}, {CL_RGBA, CL_SIGNED_INT8}, {CL_RGBA, CL_SIGNED_INT16},
+      {CL_RGBA, CL_SIGNED_INT32}, {CL_RGBA, CL_UNSIGNED_INT8}, {CL_RGBA, CL_UNSIGNED_INT16},
+      {CL_RGBA, CL_UNSIGNED_INT32}, {CL_RGBA, CL_HALF_FLOAT}, {CL_RGBA, CL_FLOAT}, {CL_BGRA, CL_UNORM_INT8},
+      {CL_R, CL_UNORM_INT8}, {CL_R, CL_UNSIGNED_INT32}, {CL_R, CL_SIGNED_INT32}, {CL_R, CL_FLOAT}, {CL_R, CL_HALF_FLOAT},
+      {CL_RG, CL_UNORM_INT8}, {CL_RG, CL_UNSIGNED_INT8}, {CL_RG, CL_UNSIGNED_INT16}, {CL_RG, CL_FLOAT}};
+  cl_image_format fmts[64];
+  cl_uint n = 0;
+  CHECK_CL(clGetSupportedImageFormats(env->context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 64, fmts, &n));
+  for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
+    int found = 0;
+    for (cl_uint j = 0; j < n && j < 64; j++)
+      found |= fmts[j].image_channel_order == need[i].image_channel_order &&
+               fmts[j].image_channel_data_type == need[i].image_channel_data_type;
+    CHECK_MSG(found, "format {0x%x, 0x%x} is not listed", need[i].image_channel_order, need[i].image_channel_data_type);
+  }
+  cl_uint nb = 99;
+  CHECK_CL(clGetSupportedImageFormats(env->context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE1D_BUFFER, 0, NULL, &nb));
+  CHECK(nb == 0);
+  CHECK_CL_ERR(clGetSupportedImageFormats(env->context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_BUFFER, 0, NULL, &nb),
+               CL_INVALID_VALUE);
+}
+
+/* ---- every format: write, kernel copy, read back ------------------------ */
+
+static size_t channel_bytes(cl_channel_type t) {
+  switch (t) {
+  case CL_UNORM_INT8: case CL_SIGNED_INT8: case CL_UNSIGNED_INT8: return 1;
+  case CL_UNORM_INT16: case CL_SIGNED_INT16: case CL_UNSIGNED_INT16: case CL_HALF_FLOAT: return 2;
+  }
+  return 4;
+}
+static size_t channels(cl_channel_order o) { return o == CL_R ? 1 : o == CL_RG ? 2 : 4; }
+
+/* Pixel bytes whose read and write back are exact: no NaN floats or halves. */
+static void fill_pixels(uint8_t *p, size_t bytes, cl_channel_type t, uint32_t seed) {
+  for (size_t i = 0; i < bytes; i++) p[i] = (uint8_t)((i * 2654435761u + seed) >> 13);
+  if (t == CL_HALF_FLOAT)
+    for (size_t i = 1; i < bytes; i += 2) p[i] &= 0xBB; /* exponent never all ones */
+  if (t == CL_FLOAT)
+    for (size_t i = 3; i < bytes; i += 4) p[i] &= 0xBF;
+}
+
+static const char copy_src[] =
+    "kernel void copy_f(read_only image2d_t s, write_only image2d_t d) {\n"
+    "  int2 c = (int2)(get_global_id(0), get_global_id(1)); write_imagef(d, c, read_imagef(s, c)); }\n"
+    "kernel void copy_i(read_only image2d_t s, write_only image2d_t d) {\n"
+    "  int2 c = (int2)(get_global_id(0), get_global_id(1)); write_imagei(d, c, read_imagei(s, c)); }\n"
+    "kernel void copy_ui(read_only image2d_t s, write_only image2d_t d) {\n"
+    "  int2 c = (int2)(get_global_id(0), get_global_id(1)); write_imageui(d, c, read_imageui(s, c)); }\n"
+    "kernel void info(read_only image2d_t s, global int *o) {\n"
+    "  o[0] = get_image_width(s); o[1] = get_image_height(s); o[2] = get_image_channel_order(s);\n"
+    "  o[3] = get_image_channel_data_type(s); int2 d = get_image_dim(s); o[4] = d.x; o[5] = d.y; }\n";
+
+static void every_format(cl_test_env_t *env, cl_command_queue q) {
+  cl_program p = build(env, copy_src);
+  cl_kernel kf = clCreateKernel(p, "copy_f", NULL), ki = clCreateKernel(p, "copy_i", NULL),
+            ku = clCreateKernel(p, "copy_ui", NULL), kinfo = clCreateKernel(p, "info", NULL);
+  cl_image_format fmts[64];
+  cl_uint n = 0;
+  CHECK_CL(clGetSupportedImageFormats(env->context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 64, fmts, &n));
+  CHECK(n >= 20 && n <= 64);
+  const size_t w = 5, h = 3;
+  cl_int err;
+  cl_mem out = clCreateBuffer(env->context, CL_MEM_READ_WRITE, 6 * sizeof(cl_int), NULL, &err);
+  for (cl_uint f = 0; f < n && f < 64; f++) {
+    cl_channel_type t = fmts[f].image_channel_data_type;
+    size_t px = channels(fmts[f].image_channel_order) * channel_bytes(t), bytes = w * h * px;
+    uint8_t in[5 * 3 * 16], back[5 * 3 * 16];
+    fill_pixels(in, bytes, t, f);
+    memset(back, 0xEE, sizeof back);
+    cl_mem s = image2d(env, fmts[f].image_channel_order, t, w, h, &err);
+    CHECK_CL(err);
+    cl_mem d = image2d(env, fmts[f].image_channel_order, t, w, h, &err);
+    CHECK_CL(err);
+    size_t origin[3] = {0, 0, 0}, region[3] = {w, h, 1};
+    CHECK_CL(clEnqueueWriteImage(q, s, CL_TRUE, origin, region, 0, 0, in, 0, NULL, NULL));
+    int is_float = t == CL_UNORM_INT8 || t == CL_UNORM_INT16 || t == CL_HALF_FLOAT || t == CL_FLOAT;
+    int is_signed = t == CL_SIGNED_INT8 || t == CL_SIGNED_INT16 || t == CL_SIGNED_INT32;
+    cl_kernel k = is_float ? kf : is_signed ? ki : ku;
+    CHECK_CL(clSetKernelArg(k, 0, sizeof s, &s));
+    CHECK_CL(clSetKernelArg(k, 1, sizeof d, &d));
+    size_t g[2] = {w, h};
+    CHECK_CL(clEnqueueNDRangeKernel(q, k, 2, NULL, g, NULL, 0, NULL, NULL));
+    CHECK_CL(clEnqueueReadImage(q, d, CL_TRUE, origin, region, 0, 0, back, 0, NULL, NULL));
+    CHECK_MSG(!memcmp(in, back, bytes), "format {0x%x, 0x%x}: the kernel's copy differs",
+              fmts[f].image_channel_order, t);
+    size_t es = 0;
+    CHECK_CL(clGetImageInfo(s, CL_IMAGE_ELEMENT_SIZE, sizeof es, &es, NULL));
+    CHECK(es == px);
+    if (f == 0) {
+      cl_int o[6] = {0};
+      CHECK_CL(clSetKernelArg(kinfo, 0, sizeof s, &s));
+      CHECK_CL(clSetKernelArg(kinfo, 1, sizeof out, &out));
+      size_t one = 1;
+      CHECK_CL(clEnqueueNDRangeKernel(q, kinfo, 1, NULL, &one, NULL, 0, NULL, NULL));
+      CHECK_CL(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL));
+      CHECK(o[0] == 5 && o[1] == 3 && o[2] == (cl_int)fmts[f].image_channel_order && o[3] == (cl_int)t && o[4] == 5 &&
+            o[5] == 3);
+    }
+    clReleaseMemObject(s);
+    clReleaseMemObject(d);
+  }
+  /* clGetKernelArgInfo: images' access qualifiers and types */
+  cl_kernel k2 = clCreateKernel(p, "copy_f", &err);
+  CHECK_CL(err);
+  cl_kernel_arg_access_qualifier aq0 = 0, aq1 = 0;
+  char tn[64] = "";
+  CHECK_CL(clGetKernelArgInfo(k2, 0, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof aq0, &aq0, NULL));
+  CHECK_CL(clGetKernelArgInfo(k2, 1, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof aq1, &aq1, NULL));
+  CHECK_CL(clGetKernelArgInfo(k2, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof tn, tn, NULL));
+  CHECK(aq0 == CL_KERNEL_ARG_ACCESS_READ_ONLY && aq1 == CL_KERNEL_ARG_ACCESS_WRITE_ONLY);
+  CHECK_MSG(!strcmp(tn, "image2d_t"), "type name %s", tn);
+  clReleaseKernel(k2);
+  clReleaseMemObject(out);
+  clReleaseKernel(kf), clReleaseKernel(ki), clReleaseKernel(ku), clReleaseKernel(kinfo);
+  clReleaseProgram(p);
+}
+
+/* ---- channel mapping: what read_imagef returns for stored bytes -------- */
+
+static void channel_values(cl_test_env_t *env, cl_command_queue q) {
+  static const char src[] =
+      "kernel void get(read_only image2d_t s, global float4 *o) { o[0] = read_imagef(s, (int2)(1, 0)); }\n"
+      "kernel void geti(read_only image2d_t s, global uint4 *o) { o[0] = read_imageui(s, (int2)(1, 0)); }\n";
+  cl_program p = build(env, src);
+  cl_kernel k = clCreateKernel(p, "get", NULL), ku = clCreateKernel(p, "geti", NULL);
+  cl_int err;
+  cl_mem out = clCreateBuffer(env->context, CL_MEM_READ_WRITE, 16, NULL, &err);
+  size_t origin[3] = {0, 0, 0}, region[3] = {2, 1, 1}, one = 1;
+  /* BGRA UNORM_INT8: bytes b, g, r, a */
+  {
+    uint8_t px[8] = {0, 0, 0, 0, 51, 102, 255, 0};
+    cl_mem im = image2d(env, CL_BGRA, CL_UNORM_INT8, 2, 1, &err);
+    CHECK_CL(clEnqueueWriteImage(q, im, CL_TRUE, origin, region, 0, 0, px, 0, NULL, NULL));
+    clSetKernelArg(k, 0, sizeof im, &im), clSetKernelArg(k, 1, sizeof out, &out);
+    CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+    float f[4];
+    CHECK_CL(clEnqueueReadBuffer(q, out, CL_TRUE, 0, 16, f, 0, NULL, NULL));
+    CHECK_MSG(f[0] == 1.0f && fabsf(f[1] - 0.4f) < 1e-6f && fabsf(f[2] - 0.2f) < 1e-6f && f[3] == 0.0f,
+              "BGRA read as (%g, %g, %g, %g)", f[0], f[1], f[2], f[3]);
+    clReleaseMemObject(im);
+  }
+  /* R HALF_FLOAT: 0x3E00 = 1.5; missing channels 0, alpha 1 */
+  {
+    uint16_t px[2] = {0, 0x3E00};
+    cl_mem im = image2d(env, CL_R, CL_HALF_FLOAT, 2, 1, &err);
+    CHECK_CL(clEnqueueWriteImage(q, im, CL_TRUE, origin, region, 0, 0, px, 0, NULL, NULL));
+    clSetKernelArg(k, 0, sizeof im, &im), clSetKernelArg(k, 1, sizeof out, &out);
+    CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+    float f[4];
+    CHECK_CL(clEnqueueReadBuffer(q, out, CL_TRUE, 0, 16, f, 0, NULL, NULL));
+    CHECK_MSG(f[0] == 1.5f && f[1] == 0.0f && f[2] == 0.0f && f[3] == 1.0f, "R half read as (%g, %g, %g, %g)", f[0],
+              f[1], f[2], f[3]);
+    clReleaseMemObject(im);
+  }
+  /* RG UNSIGNED_INT16 */
+  {
+    uint16_t px[4] = {0, 0, 65535, 7};
+    cl_mem im = image2d(env, CL_RG, CL_UNSIGNED_INT16, 2, 1, &err);
+    CHECK_CL(clEnqueueWriteImage(q, im, CL_TRUE, origin, region, 0, 0, px, 0, NULL, NULL));
+    clSetKernelArg(ku, 0, sizeof im, &im), clSetKernelArg(ku, 1, sizeof out, &out);
+    CHECK_CL(clEnqueueNDRangeKernel(q, ku, 1, NULL, &one, NULL, 0, NULL, NULL));
+    cl_uint u[4];
+    CHECK_CL(clEnqueueReadBuffer(q, out, CL_TRUE, 0, 16, u, 0, NULL, NULL));
+    CHECK_MSG(u[0] == 65535 && u[1] == 7 && u[2] == 0 && u[3] == 1, "RG ushort read as (%u, %u, %u, %u)", u[0], u[1],
+              u[2], u[3]);
+    clReleaseMemObject(im);
+  }
+  clReleaseMemObject(out);
+  clReleaseKernel(k), clReleaseKernel(ku);
+  clReleaseProgram(p);
+}
+
+/* ---- samplers ------------------------------------------------------------ */
+
+#define W 4
+#define H 3
+static float texel(int x, int y, int c) { return (float)(x * 10 + y * 100 + c); } /* channel c of (x, y) */
+
+/* The spec's formulas (OpenCL 3.0 environment, "Image Addressing and
+ * Filtering"), written out for the host. */
+static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+static float mirror_s(float s) { return fabsf(s - 2.0f * rintf(0.5f * s)); }
+
+static int near_ref(float s, int n, int norm, cl_addressing_mode am, int *border) {
+  if (am == CL_ADDRESS_REPEAT) {
+    int i = (int)floorf((s - floorf(s)) * n);
+    return i > n - 1 ? i - n : i;
+  }
+  if (am == CL_ADDRESS_MIRRORED_REPEAT) {
+    int i = (int)floorf(mirror_s(s) * n);
+    return i < n - 1 ? i : n - 1;
+  }
+  int i = (int)floorf(norm ? s * n : s);
+  if (am == CL_ADDRESS_CLAMP && (i < 0 || i >= n)) *border = 1;
+  return clampi(i, 0, n - 1);
+}
+
+static void lin_ref(float s, int n, int norm, cl_addressing_mode am, int *i0, int *i1, float *a, int *b0, int *b1) {
+  float u = am == CL_ADDRESS_REPEAT ? (s - floorf(s)) * n : am == CL_ADDRESS_MIRRORED_REPEAT ? mirror_s(s) * n
+                                                                                           : norm ? s * n : s;
+  *i0 = (int)floorf(u - 0.5f);
+  *i1 = *i0 + 1;
+  *a = (u - 0.5f) - floorf(u - 0.5f);
+  if (am == CL_ADDRESS_REPEAT) {
+    if (*i0 < 0) *i0 += n;
+    if (*i1 > n - 1) *i1 -= n;
+  } else if (am == CL_ADDRESS_MIRRORED_REPEAT) {
+    *i0 = *i0 < 0 ? 0 : *i0;
+    *i1 = *i1 > n - 1 ? n - 1 : *i1;
+  } else {
+    if (am == CL_ADDRESS_CLAMP) *b0 = *i0 < 0 || *i0 >= n, *b1 = *i1 < 0 || *i1 >= n;
+    *i0 = clampi(*i0, 0, n - 1);
+    *i1 = clampi(*i1, 0, n - 1);
+  }
+}
+
+/* Border colour of RGBA: all 0. */
+static float fetch(int x, int y, int border, int c) { return border ? 0.0f : texel(x, y, c); }
+
+static void sample_ref(float sx, float sy, int norm, cl_addressing_mode am, cl_filter_mode fm, float out[4]) {
+  if (fm == CL_FILTER_NEAREST) {
+    int border = 0;
+    int x = near_ref(sx, W, norm, am, &border), y = near_ref(sy, H, norm, am, &border);
+    for (int c = 0; c < 4; c++) out[c] = fetch(x, y, border, c);
+    return;
+  }
+  int x0, x1, y0, y1, bx0 = 0, bx1 = 0, by0 = 0, by1 = 0;
+  float a, b;
+  lin_ref(sx, W, norm, am, &x0, &x1, &a, &bx0, &bx1);
+  lin_ref(sy, H, norm, am, &y0, &y1, &b, &by0, &by1);
+  for (int c = 0; c < 4; c++)
+    out[c] = (1 - a) * (1 - b) * fetch(x0, y0, bx0 || by0, c) + a * (1 - b) * fetch(x1, y0, bx1 || by0, c) +
+             (1 - a) * b * fetch(x0, y1, bx0 || by1, c) + a * b * fetch(x1, y1, bx1 || by1, c);
+}
+
+static const char sample_src[] =
+    "kernel void sample(read_only image2d_t im, sampler_t s, global const float2 *c, global float4 *o) {\n"
+    "  size_t i = get_global_id(0); o[i] = read_imagef(im, s, c[i]); }\n"
+    "kernel void sample_int(read_only image2d_t im, sampler_t s, global const int2 *c, global float4 *o) {\n"
+    "  size_t i = get_global_id(0); o[i] = read_imagef(im, s, c[i]); }\n"
+    "constant sampler_t fixed = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_MIRRORED_REPEAT | CLK_FILTER_NEAREST;\n"
+    "kernel void sample_fixed(read_only image2d_t im, global const float2 *c, global float4 *o) {\n"
+    "  size_t i = get_global_id(0); o[i] = read_imagef(im, fixed, c[i]); }\n"
+    "kernel void fill_wo(write_only image2d_t im) { write_imagef(im, (int2)(0, 0), (float4)(1.0f)); }\n";
+
+#define NC 12
+
+static void samplers(cl_test_env_t *env, cl_command_queue q) {
+  cl_int err;
+  /* sampler objects */
+  cl_sampler s = clCreateSampler(env->context, CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR, &err);
+  CHECK_CL(err);
+  cl_addressing_mode am = 0;
+  cl_filter_mode fm = 0;
+  cl_bool nm = 0;
+  cl_uint refs = 0;
+  CHECK_CL(clGetSamplerInfo(s, CL_SAMPLER_ADDRESSING_MODE, sizeof am, &am, NULL));
+  CHECK_CL(clGetSamplerInfo(s, CL_SAMPLER_FILTER_MODE, sizeof fm, &fm, NULL));
+  CHECK_CL(clGetSamplerInfo(s, CL_SAMPLER_NORMALIZED_COORDS, sizeof nm, &nm, NULL));
+  CHECK_CL(clRetainSampler(s));
+  CHECK_CL(clGetSamplerInfo(s, CL_SAMPLER_REFERENCE_COUNT, sizeof refs, &refs, NULL));
+  CHECK(am == CL_ADDRESS_REPEAT && fm == CL_FILTER_LINEAR && nm == CL_TRUE && refs == 2);
+  clReleaseSampler(s), clReleaseSampler(s);
+  CHECK(clCreateSampler(env->context, CL_TRUE, 0x1234, CL_FILTER_LINEAR, &err) == NULL && err == CL_INVALID_VALUE);
+  CHECK(clCreateSampler(env->context, CL_TRUE, CL_ADDRESS_CLAMP, 0x99, &err) == NULL && err == CL_INVALID_VALUE);
+  CHECK(clCreateSampler(NULL, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_LINEAR, &err) == NULL && err == CL_INVALID_CONTEXT);
+  cl_sampler_properties props[] = {CL_SAMPLER_NORMALIZED_COORDS, CL_FALSE, CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR, 0};
+  s = clCreateSamplerWithProperties(env->context, props, &err);
+  CHECK_CL(err);
+  CHECK_CL(clGetSamplerInfo(s, CL_SAMPLER_ADDRESSING_MODE, sizeof am, &am, NULL));
+  CHECK(am == CL_ADDRESS_CLAMP); /* the default */
+  clReleaseSampler(s);
+  cl_sampler_properties twice[] = {CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR, CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR, 0};
+  CHECK(clCreateSamplerWithProperties(env->context, twice, &err) == NULL && err == CL_INVALID_VALUE);
+
+  /* an RGBA FLOAT image of known texels */
+  float px[W * H * 4];
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++)
+      for (int c = 0; c < 4; c++) px[(y * W + x) * 4 + c] = texel(x, y, c);
+  cl_image_format f = {CL_RGBA, CL_FLOAT};
+  cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = W, .image_height = H};
+  cl_mem im = clCreateImage(env->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &f, &d, px, &err);
+  CHECK_CL(err);
+  cl_program p = build(env, sample_src);
+  cl_kernel k = clCreateKernel(p, "sample", &err), ki = clCreateKernel(p, "sample_int", &err),
+            kf = clCreateKernel(p, "sample_fixed", &err);
+  cl_mem cb = clCreateBuffer(env->context, CL_MEM_READ_ONLY, NC * 2 * sizeof(float), NULL, &err);
+  cl_mem ob = clCreateBuffer(env->context, CL_MEM_WRITE_ONLY, NC * 4 * sizeof(float), NULL, &err);
+  /* normalized and unnormalized coordinates inside and outside the image */
+  static const float cn[NC * 2] = {0.5f, 0.5f, 0.1f, 0.9f, 0.99f, 0.01f, 0.3f, 0.6f, -0.1f, 0.5f, 1.1f, 0.5f,
+                                   0.5f, -0.4f, 1.3f, 1.7f, -1.2f, 2.5f, 0.62f, 0.2f, 0.126f, 0.834f, 2.9f, -0.6f};
+  static const float cu[NC * 2] = {0.5f, 0.5f, 1.2f, 2.7f, 3.9f, 0.1f, 2.5f, 1.5f, -0.5f, 1.0f, 4.2f, 1.0f,
+                                   2.0f, -0.6f, 5.0f, 3.5f, 1.75f, 1.25f, 0.0f, 0.0f, 3.0f, 2.0f, 2.2f, 0.8f};
+  static const cl_addressing_mode modes[] = {CL_ADDRESS_NONE, CL_ADDRESS_CLAMP_TO_EDGE, CL_ADDRESS_CLAMP,
+                                             CL_ADDRESS_REPEAT, CL_ADDRESS_MIRRORED_REPEAT};
+  size_t g = NC;
+  for (int norm = 0; norm < 2; norm++)
+    for (int mi = 0; mi < 5; mi++)
+      for (int lin = 0; lin < 2; lin++) {
+        cl_addressing_mode mode = modes[mi];
+        if (!norm && (mode == CL_ADDRESS_REPEAT || mode == CL_ADDRESS_MIRRORED_REPEAT)) continue;
+        cl_filter_mode filt = lin ? CL_FILTER_LINEAR : CL_FILTER_NEAREST;
+        cl_sampler smp = clCreateSampler(env->context, norm ? CL_TRUE : CL_FALSE, mode, filt, &err);
+        CHECK_CL(err);
+        const float *c = norm ? cn : cu;
+        CHECK_CL(clEnqueueWriteBuffer(q, cb, CL_TRUE, 0, sizeof cn, c, 0, NULL, NULL));
+        CHECK_CL(clSetKernelArg(k, 0, sizeof im, &im));
+        CHECK_CL(clSetKernelArg(k, 1, sizeof smp, &smp));
+        CHECK_CL(clSetKernelArg(k, 2, sizeof cb, &cb));
+        CHECK_CL(clSetKernelArg(k, 3, sizeof ob, &ob));
+        CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+        float o[NC * 4];
+        CHECK_CL(clEnqueueReadBuffer(q, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL));
+        for (int i = 0; i < NC; i++) {
+          /* ADDRESS_NONE leaves coordinates outside the image undefined; linear
+           * filtering too where a neighbour is outside */
+          float sx = c[2 * i], sy = c[2 * i + 1];
+          float ux = norm ? sx * W : sx, uy = norm ? sy * H : sy;
+          if (mode == CL_ADDRESS_NONE && (ux < (lin ? 0.5f : 0.0f) || uy < (lin ? 0.5f : 0.0f) ||
+                                          ux >= (lin ? W - 0.5f : W) || uy >= (lin ? H - 0.5f : H)))
+            continue;
+          float want[4];
+          sample_ref(sx, sy, norm, mode, filt, want);
+          for (int ch = 0; ch < 4; ch++)
+            CHECK_MSG(fabsf(o[i * 4 + ch] - want[ch]) <= 1e-3f * (1.0f + fabsf(want[ch])),
+                      "norm %d mode 0x%x %s at (%g, %g) channel %d: %g, expected %g", norm, mode,
+                      lin ? "linear" : "nearest", sx, sy, ch, o[i * 4 + ch], want[ch]);
+        }
+        /* worked out by hand (red channel = 10 x + 100 y) */
+        if (norm && mode == CL_ADDRESS_REPEAT && !lin) CHECK(o[7 * 4] == 10.0f * 1 + 100.0f * 2); /* (1.3, 1.7) */
+        if (norm && mode == CL_ADDRESS_CLAMP && !lin) CHECK(o[4 * 4] == 0.0f && o[4 * 4 + 3] == 0.0f); /* border */
+        if (norm && mode == CL_ADDRESS_MIRRORED_REPEAT && !lin) CHECK(o[5 * 4] == 10.0f * 3 + 100.0f * 1); /* 1.1 */
+        if (!norm && mode == CL_ADDRESS_CLAMP_TO_EDGE && lin) CHECK(fabsf(o[8 * 4] - (12.5f + 75.0f)) < 1e-3f);
+        clReleaseSampler(smp);
+      }
+  /* integer coordinates with a sampler: unnormalized, nearest, CLAMP's border */
+  {
+    cl_sampler smp = clCreateSampler(env->context, CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err);
+    cl_int ic[NC * 2] = {0, 0, 3, 2, -1, 0, 4, 1, 2, 1, 1, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    CHECK_CL(clEnqueueWriteBuffer(q, cb, CL_TRUE, 0, sizeof ic, ic, 0, NULL, NULL));
+    clSetKernelArg(ki, 0, sizeof im, &im), clSetKernelArg(ki, 1, sizeof smp, &smp);
+    clSetKernelArg(ki, 2, sizeof cb, &cb), clSetKernelArg(ki, 3, sizeof ob, &ob);
+    CHECK_CL(clEnqueueNDRangeKernel(q, ki, 1, NULL, &g, NULL, 0, NULL, NULL));
+    float o[NC * 4];
+    CHECK_CL(clEnqueueReadBuffer(q, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL));
+    CHECK(o[0] == 0.0f && o[4] == 230.0f && o[8] == 0.0f && o[11] == 0.0f && o[12] == 0.0f && o[16] == 120.0f &&
+          o[20] == 0.0f);
+    clReleaseSampler(smp);
+  }
+  /* a program's sampler_t constant */
+  {
+    CHECK_CL(clEnqueueWriteBuffer(q, cb, CL_TRUE, 0, sizeof cn, cn, 0, NULL, NULL));
+    clSetKernelArg(kf, 0, sizeof im, &im), clSetKernelArg(kf, 1, sizeof cb, &cb), clSetKernelArg(kf, 2, sizeof ob, &ob);
+    CHECK_CL(clEnqueueNDRangeKernel(q, kf, 1, NULL, &g, NULL, 0, NULL, NULL));
+    float o[NC * 4];
+    CHECK_CL(clEnqueueReadBuffer(q, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL));
+    for (int i = 0; i < NC; i++) {
+      float want[4];
+      sample_ref(cn[2 * i], cn[2 * i + 1], 1, CL_ADDRESS_MIRRORED_REPEAT, CL_FILTER_NEAREST, want);
+      CHECK_MSG(o[i * 4] == want[0], "constant sampler at %d: %g, expected %g", i, o[i * 4], want[0]);
+    }
+  }
+  /* argument errors */
+  cl_sampler smp = clCreateSampler(env->context, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err);
+  CHECK_CL_ERR(clSetKernelArg(k, 1, 4, &smp), CL_INVALID_ARG_SIZE);
+  cl_sampler bogus = (cl_sampler)cb;
+  CHECK_CL_ERR(clSetKernelArg(k, 1, sizeof bogus, &bogus), CL_INVALID_SAMPLER);
+  CHECK_CL_ERR(clSetKernelArg(k, 0, sizeof cb, &cb), CL_INVALID_MEM_OBJECT); /* a buffer for an image */
+  CHECK_CL_ERR(clSetKernelArg(k, 2, sizeof im, &im), CL_INVALID_MEM_OBJECT); /* an image for a buffer */
+  /* a write_only argument refuses a CL_MEM_READ_ONLY image (im is one) */
+  cl_kernel kw = clCreateKernel(p, "fill_wo", &err);
+  CHECK_CL(err);
+  CHECK_CL_ERR(clSetKernelArg(kw, 0, sizeof im, &im), CL_INVALID_ARG_VALUE);
+  clReleaseKernel(kw);
+  clReleaseSampler(smp);
+  clReleaseMemObject(cb), clReleaseMemObject(ob), clReleaseMemObject(im);
+  clReleaseKernel(k), clReleaseKernel(ki), clReleaseKernel(kf);
+  clReleaseProgram(p);
+}
+
+/* ---- 1D, 3D and arrays ---------------------------------------------------- */
+
+static const char dims_src[] =
+    "kernel void w1(write_only image1d_t d) { int x = get_global_id(0); write_imageui(d, x, (uint4)(x + 1, 0, 0, 0)); }\n"
+    "kernel void w1a(write_only image1d_array_t d) {\n"
+    "  int x = get_global_id(0), l = get_global_id(1); write_imageui(d, (int2)(x, l), (uint4)(100 * l + x, 0, 0, 0)); }\n"
+    "kernel void w3(write_only image3d_t d) {\n"
+    "  int4 c = (int4)(get_global_id(0), get_global_id(1), get_global_id(2), 0);\n"
+    "  write_imagef(d, c, (float4)(c.x + 10 * c.y + 100 * c.z, 0, 0, 1)); }\n"
+    "kernel void r3(read_only image3d_t s, sampler_t smp, global float *o) {\n"
+    "  o[0] = read_imagef(s, smp, (float4)(1.0f, 1.0f, 1.0f, 0.0f)).x;\n"
+    "  o[1] = get_image_depth(s); o[2] = get_image_dim(s).z; }\n"
+    "kernel void r2a(read_only image2d_array_t s, sampler_t smp, global uint *o) {\n"
+    "  o[0] = read_imageui(s, smp, (float4)(1.5f, 0.5f, 1.2f, 0.0f)).x; o[1] = get_image_array_size(s);\n"
+    "  o[2] = read_imageui(s, (int4)(0, 1, 2, 0)).x; }\n";
+
+static void dims(cl_test_env_t *env, cl_command_queue q) {
+  cl_program p = build(env, dims_src);
+  cl_int err;
+  cl_image_format fu = {CL_R, CL_UNSIGNED_INT32}, ff = {CL_R, CL_FLOAT};
+  size_t o0[3] = {0, 0, 0};
+  /* 1D */
+  {
+    cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE1D, .image_width = 7};
+    cl_mem im = clCreateImage(env->context, CL_MEM_WRITE_ONLY, &fu, &d, NULL, &err);
+    CHECK_CL(err);
+    cl_kernel k = clCreateKernel(p, "w1", &err);
+    clSetKernelArg(k, 0, sizeof im, &im);
+    size_t g = 7, r[3] = {7, 1, 1};
+    CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+    cl_uint v[7];
+    CHECK_CL(clEnqueueReadImage(q, im, CL_TRUE, o0, r, 0, 0, v, 0, NULL, NULL));
+    for (int i = 0; i < 7; i++) CHECK(v[i] == (cl_uint)i + 1);
+    size_t bad[3] = {7, 2, 1};
+    CHECK_CL_ERR(clEnqueueReadImage(q, im, CL_TRUE, o0, bad, 0, 0, v, 0, NULL, NULL), CL_INVALID_VALUE);
+    clReleaseKernel(k), clReleaseMemObject(im);
+  }
+  /* 1D array: read back with a host slice pitch (its layers' distance) */
+  {
+    cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE1D_ARRAY, .image_width = 5, .image_array_size = 3};
+    cl_mem im = clCreateImage(env->context, CL_MEM_WRITE_ONLY, &fu, &d, NULL, &err);
+    CHECK_CL(err);
+    cl_kernel k = clCreateKernel(p, "w1a", &err);
+    clSetKernelArg(k, 0, sizeof im, &im);
+    size_t g[2] = {5, 3}, r[3] = {4, 2, 1}, org[3] = {1, 1, 0};
+    CHECK_CL(clEnqueueNDRangeKernel(q, k, 2, NULL, g, NULL, 0, NULL, NULL));
+    cl_uint v[2 * 6];
+    CHECK_CL(clEnqueueReadImage(q, im, CL_TRUE, org, r, 0, 6 * sizeof(cl_uint), v, 0, NULL, NULL));
+    for (int l = 0; l < 2; l++)
+      for (int x = 0; x < 4; x++) CHECK(v[l * 6 + x] == (cl_uint)(100 * (l + 1) + x + 1));
+    size_t sp = 0;
+    CHECK_CL(clGetImageInfo(im, CL_IMAGE_SLICE_PITCH, sizeof sp, &sp, NULL));
+    CHECK(sp == 5 * sizeof(cl_uint));
+    clReleaseKernel(k), clReleaseMemObject(im);
+  }
+  /* 3D: written by a kernel, read with trilinear filtering at the centre of 8 texels */
+  {
+    cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = 3, .image_height = 3, .image_depth = 2};
+    cl_mem im = clCreateImage(env->context, CL_MEM_READ_WRITE, &ff, &d, NULL, &err);
+    CHECK_CL(err);
+    cl_kernel kw = clCreateKernel(p, "w3", &err), kr = clCreateKernel(p, "r3", &err);
+    clSetKernelArg(kw, 0, sizeof im, &im);
+    size_t g[3] = {3, 3, 2};
+    CHECK_CL(clEnqueueNDRangeKernel(q, kw, 3, NULL, g, NULL, 0, NULL, NULL));
+    cl_sampler smp = clCreateSampler(env->context, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR, &err);
+    cl_mem ob = clCreateBuffer(env->context, CL_MEM_READ_WRITE, 3 * sizeof(float), NULL, &err);
+    clSetKernelArg(kr, 0, sizeof im, &im), clSetKernelArg(kr, 1, sizeof smp, &smp), clSetKernelArg(kr, 2, sizeof ob, &ob);
+    size_t one = 1;
+    CHECK_CL(clEnqueueNDRangeKernel(q, kr, 1, NULL, &one, NULL, 0, NULL, NULL));
+    float o[3];
+    CHECK_CL(clEnqueueReadBuffer(q, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL));
+    /* (1, 1, 1) unnormalized: halfway between texels 0 and 1 on each axis */
+    CHECK_MSG(fabsf(o[0] - (0.5f + 5.0f + 50.0f)) < 1e-3f && o[1] == 2.0f && o[2] == 2.0f, "3D: %g %g %g", o[0], o[1],
+              o[2]);
+    float all[18];
+    size_t r[3] = {3, 3, 2};
+    CHECK_CL(clEnqueueReadImage(q, im, CL_TRUE, o0, r, 0, 0, all, 0, NULL, NULL));
+    CHECK(all[17] == 2 + 20 + 100.0f);
+    clReleaseSampler(smp), clReleaseMemObject(ob), clReleaseKernel(kw), clReleaseKernel(kr), clReleaseMemObject(im);
+  }
+  /* 2D array: the layer coordinate is rounded, never filtered */
+  {
+    cl_uint px[3 * 2 * 3];
+    for (int i = 0; i < 18; i++) px[i] = (cl_uint)i;
+    cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE2D_ARRAY, .image_width = 3, .image_height = 2,
+                       .image_array_size = 3};
+    cl_mem im = clCreateImage(env->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &fu, &d, px, &err);
+    CHECK_CL(err);
+    cl_kernel k = clCreateKernel(p, "r2a", &err);
+    cl_sampler smp = clCreateSampler(env->context, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST, &err);
+    cl_mem ob = clCreateBuffer(env->context, CL_MEM_READ_WRITE, 3 * sizeof(cl_uint), NULL, &err);
+    clSetKernelArg(k, 0, sizeof im, &im), clSetKernelArg(k, 1, sizeof smp, &smp), clSetKernelArg(k, 2, sizeof ob, &ob);
+    size_t one = 1;
+    CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+    cl_uint o[3];
+    CHECK_CL(clEnqueueReadBuffer(q, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL));
+    CHECK_MSG(o[0] == 6 + 1 && o[1] == 3 && o[2] == 12 + 3, "2D array: %u %u %u", o[0], o[1], o[2]);
+    clReleaseSampler(smp), clReleaseMemObject(ob), clReleaseKernel(k), clReleaseMemObject(im);
+  }
+  clReleaseProgram(p);
+}
+
+/* ---- copies, fills, maps --------------------------------------------------- */
+
+static void transfers(cl_test_env_t *env, cl_command_queue q) {
+  cl_int err;
+  const size_t w = 6, h = 4;
+  uint8_t px[6 * 4 * 4];
+  for (size_t i = 0; i < sizeof px; i++) px[i] = (uint8_t)(i * 7 + 1);
+  cl_image_format f = {CL_RGBA, CL_UNSIGNED_INT8};
+  cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = w, .image_height = h};
+  cl_mem a = clCreateImage(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &f, &d, px, &err);
+  CHECK_CL(err);
+  cl_mem b = clCreateImage(env->context, CL_MEM_READ_WRITE, &f, &d, NULL, &err);
+  CHECK_CL(err);
+  size_t o0[3] = {0, 0, 0}, all[3] = {w, h, 1};
+  /* fill b, then copy a 3 x 2 region of a into it at (2, 1) */
+  cl_uint4 colour = {{9, 8, 7, 300}};
+  CHECK_CL(clEnqueueFillImage(q, b, &colour, o0, all, 0, NULL, NULL));
+  size_t so[3] = {1, 2, 0}, dor[3] = {2, 1, 0}, reg[3] = {3, 2, 1};
+  CHECK_CL(clEnqueueCopyImage(q, a, b, so, dor, reg, 0, NULL, NULL));
+  uint8_t got[6 * 4 * 4];
+  CHECK_CL(clEnqueueReadImage(q, b, CL_TRUE, o0, all, 0, 0, got, 0, NULL, NULL));
+  int ok = 1;
+  for (size_t y = 0; y < h; y++)
+    for (size_t x = 0; x < w; x++)
+      for (size_t c = 0; c < 4; c++) {
+        int in = x >= 2 && x < 5 && y >= 1 && y < 3;
+        uint8_t want = in ? px[((y + 1) * w + (x - 1)) * 4 + c] : (uint8_t)(c == 3 ? 255 : 9 - c);
+        ok &= got[(y * w + x) * 4 + c] == want;
+      }
+  CHECK_MSG(ok, "fill + copy of a region");
+  /* image -> buffer -> image, packed in the buffer from an offset */
+  cl_mem buf = clCreateBuffer(env->context, CL_MEM_READ_WRITE, 256, NULL, &err);
+  CHECK_CL(clEnqueueCopyImageToBuffer(q, a, buf, so, reg, 16, 0, NULL, NULL));
+  uint8_t bb[3 * 2 * 4];
+  CHECK_CL(clEnqueueReadBuffer(q, buf, CL_TRUE, 16, sizeof bb, bb, 0, NULL, NULL));
+  CHECK(!memcmp(bb, &px[(2 * w + 1) * 4], 12) && !memcmp(bb + 12, &px[(3 * w + 1) * 4], 12));
+  CHECK_CL(clEnqueueCopyBufferToImage(q, buf, b, 16, o0, reg, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadImage(q, b, CL_TRUE, o0, reg, 0, 0, bb, 0, NULL, NULL));
+  CHECK(!memcmp(bb, &px[(2 * w + 1) * 4], 12));
+  /* write a region with a host row pitch, read it back with another */
+  uint8_t rows[2 * 20];
+  memset(rows, 0x5A, sizeof rows);
+  size_t wo[3] = {4, 2, 0}, wr[3] = {2, 2, 1};
+  CHECK_CL(clEnqueueWriteImage(q, a, CL_TRUE, wo, wr, 20, 0, rows, 0, NULL, NULL));
+  /* map: the pitch the image has, its bytes, a write seen after unmap */
+  size_t rp = 0, sp = 99;
+  size_t mo[3] = {1, 1, 0}, mr[3] = {5, 3, 1};
+  uint8_t *m = clEnqueueMapImage(q, a, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, mo, mr, &rp, &sp, 0, NULL, NULL, &err);
+  CHECK_CL(err);
+  CHECK(m && rp == w * 4 && sp == 0);
+  if (m) {
+    CHECK(m[0] == px[(1 * w + 1) * 4] && m[rp + 3 * 4] == 0x5A); /* (4, 2) was written above */
+    m[rp * 2] = 0xC3;                                            /* (1, 3) red */
+    CHECK_CL(clEnqueueUnmapMemObject(q, a, m, 0, NULL, NULL));
+  }
+  uint8_t one[4];
+  size_t p13[3] = {1, 3, 0}, r1[3] = {1, 1, 1};
+  CHECK_CL(clEnqueueReadImage(q, a, CL_TRUE, p13, r1, 0, 0, one, 0, NULL, NULL));
+  CHECK(one[0] == 0xC3);
+
+  /* errors */
+  size_t out_of[3] = {5, 0, 0};
+  CHECK_CL_ERR(clEnqueueReadImage(q, a, CL_TRUE, out_of, reg, 0, 0, got, 0, NULL, NULL), CL_INVALID_VALUE);
+  size_t zero[3] = {0, 1, 1};
+  CHECK_CL_ERR(clEnqueueWriteImage(q, a, CL_TRUE, o0, zero, 0, 0, got, 0, NULL, NULL), CL_INVALID_VALUE);
+  CHECK_CL_ERR(clEnqueueReadBuffer(q, a, CL_TRUE, 0, 4, got, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
+  CHECK_CL_ERR(clEnqueueReadImage(q, buf, CL_TRUE, o0, reg, 0, 0, got, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
+  CHECK_CL_ERR(clEnqueueCopyImage(q, a, a, o0, o0, reg, 0, NULL, NULL), CL_MEM_COPY_OVERLAP);
+  cl_image_format other = {CL_RGBA, CL_SIGNED_INT8};
+  cl_mem c = clCreateImage(env->context, CL_MEM_READ_WRITE, &other, &d, NULL, &err);
+  CHECK_CL_ERR(clEnqueueCopyImage(q, a, c, o0, o0, reg, 0, NULL, NULL), CL_IMAGE_FORMAT_MISMATCH);
+  CHECK_CL_ERR(clEnqueueCopyImageToBuffer(q, a, buf, o0, all, 200, 0, NULL, NULL), CL_INVALID_VALUE);
+  clReleaseMemObject(c);
+  clReleaseMemObject(buf), clReleaseMemObject(a), clReleaseMemObject(b);
+}
+
+static void bad_creations(cl_test_env_t *env) {
+  cl_int err;
+  cl_image_format f = {CL_RGBA, CL_UNORM_INT8};
+  cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 4, .image_height = 4};
+  uint8_t host[4 * 4 * 4 * 2];
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_WRITE, NULL, &d, NULL, &err) &&
+        err == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_WRITE, &f, NULL, NULL, &err) && err == CL_INVALID_IMAGE_DESCRIPTOR);
+  cl_image_format rgb = {CL_RGB, CL_UNORM_INT8};
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_WRITE, &rgb, &d, NULL, &err) && err == CL_IMAGE_FORMAT_NOT_SUPPORTED);
+  cl_image_format junk = {0x1234, CL_UNORM_INT8};
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_WRITE, &junk, &d, NULL, &err) &&
+        err == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  cl_image_desc d0 = d;
+  d0.image_width = 0;
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_WRITE, &f, &d0, NULL, &err) && err == CL_INVALID_IMAGE_SIZE);
+  cl_image_desc dp = d;
+  dp.image_row_pitch = 8; /* less than 4 pixels of 4 bytes */
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &f, &dp, host, &err) &&
+        err == CL_INVALID_IMAGE_DESCRIPTOR);
+  dp.image_row_pitch = 32; /* a pitch without host_ptr */
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_WRITE, &f, &dp, NULL, &err) && err == CL_INVALID_IMAGE_DESCRIPTOR);
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_WRITE, &f, &d, host, &err) && err == CL_INVALID_HOST_PTR);
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &f, &d, NULL, &err) &&
+        err == CL_INVALID_HOST_PTR);
+  cl_image_desc db = {.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER, .image_width = 4};
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_WRITE, &f, &db, NULL, &err) && err == CL_IMAGE_FORMAT_NOT_SUPPORTED);
+  CHECK_MSG(strstr(cl_test_last_msg, "1D buffer"), "message: %s", cl_test_last_msg);
+  /* a padded host row pitch is honoured; the 1.1 entry point */
+  for (size_t i = 0; i < sizeof host; i++) host[i] = (uint8_t)i;
+  cl_mem m = clCreateImage2D(env->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &f, 4, 4, 32, host, &err);
+  CHECK_CL(err);
+  size_t rp = 0, mem_size = 0, wd = 0, ht = 0, dpth = 9;
+  clGetImageInfo(m, CL_IMAGE_ROW_PITCH, sizeof rp, &rp, NULL);
+  clGetImageInfo(m, CL_IMAGE_WIDTH, sizeof wd, &wd, NULL);
+  clGetImageInfo(m, CL_IMAGE_HEIGHT, sizeof ht, &ht, NULL);
+  clGetImageInfo(m, CL_IMAGE_DEPTH, sizeof dpth, &dpth, NULL);
+  clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof mem_size, &mem_size, NULL);
+  cl_mem_object_type t = 0;
+  clGetMemObjectInfo(m, CL_MEM_TYPE, sizeof t, &t, NULL);
+  CHECK(rp == 16 && wd == 4 && ht == 4 && dpth == 0 && mem_size == 64 && t == CL_MEM_OBJECT_IMAGE2D);
+  cl_int e2 = CL_SUCCESS;
+  cl_command_queue q = clCreateCommandQueueWithProperties(env->context, env->device, NULL, &e2);
+  uint8_t back[64];
+  size_t o0[3] = {0, 0, 0}, r[3] = {4, 4, 1};
+  CHECK_CL(clEnqueueReadImage(q, m, CL_TRUE, o0, r, 0, 0, back, 0, NULL, NULL));
+  CHECK(back[16] == 32 && back[63] == 3 * 32 + 15);
+  clReleaseCommandQueue(q);
+  clReleaseMemObject(m);
+}
+
+int main(int argc, char **argv) {
+  cl_test_env_t env;
+  if (cl_test_open(argc, argv, &env)) return 1;
+  cl_int err;
+  cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, NULL, &err);
+  CHECK_CL(err);
+  queries(&env);
+  bad_creations(&env);
+  every_format(&env, q);
+  channel_values(&env, q);
+  samplers(&env, q);
+  dims(&env, q);
+  transfers(&env, q);
+  clReleaseCommandQueue(q);
+  clReleaseContext(env.context);
+  return check_result("icd.images");
+}
