@@ -18,6 +18,10 @@
 #   SPIKE_HARTS="1 4"   hart counts (one Spike and one OpenOCD each)
 #   SPIKE_XLEN=64       64 (rv64gc) or 32 (rv32gc)
 #   SPIKE_TESTS="..."   device tests to run (default: every attach-capable one)
+#   SPIKE_EXAMPLES=0    leave the examples out
+#   SPIKE_BUILD=0       run what BUILD_DIR holds, without building it
+#   SPIKE_MEM_ACCESS=progbuf  how OpenOCD reaches memory: progbuf, sysbus or
+#                       abstract (OpenOCD's `riscv set_mem_access`)
 #   SPIKE_BENCH=1       also measure launch and transfers (rvhal-bench gdb)
 #   SPIKE_TIMEOUT=1800  seconds one test may take
 # Logs: BUILD_DIR/spike-logs/. Exit status 0 when everything passed.
@@ -96,7 +100,23 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
   cmake -S "$HERE" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRVHAL_EXTRA_BOARDS=spike-openocd \
     >"$LOGS/cmake.log" 2>&1 || { tail -5 "$LOGS/cmake.log"; exit 1; }
 fi
-cmake --build "$BUILD" -j2 >"$LOGS/build.log" 2>&1 || { tail -20 "$LOGS/build.log"; exit 1; }
+# The device tests that run against a stub rvhal did not start
+# (tests/device/device.cmake's gdb.remote set), trap's stack overflows, and
+# the isolation tests: the hostile kernels' traps, wild and isolated
+# stores (U-mode stores into the firmware, the control block, other harts'
+# stacks, read-only code) and stack frames; not the parts that kill or
+# count QEMU processes, or want 8 harts and 1 GiB (teams).
+TESTS=${SPIKE_TESTS:-ndrange args memory trap trap_stack_overflow doorbell debug_counters shapes hostile_isolation hostile_stack}
+# Only what runs here: the device tree of this XLEN (firmware, kernels),
+# the tests' programs, the examples and the bench.
+targets="rvhal-device-rv$XLEN examples/test_examples bench/rvhal-bench"
+for t in $TESTS; do
+  case $t in trap_*) t=trap ;; hostile_*) t=hostile ;; esac
+  case " $targets " in *" tests/device_test_$t "*) ;; *) targets="$targets tests/device_test_$t" ;; esac
+done
+if [ "${SPIKE_BUILD:-1}" != 0 ]; then
+  cmake --build "$BUILD" -j2 --target $targets >"$LOGS/build.log" 2>&1 || { tail -20 "$LOGS/build.log"; exit 1; }
+fi
 DEVICE=spike-openocd-rv$XLEN
 FW=$BUILD/device-rv$XLEN/firmware/rvhal-fw-$DEVICE.elf
 [ -f "$FW" ] || { echo "spike.sh: no $FW: is spike-openocd in RVHAL_EXTRA_BOARDS of $BUILD?" >&2; exit 1; }
@@ -129,7 +149,8 @@ start_target() {
   done
   [ -n "$rbb" ] || { echo "spike.sh: Spike did not listen; it said: $(tail -3 "$log.spike")" >&2; return 1; }
   GDB_PORT=$(free_port)
-  openocd -c "set HARTS $h; set RBB_PORT $rbb; set GDB_PORT $GDB_PORT" -f "$CFG" >"$log.openocd" 2>&1 &
+  openocd -c "set HARTS $h; set RBB_PORT $rbb; set GDB_PORT $GDB_PORT; set MEM_ACCESS ${SPIKE_MEM_ACCESS:-progbuf}" \
+    -f "$CFG" >"$log.openocd" 2>&1 &
   OCD_PID=$!
   for _ in $(seq 300); do
     grep -q "Listening on port $GDB_PORT for gdb" "$log.openocd" && return 0
@@ -140,13 +161,6 @@ start_target() {
   return 1
 }
 
-# The device tests that run against a stub rvhal did not start
-# (tests/device/device.cmake's gdb.remote set), trap's stack overflows, and
-# the isolation tests: the hostile kernels' traps, wild and isolated
-# stores (U-mode stores into the firmware, the control block, other harts'
-# stacks, read-only code) and stack frames; not the parts that kill or
-# count QEMU processes, or want 8 harts and 1 GiB (teams).
-TESTS=${SPIKE_TESTS:-ndrange args memory trap trap_stack_overflow doorbell debug_counters shapes hostile_isolation hostile_stack}
 test_cmd() {
   case $1 in
     trap_stack_overflow) echo "$BUILD/tests/device_test_trap stack" ;;
@@ -164,7 +178,8 @@ for h in $HARTS; do
     failed=$((failed + 1)); report+=("$h | (all) | Spike/OpenOCD did not start: see $LOGS")
     stop_target; continue
   fi
-  for t in $TESTS examples; do
+  examples=examples; [ "${SPIKE_EXAMPLES:-1}" = 0 ] && examples=
+  for t in $TESTS $examples; do
     log=$LOGS/$t.rv$XLEN.$h.log
     start=$(date +%s)
     set +e

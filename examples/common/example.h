@@ -43,6 +43,13 @@ int example_local_1d(const example_ctx_t *ctx, uint32_t default_local, uint32_t 
                      size_t cap);
 /* n rounded up to a multiple of m: a global size that is whole groups. */
 static inline uint32_t example_round_up(uint32_t n, uint32_t m) { return (n + m - 1) / m * m; }
+/* `count` items of `item_bytes` each (written to the device and read
+ * back), or fewer on a device behind a debug link too slow to move them in
+ * about `seconds` (rvhal_device_info_t.link_bytes_per_s: JTAG moves some
+ * KB/s): then what it moves in that time, a multiple of `unit`, at least
+ * `unit`. */
+uint32_t example_link_count(const example_ctx_t *ctx, uint32_t count, size_t item_bytes, uint32_t unit,
+                            double seconds);
 /* Fixed-seed pseudo-random numbers for inputs. */
 uint32_t example_rand(uint32_t *state);
 

@@ -20,6 +20,17 @@ int example_local_1d(const example_ctx_t *ctx, uint32_t default_local, uint32_t 
   return 0;
 }
 
+uint32_t example_link_count(const example_ctx_t *ctx, uint32_t count, size_t item_bytes, uint32_t unit,
+                            double seconds) {
+  const uint64_t bps = rvhal_device_get_info(ctx->dev)->link_bytes_per_s;
+  /* three wire bytes a byte: the write, and the read's reply in hex */
+  const double fits = bps ? (double)bps * seconds / 3 / (double)item_bytes : 0;
+  if (!bps || fits >= count) return count;
+  uint32_t n = (uint32_t)fits;
+  n -= n % unit;
+  return n < unit ? unit : n;
+}
+
 int example_load(const example_ctx_t *ctx, const char *program, const char *kernel, hal_program_t *out_program,
                  hal_kernel_t *out_kernel, char *summary, size_t cap) {
   char path[1024];

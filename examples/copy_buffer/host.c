@@ -1,7 +1,7 @@
 /* copy_buffer: out[i] = in[i] for 15360 elements of each of 1, 2, 4, 8 and
- * 16 bytes, then a large buffer of 491520 uints (1.875 MiB). Each output
- * sits between guard bytes that must stay as they were; every byte is
- * checked. */
+ * 16 bytes, then a large buffer of 491520 uints (1.875 MiB); fewer behind a
+ * slow debug link (example_link_count). Each output sits between guard
+ * bytes that must stay as they were; every byte is checked. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +31,7 @@ static int copy_once(const example_ctx_t *ctx, hal_program_t prog, const copy_ru
   hal_kernel_t k;
   int rc = rvhal_program_find_kernel(ctx->dev, prog, r->kernel, &k);
   if (rc) return example_fail(summary, cap, "program_find_kernel", rc);
-  const uint32_t n = example_round_up(r->count, local);
+  const uint32_t n = example_round_up(example_link_count(ctx, r->count, r->elem_size, 64, 8.0), local);
   const size_t bytes = (size_t)n * r->elem_size, total = bytes + 2 * GUARD;
   uint8_t *in = malloc(bytes), *out = malloc(total);
   hal_addr_t din = 0, dout = 0;
@@ -91,8 +91,9 @@ static int run(const example_ctx_t *ctx, char *summary, size_t cap) {
   uint32_t seed = 5;
   for (size_t i = 0; i < sizeof runs / sizeof *runs && !rc; i++) rc = copy_once(ctx, prog, &runs[i], local, &seed, summary, cap);
   if (!rc)
-    snprintf(summary, cap, "1-D, 1-16 B x %u, uint x %u; groups of %u", example_round_up(N_SMALL, local),
-             example_round_up(N_LARGE, local), local);
+    snprintf(summary, cap, "1-D, 1-16 B x %u, uint x %u; groups of %u",
+             example_round_up(example_link_count(ctx, N_SMALL, 16, 64, 8.0), local),
+             example_round_up(example_link_count(ctx, N_LARGE, 4, 64, 8.0), local), local);
   rvhal_program_free(ctx->dev, prog);
   return rc;
 }

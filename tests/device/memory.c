@@ -24,6 +24,7 @@ typedef struct {
   const rvhal_device_info_t *info;
   hal_addr_t sums; /* output of the checksum kernel */
   size_t sums_cap;
+  uint64_t big; /* the largest write and fill: 64 KiB, less over a slow debug link */
 } ctx_t;
 
 static uint32_t fnv_chunk(const uint8_t *p, uint64_t n, uint64_t i) {
@@ -72,7 +73,7 @@ static void both_see(ctx_t *c, hal_addr_t addr, const uint8_t *expect, uint64_t 
 }
 
 static void write_read(ctx_t *c) {
-  static const uint64_t sizes[] = {1, 3, 64, 1000, 4096, 65536 + 5};
+  const uint64_t sizes[] = {1, 3, 64, 1000, 4096, c->big + 5};
   for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
     uint64_t n = sizes[s];
     uint8_t *data = malloc(n);
@@ -149,7 +150,7 @@ static void fills(ctx_t *c) {
     uint64_t ps = patterns[p];
     uint8_t pat[128];
     dt_fill_random(pat, sizeof pat, 500 + p);
-    const uint64_t counts[] = {1, 2, 7, 1000, 65536 / ps + 3};
+    const uint64_t counts[] = {1, 2, 7, fixture_link_bytes(c->d, 1000 * ps, ps, ps, 4.0) / ps, c->big / ps + 3};
     for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
       uint64_t size = ps * counts[k];
       /* Fill the middle of a larger allocation: the guards must not change. */
@@ -534,6 +535,7 @@ int main(int argc, char **argv) {
   c.sum = fixture_kernel(c.d, c.prog, "mem_checksum");
   c.sums_cap = 4096 * 4;
   c.sums = dt_buffer(c.d, c.sums_cap, NULL);
+  c.big = fixture_link_bytes(c.d, 65536, 8192, 128, 4.0);
 
   write_read(&c);
   copies(&c);

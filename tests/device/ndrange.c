@@ -2,7 +2,8 @@
  * every get_* builtin into the slot of the item's linear global position and
  * counts itself there. For 1-, 2- and 3-D ranges, with and without global
  * offsets (beyond 32 bits on RV64, up to the top of the word on both), one
- * group, more than 1000 groups, groups smaller than, as large as and larger
+ * group, more than 1000 groups (fewer over a slow debug link: items()),
+ * groups smaller than, as large as and larger
  * than the hart count, and launch options, on devices of 1 to 4 harts, every
  * field of every item is compared with the host's computation and every item
  * must have run exactly once. Non-uniform ND-ranges (a last, smaller group
@@ -177,6 +178,14 @@ static void run_local(ctx_t *c, uint32_t dim, const hal_ndrange_t *nd, const rvh
   CHECK_OK(rvhal_mem_free(c->d, dout));
 }
 
+/* Work-items for a case of `n`: all of them, fewer over a slow debug link
+ * (each item's record and count cross it, fixture_link_bytes): at least
+ * `least`, a multiple of `unit`. */
+static uint64_t items(const ctx_t *c, uint64_t n, uint64_t least, uint64_t unit) {
+  const size_t rec = NDR_FIELDS * 8 + 4;
+  return fixture_link_bytes(c->d, n * rec, least * rec, unit * rec, 4.0) / rec;
+}
+
 /* Non-uniform ND-ranges: every dimension's last group smaller, global
  * sizes below the local size, offsets, teams, chunks; and without the
  * option, the refusal that names the sizes. */
@@ -186,7 +195,9 @@ static void non_uniform_cases(ctx_t *c) {
   char what[128];
   run(c, 1, &(hal_ndrange_t){.global = {10}, .local = {4}}, &nu, "non-uniform 1-D 10/4");
   run(c, 1, &(hal_ndrange_t){.global = {3}, .local = {4}}, &nu, "non-uniform 1-D 3/4 (one group of 3)");
-  run(c, 1, &(hal_ndrange_t){.global = {4097}, .local = {64}, .offset = {3}}, &nu, "non-uniform 1-D 4097/64, offset 3");
+  const uint64_t g64 = items(c, 4096, 128, 64) + 1; /* 4097: the last group of 1 */
+  snprintf(what, sizeof what, "non-uniform 1-D %llu/64, offset 3", (unsigned long long)g64);
+  run(c, 1, &(hal_ndrange_t){.global = {g64}, .local = {64}, .offset = {3}}, &nu, what);
   run(c, 2, &(hal_ndrange_t){.global = {10, 7}, .local = {4, 3}, .offset = {5, 9}}, &nu,
       "non-uniform 2-D 10x7/4x3, offsets");
   run(c, 2, &(hal_ndrange_t){.global = {16, 7}, .local = {4, 3}}, &nu, "non-uniform 2-D 16x7/4x3 (x uniform)");
@@ -245,8 +256,12 @@ static void all_cases(ctx_t *c) {
   run1(c, 64, 8, 0, NULL, "1-D 64/8");
   run1(c, 16, 16, 0, NULL, "1-D one group of 16");
   run1(c, 1, 1, 0, NULL, "1-D one item");
-  run1(c, 4096, 4, 3, NULL, "1-D 4096/4 (1024 groups), offset 3");
-  run1(c, 1000, 1, 0, NULL, "1-D 1000 groups of 1");
+  const uint64_t g4 = items(c, 4096, 64, 4), g1 = items(c, 1000, 32, 1);
+  snprintf(what, sizeof what, "1-D %llu/4 (%llu groups), offset 3", (unsigned long long)g4,
+           (unsigned long long)g4 / 4);
+  run1(c, g4, 4, 3, NULL, what);
+  snprintf(what, sizeof what, "1-D %llu groups of 1", (unsigned long long)g1);
+  run1(c, g1, 1, 0, NULL, what);
   /* Group sizes around the hart count: several groups and a single one. */
   for (uint32_t ls = h > 1 ? h - 1 : 1; ls <= h + 1; ls++) {
     snprintf(what, sizeof what, "1-D 5 groups of %u (harts %u)", ls, h);
@@ -258,7 +273,9 @@ static void all_cases(ctx_t *c) {
   }
 
   /* 2-D */
-  run3(c, 2, (uint64_t[]){40, 80, 1}, (uint64_t[]){1, 2, 1}, (uint64_t[]){5, 9, 0}, "2-D 40x40 groups of 1x2");
+  const uint64_t rows = items(c, 40 * 80, 40 * 4, 40 * 2) / 40;
+  snprintf(what, sizeof what, "2-D 40x%llu groups of 1x2", (unsigned long long)rows / 2);
+  run3(c, 2, (uint64_t[]){40, rows, 1}, (uint64_t[]){1, 2, 1}, (uint64_t[]){5, 9, 0}, what);
   run3(c, 2, (uint64_t[]){12, 6, 1}, (uint64_t[]){4, 3, 1}, z, "2-D 12x6/4x3");
   run3(c, 2, (uint64_t[]){7, 5, 1}, (uint64_t[]){7, 5, 1}, (uint64_t[]){100, 200, 0}, "2-D one group of 7x5");
   /* Dimensions past work_dim hold junk the library must ignore. */
@@ -268,7 +285,9 @@ static void all_cases(ctx_t *c) {
   /* 3-D */
   run3(c, 3, (uint64_t[]){6, 4, 10}, (uint64_t[]){3, 2, 5}, (uint64_t[]){5, 7, 11}, "3-D 6x4x10/3x2x5");
   run3(c, 3, (uint64_t[]){2, 3, 4}, (uint64_t[]){2, 3, 4}, (uint64_t[]){1, 2, 3}, "3-D one group of 2x3x4");
-  run3(c, 3, (uint64_t[]){8, 8, 16}, (uint64_t[]){1, 1, 1}, z, "3-D 1024 groups of 1");
+  const uint64_t depth = items(c, 8 * 8 * 16, 8 * 8 * 2, 8 * 8) / 64;
+  snprintf(what, sizeof what, "3-D %llu groups of 1", (unsigned long long)depth * 64);
+  run3(c, 3, (uint64_t[]){8, 8, depth}, (uint64_t[]){1, 1, 1}, z, what);
   run3(c, 3, (uint64_t[]){4, 1, 3}, (uint64_t[]){2, 1, 1}, z, "3-D 4x1x3/2x1x1");
 
   /* Large offsets. */
@@ -285,7 +304,9 @@ static void all_cases(ctx_t *c) {
 
   /* Launch options. */
   rvhal_launch_options_t one = {.harts = 1};
-  run1(c, 256, 4, 0, &one, "1-D 256/4 on 1 hart (option)");
+  const uint64_t g256 = items(c, 256, 16, 4);
+  snprintf(what, sizeof what, "1-D %llu/4 on 1 hart (option)", (unsigned long long)g256);
+  run1(c, g256, 4, 0, &one, what);
   rvhal_launch_options_t team = {.harts_per_group = h};
   snprintf(what, sizeof what, "1-D groups of %u, %u harts per group", 2 * h + 1, h);
   run1(c, 3ull * (2 * h + 1), 2 * h + 1, 1, &team, what);
@@ -306,7 +327,9 @@ static void all_cases(ctx_t *c) {
   rvhal_launch_options_t solo = {.harts_per_group = 1};
   run1(c, 12, 12, 0, &solo, "1-D one group, 1 hart per group");
   rvhal_launch_options_t chunk = {.chunk_groups = 3};
-  run1(c, 600, 2, 0, &chunk, "1-D 300 groups, chunks of 3");
+  const uint64_t g600 = items(c, 600, 24, 2);
+  snprintf(what, sizeof what, "1-D %llu groups, chunks of 3", (unsigned long long)g600 / 2);
+  run1(c, g600, 2, 0, &chunk, what);
   rvhal_launch_options_t chunk2 = {.chunk_groups = 1000};
   run3(c, 2, (uint64_t[]){10, 6, 1}, (uint64_t[]){2, 2, 1}, z, "2-D 5x3 groups, chunk (clamped)");
   hal_ndrange_t nd = {.global = {9, 4, 2}, .local = {3, 2, 1}};
