@@ -23,9 +23,10 @@ BUILD=$(cd "$BUILD" && pwd)
 LOG=${LOG_DIR:-$BUILD/loaded_suite}
 mkdir -p "$LOG"
 
-pids=""
+pids="" # the busy loops, the load sampler, the running ctest
 cleanup() { for p in $pids; do kill "$p" 2>/dev/null || true; done; }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'echo "loaded_suite: stopped" >&2; exit 130' INT TERM
 i=0
 while [ "$i" -lt "$BUSY" ]; do
   sh -c 'while :; do :; done' &
@@ -41,7 +42,11 @@ while [ "$run" -le "$RUNS" ]; do
   sampler=$!
   start=$(date +%s)
   rc=0
-  (cd "$BUILD" && ctest --output-on-failure -j2 ${CTEST_ARGS:-}) >"$LOG/run-$run.log" 2>&1 || rc=$?
+  # in the background, so that a signal stops it too (ctest ends its tests)
+  (cd "$BUILD" && exec ctest --output-on-failure -j2 ${CTEST_ARGS:-}) >"$LOG/run-$run.log" 2>&1 &
+  ctest_pid=$!
+  pids="$pids $sampler $ctest_pid"
+  wait "$ctest_pid" || rc=$?
   kill "$sampler" 2>/dev/null || true
   load=$(awk 'NR==1{min=$1;max=$1} {s+=$1; if($1<min)min=$1; if($1>max)max=$1} END{if(NR) printf "%.1f / %.1f / %.1f", min, s/NR, max}' "$LOG/load-$run.txt")
   echo "run $run: $(grep -E 'tests passed' "$LOG/run-$run.log" | tail -1) in $(( $(date +%s) - start )) s, load average min / mean / max $load"
