@@ -10,6 +10,7 @@
 
 #include "device_ram.h"
 #include "icd.h"
+#include "image_format.h"
 
 static struct _cl_device_id *devices;
 static cl_uint num_devices;

@@ -349,12 +349,6 @@ void rvcl_mem_free_all(cl_mem m);
 /* CL_INVALID_VALUE unless [offset, offset+size) lies inside m. */
 cl_int rvcl_mem_range(const char *func, cl_mem m, size_t offset, size_t size);
 
-/* Images' largest width/height (2D), sides (3D) and layers on device d,
- * from its memory (image.c; clGetDeviceInfo reports them). */
-size_t rvcl_image2d_max(cl_device_id d);
-size_t rvcl_image3d_max(cl_device_id d);
-size_t rvcl_image_array_max(cl_device_id d);
-
 /* Checks a cl_mem_flags value (its unknown bits, exclusive combinations). */
 cl_int rvcl_mem_check_flags(const char *fn, cl_context c, cl_mem_flags flags);
 /* A new memory object of c (a reference to c, no allocation yet). */

@@ -18,20 +18,6 @@ _Static_assert(RVHAL_IMAGE_2D == CL_MEM_OBJECT_IMAGE2D && RVHAL_IMAGE_3D == CL_M
                    RVHAL_IMAGE_1D_ARRAY == CL_MEM_OBJECT_IMAGE1D_ARRAY,
                "the descriptor's image types are OpenCL's");
 
-/* ---- limits ------------------------------------------------------------------ */
-
-/* The largest power of two at most cap whose square (cube) of the largest
- * pixels (16 bytes) the device's memory could hold along one dimension:
- * the spec's minimums on every board (1 GiB of RAM by default). */
-static size_t dim_limit(cl_device_id d, size_t cap) {
-  size_t n = cap;
-  while (n > 1 && (uint64_t)n * 16 > d->info.global_mem_size) n >>= 1;
-  return n;
-}
-size_t rvcl_image2d_max(cl_device_id d) { return dim_limit(d, 16384); }
-size_t rvcl_image3d_max(cl_device_id d) { return dim_limit(d, 2048); }
-size_t rvcl_image_array_max(cl_device_id d) { return dim_limit(d, 2048); }
-
 /* ---- geometry ------------------------------------------------------------------ */
 
 /* Extent along the three axes of an image's boxes: x, then rows (or a 1D

@@ -2,7 +2,8 @@
  * channel orders R, RG and RGBA of every channel type below, and BGRA of
  * UNORM_INT8 (the OpenCL 1.2 minimum list and more); the built-ins
  * (sdk/opencl/builtins/image.cl) read and write each of them. And the host
- * side of a format: a pixel's bytes from a fill colour. */
+ * side of a format: a pixel's bytes from a fill colour; the image size
+ * limits of a device. */
 #include <string.h>
 
 #include "image_format.h"
@@ -117,3 +118,17 @@ void rvcl_image_pack(const cl_image_format *f, const void *color, uint8_t *out) 
     memcpy(out + i * cb, &v, cb); /* little-endian: the low bytes */
   }
 }
+
+/* ---- limits ------------------------------------------------------------------ */
+
+/* The largest power of two at most cap whose square (cube) of the largest
+ * pixels (16 bytes) the device's memory could hold along one dimension:
+ * the spec's minimums on every board (1 GiB of RAM by default). */
+static size_t dim_limit(cl_device_id d, size_t cap) {
+  size_t n = cap;
+  while (n > 1 && (uint64_t)n * 16 > d->info.global_mem_size) n >>= 1;
+  return n;
+}
+size_t rvcl_image2d_max(cl_device_id d) { return dim_limit(d, 16384); }
+size_t rvcl_image3d_max(cl_device_id d) { return dim_limit(d, 2048); }
+size_t rvcl_image_array_max(cl_device_id d) { return dim_limit(d, 2048); }

@@ -17,5 +17,10 @@ int rvcl_image_format_is_float(const cl_image_format *f);
 /* color (float[4], int[4] or uint[4] as clEnqueueFillImage takes it, by
  * the format's type) as a pixel of format f: rvcl_image_format_size bytes. */
 void rvcl_image_pack(const cl_image_format *f, const void *color, uint8_t *out);
+/* Largest width/height of a 2D image, side of a 3D one, layers of an array
+ * on device d (its CL_DEVICE_IMAGE*_MAX_* answers). */
+size_t rvcl_image2d_max(cl_device_id d);
+size_t rvcl_image3d_max(cl_device_id d);
+size_t rvcl_image_array_max(cl_device_id d);
 
 #endif
