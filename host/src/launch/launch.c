@@ -292,8 +292,9 @@ static uint64_t spin_ns(const rvhal_device_t *d, int rang) {
 }
 
 /* Wait for launch `seq`: spin (if it should be short), then sleep, draining
- * print output meanwhile. */
-static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname, int rang, uint32_t timeout_ms) {
+ * print output meanwhile. own_timeout_ms: the launch's own, 0 for the
+ * device's. */
+static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname, int rang, uint32_t own_timeout_ms) {
   rvhal_launcher_t *L = rvhal_launcher(d);
   rvhal_ring_t *ring = &L->ctrl->ring;
   uint64_t start = now_ns(), spin = spin_ns(d, rang);
@@ -303,6 +304,7 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname, int rang
   }
   if (ring_completed(d) >= seq) return RVHAL_OK;
 
+  const uint32_t timeout_ms = own_timeout_ms ? own_timeout_ms : L->options->launch_timeout_ms;
   const uint64_t timeout_ns = (uint64_t)timeout_ms * 1000000ull;
   uint64_t deadline = start + timeout_ns;
   /* Time the device's QEMU waited for a CPU (a loaded host) does not count,
@@ -340,8 +342,7 @@ static int wait_for(rvhal_device_t *d, uint64_t seq, const char *kname, int rang
                  (unsigned long long)(ran / 1000000ull));
       rvhal_error(RVHAL_TIMEOUT, "kernel %s did not finish within %u ms (the launch timeout: %s)%s", kname,
                   timeout_ms,
-                  timeout_ms == L->options->launch_timeout_ms ? "RVHAL_LAUNCH_TIMEOUT_MS, launch_timeout_ms"
-                                                              : "this launch's timeout_ms",
+                  own_timeout_ms ? "this launch's timeout_ms" : "RVHAL_LAUNCH_TIMEOUT_MS, launch_timeout_ms",
                   uncounted);
       set_host_waiting(d, 0);
       return recover(d, RVHAL_TIMEOUT);
@@ -675,8 +676,7 @@ int rvhal_launch_wait(rvhal_device_t *d, rvhal_launch_t *l, int more, rvhal_comp
   /* A spin takes a core: the wake-up is spun for only while the harts it
    * wakes leave the host one (with every core a hart's, spinning was
    * slower: docs/performance.md, "Figures behind the code's choices"). */
-  int rc = wait_for(d, seq, kname, l->rang && l->harts < L->host_cpus,
-                    l->timeout_ms ? l->timeout_ms : L->options->launch_timeout_ms);
+  int rc = wait_for(d, seq, kname, l->rang && l->harts < L->host_cpus, l->timeout_ms);
   if (rc) return rc;
   L->retired = seq;
   rvhal_observe_launch_retired(d, seq);

@@ -30,7 +30,7 @@ typedef struct rvhal_launch {
   const char *kname;
   uint64_t t0, total_groups, chunk, global[3], local[3];
   uint32_t harts, team, work_dim;
-  uint32_t timeout_ms; /* the launch's own, else the device's */
+  uint32_t timeout_ms; /* the launch's own; 0: the device's */
   int counting;
   int rang; /* the submission rang the doorbell: hart 0 was asleep (launch.c's spin) */
   int debug_counted; /* debug_start holds every hart's mcycle, minstret at submission (a debug link) */
