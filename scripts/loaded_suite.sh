@@ -9,7 +9,9 @@
 #
 # BUILD_DIR (default build) must be built already: nothing is rebuilt.
 # RUNS defaults to 3, BUSY_LOOPS to 2 (each a shell spinning on one CPU).
-# CTEST_ARGS adds to `ctest --output-on-failure -j2` (say -R device).
+# JOBS (default 2) is ctest's -j: more tests at once load the host more
+# (two busy loops and -j2 keep a 2-core host near load 5; -j6 near 10).
+# CTEST_ARGS adds to `ctest --output-on-failure -j$JOBS` (say -R device).
 # Logs: LOG_DIR (default BUILD_DIR/loaded_suite), run-N.log per run.
 set -eu
 usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -18,7 +20,8 @@ BUILD=${1:-build}
 RUNS=${2:-3}
 BUSY=${3:-2}
 [ -f "$BUILD/CTestTestfile.cmake" ] || { echo "loaded_suite: $BUILD is not a configured build (no CTestTestfile.cmake)" >&2; exit 2; }
-case "$RUNS$BUSY" in *[!0-9]*) echo "loaded_suite: RUNS and BUSY_LOOPS are counts, got '$RUNS' '$BUSY'" >&2; exit 2 ;; esac
+JOBS=${JOBS:-2}
+case "$RUNS$BUSY$JOBS" in *[!0-9]*) echo "loaded_suite: RUNS, BUSY_LOOPS and JOBS are counts, got '$RUNS' '$BUSY' '$JOBS'" >&2; exit 2 ;; esac
 BUILD=$(cd "$BUILD" && pwd)
 LOG=${LOG_DIR:-$BUILD/loaded_suite}
 mkdir -p "$LOG"
@@ -43,7 +46,7 @@ while [ "$run" -le "$RUNS" ]; do
   start=$(date +%s)
   rc=0
   # in the background, so that a signal stops it too (ctest ends its tests)
-  (cd "$BUILD" && exec ctest --output-on-failure -j2 ${CTEST_ARGS:-}) >"$LOG/run-$run.log" 2>&1 &
+  (cd "$BUILD" && exec ctest --output-on-failure -j"$JOBS" ${CTEST_ARGS:-}) >"$LOG/run-$run.log" 2>&1 &
   ctest_pid=$!
   pids="$pids $sampler $ctest_pid"
   wait "$ctest_pid" || rc=$?
@@ -56,5 +59,5 @@ while [ "$run" -le "$RUNS" ]; do
   fi
   run=$((run + 1))
 done
-echo "loaded_suite: $RUNS runs beside $BUSY busy loops, $failed with failures (logs: $LOG)"
+echo "loaded_suite: $RUNS runs (ctest -j$JOBS) beside $BUSY busy loops, $failed with failures (logs: $LOG)"
 [ "$failed" -eq 0 ]
