@@ -117,13 +117,18 @@ typedef struct rvcl_mapping {
 
 /* An image's format and geometry (image.c). Its allocation holds the
  * device's descriptor (abi/rvhal/rvhal_image.h) and then the pixels, rows
- * row_pitch bytes apart and slices (layers of arrays) slice_pitch. */
+ * row_pitch bytes apart and slices (layers of arrays) slice_pitch. A 1D
+ * buffer image is instead a view of its buffer's bytes (the cl_mem's
+ * parent and origin as a sub-buffer's) with its descriptor apart. */
 typedef struct rvcl_image {
   cl_image_format format;
   cl_image_desc desc;              /* as created; image_row_pitch/image_slice_pitch those of host_ptr */
   size_t elem_size;                /* bytes of a pixel */
   size_t row_pitch, slice_pitch;   /* of the device's copy */
+  size_t data_offset;              /* bytes from the allocation's start to pixel 0: RVHAL_IMAGE_DATA_OFFSET, or 0 */
   void *host_ptr;                  /* CL_MEM_USE_HOST_PTR's (copied at creation, as buffers' are) */
+  struct _cl_mem *buffer;          /* 1D buffer images: the buffer as given (retained); NULL otherwise */
+  struct _cl_mem *desc_mem;        /* 1D buffer images: the descriptor's allocation, each device's own */
 } rvcl_image_t;
 
 struct _cl_mem {
@@ -177,6 +182,15 @@ struct _cl_program {
   struct _cl_program **on_device;
   pthread_mutex_t lock;
 };
+
+/* What a kernel argument holding m carries on the device of context slot
+ * `slot`, m's bytes being at addr there: the descriptor of a 1D buffer
+ * image, whose bytes are its buffer's, each device's own. */
+static inline hal_addr_t rvcl_mem_arg_addr(cl_mem m, int slot, hal_addr_t addr) {
+  cl_mem d = m->image ? m->image->desc_mem : NULL;
+  if (!d) return addr;
+  return d->dev_addr ? d->dev_addr[slot] : d->addr;
+}
 
 typedef struct rvcl_arg {
   int set;
@@ -353,6 +367,13 @@ cl_int rvcl_mem_range(const char *func, cl_mem m, size_t offset, size_t size);
 cl_int rvcl_mem_check_flags(const char *fn, cl_context c, cl_mem_flags flags);
 /* A new memory object of c (a reference to c, no allocation yet). */
 cl_mem rvcl_mem_new(cl_context c, cl_mem_flags flags, size_t size);
+/* The flags of a view of parent (a sub-buffer, a 1D buffer image): checked
+ * against parent's (CL_INVALID_VALUE names the conflict), what is not given
+ * taken from it. */
+cl_int rvcl_mem_view_flags(const char *fn, cl_mem parent, cl_mem_flags *flags);
+/* A view of [origin, origin+size) of buffer (a buffer or a sub-buffer):
+ * its parent is the root buffer, whose allocation it shares. */
+cl_mem rvcl_mem_view(cl_mem buffer, cl_mem_flags flags, size_t origin, size_t size);
 /* Allocates m->size bytes for new object m on its context's device(s) (rv:
  * the first's) and writes init's first init_size bytes there (several
  * devices: init is NULL or holds all m->size). On failure nothing stays

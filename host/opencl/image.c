@@ -4,8 +4,9 @@
  * width * pixel bytes, a slice rows * row. Reads, writes, copies and fills
  * are boxes of those bytes (transfer.c's rvcl_enqueue_box), maps a byte
  * range (map.c); contexts of several devices keep the whole allocation
- * current as a buffer's (mem_coherence.c). 1D buffer images are not
- * supported (no formats are listed for them). */
+ * current as a buffer's (mem_coherence.c). A 1D buffer image is a view
+ * of its buffer's bytes, as a sub-buffer is (so the buffer's copies and
+ * maps serve it), with its descriptor in an allocation of its own. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,8 @@
 
 _Static_assert(RVHAL_IMAGE_2D == CL_MEM_OBJECT_IMAGE2D && RVHAL_IMAGE_3D == CL_MEM_OBJECT_IMAGE3D &&
                    RVHAL_IMAGE_2D_ARRAY == CL_MEM_OBJECT_IMAGE2D_ARRAY && RVHAL_IMAGE_1D == CL_MEM_OBJECT_IMAGE1D &&
-                   RVHAL_IMAGE_1D_ARRAY == CL_MEM_OBJECT_IMAGE1D_ARRAY,
+                   RVHAL_IMAGE_1D_ARRAY == CL_MEM_OBJECT_IMAGE1D_ARRAY &&
+                   RVHAL_IMAGE_1D_BUFFER == CL_MEM_OBJECT_IMAGE1D_BUFFER,
                "the descriptor's image types are OpenCL's");
 
 /* ---- geometry ------------------------------------------------------------------ */
@@ -43,7 +45,8 @@ static cl_int check_region(const char *fn, cl_mem m, const size_t *origin, const
   size_t e[3];
   extent(m->image, e);
   cl_mem_object_type t = m->type;
-  int dims = t == CL_MEM_OBJECT_IMAGE1D ? 1 : t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 2 : 3;
+  int dims = t == CL_MEM_OBJECT_IMAGE1D || t == CL_MEM_OBJECT_IMAGE1D_BUFFER ? 1
+             : t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 2 : 3;
   for (int k = 0; k < 3; k++) {
     if (region[k] == 0)
       return rvcl_fail(c, fn, CL_INVALID_VALUE, "%s region {%zu, %zu, %zu} has a 0", which, region[0], region[1],
@@ -62,7 +65,7 @@ static cl_int check_region(const char *fn, cl_mem m, const size_t *origin, const
 
 /* The image's bytes from origin as a box: x in bytes past the descriptor. */
 static rvcl_box_t image_box(const rvcl_image_t *im, const size_t origin[3]) {
-  rvcl_box_t b = {{RVHAL_IMAGE_DATA_OFFSET + origin[0] * im->elem_size, origin[1], origin[2]}, im->row_pitch,
+  rvcl_box_t b = {{im->data_offset + origin[0] * im->elem_size, origin[1], origin[2]}, im->row_pitch,
                   im->slice_pitch};
   return b;
 }
@@ -80,15 +83,16 @@ static cl_int check_desc(const char *fn, cl_context c, const cl_image_format *fm
   if (!fmt) return rvcl_fail(c, fn, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "image_format is NULL");
   if (!d) return rvcl_fail(c, fn, CL_INVALID_IMAGE_DESCRIPTOR, "image_desc is NULL");
   cl_mem_object_type t = d->image_type;
-  if (t == CL_MEM_OBJECT_IMAGE1D_BUFFER)
-    return rvcl_fail(c, fn, CL_IMAGE_FORMAT_NOT_SUPPORTED,
-                     "1D buffer images are not supported (clGetSupportedImageFormats lists no format for them)");
   if (t != CL_MEM_OBJECT_IMAGE1D && t != CL_MEM_OBJECT_IMAGE2D && t != CL_MEM_OBJECT_IMAGE3D &&
-      t != CL_MEM_OBJECT_IMAGE1D_ARRAY && t != CL_MEM_OBJECT_IMAGE2D_ARRAY)
+      t != CL_MEM_OBJECT_IMAGE1D_ARRAY && t != CL_MEM_OBJECT_IMAGE2D_ARRAY && t != CL_MEM_OBJECT_IMAGE1D_BUFFER)
     return rvcl_fail(c, fn, CL_INVALID_IMAGE_DESCRIPTOR, "image_type 0x%x is not an image type", (unsigned)t);
-  if (d->num_mip_levels || d->num_samples || d->buffer)
-    return rvcl_fail(c, fn, CL_INVALID_IMAGE_DESCRIPTOR, "num_mip_levels %u, num_samples %u and buffer %p must be 0",
-                     d->num_mip_levels, d->num_samples, (void *)d->buffer);
+  if (d->num_mip_levels || d->num_samples)
+    return rvcl_fail(c, fn, CL_INVALID_IMAGE_DESCRIPTOR, "num_mip_levels %u and num_samples %u must be 0",
+                     d->num_mip_levels, d->num_samples);
+  if ((t == CL_MEM_OBJECT_IMAGE1D_BUFFER) != (d->buffer != NULL))
+    return rvcl_fail(c, fn, CL_INVALID_IMAGE_DESCRIPTOR, "image_type 0x%x with buffer %p: %s", (unsigned)t,
+                     (void *)d->buffer,
+                     d->buffer ? "only a 1D buffer image is made from a buffer" : "a 1D buffer image needs its buffer");
   if (!rvcl_image_format_supported(fmt)) {
     int known = fmt->image_channel_order >= CL_R && fmt->image_channel_order <= CL_ABGR &&
                 fmt->image_channel_data_type >= CL_SNORM_INT8 && fmt->image_channel_data_type <= CL_UNORM_INT_101010_2;
@@ -101,7 +105,7 @@ static cl_int check_desc(const char *fn, cl_context c, const cl_image_format *fm
     cl_device_id dev = c->devices[i];
     size_t m2 = rvcl_image2d_max(dev), m3 = rvcl_image3d_max(dev), ma = rvcl_image_array_max(dev);
     size_t w = d->image_width, h = d->image_height, dp = d->image_depth, a = d->image_array_size;
-    size_t wmax = t == CL_MEM_OBJECT_IMAGE3D ? m3 : m2;
+    size_t wmax = t == CL_MEM_OBJECT_IMAGE3D ? m3 : t == CL_MEM_OBJECT_IMAGE1D_BUFFER ? rvcl_image_buffer_max(dev) : m2;
     int bad = w == 0 || w > wmax;
     if (t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY) bad |= h == 0 || h > m2;
     if (t == CL_MEM_OBJECT_IMAGE3D) bad |= h == 0 || h > m3 || dp == 0 || dp > m3;
@@ -109,10 +113,100 @@ static cl_int check_desc(const char *fn, cl_context c, const cl_image_format *fm
     if (bad)
       return rvcl_fail(c, fn, CL_INVALID_IMAGE_SIZE,
                        "width %zu, height %zu, depth %zu, array size %zu: device %s takes 1 to %zu (2D), %zu (3D), "
-                       "%zu layers",
-                       w, h, dp, a, dev->info.name, m2, m3, ma);
+                       "%zu layers, %zu pixels (1D buffer)",
+                       w, h, dp, a, dev->info.name, m2, m3, ma, rvcl_image_buffer_max(dev));
   }
   return CL_SUCCESS;
+}
+
+/* The descriptor the built-ins read; data_addr: where a 1D buffer
+ * image's pixels are on the device it is for (0: after the descriptor). */
+static rvhal_image_desc_t device_desc(const rvcl_image_t *im, hal_addr_t data_addr) {
+  const cl_image_desc *d = &im->desc;
+  cl_mem_object_type t = d->image_type;
+  size_t e[3];
+  extent(im, e);
+  rvhal_image_desc_t dd = {0};
+  dd.width = (uint32_t)e[0];
+  dd.height = t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY
+                  ? (uint32_t)d->image_height
+                  : 1;
+  dd.depth = t == CL_MEM_OBJECT_IMAGE3D ? (uint32_t)d->image_depth : 1;
+  dd.array_size =
+      t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ? (uint32_t)d->image_array_size : 0;
+  dd.row_pitch = (uint32_t)im->row_pitch;
+  dd.slice_pitch = (uint32_t)im->slice_pitch;
+  dd.channel_order = im->format.image_channel_order;
+  dd.channel_type = im->format.image_channel_data_type;
+  dd.elem_size = (uint32_t)im->elem_size;
+  dd.num_channels = rvcl_image_format_channels(&im->format);
+  dd.image_type = (uint32_t)t;
+  dd.data_offset = (uint32_t)im->data_offset;
+  dd.data_addr_lo = (uint32_t)data_addr;
+  dd.data_addr_hi = (uint32_t)((uint64_t)data_addr >> 32);
+  return dd;
+}
+
+/* A 1D buffer image: a view of the buffer's first width pixels (the
+ * buffer's copies, maps and coherence serve it) and, on each device of the
+ * context, a descriptor holding where the buffer is on that device (fixed
+ * while the buffer lives). */
+static cl_mem create_buffer_image(const char *fn, cl_context c, cl_mem_flags flags, const cl_image_format *fmt,
+                                  const cl_image_desc *desc, void *host_ptr, cl_int *err) {
+  cl_mem b = desc->buffer;
+  if (!RVCL_VALID(b, RVCL_MAGIC_MEM) || b->image || b->context != c) {
+    *err = rvcl_fail(c, fn, CL_INVALID_IMAGE_DESCRIPTOR, "image_desc->buffer %p is not a buffer of this context",
+                     (void *)b);
+    return NULL;
+  }
+  if (host_ptr) {
+    *err = rvcl_fail(c, fn, CL_INVALID_HOST_PTR, "a 1D buffer image takes no host_ptr (its pixels are its buffer's)");
+    return NULL;
+  }
+  if (desc->image_row_pitch || desc->image_slice_pitch) {
+    *err = rvcl_fail(c, fn, CL_INVALID_IMAGE_DESCRIPTOR,
+                     "image_row_pitch %zu / image_slice_pitch %zu: a 1D buffer image takes 0 for both",
+                     desc->image_row_pitch, desc->image_slice_pitch);
+    return NULL;
+  }
+  if ((*err = rvcl_mem_view_flags(fn, b, &flags)) != CL_SUCCESS) return NULL;
+  size_t elem = rvcl_image_format_size(fmt), bytes = desc->image_width * elem; /* width is bounded by check_desc */
+  if (bytes > b->size) {
+    *err = rvcl_fail(c, fn, CL_INVALID_IMAGE_SIZE, "%zu pixels of %zu bytes take %zu bytes; the buffer has %zu",
+                     desc->image_width, elem, bytes, b->size);
+    return NULL;
+  }
+  rvcl_image_t *im = calloc(1, sizeof *im);
+  cl_mem m = im ? rvcl_mem_view(b, flags, 0, bytes) : NULL;
+  cl_mem dm = m ? rvcl_mem_new(c, CL_MEM_READ_ONLY, sizeof(rvhal_image_desc_t)) : NULL;
+  if (!dm) {
+    if (m) rvcl_mem_release(m);
+    free(im);
+    *err = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
+  *im = (rvcl_image_t){.format = *fmt, .desc = *desc, .elem_size = elem, .row_pitch = bytes, .slice_pitch = bytes,
+                       .buffer = b, .desc_mem = dm};
+  rvcl_mem_retain(b);
+  m->type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+  m->image = im; /* from here, releasing m releases b and dm */
+  int st;
+  rvhal_device_t *rv = rvcl_device_rv(rvcl_context_device(c), &st);
+  if (rv) st = rvcl_mem_alloc_with(dm, rv, NULL, 0);
+  for (cl_uint i = 0; st == RVHAL_OK && i < c->num_devices; i++) {
+    cl_mem root = m->parent;
+    rvhal_device_t *di = rvcl_device_rv(c->devices[i], &st);
+    if (!di) break;
+    rvhal_image_desc_t dd = device_desc(im, (root->dev_addr ? root->dev_addr[i] : root->addr) + m->origin);
+    st = rvhal_mem_write(di, dm->dev_addr ? dm->dev_addr[i] : dm->addr, &dd, sizeof dd);
+  }
+  if (st != RVHAL_OK) {
+    *err = rvcl_fail_rvhal(c, fn, CL_MEM_OBJECT_ALLOCATION_FAILURE, st);
+    rvcl_mem_release(m);
+    return NULL;
+  }
+  *err = CL_SUCCESS;
+  return m;
 }
 
 static cl_mem create_image(const char *fn, cl_context c, const cl_mem_properties *props, cl_mem_flags flags,
@@ -126,8 +220,10 @@ static cl_mem create_image(const char *fn, cl_context c, const cl_mem_properties
     return NULL;
   }
   if ((*err = rvcl_mem_check_flags(fn, c, flags)) != CL_SUCCESS) return NULL;
-  if (!(flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY))) flags |= CL_MEM_READ_WRITE;
   if ((*err = check_desc(fn, c, fmt, desc)) != CL_SUCCESS) return NULL;
+  if (desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER)
+    return create_buffer_image(fn, c, flags, fmt, desc, host_ptr, err);
+  if (!(flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY))) flags |= CL_MEM_READ_WRITE;
   int wants_ptr = (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0;
   if (wants_ptr != (host_ptr != NULL)) {
     *err = rvcl_fail(c, fn, CL_INVALID_HOST_PTR, "host_ptr=%p with flags 0x%llx", host_ptr, (unsigned long long)flags);
@@ -141,6 +237,7 @@ static cl_mem create_image(const char *fn, cl_context c, const cl_mem_properties
   im->format = *fmt;
   im->desc = *desc;
   im->elem_size = rvcl_image_format_size(fmt);
+  im->data_offset = RVHAL_IMAGE_DATA_OFFSET;
   cl_mem_object_type t = desc->image_type;
   size_t e[3];
   extent(im, e);
@@ -193,21 +290,7 @@ static cl_mem create_image(const char *fn, cl_context c, const cl_mem_properties
   m->type = t;
   m->image = im;
   if (flags & CL_MEM_USE_HOST_PTR) im->host_ptr = host_ptr;
-  rvhal_image_desc_t dd = {0};
-  dd.width = (uint32_t)e[0];
-  dd.height = t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY
-                  ? (uint32_t)desc->image_height
-                  : 1;
-  dd.depth = t == CL_MEM_OBJECT_IMAGE3D ? (uint32_t)desc->image_depth : 1;
-  dd.array_size = layered_1d || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ? (uint32_t)desc->image_array_size : 0;
-  dd.row_pitch = (uint32_t)im->row_pitch;
-  dd.slice_pitch = (uint32_t)im->slice_pitch;
-  dd.channel_order = fmt->image_channel_order;
-  dd.channel_type = fmt->image_channel_data_type;
-  dd.elem_size = (uint32_t)im->elem_size;
-  dd.num_channels = rvcl_image_format_channels(fmt);
-  dd.image_type = (uint32_t)t;
-  dd.data_offset = RVHAL_IMAGE_DATA_OFFSET;
+  rvhal_image_desc_t dd = device_desc(im, 0);
   memcpy(staging, &dd, sizeof dd);
   if (wants_ptr) /* host rows (layers of a 1D array: slices) into the packed layout */
     for (size_t z = 0; z < e[2]; z++)
@@ -268,8 +351,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context c, cl_mem_
       t != CL_MEM_OBJECT_IMAGE1D_ARRAY && t != CL_MEM_OBJECT_IMAGE2D_ARRAY && t != CL_MEM_OBJECT_IMAGE1D_BUFFER)
     return rvcl_fail(c, fn, CL_INVALID_VALUE, "image_type 0x%x is not an image type", (unsigned)t);
   if (fmts && num == 0) return rvcl_fail(c, fn, CL_INVALID_VALUE, "image_formats is given with num_entries 0");
-  /* None for 1D buffer images; none where a kernel both reads and writes (no read_write images). */
-  int none = t == CL_MEM_OBJECT_IMAGE1D_BUFFER || (flags & CL_MEM_KERNEL_READ_AND_WRITE);
+  /* None where a kernel both reads and writes (no read_write images). */
+  int none = (flags & CL_MEM_KERNEL_READ_AND_WRITE) != 0;
   size_t n = none ? 0 : rvcl_image_formats(fmts, fmts ? num : 0);
   if (num_ret) *num_ret = (cl_uint)n;
   return CL_SUCCESS;
@@ -306,10 +389,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info name, siz
     size_t a = t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ? d->image_array_size : 0;
     return rvcl_info(&a, sizeof a, size, value, size_ret);
   }
-  case CL_IMAGE_BUFFER: {
-    cl_mem none = NULL;
-    return rvcl_info(&none, sizeof none, size, value, size_ret);
-  }
+  case CL_IMAGE_BUFFER: return rvcl_info(&im->buffer, sizeof im->buffer, size, value, size_ret);
   case CL_IMAGE_NUM_MIP_LEVELS: case CL_IMAGE_NUM_SAMPLES: {
     cl_uint zero = 0;
     return rvcl_info(&zero, sizeof zero, size, value, size_ret);

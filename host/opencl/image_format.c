@@ -132,3 +132,9 @@ static size_t dim_limit(cl_device_id d, size_t cap) {
 size_t rvcl_image2d_max(cl_device_id d) { return dim_limit(d, 16384); }
 size_t rvcl_image3d_max(cl_device_id d) { return dim_limit(d, 2048); }
 size_t rvcl_image_array_max(cl_device_id d) { return dim_limit(d, 2048); }
+/* A 1D buffer image's pixels: as many of the largest that one allocation
+ * holds, and a width the descriptor's 32 bits carry. */
+size_t rvcl_image_buffer_max(cl_device_id d) {
+  uint64_t n = d->info.global_mem_size / 16;
+  return (size_t)(n < UINT32_MAX ? n : UINT32_MAX);
+}

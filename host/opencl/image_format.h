@@ -22,5 +22,7 @@ void rvcl_image_pack(const cl_image_format *f, const void *color, uint8_t *out);
 size_t rvcl_image2d_max(cl_device_id d);
 size_t rvcl_image3d_max(cl_device_id d);
 size_t rvcl_image_array_max(cl_device_id d);
+/* Largest width of a 1D buffer image (CL_DEVICE_IMAGE_MAX_BUFFER_SIZE). */
+size_t rvcl_image_buffer_max(cl_device_id d);
 
 #endif

@@ -203,7 +203,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_
                        (unsigned long long)m->flags,
                        a->access_qualifier == RVHAL_ACCESS_WRITE_ONLY ? "a write_only argument may not take"
                                                                       : "a read_only argument may not take");
-    slot->arg = rvhal_arg_global(m ? m->addr : 0);
+    slot->arg = rvhal_arg_global(m ? rvcl_mem_arg_addr(m, 0, m->addr) : 0);
     slot->mem = m;
   } else if (is_sampler_arg(a)) {
     if (size != sizeof(cl_sampler))

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "icd.h"
-#include "rvhal/rvhal_image.h"
 
 #define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
 #define HOST_ACCESS_FLAGS (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
@@ -117,6 +116,41 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context c, const
   return create_buffer("clCreateBufferWithProperties", c, props, flags, size, host_ptr, err);
 }
 
+cl_int rvcl_mem_view_flags(const char *fn, cl_mem parent, cl_mem_flags *flags) {
+  cl_context c = parent->context;
+  cl_mem_flags f = *flags;
+  cl_int err = rvcl_mem_check_flags(fn, c, f);
+  if (err != CL_SUCCESS) return err;
+  if (f & HOST_PTR_FLAGS)
+    return rvcl_fail(c, fn, CL_INVALID_VALUE, "a view of a buffer takes no host-pointer flags (0x%llx)",
+                     (unsigned long long)f);
+  cl_mem_flags pa = parent->flags & ACCESS_FLAGS, ph = parent->flags & HOST_ACCESS_FLAGS;
+  if (((pa & CL_MEM_WRITE_ONLY) && (f & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+      ((pa & CL_MEM_READ_ONLY) && (f & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
+      ((ph & CL_MEM_HOST_WRITE_ONLY) && (f & CL_MEM_HOST_READ_ONLY)) ||
+      ((ph & CL_MEM_HOST_READ_ONLY) && (f & CL_MEM_HOST_WRITE_ONLY)) ||
+      ((ph & CL_MEM_HOST_NO_ACCESS) && (f & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
+    return rvcl_fail(c, fn, CL_INVALID_VALUE, "flags 0x%llx conflict with the buffer's 0x%llx", (unsigned long long)f,
+                     (unsigned long long)parent->flags);
+  if (!(f & ACCESS_FLAGS)) f |= pa;
+  if (!(f & HOST_ACCESS_FLAGS)) f |= ph;
+  *flags = f | (parent->flags & HOST_PTR_FLAGS);
+  return CL_SUCCESS;
+}
+
+cl_mem rvcl_mem_view(cl_mem buffer, cl_mem_flags flags, size_t origin, size_t size) {
+  cl_mem root = buffer->parent ? buffer->parent : buffer;
+  origin += buffer->origin;
+  cl_mem m = rvcl_mem_new(buffer->context, flags, size);
+  if (!m) return NULL;
+  m->parent = root;
+  m->origin = origin;
+  m->addr = root->addr + origin;
+  if (root->host_ptr) m->host_ptr = (char *)root->host_ptr + origin;
+  rvcl_mem_retain(root);
+  return m;
+}
+
 CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffer_create_type type,
                                                   const void *info, cl_int *errcode_ret) {
   static const char *fn = "clCreateSubBuffer";
@@ -126,21 +160,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags fl
     return NULL;
   }
   cl_context c = parent->context;
-  if ((*err = rvcl_mem_check_flags(fn, c, flags)) != CL_SUCCESS) return NULL;
-  if (flags & HOST_PTR_FLAGS) {
-    *err = rvcl_fail(c, fn, CL_INVALID_VALUE, "a sub-buffer takes no host-pointer flags (0x%llx)", (unsigned long long)flags);
-    return NULL;
-  }
-  cl_mem_flags pa = parent->flags & ACCESS_FLAGS, ph = parent->flags & HOST_ACCESS_FLAGS;
-  if (((pa & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
-      ((pa & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
-      ((ph & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
-      ((ph & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
-      ((ph & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))) {
-    *err = rvcl_fail(c, fn, CL_INVALID_VALUE, "flags 0x%llx conflict with the parent's 0x%llx",
-                     (unsigned long long)flags, (unsigned long long)parent->flags);
-    return NULL;
-  }
+  if ((*err = rvcl_mem_view_flags(fn, parent, &flags)) != CL_SUCCESS) return NULL;
   if (type != CL_BUFFER_CREATE_TYPE_REGION || !info) {
     *err = rvcl_fail(c, fn, CL_INVALID_VALUE, "buffer_create_type 0x%x with info %p", (unsigned)type, info);
     return NULL;
@@ -161,19 +181,11 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags fl
                      RVCL_BASE_ALIGN);
     return NULL;
   }
-  if (!(flags & ACCESS_FLAGS)) flags |= pa;
-  if (!(flags & HOST_ACCESS_FLAGS)) flags |= ph;
-  flags |= parent->flags & HOST_PTR_FLAGS;
-  cl_mem m = rvcl_mem_new(c, flags, r->size);
+  cl_mem m = rvcl_mem_view(parent, flags, r->origin, r->size);
   if (!m) {
     *err = CL_OUT_OF_HOST_MEMORY;
     return NULL;
   }
-  m->parent = parent;
-  m->origin = r->origin;
-  m->addr = parent->addr + r->origin;
-  if (parent->host_ptr) m->host_ptr = (char *)parent->host_ptr + r->origin;
-  rvcl_mem_retain(parent);
   *err = CL_SUCCESS;
   return m;
 }
@@ -229,7 +241,11 @@ void rvcl_mem_release(cl_mem m) {
     if (p->owned) free(p->ptr);
     free(p);
   }
-  free(m->image);
+  if (m->image) {
+    if (m->image->desc_mem) rvcl_mem_release(m->image->desc_mem);
+    if (m->image->buffer) rvcl_mem_release(m->image->buffer);
+    free(m->image);
+  }
   pthread_mutex_destroy(&m->lock);
   m->magic = 0;
   free(m);
@@ -281,7 +297,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info name, s
   }
   case CL_MEM_FLAGS: return rvcl_info(&m->flags, sizeof m->flags, size, value, size_ret);
   case CL_MEM_SIZE: { /* an image's pixels, not its descriptor */
-    size_t s = m->image ? m->size - RVHAL_IMAGE_DATA_OFFSET : m->size;
+    size_t s = m->image ? m->size - m->image->data_offset : m->size;
     return rvcl_info(&s, sizeof s, size, value, size_ret);
   }
   case CL_MEM_HOST_PTR: {
@@ -299,8 +315,14 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info name, s
     return rvcl_info(&r, sizeof r, size, value, size_ret);
   }
   case CL_MEM_CONTEXT: return rvcl_info(&m->context, sizeof m->context, size, value, size_ret);
-  case CL_MEM_ASSOCIATED_MEMOBJECT: return rvcl_info(&m->parent, sizeof m->parent, size, value, size_ret);
-  case CL_MEM_OFFSET: return rvcl_info(&m->origin, sizeof m->origin, size, value, size_ret);
+  case CL_MEM_ASSOCIATED_MEMOBJECT: { /* a 1D buffer image's: its buffer as given */
+    cl_mem a = m->image ? m->image->buffer : m->parent;
+    return rvcl_info(&a, sizeof a, size, value, size_ret);
+  }
+  case CL_MEM_OFFSET: { /* of sub-buffers only */
+    size_t o = m->image ? 0 : m->origin;
+    return rvcl_info(&o, sizeof o, size, value, size_ret);
+  }
   case CL_MEM_USES_SVM_POINTER: {
     cl_bool no = CL_FALSE;
     return rvcl_info(&no, sizeof no, size, value, size_ret);

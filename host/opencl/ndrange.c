@@ -141,7 +141,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
       if (!m) continue;
       cl_int e = rvcl_mem_place(fn, q, m, !(m->flags & CL_MEM_READ_ONLY), &a);
       if (e != CL_SUCCESS) return e;
-      args[i] = rvhal_arg_global(a);
+      args[i] = rvhal_arg_global(rvcl_mem_arg_addr(m, rvcl_context_slot(c, q->device), a));
     }
   }
   /* The launch, described once: held, or handed to the rvhal queue. */

@@ -3,8 +3,9 @@
  * copied by a kernel with read_image* / write_image* and read back byte for
  * byte; every sampler (normalized or not, each address mode, nearest and
  * linear) against a host reference of the spec's formulas and against
- * values worked out by hand; 1D, 3D and array images; copies, fills and
- * maps of regions; the error codes of bad input. */
+ * values worked out by hand; 1D, 3D and array images; 1D buffer images
+ * (the buffer's bytes, through kernels and host commands); copies, fills
+ * and maps of regions; the error codes of bad input. */
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS /* clCreateImage2D, tested too */
 #include <math.h>
 
@@ -62,7 +63,7 @@ static void queries(cl_test_env_t *env) {
                 !strstr(features, "__opencl_c_read_write_images"),
             "features: %s", features);
 
-  /* the required formats are listed, 1D buffer images have none */
+  /* the required formats are listed, and the same for 1D buffer images */
   static const cl_image_format need[] = {
       {CL_RGBA, CL_UNORM_INT8}, {CL_RGBA, CL_UNORM_INT16}, {CL_RGBA, CL_SIGNED_INT8}, {CL_RGBA, CL_SIGNED_INT16},
       {CL_RGBA, CL_SIGNED_INT32}, {CL_RGBA, CL_UNSIGNED_INT8}, {CL_RGBA, CL_UNSIGNED_INT16},
@@ -79,9 +80,9 @@ static void queries(cl_test_env_t *env) {
                fmts[j].image_channel_data_type == need[i].image_channel_data_type;
     CHECK_MSG(found, "format {0x%x, 0x%x} is not listed", need[i].image_channel_order, need[i].image_channel_data_type);
   }
-  cl_uint nb = 99;
+  cl_uint nb = 0;
   CHECK_CL(clGetSupportedImageFormats(env->context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE1D_BUFFER, 0, NULL, &nb));
-  CHECK(nb == 0);
+  CHECK_MSG(nb == n && n > 0, "%u formats for 1D buffer images, %u for 2D", nb, n);
   CHECK_CL_ERR(clGetSupportedImageFormats(env->context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_BUFFER, 0, NULL, &nb),
                CL_INVALID_VALUE);
 }
@@ -624,6 +625,175 @@ static void transfers(cl_test_env_t *env, cl_command_queue q) {
   clReleaseMemObject(buf), clReleaseMemObject(a), clReleaseMemObject(b);
 }
 
+/* ---- 1D buffer images ---------------------------------------------------- */
+
+static const char *buffer_image_src =
+    "kernel void bcopy(read_only image1d_buffer_t src, write_only image1d_buffer_t dst, global uint *info) {\n"
+    "  int i = get_global_id(0);\n"
+    "  write_imageui(dst, i, read_imageui(src, i) + (uint4)(100, 0, 0, 0));\n"
+    "  if (i == 0) {\n"
+    "    uint4 past = read_imageui(src, get_image_width(src));\n"
+    "    info[0] = get_image_width(src); info[1] = get_image_channel_order(dst);\n"
+    "    info[2] = get_image_channel_data_type(src); info[3] = past.x; info[4] = past.w;\n"
+    "  }\n"
+    "}\n"
+    "kernel void unorm(read_only image1d_buffer_t src, global float4 *out) {\n"
+    "  out[get_global_id(0)] = read_imagef(src, (int)get_global_id(0));\n"
+    "}\n";
+
+/* The pixels are the buffer's bytes: a kernel's reads see what the host
+ * wrote to the buffer, its writes land in the buffer (at a sub-buffer's
+ * origin, nowhere past the image), and the image commands reach them. */
+static void buffer_images(cl_test_env_t *env, cl_command_queue q) {
+  cl_int err;
+  size_t maxpx = 0;
+  CHECK_CL(clGetDeviceInfo(env->device, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, sizeof maxpx, &maxpx, NULL));
+  CHECK_MSG(maxpx >= 65536, "CL_DEVICE_IMAGE_MAX_BUFFER_SIZE %zu", maxpx); /* the full profile's minimum */
+  cl_uint align_bits = 0;
+  CHECK_CL(clGetDeviceInfo(env->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL));
+  const size_t w = 16, origin = align_bits / 8, words = origin / 4 + w + 8;
+  uint32_t a[16], *b = malloc(words * 4);
+  CHECK(b != NULL);
+  if (!b) return;
+  for (size_t i = 0; i < w; i++) a[i] = (uint32_t)(i * 3 + 1);
+  for (size_t i = 0; i < words; i++) b[i] = 0xEEEEEEEEu;
+  cl_mem abuf = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof a, a, &err);
+  CHECK_CL(err);
+  cl_mem bbuf = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, words * 4, b, &err);
+  CHECK_CL(err);
+  cl_buffer_region region = {origin, w * 4 + 16};
+  cl_mem bsub = clCreateSubBuffer(bbuf, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  CHECK_CL(err);
+  cl_image_format r32 = {CL_R, CL_UNSIGNED_INT32};
+  cl_image_desc da = {.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER, .image_width = w, .buffer = abuf};
+  cl_image_desc dbd = {.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER, .image_width = w, .buffer = bsub};
+  cl_mem src = clCreateImage(env->context, CL_MEM_READ_ONLY, &r32, &da, NULL, &err);
+  CHECK_CL(err);
+  cl_mem dst = clCreateImage(env->context, 0, &r32, &dbd, NULL, &err);
+  CHECK_CL(err);
+  if (!src || !dst) goto out;
+
+  /* queries */
+  cl_mem ib = NULL, assoc = NULL;
+  size_t width = 0, msize = 0, off = 99, rowp = 0;
+  cl_mem_object_type t = 0;
+  cl_mem_flags fl = 0;
+  clGetImageInfo(dst, CL_IMAGE_BUFFER, sizeof ib, &ib, NULL);
+  clGetImageInfo(dst, CL_IMAGE_WIDTH, sizeof width, &width, NULL);
+  clGetImageInfo(dst, CL_IMAGE_ROW_PITCH, sizeof rowp, &rowp, NULL);
+  clGetMemObjectInfo(dst, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof assoc, &assoc, NULL);
+  clGetMemObjectInfo(dst, CL_MEM_SIZE, sizeof msize, &msize, NULL);
+  clGetMemObjectInfo(dst, CL_MEM_OFFSET, sizeof off, &off, NULL);
+  clGetMemObjectInfo(dst, CL_MEM_TYPE, sizeof t, &t, NULL);
+  clGetMemObjectInfo(dst, CL_MEM_FLAGS, sizeof fl, &fl, NULL);
+  CHECK_MSG(ib == bsub && assoc == bsub && width == w && rowp == w * 4 && msize == w * 4 && off == 0 &&
+                t == CL_MEM_OBJECT_IMAGE1D_BUFFER && (fl & CL_MEM_READ_WRITE),
+            "buffer %p/%p (want %p), width %zu, row pitch %zu, size %zu, offset %zu, type 0x%x, flags 0x%llx",
+            (void *)ib, (void *)assoc, (void *)bsub, width, rowp, msize, off, (unsigned)t, (unsigned long long)fl);
+  /* the image keeps its buffer: the application's handle may go first */
+  clReleaseMemObject(abuf);
+  abuf = NULL;
+
+  /* a kernel through both images */
+  cl_program p = build(env, buffer_image_src);
+  cl_kernel k = clCreateKernel(p, "bcopy", &err);
+  CHECK_CL(err);
+  cl_mem info = clCreateBuffer(env->context, CL_MEM_READ_WRITE, 8 * 4, NULL, &err);
+  CHECK_CL(err);
+  CHECK_CL(clSetKernelArg(k, 0, sizeof src, &src));
+  CHECK_CL(clSetKernelArg(k, 1, sizeof dst, &dst));
+  CHECK_CL(clSetKernelArg(k, 2, sizeof info, &info));
+  size_t g = w + 4; /* the last 4 write past the image: dropped */
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+  uint32_t inf[8] = {0};
+  CHECK_CL(clEnqueueReadBuffer(q, info, CL_TRUE, 0, sizeof inf, inf, 0, NULL, NULL));
+  CHECK_MSG(inf[0] == w && inf[1] == CL_R && inf[2] == CL_UNSIGNED_INT32 && inf[3] == 0 && inf[4] == 1,
+            "width %u, order 0x%x, type 0x%x, past the end (%u, .., %u)", inf[0], inf[1], inf[2], inf[3], inf[4]);
+  CHECK_CL(clEnqueueReadBuffer(q, bbuf, CL_TRUE, 0, words * 4, b, 0, NULL, NULL));
+  int bad = 0;
+  for (size_t i = 0; i < words; i++) {
+    size_t x = i - origin / 4;
+    uint32_t want = i >= origin / 4 && x < w ? (uint32_t)(x * 3 + 1 + 100) : 0xEEEEEEEEu;
+    if (b[i] != want && bad++ < 4) CHECK_MSG(0, "buffer word %zu is 0x%x, want 0x%x", i, b[i], want);
+  }
+  CHECK(bad == 0);
+
+  /* host commands on the images reach the buffers */
+  uint32_t got[3] = {0}, put[2] = {7000, 7001}, color[4] = {55, 0, 0, 0};
+  size_t o2[3] = {2, 0, 0}, r3[3] = {3, 1, 1}, o5[3] = {5, 0, 0}, r2[3] = {2, 1, 1}, o9[3] = {9, 0, 0};
+  CHECK_CL(clEnqueueReadImage(q, src, CL_TRUE, o2, r3, 0, 0, got, 0, NULL, NULL));
+  CHECK(got[0] == 7 && got[1] == 10 && got[2] == 13);
+  CHECK_CL(clEnqueueWriteImage(q, dst, CL_TRUE, o5, r2, 0, 0, put, 0, NULL, NULL));
+  CHECK_CL(clEnqueueFillImage(q, dst, color, o9, r2, 0, NULL, NULL));
+  size_t mrow = 0;
+  uint32_t *mp = clEnqueueMapImage(q, dst, CL_TRUE, CL_MAP_READ, o5, r2, &mrow, NULL, 0, NULL, NULL, &err);
+  CHECK_CL(err);
+  if (mp) {
+    CHECK_MSG(mp[0] == 7000 && mp[1] == 7001 && mrow == w * 4, "mapped %u %u, row pitch %zu", mp[0], mp[1], mrow);
+    CHECK_CL(clEnqueueUnmapMemObject(q, dst, mp, 0, NULL, NULL));
+  }
+  CHECK_CL(clEnqueueReadBuffer(q, bsub, CL_TRUE, 0, w * 4, b, 0, NULL, NULL));
+  CHECK_MSG(b[5] == 7000 && b[6] == 7001 && b[9] == 55 && b[10] == 55 && b[8] == 8 * 3 + 101 && b[11] == 11 * 3 + 101,
+            "sub-buffer words 5..11: %u %u %u %u %u %u %u", b[5], b[6], b[7], b[8], b[9], b[10], b[11]);
+  clReleaseKernel(k);
+
+  /* UNORM_INT8 pixels read as floats */
+  uint8_t px[4 * 4] = {0, 255, 51, 102, 255, 0, 0, 255};
+  cl_mem pbuf = clCreateBuffer(env->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof px, px, &err);
+  CHECK_CL(err);
+  cl_image_format rgba8 = {CL_RGBA, CL_UNORM_INT8};
+  cl_image_desc dp = {.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER, .image_width = 2, .buffer = pbuf};
+  cl_mem pim = clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba8, &dp, NULL, &err);
+  CHECK_CL(err);
+  cl_mem fout = clCreateBuffer(env->context, CL_MEM_WRITE_ONLY, 2 * 16, NULL, &err);
+  cl_kernel ku = clCreateKernel(p, "unorm", &err);
+  CHECK_CL(err);
+  CHECK_CL(clSetKernelArg(ku, 0, sizeof pim, &pim));
+  CHECK_CL(clSetKernelArg(ku, 1, sizeof fout, &fout));
+  size_t two = 2;
+  CHECK_CL(clEnqueueNDRangeKernel(q, ku, 1, NULL, &two, NULL, 0, NULL, NULL));
+  float f[8] = {0};
+  CHECK_CL(clEnqueueReadBuffer(q, fout, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL));
+  CHECK_MSG(f[0] == 0.0f && f[1] == 1.0f && fabsf(f[2] - 0.2f) < 1e-6f && fabsf(f[3] - 0.4f) < 1e-6f && f[4] == 1.0f &&
+                f[7] == 1.0f,
+            "read_imagef: %g %g %g %g / %g %g %g %g", f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]);
+  /* an image1d_buffer_t parameter takes nothing else */
+  cl_image_desc d1 = {.image_type = CL_MEM_OBJECT_IMAGE1D, .image_width = 2};
+  cl_mem plain = clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba8, &d1, NULL, &err);
+  CHECK_CL(err);
+  CHECK_CL_ERR(clSetKernelArg(ku, 0, sizeof plain, &plain), CL_INVALID_MEM_OBJECT);
+  CHECK_CL_ERR(clSetKernelArg(ku, 0, sizeof pbuf, &pbuf), CL_INVALID_MEM_OBJECT);
+  clReleaseKernel(ku);
+  clReleaseProgram(p);
+
+  /* bad creations */
+  cl_image_desc big = dp;
+  big.image_width = 5; /* 20 bytes of a 16-byte buffer */
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba8, &big, NULL, &err) && err == CL_INVALID_IMAGE_SIZE);
+  CHECK_MSG(strstr(cl_test_last_msg, "the buffer has 16"), "message: %s", cl_test_last_msg);
+  big.image_width = maxpx + 1;
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba8, &big, NULL, &err) && err == CL_INVALID_IMAGE_SIZE);
+  CHECK(!clCreateImage(env->context, CL_MEM_WRITE_ONLY, &rgba8, &dp, NULL, &err) && err == CL_INVALID_VALUE);
+  CHECK_MSG(strstr(cl_test_last_msg, "conflict"), "message: %s", cl_test_last_msg);
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba8, &dp, px, &err) && err == CL_INVALID_HOST_PTR);
+  cl_image_desc on_image = dp;
+  on_image.buffer = plain;
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba8, &on_image, NULL, &err) &&
+        err == CL_INVALID_IMAGE_DESCRIPTOR);
+  cl_image_desc d2 = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 2, .image_height = 1, .buffer = pbuf};
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba8, &d2, NULL, &err) && err == CL_INVALID_IMAGE_DESCRIPTOR);
+  cl_buffer_region r0 = {0, 4};
+  CHECK(!clCreateSubBuffer(pim, 0, CL_BUFFER_CREATE_TYPE_REGION, &r0, &err) && err == CL_INVALID_MEM_OBJECT);
+  clReleaseMemObject(plain), clReleaseMemObject(pim), clReleaseMemObject(pbuf), clReleaseMemObject(fout);
+  clReleaseMemObject(info);
+out:
+  if (src) clReleaseMemObject(src);
+  if (dst) clReleaseMemObject(dst);
+  if (abuf) clReleaseMemObject(abuf);
+  clReleaseMemObject(bsub), clReleaseMemObject(bbuf);
+  free(b);
+}
+
 static void bad_creations(cl_test_env_t *env) {
   cl_int err;
   cl_image_format f = {CL_RGBA, CL_UNORM_INT8};
@@ -650,8 +820,8 @@ static void bad_creations(cl_test_env_t *env) {
   CHECK(!clCreateImage(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &f, &d, NULL, &err) &&
         err == CL_INVALID_HOST_PTR);
   cl_image_desc db = {.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER, .image_width = 4};
-  CHECK(!clCreateImage(env->context, CL_MEM_READ_WRITE, &f, &db, NULL, &err) && err == CL_IMAGE_FORMAT_NOT_SUPPORTED);
-  CHECK_MSG(strstr(cl_test_last_msg, "1D buffer"), "message: %s", cl_test_last_msg);
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_WRITE, &f, &db, NULL, &err) && err == CL_INVALID_IMAGE_DESCRIPTOR);
+  CHECK_MSG(strstr(cl_test_last_msg, "needs its buffer"), "message: %s", cl_test_last_msg);
   /* a padded host row pitch is honoured; the 1.1 entry point */
   for (size_t i = 0; i < sizeof host; i++) host[i] = (uint8_t)i;
   cl_mem m = clCreateImage2D(env->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &f, 4, 4, 32, host, &err);
@@ -688,6 +858,7 @@ int main(int argc, char **argv) {
   samplers(&env, q);
   dims(&env, q);
   transfers(&env, q);
+  buffer_images(&env, q);
   clReleaseCommandQueue(q);
   clReleaseContext(env.context);
   return check_result("icd.images");

@@ -5,8 +5,10 @@
  * to the device that uses it); a sub-buffer written on one device and read
  * on another; clEnqueueMigrateMemObjects; a map on one device after a
  * kernel on another; a kernel held by a user event on one device and one
- * on another enqueued behind it; per-device program and kernel queries; a
- * program compiled and linked for two listed devices. Exits 77
+ * on another enqueued behind it; a 1D buffer image of the buffer read and
+ * written by kernels on another device than the buffer's last writer;
+ * per-device program and kernel queries; a program compiled and linked
+ * for two listed devices. Exits 77
  * (ctest: skipped) when the platform has one device.
  *   multi_device */
 #include <stdint.h>
@@ -161,6 +163,65 @@ int main(void) {
   for (unsigned i = 0; i < N; i++) want[i] = want[i] * 3u + 11u;
   CHECK_CL(clEnqueueReadBuffer(qs[nd - 1], b, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
   expect(got, want, N, "a kernel gated by a user event, then one on another device");
+
+  /* A 1D buffer image: read on the last device after a kernel on the first
+   * changed its buffer, then written there and the buffer read on the
+   * first. A buffer of the same size taken on the last device alone first
+   * (a context of its own) puts it at different addresses on the two
+   * devices, so each device's descriptor must hold its own. */
+  static const char *img_src =
+      "__kernel void twice(read_only image1d_buffer_t s, __global uint *o) {\n"
+      "  int i = get_global_id(0); o[i] = read_imageui(s, i).x * 2u; }\n"
+      "__kernel void fill(write_only image1d_buffer_t d) {\n"
+      "  int i = get_global_id(0); write_imageui(d, i, (uint4)(i * 5u, 0, 0, 0)); }\n";
+  cl_context solo = clCreateContext(NULL, 1, &devs[nd - 1], NULL, NULL, &err);
+  CHECK_CL(err);
+  cl_mem pad = clCreateBuffer(solo, CL_MEM_READ_WRITE, sizeof host, NULL, &err); /* where the buffer would go */
+  CHECK_CL(err);
+  cl_uint iwant[N];
+  for (unsigned i = 0; i < N; i++) iwant[i] = host[i] = i * 11u + 2u;
+  cl_mem ibuf = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
+  CHECK_CL(err);
+  cl_program ip = clCreateProgramWithSource(c, 1, &img_src, NULL, &err);
+  CHECK_CL(err);
+  CHECK_CL(clBuildProgram(ip, 0, NULL, "", NULL, NULL));
+  cl_image_format r32 = {CL_R, CL_UNSIGNED_INT32};
+  cl_image_desc idesc = {.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER, .image_width = N, .buffer = ibuf};
+  cl_mem img = clCreateImage(c, CL_MEM_READ_WRITE, &r32, &idesc, NULL, &err);
+  CHECK_CL(err);
+  cl_mem out = clCreateBuffer(c, CL_MEM_READ_WRITE, sizeof got, NULL, &err);
+  CHECK_CL(err);
+  cl_kernel twice = clCreateKernel(ip, "twice", &err);
+  CHECK_CL(err);
+  cl_kernel fill = clCreateKernel(ip, "fill", &err);
+  CHECK_CL(err);
+  if (img && twice && fill) {
+    CHECK_CL(clSetKernelArg(bump, 0, sizeof ibuf, &ibuf));
+    by = 3;
+    CHECK_CL(clSetKernelArg(bump, 1, sizeof by, &by));
+    CHECK_CL(clEnqueueNDRangeKernel(qs[0], bump, 1, NULL, &global, NULL, 0, NULL, NULL));
+    CHECK_CL(clFinish(qs[0]));
+    for (unsigned i = 0; i < N; i++) iwant[i] = (iwant[i] + 3u) * 2u;
+    CHECK_CL(clSetKernelArg(twice, 0, sizeof img, &img));
+    CHECK_CL(clSetKernelArg(twice, 1, sizeof out, &out));
+    CHECK_CL(clEnqueueNDRangeKernel(qs[nd - 1], twice, 1, NULL, &global, NULL, 0, NULL, NULL));
+    CHECK_CL(clEnqueueReadBuffer(qs[nd - 1], out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    expect(got, iwant, N, "a 1D buffer image read on the last device after a kernel on the first");
+    CHECK_CL(clSetKernelArg(fill, 0, sizeof img, &img));
+    CHECK_CL(clEnqueueNDRangeKernel(qs[nd - 1], fill, 1, NULL, &global, NULL, 0, NULL, NULL));
+    CHECK_CL(clFinish(qs[nd - 1]));
+    for (unsigned i = 0; i < N; i++) iwant[i] = i * 5u;
+    CHECK_CL(clEnqueueReadBuffer(qs[0], ibuf, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    expect(got, iwant, N, "a 1D buffer image written on the last device, its buffer read on the first");
+  }
+  if (twice) clReleaseKernel(twice);
+  if (fill) clReleaseKernel(fill);
+  if (img) clReleaseMemObject(img);
+  clReleaseMemObject(out);
+  clReleaseMemObject(ibuf);
+  clReleaseProgram(ip);
+  clReleaseMemObject(pad);
+  clReleaseContext(solo);
 
   /* clCompileProgram + clLinkProgram for the devices listed (the first and
    * the last): built for those, not for the others. */

@@ -1,10 +1,11 @@
 /* OpenCL C image built-ins (OpenCL C 3.0 section 6.15.15, __opencl_c_images;
  * 1.2 section 6.12.14): read_imagef/i/ui with and without a sampler,
- * write_imagef/i/ui and the image queries, for image1d_t, image2d_t,
- * image3d_t, image1d_array_t and image2d_array_t.
+ * write_imagef/i/ui and the image queries, for image1d_t, image1d_buffer_t,
+ * image2d_t, image3d_t, image1d_array_t and image2d_array_t.
  *
  * An image argument is the device address of its descriptor
- * (abi/rvhal/rvhal_image.h), the pixels after it; a sampler is its
+ * (abi/rvhal/rvhal_image.h), the pixels after it (a 1D buffer image's
+ * at the buffer's address the descriptor holds); a sampler is its
  * CLK_* bits (clSetKernelArg and __translate_sampler_initializer,
  * image_handle.cl). Addressing and filtering follow the OpenCL 3.0
  * environment's "Image Addressing and Filtering" section formula by
@@ -20,15 +21,17 @@ typedef global const rvhal_image_desc_t *desc_t;
 #define HANDLE(T)                                                                                   \
   __attribute__((overloadable)) desc_t __rvhal_image(read_only T) __asm__("__rvhal_opaque_ptr");  \
   __attribute__((overloadable)) desc_t __rvhal_image(write_only T) __asm__("__rvhal_opaque_ptr");
-HANDLE(image1d_t) HANDLE(image2d_t) HANDLE(image3d_t) HANDLE(image1d_array_t) HANDLE(image2d_array_t)
+HANDLE(image1d_t) HANDLE(image1d_buffer_t) HANDLE(image2d_t) HANDLE(image3d_t)
+HANDLE(image1d_array_t) HANDLE(image2d_array_t)
 __attribute__((overloadable)) global void *__rvhal_sampler(sampler_t) __asm__("__rvhal_opaque_ptr");
 #define SAMPLER_BITS(s) ((uint)(size_t)__rvhal_sampler(s))
 
 /* ---- one pixel ------------------------------------------------------------- */
 
 _CLC_INL global uchar *pixel(desc_t d, int x, int y, int z) {
-  return (global uchar *)d + d->data_offset + (size_t)z * d->slice_pitch + (size_t)y * d->row_pitch +
-         (size_t)x * d->elem_size;
+  ulong at = (ulong)d->data_addr_hi << 32 | d->data_addr_lo;
+  global uchar *base = at ? (global uchar *)(size_t)at : (global uchar *)d + d->data_offset;
+  return base + (size_t)z * d->slice_pitch + (size_t)y * d->row_pitch + (size_t)x * d->elem_size;
 }
 
 /* Layers of an array image count as the y (1D arrays) or z (2D arrays)
@@ -283,6 +286,10 @@ _CLC_INL uint4 sample_int_u(desc_t d, uint smp, int4 c, int nd) {
   _CLC_DEF uint4 read_imageui(read_only T i, sampler_t s, IC c) {                                             \
     return sample_int_u(__rvhal_image(i), SAMPLER_BITS(s), CI(c), ND);                                        \
   }                                                                                                           \
+  UNSAMPLED(T, IC, CI)
+
+/* The reads without a sampler (all an image1d_buffer_t has). */
+#define UNSAMPLED(T, IC, CI)                                                                                  \
   _CLC_DEF float4 read_imagef(read_only T i, IC c) { return load_f(__rvhal_image(i), CI(c)); }                \
   _CLC_DEF int4 read_imagei(read_only T i, IC c) { return as_int4(load_u(__rvhal_image(i), CI(c))); }         \
   _CLC_DEF uint4 read_imageui(read_only T i, IC c) { return load_u(__rvhal_image(i), CI(c)); }
@@ -311,12 +318,15 @@ READS(image2d_t, int2, C2, float2, F2, 2, false)
 READS(image3d_t, int4, C4, float4, F4, 3, false)
 READS(image1d_array_t, int2, C2, float2, F2, 1, true)
 READS(image2d_array_t, int4, C4, float4, F4, 2, true)
+UNSAMPLED(image1d_buffer_t, int, C1)
 WRITES(image1d_t, int, C1)
+WRITES(image1d_buffer_t, int, C1)
 WRITES(image2d_t, int2, C2)
 WRITES(image3d_t, int4, C4)
 WRITES(image1d_array_t, int2, C2)
 WRITES(image2d_array_t, int4, C4)
-QUERIES(image1d_t) QUERIES(image2d_t) QUERIES(image3d_t) QUERIES(image1d_array_t) QUERIES(image2d_array_t)
+QUERIES(image1d_t) QUERIES(image1d_buffer_t) QUERIES(image2d_t) QUERIES(image3d_t)
+QUERIES(image1d_array_t) QUERIES(image2d_array_t)
 BOTH(HEIGHT, image2d_t) BOTH(HEIGHT, image3d_t) BOTH(HEIGHT, image2d_array_t)
 BOTH(DIM2, image2d_t) BOTH(DIM2, image2d_array_t)
 BOTH(ARRAY, image1d_array_t) BOTH(ARRAY, image2d_array_t)
