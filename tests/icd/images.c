@@ -746,6 +746,7 @@ static void buffer_images(cl_test_env_t *env, cl_command_queue q) {
   cl_mem pim = clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba8, &dp, NULL, &err);
   CHECK_CL(err);
   cl_mem fout = clCreateBuffer(env->context, CL_MEM_WRITE_ONLY, 2 * 16, NULL, &err);
+  CHECK_CL(err);
   cl_kernel ku = clCreateKernel(p, "unorm", &err);
   CHECK_CL(err);
   CHECK_CL(clSetKernelArg(ku, 0, sizeof pim, &pim));
