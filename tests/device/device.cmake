@@ -233,6 +233,13 @@ foreach(mode ${stub_modes})
                          ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV};RVHAL_TEST_DEVICE=0")
   endforeach()
 endforeach()
+# A stub that turns the first debuggers away (accepts and closes, as OpenOCD
+# does until it has seen the last one end): the attach asks again.
+add_test(NAME device.doorbell.gdb.remote.turned-away COMMAND device_test_external_stub proxy
+              $<TARGET_FILE:device_test_doorbell>)
+set_tests_properties(device.doorbell.gdb.remote.turned-away PROPERTIES LABELS device TIMEOUT 240
+                     FIXTURES_REQUIRED device
+                     ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV};RVHAL_TEST_DEVICE=0;RVHAL_TEST_PROXY_TURN_AWAY=3;RVHAL_TEST_PROXY_DELAY_US=0")
 # The other machines attached (-bios none, no -kernel: the image comes
 # through the protocol): sifive_u and icicle through QEMU's CPU clusters
 # (the multiprocess extension), spike without HTIF.

@@ -4,7 +4,10 @@
  *   tcp    -gdb tcp:127.0.0.1:PORT              RVHAL_GDB_REMOTE=127.0.0.1:PORT
  *   unix   a unix socket in a private directory  RVHAL_GDB_REMOTE=unix:PATH
  *   proxy  tcp, through a proxy here that holds every chunk DELAY_US (2 ms)
- *          in each direction (a slow link: a JTAG host across a network)
+ *          in each direction (a slow link: a JTAG host across a network);
+ *          with RVHAL_TEST_PROXY_TURN_AWAY=N it first accepts and at once
+ *          closes N connections, as OpenOCD turns a debugger away before
+ *          it has seen the last one end
  *   pty    tcp, and the UART as a pty (-serial pty): RVHAL_UART=/dev/pts/N
  *          wakes the host (a board's serial port beside its probe)
  *   pair   tcp, two QEMUs: RVHAL_GDB_REMOTE=ADDR1,ADDR2 (a stub each for a
@@ -73,7 +76,7 @@ static int listen_loopback(int *out_port) {
 
 /* ---- the delaying proxy: one connection at a time, in order ---- */
 
-static int qemu_port, proxy_delay_us = 2000;
+static int qemu_port, proxy_delay_us = 2000, proxy_turn_away;
 
 static int connect_qemu(void) {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -94,6 +97,11 @@ static void *proxy_main(void *arg) {
   for (;;) {
     int c = accept(lfd, NULL, NULL);
     if (c < 0) continue;
+    if (proxy_turn_away > 0) {
+      proxy_turn_away--;
+      close(c);
+      continue;
+    }
     int one = 1;
     setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     int q = connect_qemu();
@@ -347,6 +355,8 @@ int main(int argc, char **argv) {
   }
   const char *delay = getenv("RVHAL_TEST_PROXY_DELAY_US");
   if (delay && *delay) proxy_delay_us = atoi(delay);
+  const char *away = getenv("RVHAL_TEST_PROXY_TURN_AWAY");
+  if (away && *away) proxy_turn_away = atoi(away);
   char smp[16], mem[32], gdb[300], remote[300], dir[] = "/tmp/rvhal-stub-XXXXXX";
   snprintf(smp, sizeof smp, "%u", (unsigned)atoi(first_hart) + di->max_harts);
   unsigned long long mib = (unsigned long long)(di->ram_size >> 20) + 64, min_mib = strtoull(min_ram, NULL, 0) >> 20;

@@ -219,19 +219,51 @@ static int upload_mirror(gdb_backend_t *g) {
   return RVHAL_OK;
 }
 
+/* How long a stub that turns a new debugger away is asked again: OpenOCD
+ * accepts and at once closes a connection that comes before it has seen
+ * the last one end (the previous program killed a moment ago, as a
+ * timed-out test is); it sees that within a poll of its own. */
+#define GDB_TURNED_AWAY_RETRY_MS 3000
+#define GDB_TURNED_AWAY_PAUSE_MS 100
+
+/* Connect (or spawn) and shake hands; *out_turned_away: a remote stub
+ * took the connection and closed it before answering. */
+static int open_stub(gdb_backend_t *g, int *out_turned_away) {
+  *out_turned_away = 0;
+  int rc = g->spawn ? rvhal_gdb_link_spawn(g->spawn, g->log_fd, &g->link_fd, &g->stub_pid)
+                    : rvhal_gdb_link_connect(g->remote, g->timeout_ms, &g->link_fd);
+  if (rc) return rc;
+  g->rsp->want_multiprocess = 1; /* QEMU lists the harts of its first CPU cluster only without it */
+  rc = rvhal_rsp_open(g->rsp, g->link_fd, g->timeout_ms);
+  *out_turned_away = rc == RVHAL_DEVICE_LOST && g->remote && !g->spawn;
+  return rc;
+}
+
 /* A stub rvhal did not start: connect (or spawn it), stop the target, and
  * reset it as the board says; then the harts it lists. */
 static int attach_external(gdb_backend_t *g) {
-  int rc = g->spawn ? rvhal_gdb_link_spawn(g->spawn, g->log_fd, &g->link_fd, &g->stub_pid)
-                    : rvhal_gdb_link_connect(g->remote, g->timeout_ms, &g->link_fd);
-  if (!rc && g->uart_spec) rc = rvhal_uart_tty_open(g->uart_spec, &g->uart_fd);
-  g->rsp->want_multiprocess = 1; /* QEMU lists the harts of its first CPU cluster only without it */
-  if (!rc && (rc = rvhal_rsp_open(g->rsp, g->link_fd, g->timeout_ms)) == RVHAL_TIMEOUT && g->remote) {
+  int turned_away, waited = 0;
+  int rc = open_stub(g, &turned_away);
+  for (; turned_away && waited < GDB_TURNED_AWAY_RETRY_MS; waited += GDB_TURNED_AWAY_PAUSE_MS) {
+    close(g->link_fd);
+    g->link_fd = -1;
+    struct timespec pause = {0, GDB_TURNED_AWAY_PAUSE_MS * 1000000L};
+    nanosleep(&pause, NULL);
+    rc = open_stub(g, &turned_away);
+  }
+  if (turned_away) {
+    char why[600];
+    snprintf(why, sizeof why, "%s", rvhal_last_error());
+    return rvhal_error(rc, "%s (for %d ms of tries the stub at %s closed each connection before answering: does it "
+                           "serve another debugger?)", why, waited, g->remote);
+  }
+  if (rc == RVHAL_TIMEOUT && g->remote) {
     char why[600];
     snprintf(why, sizeof why, "%s", rvhal_last_error());
     return rvhal_error(rc, "%s (a stub serves one debugger at a time: is another device or a gdb attached to %s?)",
                        why, g->remote);
   }
+  if (!rc && g->uart_spec) rc = rvhal_uart_tty_open(g->uart_spec, &g->uart_fd);
   if (!rc) rc = rvhal_rsp_request(g->rsp, "?"); /* all-stop: a new connection finds the target stopped */
   if (!rc && g->rsp->reply[0] != 'T' && g->rsp->reply[0] != 'S')
     rc = rvhal_error(RVHAL_DEVICE_LOST, "gdbstub: '?' replied '%.40s', not a stop reply (is the target halted?)",
