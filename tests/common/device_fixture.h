@@ -47,13 +47,19 @@ static inline const rvhal_device_info_t *fixture_device_info(void) {
   return di;
 }
 
-/* A device with `harts` harts, or as many as the board has if fewer. */
-static inline rvhal_device_t *fixture_device_opts(uint32_t harts, rvhal_device_options_t *o) {
+/* The harts a test that wants `harts` gets: RVHAL_TEST_HARTS's count
+ * where it is set (a target with fewer harts), at most the board's. */
+static inline uint32_t fixture_harts(uint32_t harts) {
   const char *env = getenv("RVHAL_TEST_HARTS");
   if (env && *env) harts = (uint32_t)atoi(env);
-  const uint32_t index = fixture_device_index();
   const rvhal_device_info_t *di = fixture_device_info();
-  if (harts > di->max_harts) harts = di->max_harts;
+  return harts > di->max_harts ? di->max_harts : harts;
+}
+
+/* A device with fixture_harts(harts) harts. */
+static inline rvhal_device_t *fixture_device_opts(uint32_t harts, rvhal_device_options_t *o) {
+  harts = fixture_harts(harts);
+  const uint32_t index = fixture_device_index();
   rvhal_device_options_t def = {0};
   if (!o) o = &def;
   o->num_harts = harts;

@@ -233,6 +233,11 @@ foreach(mode ${stub_modes})
                          ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV};RVHAL_TEST_DEVICE=0")
   endforeach()
 endforeach()
+# A one-hart target (scripts/spike.sh's SPIKE_HARTS=1): every device of
+# shapes fits it.
+add_test(NAME device.shapes.gdb.remote.one-hart COMMAND device_test_external_stub tcp $<TARGET_FILE:device_test_shapes>)
+set_tests_properties(device.shapes.gdb.remote.one-hart PROPERTIES LABELS device TIMEOUT 240 FIXTURES_REQUIRED device
+                     ENVIRONMENT "${RVHAL_DEVICE_TEST_ENV};RVHAL_TEST_DEVICE=0;RVHAL_TEST_HARTS=1")
 # A stub that turns the first debuggers away (accepts and closes, as OpenOCD
 # does until it has seen the last one end): the attach asks again.
 add_test(NAME device.doorbell.gdb.remote.turned-away COMMAND device_test_external_stub proxy

@@ -29,7 +29,8 @@
  * and passes only if TEST passes and QEMU is still running after TEST's
  * devices detached. Then it kills its QEMU. Each mode has its device
  * (targets[] below), which it sets as RVHAL_TEST_DEVICE; -smp counts
- * first_hart + max_harts so that any team a test asks for exists. */
+ * first_hart + max_harts (first_hart + RVHAL_TEST_HARTS where that is set)
+ * so that any team a test asks for exists. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <netinet/in.h>
@@ -358,7 +359,10 @@ int main(int argc, char **argv) {
   const char *away = getenv("RVHAL_TEST_PROXY_TURN_AWAY");
   if (away && *away) proxy_turn_away = atoi(away);
   char smp[16], mem[32], gdb[300], remote[300], dir[] = "/tmp/rvhal-stub-XXXXXX";
-  snprintf(smp, sizeof smp, "%u", (unsigned)atoi(first_hart) + di->max_harts);
+  /* RVHAL_TEST_HARTS: a target of that many harts (Spike's -p) */
+  const char *test_harts = getenv("RVHAL_TEST_HARTS");
+  unsigned harts = test_harts && *test_harts ? (unsigned)atoi(test_harts) : di->max_harts;
+  snprintf(smp, sizeof smp, "%u", (unsigned)atoi(first_hart) + harts);
   unsigned long long mib = (unsigned long long)(di->ram_size >> 20) + 64, min_mib = strtoull(min_ram, NULL, 0) >> 20;
   snprintf(mem, sizeof mem, "%lluM", tg->mem ? 0 : mib > min_mib ? mib : min_mib);
   if (tg->mem) snprintf(mem, sizeof mem, "%s", tg->mem);

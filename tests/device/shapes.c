@@ -49,9 +49,9 @@ int main(void) {
   }
   /* Other guards: stacks of another size. */
   const uint32_t index = fixture_device_index();
-  rvhal_device_options_t o = {.num_harts = 2, .local_mem_size = 2 * fixture_device_info()->local_mem_size,
+  rvhal_device_options_t o = {.num_harts = fixture_harts(2),
+                              .local_mem_size = 2 * fixture_device_info()->local_mem_size,
                               .launch_timeout_ms = 20000};
-  if (o.num_harts > fixture_device_info()->max_harts) o.num_harts = fixture_device_info()->max_harts;
   rvhal_device_t *d = NULL;
   int rc = rvhal_device_create(index, &o, &d);
   if (rc == RVHAL_OK) {
