@@ -202,17 +202,17 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info n
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE: case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: case CL_DEVICE_GLOBAL_MEM_SIZE:
     RET((cl_ulong)in->global_mem_size);
   /* Images (image.c, the built-ins' image.cl): an image or sampler argument
-   * is one of the kernel's at most RVHAL_META_MAX_ARGS; no read-write
-   * images, no images from buffers (so no pitch alignment to report). */
+   * is one of the kernel's at most RVHAL_META_MAX_ARGS, read_write ones too;
+   * no 2D images from buffers (so no pitch alignment to report). */
   case CL_DEVICE_IMAGE_SUPPORT: RET((cl_bool)CL_TRUE);
   case CL_DEVICE_MAX_READ_IMAGE_ARGS: case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: case CL_DEVICE_MAX_SAMPLERS:
+  case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
     RET((cl_uint)RVHAL_META_MAX_ARGS);
   case CL_DEVICE_IMAGE2D_MAX_WIDTH: case CL_DEVICE_IMAGE2D_MAX_HEIGHT: RET(rvcl_image2d_max(d));
   case CL_DEVICE_IMAGE3D_MAX_WIDTH: case CL_DEVICE_IMAGE3D_MAX_HEIGHT: case CL_DEVICE_IMAGE3D_MAX_DEPTH:
     RET(rvcl_image3d_max(d));
   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: RET(rvcl_image_array_max(d));
-  case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-  case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
   case CL_DEVICE_MAX_PIPE_ARGS: case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS: case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
   case CL_DEVICE_MAX_ON_DEVICE_QUEUES: case CL_DEVICE_MAX_ON_DEVICE_EVENTS: case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE: case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
@@ -305,15 +305,16 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info n
     return rvcl_info(nv, sizeof nv, size, value, size_ret);
   }
   case CL_DEVICE_OPENCL_C_FEATURES: { /* the macros rvhal's compiler defines (compiler/opencl_sdk.h) */
-    cl_name_version nv[8] = {{CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
+    cl_name_version nv[9] = {{CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
                              {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"},
                              {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
+                             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
                              {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_acq_rel"},
                              {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"},
                              {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
                              {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices"},
                              {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"}};
-    return rvcl_info(nv, (fp64 ? 8 : 7) * sizeof nv[0], size, value, size_ret);
+    return rvcl_info(nv, (fp64 ? 9 : 8) * sizeof nv[0], size, value, size_ret);
   }
   }
   return rvcl_fail(NULL, "clGetDeviceInfo", CL_INVALID_VALUE, "param_name 0x%x is not a device query", (unsigned)name);

@@ -351,9 +351,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context c, cl_mem_
       t != CL_MEM_OBJECT_IMAGE1D_ARRAY && t != CL_MEM_OBJECT_IMAGE2D_ARRAY && t != CL_MEM_OBJECT_IMAGE1D_BUFFER)
     return rvcl_fail(c, fn, CL_INVALID_VALUE, "image_type 0x%x is not an image type", (unsigned)t);
   if (fmts && num == 0) return rvcl_fail(c, fn, CL_INVALID_VALUE, "image_formats is given with num_entries 0");
-  /* None where a kernel both reads and writes (no read_write images). */
-  int none = (flags & CL_MEM_KERNEL_READ_AND_WRITE) != 0;
-  size_t n = none ? 0 : rvcl_image_formats(fmts, fmts ? num : 0);
+  /* The same for every access, CL_MEM_KERNEL_READ_AND_WRITE too: the
+   * built-ins read and write every format they list. */
+  size_t n = rvcl_image_formats(fmts, fmts ? num : 0);
   if (num_ret) *num_ret = (cl_uint)n;
   return CL_SUCCESS;
 }

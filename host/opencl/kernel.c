@@ -197,12 +197,16 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_
     if (want ? !m || m->type != want : m && m->image)
       return rvcl_fail(c, fn, CL_INVALID_MEM_OBJECT, "%s: %p is %s", label, (void *)m,
                        !m ? "NULL, not an image" : m->image ? "an image of another type" : "a buffer, not an image");
-    if (want && ((a->access_qualifier == RVHAL_ACCESS_WRITE_ONLY && (m->flags & CL_MEM_READ_ONLY)) ||
-                 (a->access_qualifier == RVHAL_ACCESS_READ_ONLY && (m->flags & CL_MEM_WRITE_ONLY))))
-      return rvcl_fail(c, fn, CL_INVALID_ARG_VALUE, "%s: the image was made with flags 0x%llx, which %s", label,
-                       (unsigned long long)m->flags,
-                       a->access_qualifier == RVHAL_ACCESS_WRITE_ONLY ? "a write_only argument may not take"
-                                                                      : "a read_only argument may not take");
+    const uint32_t aq = a->access_qualifier;
+    const cl_mem_flags refused = aq == RVHAL_ACCESS_WRITE_ONLY  ? CL_MEM_READ_ONLY
+                                 : aq == RVHAL_ACCESS_READ_ONLY ? CL_MEM_WRITE_ONLY
+                                 : aq == RVHAL_ACCESS_READ_WRITE ? CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY
+                                                                 : 0;
+    if (want && (m->flags & refused))
+      return rvcl_fail(c, fn, CL_INVALID_ARG_VALUE, "%s: the image was made with flags 0x%llx, which a %s argument may "
+                       "not take", label, (unsigned long long)m->flags,
+                       aq == RVHAL_ACCESS_WRITE_ONLY ? "write_only" : aq == RVHAL_ACCESS_READ_ONLY ? "read_only"
+                                                                                                   : "read_write");
     slot->arg = rvhal_arg_global(m ? rvcl_mem_arg_addr(m, 0, m->addr) : 0);
     slot->mem = m;
   } else if (is_sampler_arg(a)) {

@@ -4,8 +4,9 @@
  * byte; every sampler (normalized or not, each address mode, nearest and
  * linear) against a host reference of the spec's formulas and against
  * values worked out by hand; 1D, 3D and array images; 1D buffer images
- * (the buffer's bytes, through kernels and host commands); copies, fills
- * and maps of regions; the error codes of bad input. */
+ * (the buffer's bytes, through kernels and host commands); read_write
+ * images (a work-item reads, writes and reads back its own pixel); copies,
+ * fills and maps of regions; the error codes of bad input. */
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS /* clCreateImage2D, tested too */
 #include <math.h>
 
@@ -60,8 +61,11 @@ static void queries(cl_test_env_t *env) {
   CHECK_CL(clGetDeviceInfo(env->device, CL_DEVICE_OPENCL_C_FEATURES, sizeof nv, nv, &got));
   for (size_t i = 0; i < got / sizeof nv[0]; i++) strcat(strcat(features, nv[i].name), " ");
   CHECK_MSG(strstr(features, "__opencl_c_images ") && strstr(features, "__opencl_c_3d_image_writes ") &&
-                !strstr(features, "__opencl_c_read_write_images"),
+                strstr(features, "__opencl_c_read_write_images "),
             "features: %s", features);
+  cl_uint rw_args = 0;
+  CHECK_CL(clGetDeviceInfo(env->device, CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, sizeof rw_args, &rw_args, NULL));
+  CHECK_MSG(rw_args >= 64, "%u read_write image arguments", rw_args); /* OpenCL 3.0's minimum with the feature */
 
   /* the required formats are listed, and the same for 1D buffer images */
   static const cl_image_format need[] = {
@@ -83,6 +87,10 @@ static void queries(cl_test_env_t *env) {
   cl_uint nb = 0;
   CHECK_CL(clGetSupportedImageFormats(env->context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE1D_BUFFER, 0, NULL, &nb));
   CHECK_MSG(nb == n && n > 0, "%u formats for 1D buffer images, %u for 2D", nb, n);
+  cl_uint nrw = 0;
+  CHECK_CL(clGetSupportedImageFormats(env->context, CL_MEM_READ_WRITE | CL_MEM_KERNEL_READ_AND_WRITE,
+                                      CL_MEM_OBJECT_IMAGE2D, 0, NULL, &nrw));
+  CHECK_MSG(nrw == n, "%u formats a kernel may read and write, %u to read", nrw, n);
   CHECK_CL_ERR(clGetSupportedImageFormats(env->context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_BUFFER, 0, NULL, &nb),
                CL_INVALID_VALUE);
 }
@@ -795,6 +803,120 @@ out:
   free(b);
 }
 
+/* ---- read_write images -------------------------------------------------- */
+
+static const char rw_src[] =
+    "kernel void bump(read_write image2d_t im, read_write image3d_t vol, read_write image1d_buffer_t line,\n"
+    "                 global uint *seen) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1), i = y * get_image_width(im) + x;\n"
+    "  uint4 v = read_imageui(im, (int2)(x, y));\n"
+    "  write_imageui(im, (int2)(x, y), v + (uint4)(3, 30, 300, 3000));\n"
+    "  atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, memory_order_acq_rel, memory_scope_work_item);\n"
+    "  seen[i] = read_imageui(im, (int2)(x, y)).x;\n"
+    "  float4 f = read_imagef(vol, (int4)(x, y, 1, 0));\n"
+    "  write_imagef(vol, (int4)(x, y, 1, 0), f * 2.0f);\n"
+    "  if (y == 0) write_imagei(line, x, read_imagei(line, x) - (int4)(x, 0, 0, 0));\n"
+    "  if (i == 0) {\n"
+    "    int2 d = get_image_dim(im);\n"
+    "    seen[64] = d.x; seen[65] = d.y; seen[66] = get_image_depth(vol); seen[67] = get_image_width(line);\n"
+    "    seen[68] = get_image_channel_data_type(im); seen[69] = get_image_channel_order(vol);\n"
+    "  }\n"
+    "}\n";
+
+/* A read_write image (OpenCL C 2.0 / 3.0 __opencl_c_read_write_images): each
+ * work-item reads its pixel, writes it back changed and, after an image
+ * fence, reads its own write; the same in a 3D float image and a 1D
+ * buffer image; the queries; and the flags a read_write argument refuses. */
+static void read_write_images(cl_test_env_t *env, cl_command_queue q) {
+  cl_int err;
+  const size_t w = 8, h = 4, depth = 3;
+  cl_program p = clCreateProgramWithSource(env->context, 1, (const char *[]){rw_src}, NULL, &err);
+  CHECK_CL(err);
+  CHECK_CL(clBuildProgram(p, 1, &env->device, "-cl-std=CL3.0 -cl-kernel-arg-info", NULL, NULL));
+  cl_kernel k = clCreateKernel(p, "bump", &err);
+  CHECK_CL(err);
+  if (err != CL_SUCCESS) {
+    clReleaseProgram(p);
+    return;
+  }
+  cl_kernel_arg_access_qualifier aq = 0;
+  CHECK_CL(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof aq, &aq, NULL));
+  CHECK_MSG(aq == CL_KERNEL_ARG_ACCESS_READ_WRITE, "argument 0's access qualifier 0x%x", (unsigned)aq);
+
+  uint32_t px[8 * 4 * 4], want[8 * 4 * 4];
+  for (size_t i = 0; i < w * h * 4; i++) px[i] = (uint32_t)(i * 7 + 1);
+  cl_image_format u32 = {CL_RGBA, CL_UNSIGNED_INT32}, f32 = {CL_RGBA, CL_FLOAT}, s32 = {CL_R, CL_SIGNED_INT32};
+  cl_image_desc d2 = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = w, .image_height = h};
+  cl_mem im = clCreateImage(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &u32, &d2, px, &err);
+  CHECK_CL(err);
+  float vox[8 * 4 * 3 * 4];
+  for (size_t i = 0; i < w * h * depth * 4; i++) vox[i] = (float)i + 0.5f;
+  cl_image_desc d3 = {.image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = w, .image_height = h, .image_depth = depth};
+  cl_mem vol = clCreateImage(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &f32, &d3, vox, &err);
+  CHECK_CL(err);
+  int32_t ln[8];
+  for (size_t i = 0; i < w; i++) ln[i] = (int32_t)(100 + i * 11);
+  cl_mem lbuf = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof ln, ln, &err);
+  CHECK_CL(err);
+  cl_image_desc d1 = {.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER, .image_width = w, .buffer = lbuf};
+  cl_mem line = clCreateImage(env->context, CL_MEM_READ_WRITE, &s32, &d1, NULL, &err);
+  CHECK_CL(err);
+  cl_mem seen = clCreateBuffer(env->context, CL_MEM_READ_WRITE, 70 * 4, NULL, &err);
+  CHECK_CL(err);
+  CHECK_CL(clSetKernelArg(k, 0, sizeof im, &im));
+  CHECK_CL(clSetKernelArg(k, 1, sizeof vol, &vol));
+  CHECK_CL(clSetKernelArg(k, 2, sizeof line, &line));
+  CHECK_CL(clSetKernelArg(k, 3, sizeof seen, &seen));
+  const size_t g[2] = {w, h}, l[2] = {4, 2};
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 2, NULL, g, l, 0, NULL, NULL));
+
+  uint32_t got[8 * 4 * 4], saw[70];
+  float vgot[8 * 4 * 3 * 4];
+  int32_t lgot[8];
+  const size_t o[3] = {0, 0, 0}, r2[3] = {w, h, 1}, r3[3] = {w, h, depth};
+  CHECK_CL(clEnqueueReadImage(q, im, CL_TRUE, o, r2, 0, 0, got, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadImage(q, vol, CL_TRUE, o, r3, 0, 0, vgot, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(q, lbuf, CL_TRUE, 0, sizeof lgot, lgot, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(q, seen, CL_TRUE, 0, sizeof saw, saw, 0, NULL, NULL));
+  const uint32_t add[4] = {3, 30, 300, 3000};
+  unsigned bad = 0;
+  for (size_t i = 0; i < w * h * 4; i++) {
+    want[i] = px[i] + add[i % 4];
+    if (got[i] != want[i] && bad++ < 4) fprintf(stderr, "  rw 2D value %zu: %u, expected %u\n", i, got[i], want[i]);
+  }
+  for (size_t i = 0; i < w * h; i++)
+    if (saw[i] != want[i * 4] && bad++ < 8)
+      fprintf(stderr, "  rw pixel %zu read back %u after its write, expected %u\n", i, saw[i], want[i * 4]);
+  for (size_t i = 0; i < w * h * depth * 4; i++) {
+    const float e = i / (w * h * 4) == 1 ? vox[i] * 2.0f : vox[i]; /* only slice 1 changes */
+    if (vgot[i] != e && bad++ < 12) fprintf(stderr, "  rw 3D value %zu: %g, expected %g\n", i, vgot[i], e);
+  }
+  for (size_t i = 0; i < w; i++)
+    if (lgot[i] != (int32_t)(100 + i * 10) && bad++ < 16)
+      fprintf(stderr, "  rw buffer image %zu: %d, expected %d\n", i, lgot[i], (int)(100 + i * 10));
+  CHECK_MSG(bad == 0, "%u wrong values through read_write images", bad);
+  CHECK_MSG(saw[64] == w && saw[65] == h && saw[66] == depth && saw[67] == w && saw[68] == CL_UNSIGNED_INT32 &&
+                saw[69] == CL_RGBA,
+            "read_write queries: dim %ux%u, depth %u, width %u, type 0x%x, order 0x%x", saw[64], saw[65], saw[66],
+            saw[67], saw[68], saw[69]);
+
+  /* a read_write argument takes neither a read-only nor a write-only image */
+  for (int i = 0; i < 2; i++) {
+    cl_mem_flags fl = i ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY;
+    cl_mem one = clCreateImage(env->context, fl, &u32, &d2, NULL, &err);
+    CHECK_CL(err);
+    CHECK_CL_ERR(clSetKernelArg(k, 0, sizeof one, &one), CL_INVALID_ARG_VALUE);
+    clReleaseMemObject(one);
+  }
+  clReleaseMemObject(seen);
+  clReleaseMemObject(line);
+  clReleaseMemObject(lbuf);
+  clReleaseMemObject(vol);
+  clReleaseMemObject(im);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
 static void bad_creations(cl_test_env_t *env) {
   cl_int err;
   cl_image_format f = {CL_RGBA, CL_UNORM_INT8};
@@ -860,6 +982,7 @@ int main(int argc, char **argv) {
   dims(&env, q);
   transfers(&env, q);
   buffer_images(&env, q);
+  read_write_images(&env, q);
   clReleaseCommandQueue(q);
   clReleaseContext(env.context);
   return check_result("icd.images");

@@ -297,7 +297,6 @@ static int find_refused(module_t *m, char *err, size_t cap) {
         char base[256], via[256];
         base_name(c->name, strlen(c->name), base, sizeof base);
         const char *what = refused_builtin(base);
-        if (!what && strstr(c->name, "ocl_image") && strstr(c->name, "_rw")) what = "read-write images";
         if (!what) continue;
         base_name(f->name, strlen(f->name), via, sizeof via);
         const int direct = f == &m->funcs[k];

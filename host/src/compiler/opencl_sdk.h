@@ -11,8 +11,8 @@
  * atomics (RV64 only: RV32 has no 64-bit AMOs), byte-addressable stores, and
  * the OpenCL C 3.0 features the device reports in CL_DEVICE_OPENCL_C_FEATURES
  * (host/opencl/device.c): a feature macro a kernel sees is one the API
- * reports, images among them (1D, 2D, 3D and arrays, 3D writes: the
- * built-in library's image.cl). Off: read-write images, pipes, device-side
+ * reports, images among them (1D, 2D, 3D and arrays, 3D writes, read_write
+ * images: the built-in library's image.cl). Off: pipes, device-side
  * enqueue, the generic address
  * space (the built-in library has the named-space overloads only: vload*,
  * fract, ...) and program-scope global variables (the device reports
@@ -23,7 +23,8 @@
   "+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,"                            \
   "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store," \
   "+__opencl_c_named_address_space_builtins,+__opencl_c_atomic_order_seq_cst,+__opencl_c_atomic_scope_device," \
-  "+__opencl_c_int64,+__opencl_c_images,+cl_khr_3d_image_writes,+__opencl_c_3d_image_writes"
+  "+__opencl_c_int64,+__opencl_c_images,+cl_khr_3d_image_writes,+__opencl_c_3d_image_writes,"                \
+  "+__opencl_c_read_write_images"
 
 /* OpenCL C 3.0 features clang's header leaves to the target (it defines
  * them itself only for SPIR): the memory scopes and orders the C11-style

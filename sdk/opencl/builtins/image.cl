@@ -1,7 +1,11 @@
 /* OpenCL C image built-ins (OpenCL C 3.0 section 6.15.15, __opencl_c_images;
  * 1.2 section 6.12.14): read_imagef/i/ui with and without a sampler,
  * write_imagef/i/ui and the image queries, for image1d_t, image1d_buffer_t,
- * image2d_t, image3d_t, image1d_array_t and image2d_array_t.
+ * image2d_t, image3d_t, image1d_array_t and image2d_array_t; read_write
+ * images (__opencl_c_read_write_images) take the sampler-less reads, the
+ * writes and the queries. A read_write image's write is a plain store, so a
+ * later read by the same work-item sees it once the kernel has fenced
+ * (atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, ...)), as the spec asks.
  *
  * An image argument is the device address of its descriptor
  * (abi/rvhal/rvhal_image.h), the pixels after it (a 1D buffer image's
@@ -18,9 +22,18 @@
 
 typedef global const rvhal_image_desc_t *desc_t;
 
+/* The read_write overloads, where the feature is on (the built-ins' device
+ * build, OpenCL C 3.0; not the host test's OpenCL C 1.2 build). */
+#ifdef __opencl_c_read_write_images
+#define RW(x) x
+#else
+#define RW(x)
+#endif
+
 #define HANDLE(T)                                                                                   \
   __attribute__((overloadable)) desc_t __rvhal_image(read_only T) __asm__("__rvhal_opaque_ptr");  \
-  __attribute__((overloadable)) desc_t __rvhal_image(write_only T) __asm__("__rvhal_opaque_ptr");
+  __attribute__((overloadable)) desc_t __rvhal_image(write_only T) __asm__("__rvhal_opaque_ptr"); \
+  RW(__attribute__((overloadable)) desc_t __rvhal_image(read_write T) __asm__("__rvhal_opaque_ptr");)
 HANDLE(image1d_t) HANDLE(image1d_buffer_t) HANDLE(image2d_t) HANDLE(image3d_t)
 HANDLE(image1d_array_t) HANDLE(image2d_array_t)
 __attribute__((overloadable)) global void *__rvhal_sampler(sampler_t) __asm__("__rvhal_opaque_ptr");
@@ -286,39 +299,39 @@ _CLC_INL uint4 sample_int_u(desc_t d, uint smp, int4 c, int nd) {
   _CLC_DEF uint4 read_imageui(read_only T i, sampler_t s, IC c) {                                             \
     return sample_int_u(__rvhal_image(i), SAMPLER_BITS(s), CI(c), ND);                                        \
   }                                                                                                           \
-  UNSAMPLED(T, IC, CI)
+  UNSAMPLED(T, IC, CI, read_only) RW(UNSAMPLED(T, IC, CI, read_write))
 
-/* The reads without a sampler (all an image1d_buffer_t has). */
-#define UNSAMPLED(T, IC, CI)                                                                                  \
-  _CLC_DEF float4 read_imagef(read_only T i, IC c) { return load_f(__rvhal_image(i), CI(c)); }                \
-  _CLC_DEF int4 read_imagei(read_only T i, IC c) { return as_int4(load_u(__rvhal_image(i), CI(c))); }         \
-  _CLC_DEF uint4 read_imageui(read_only T i, IC c) { return load_u(__rvhal_image(i), CI(c)); }
+/* The reads without a sampler (all an image1d_buffer_t and a read_write
+ * image have). */
+#define UNSAMPLED(T, IC, CI, A)                                                                               \
+  _CLC_DEF float4 read_imagef(A T i, IC c) { return load_f(__rvhal_image(i), CI(c)); }                        \
+  _CLC_DEF int4 read_imagei(A T i, IC c) { return as_int4(load_u(__rvhal_image(i), CI(c))); }                 \
+  _CLC_DEF uint4 read_imageui(A T i, IC c) { return load_u(__rvhal_image(i), CI(c)); }
 
-#define WRITES(T, IC, CI)                                                                                     \
-  _CLC_DEF void write_imagef(write_only T i, IC c, float4 v) { store(__rvhal_image(i), CI(c), 0, v, true); } \
-  _CLC_DEF void write_imagei(write_only T i, IC c, int4 v) {                                                  \
-    store(__rvhal_image(i), CI(c), as_uint4(v), 0.0f, false);                                                 \
-  }                                                                                                           \
-  _CLC_DEF void write_imageui(write_only T i, IC c, uint4 v) { store(__rvhal_image(i), CI(c), v, 0.0f, false); }
+#define WRITES_ACCESS(T, IC, CI, A)                                                                           \
+  _CLC_DEF void write_imagef(A T i, IC c, float4 v) { store(__rvhal_image(i), CI(c), 0, v, true); }           \
+  _CLC_DEF void write_imagei(A T i, IC c, int4 v) { store(__rvhal_image(i), CI(c), as_uint4(v), 0.0f, false); } \
+  _CLC_DEF void write_imageui(A T i, IC c, uint4 v) { store(__rvhal_image(i), CI(c), v, 0.0f, false); }
+#define WRITES(T, IC, CI) WRITES_ACCESS(T, IC, CI, write_only) RW(WRITES_ACCESS(T, IC, CI, read_write))
 
 #define QUERIES_ACCESS(T, A)                                                                                  \
   _CLC_DEF int get_image_width(A T i) { return (int)__rvhal_image(i)->width; }                                \
   _CLC_DEF int get_image_channel_data_type(A T i) { return (int)__rvhal_image(i)->channel_type; }             \
   _CLC_DEF int get_image_channel_order(A T i) { return (int)__rvhal_image(i)->channel_order; }
-#define QUERIES(T) QUERIES_ACCESS(T, read_only) QUERIES_ACCESS(T, write_only)
+#define QUERIES(T) QUERIES_ACCESS(T, read_only) QUERIES_ACCESS(T, write_only) RW(QUERIES_ACCESS(T, read_write))
 
 #define HEIGHT(T, A) _CLC_DEF int get_image_height(A T i) { return (int)__rvhal_image(i)->height; }
 #define ARRAY(T, A) _CLC_DEF size_t get_image_array_size(A T i) { return __rvhal_image(i)->array_size; }
 #define DIM2(T, A)                                                                                            \
   _CLC_DEF int2 get_image_dim(A T i) { return (int2)((int)__rvhal_image(i)->width, (int)__rvhal_image(i)->height); }
-#define BOTH(M, T) M(T, read_only) M(T, write_only)
+#define EACH_ACCESS(M, T) M(T, read_only) M(T, write_only) RW(M(T, read_write))
 
 READS(image1d_t, int, C1, float, F1, 1, false)
 READS(image2d_t, int2, C2, float2, F2, 2, false)
 READS(image3d_t, int4, C4, float4, F4, 3, false)
 READS(image1d_array_t, int2, C2, float2, F2, 1, true)
 READS(image2d_array_t, int4, C4, float4, F4, 2, true)
-UNSAMPLED(image1d_buffer_t, int, C1)
+UNSAMPLED(image1d_buffer_t, int, C1, read_only) RW(UNSAMPLED(image1d_buffer_t, int, C1, read_write))
 WRITES(image1d_t, int, C1)
 WRITES(image1d_buffer_t, int, C1)
 WRITES(image2d_t, int2, C2)
@@ -327,9 +340,9 @@ WRITES(image1d_array_t, int2, C2)
 WRITES(image2d_array_t, int4, C4)
 QUERIES(image1d_t) QUERIES(image1d_buffer_t) QUERIES(image2d_t) QUERIES(image3d_t)
 QUERIES(image1d_array_t) QUERIES(image2d_array_t)
-BOTH(HEIGHT, image2d_t) BOTH(HEIGHT, image3d_t) BOTH(HEIGHT, image2d_array_t)
-BOTH(DIM2, image2d_t) BOTH(DIM2, image2d_array_t)
-BOTH(ARRAY, image1d_array_t) BOTH(ARRAY, image2d_array_t)
+EACH_ACCESS(HEIGHT, image2d_t) EACH_ACCESS(HEIGHT, image3d_t) EACH_ACCESS(HEIGHT, image2d_array_t)
+EACH_ACCESS(DIM2, image2d_t) EACH_ACCESS(DIM2, image2d_array_t)
+EACH_ACCESS(ARRAY, image1d_array_t) EACH_ACCESS(ARRAY, image2d_array_t)
 
 #define DEPTH3(A)                                                                                             \
   _CLC_DEF int get_image_depth(A image3d_t i) { return (int)__rvhal_image(i)->depth; }                        \
@@ -337,4 +350,4 @@ BOTH(ARRAY, image1d_array_t) BOTH(ARRAY, image2d_array_t)
     desc_t d = __rvhal_image(i);                                                                              \
     return (int4)((int)d->width, (int)d->height, (int)d->depth, 0);                                           \
   }
-DEPTH3(read_only) DEPTH3(write_only)
+DEPTH3(read_only) DEPTH3(write_only) RW(DEPTH3(read_write))
