@@ -106,12 +106,19 @@ struct _cl_command_queue {
   int deferred_status;             /* a held launch that failed when submitted: reported by clFinish */
 };
 
+typedef struct rvcl_box {
+  size_t origin[3], row_pitch, slice_pitch;
+} rvcl_box_t;
+
 typedef struct rvcl_mapping {
   void *ptr;                       /* what clEnqueueMapBuffer returned */
   size_t offset, size;
   cl_map_flags flags;
   int staged;                      /* ptr is a host copy: written back at unmap */
   int owned;                       /* ptr was allocated for the mapping (freed at unmap) */
+  int boxed;                       /* a CL_MEM_USE_HOST_PTR image's region: written back as the boxes below */
+  rvcl_box_t dev_box, host_box;    /* boxed: the region in the image's allocation and at ptr */
+  size_t region[3];                /* boxed: bytes along x, rows, slices */
   struct rvcl_mapping *next;
 } rvcl_mapping_t;
 
@@ -390,9 +397,6 @@ cl_int rvcl_mem_host_access(const char *fn, cl_mem m, cl_mem_flags denied, const
  * NULL) is freed when the copy is done. Images' transfers (image.c) are
  * such boxes past their descriptor. */
 typedef enum { RVCL_BOX_READ, RVCL_BOX_WRITE, RVCL_BOX_COPY } rvcl_box_kind_t;
-typedef struct rvcl_box {
-  size_t origin[3], row_pitch, slice_pitch;
-} rvcl_box_t;
 cl_int rvcl_enqueue_box(const char *fn, cl_command_type type, rvcl_box_kind_t kind, cl_command_queue q, cl_mem a,
                         const rvcl_box_t *ga, cl_mem b, void *ptr, const rvcl_box_t *gb, const size_t region[3],
                         void *owned, cl_bool blocking, cl_uint n, const cl_event *list, cl_event *out);
@@ -403,6 +407,11 @@ cl_int rvcl_enqueue_box(const char *fn, cl_command_type type, rvcl_box_kind_t ki
 void *rvcl_map_range(const char *fn, cl_command_type type, cl_command_queue q, cl_mem m, cl_bool blocking,
                      cl_map_flags flags, size_t offset, size_t size, cl_uint n, const cl_event *list, cl_event *out,
                      cl_int *err);
+/* The checks of a map's flags against m's (map.c): CL_SUCCESS or the
+ * error, reported. */
+cl_int rvcl_map_check(const char *fn, cl_command_queue q, cl_mem m, cl_map_flags flags);
+/* Records mp (allocated by the caller) as a live mapping of m. */
+void rvcl_map_add(cl_mem m, rvcl_mapping_t *mp);
 
 /* ---- programs and kernels -------------------------------------------------- */
 

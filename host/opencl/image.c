@@ -546,6 +546,56 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem m,
                           list, out);
 }
 
+/* A CL_MEM_USE_HOST_PTR image maps at its host_ptr, in host_ptr's layout
+ * (the pitches it was made with), as the spec has it: the region is read
+ * into host_ptr at map and written back at unmap (map.c). */
+static void *map_host_ptr(const char *fn, cl_command_queue q, cl_mem m, cl_bool blocking, cl_map_flags flags,
+                          const size_t *origin, const size_t *region, size_t *row_pitch, size_t *slice_pitch,
+                          cl_uint n, const cl_event *list, cl_event *out, cl_int *err) {
+  const rvcl_image_t *im = m->image;
+  if ((*err = rvcl_map_check(fn, q, m, flags)) != CL_SUCCESS) return NULL;
+  cl_mem_object_type t = m->type;
+  int layered_1d = t == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+  /* host_ptr's pitches (image.c keeps them in desc); packed where 0 */
+  size_t hrow = im->desc.image_row_pitch ? im->desc.image_row_pitch : im->row_pitch;
+  size_t hslice = im->desc.image_slice_pitch ? im->desc.image_slice_pitch
+                  : layered_1d                ? hrow
+                                              : hrow * (t == CL_MEM_OBJECT_IMAGE1D ? 1 : im->desc.image_height);
+  rvcl_mapping_t *mp = calloc(1, sizeof *mp);
+  if (!mp) {
+    *err = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
+  /* a 1D array's layer is its y, host_ptr's layers hslice apart */
+  size_t at = layered_1d ? origin[1] * hslice + origin[0] * im->elem_size
+                         : origin[2] * hslice + origin[1] * hrow + origin[0] * im->elem_size;
+  mp->ptr = (uint8_t *)im->host_ptr + at;
+  mp->flags = flags;
+  mp->staged = mp->boxed = 1;
+  mp->dev_box = image_box(im, origin);
+  mp->host_box = (rvcl_box_t){{0, 0, 0}, layered_1d ? hslice : hrow, layered_1d ? 0 : hslice};
+  byte_region(im, region, mp->region);
+  cl_int e;
+  if (flags & CL_MAP_WRITE_INVALIDATE_REGION) {
+    RVCL_WAIT_LIST(q, n, list, fn, deps, werr);
+    rvhal_event_t *ev = NULL;
+    int st = werr == CL_SUCCESS ? rvhal_enqueue_marker(q->q, &deps, out || blocking ? &ev : NULL) : RVHAL_OK;
+    e = werr != CL_SUCCESS ? werr : rvcl_enqueue_done(q, fn, CL_COMMAND_MAP_IMAGE, st, ev, blocking, out);
+  } else {
+    e = rvcl_enqueue_box(fn, CL_COMMAND_MAP_IMAGE, RVCL_BOX_READ, q, m, &mp->dev_box, NULL, mp->ptr, &mp->host_box,
+                         mp->region, NULL, blocking, n, list, out);
+  }
+  if ((*err = e) != CL_SUCCESS) {
+    free(mp);
+    return NULL;
+  }
+  void *p = mp->ptr;
+  rvcl_map_add(m, mp);
+  *row_pitch = hrow;
+  if (slice_pitch) *slice_pitch = t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || layered_1d ? hslice : 0;
+  return p;
+}
+
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem m, cl_bool blocking, cl_map_flags flags,
                                                  const size_t *origin, const size_t *region, size_t *row_pitch,
                                                  size_t *slice_pitch, cl_uint n, const cl_event *list, cl_event *out,
@@ -562,6 +612,8 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem m, c
     return NULL;
   }
   const rvcl_image_t *im = m->image;
+  if (im->host_ptr) return map_host_ptr(fn, q, m, blocking, flags, origin, region, row_pitch, slice_pitch, n, list,
+                                        out, err);
   rvcl_box_t b = image_box(im, origin);
   size_t first = b.origin[2] * im->slice_pitch + b.origin[1] * im->row_pitch + b.origin[0];
   size_t size = (region[2] - 1) * im->slice_pitch + (region[1] - 1) * im->row_pitch + region[0] * im->elem_size;

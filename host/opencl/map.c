@@ -1,5 +1,6 @@
 /* Map and unmap. A buffer made with CL_MEM_USE_HOST_PTR maps at its host
- * pointer (read into it at map, written back at unmap); any other buffer
+ * pointer (read into it at map, written back at unmap; an image's region
+ * the same, in host_ptr's layout: image.c); any other buffer
  * maps zero-copy through rvhal_mem_map (the device's RAM is shared with
  * this process), or, on a device the host cannot map, through a host copy. */
 #include <stdlib.h>
@@ -29,29 +30,37 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, 
   return rvcl_map_range(fn, CL_COMMAND_MAP_BUFFER, q, m, blocking, flags, offset, size, n, list, out, err);
 }
 
+cl_int rvcl_map_check(const char *fn, cl_command_queue q, cl_mem m, cl_map_flags flags) {
+  cl_context c = q->context;
+  if (m->context != c)
+    return rvcl_fail(c, fn, CL_INVALID_CONTEXT, "the memory object belongs to another context than the queue");
+  if ((flags & ~(cl_map_flags)(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) ||
+      ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))))
+    return rvcl_fail(c, fn, CL_INVALID_VALUE, "map_flags 0x%llx", (unsigned long long)flags);
+  if (((flags & CL_MAP_READ) && (m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) ||
+      ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+       (m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))))
+    return rvcl_fail(c, fn, CL_INVALID_OPERATION, "map_flags 0x%llx on a memory object made with flags 0x%llx",
+                     (unsigned long long)flags, (unsigned long long)m->flags);
+  return CL_SUCCESS;
+}
+
+void rvcl_map_add(cl_mem m, rvcl_mapping_t *mp) {
+  pthread_mutex_lock(&m->lock);
+  mp->next = m->maps;
+  m->maps = mp;
+  m->map_count++;
+  pthread_mutex_unlock(&m->lock);
+}
+
 void *rvcl_map_range(const char *fn, cl_command_type type, cl_command_queue q, cl_mem m, cl_bool blocking,
                      cl_map_flags flags, size_t offset, size_t size, cl_uint n, const cl_event *list, cl_event *out,
                      cl_int *err) {
   cl_context c = q->context;
-  if (m->context != c) {
-    *err = rvcl_fail(c, fn, CL_INVALID_CONTEXT, "the buffer belongs to another context than the queue");
-    return NULL;
-  }
-  if ((flags & ~(cl_map_flags)(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) ||
-      ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))) {
-    *err = rvcl_fail(c, fn, CL_INVALID_VALUE, "map_flags 0x%llx", (unsigned long long)flags);
-    return NULL;
-  }
+  if ((*err = rvcl_map_check(fn, q, m, flags)) != CL_SUCCESS) return NULL;
   if ((*err = rvcl_mem_range(fn, m, offset, size)) != CL_SUCCESS) return NULL;
   if (size == 0) {
     *err = rvcl_fail(c, fn, CL_INVALID_VALUE, "size is 0");
-    return NULL;
-  }
-  if (((flags & CL_MAP_READ) && (m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) ||
-      ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-       (m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))) {
-    *err = rvcl_fail(c, fn, CL_INVALID_OPERATION, "map_flags 0x%llx on a memory object made with flags 0x%llx",
-                     (unsigned long long)flags, (unsigned long long)m->flags);
     return NULL;
   }
   hal_addr_t addr = 0;
@@ -94,11 +103,7 @@ void *rvcl_map_range(const char *fn, cl_command_type type, cl_command_queue q, c
     *err = rvcl_enqueue_done(q, fn, type, st, NULL, CL_FALSE, NULL);
     return NULL;
   }
-  pthread_mutex_lock(&m->lock);
-  mp->next = m->maps;
-  m->maps = mp;
-  m->map_count++;
-  pthread_mutex_unlock(&m->lock);
+  rvcl_map_add(m, mp);
   void *ptr = mp->ptr;
   *err = rvcl_enqueue_done(q, fn, type, RVHAL_OK, ev, blocking, out);
   return *err == CL_SUCCESS ? ptr : NULL;
@@ -123,6 +128,16 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_m
   }
   pthread_mutex_unlock(&m->lock);
   if (!mp) return rvcl_fail(q->context, fn, CL_INVALID_VALUE, "%p was not returned by mapping this buffer", ptr);
+  if (mp->boxed) { /* a CL_MEM_USE_HOST_PTR image's region: its rows go back in the image's layout */
+    rvcl_mapping_t b = *mp;
+    free(mp);
+    if (b.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
+      return rvcl_enqueue_box(fn, CL_COMMAND_UNMAP_MEM_OBJECT, RVCL_BOX_WRITE, q, m, &b.dev_box, NULL, b.ptr,
+                              &b.host_box, b.region, NULL, CL_FALSE, n, list, out);
+    rvhal_event_t *ev = NULL;
+    int st = rvhal_enqueue_marker(q->q, &deps, out ? &ev : NULL);
+    return rvcl_enqueue_done(q, fn, CL_COMMAND_UNMAP_MEM_OBJECT, st, ev, CL_FALSE, out);
+  }
   rvhal_event_t *ev = NULL;
   int st;
   hal_addr_t addr = 0;

@@ -6,7 +6,8 @@
  * values worked out by hand; 1D, 3D and array images; 1D buffer images
  * (the buffer's bytes, through kernels and host commands); read_write
  * images (a work-item reads, writes and reads back its own pixel); copies,
- * fills and maps of regions; the error codes of bad input. */
+ * fills and maps of regions (a CL_MEM_USE_HOST_PTR image's at host_ptr);
+ * the error codes of bad input. */
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS /* clCreateImage2D, tested too */
 #include <math.h>
 
@@ -633,6 +634,70 @@ static void transfers(cl_test_env_t *env, cl_command_queue q) {
   clReleaseMemObject(buf), clReleaseMemObject(a), clReleaseMemObject(b);
 }
 
+/* A CL_MEM_USE_HOST_PTR image maps at host_ptr, in its layout (a padded
+ * row pitch; a 3D image's slices and a 1D array's layers): the pointer the
+ * CTS's mem_host_flags checks, the device's bytes read into it at map, the
+ * host's written back at unmap, and a write-invalidate map that reads
+ * nothing. */
+static void host_ptr_maps(cl_test_env_t *env, cl_command_queue q) {
+  cl_int err;
+  const size_t w = 5, h = 3, dep = 2, hrow = 7 * 4, hslice = hrow * (h + 1); /* padded: 2 pixels, 1 row */
+  uint32_t host[7 * 4 * 2];
+  for (size_t i = 0; i < sizeof host / 4; i++) host[i] = 0xD0000000u | (uint32_t)i;
+  cl_image_format f = {CL_R, CL_UNSIGNED_INT32};
+  cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = w, .image_height = h, .image_depth = dep,
+                     .image_row_pitch = hrow, .image_slice_pitch = hslice};
+  cl_mem im = clCreateImage(env->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, &f, &d, host, &err);
+  CHECK_CL(err);
+  if (err != CL_SUCCESS) return;
+  /* the device's copy changes (a write through the API), then a map reads it into host_ptr */
+  uint32_t v[2] = {111, 222};
+  size_t at[3] = {3, 2, 1}, two[3] = {2, 1, 1};
+  CHECK_CL(clEnqueueWriteImage(q, im, CL_TRUE, at, two, 0, 0, v, 0, NULL, NULL));
+  size_t rp = 0, sp = 0, o[3] = {1, 1, 1}, r[3] = {4, 2, 1};
+  uint8_t *m = clEnqueueMapImage(q, im, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, o, r, &rp, &sp, 0, NULL, NULL, &err);
+  CHECK_CL(err);
+  uint8_t *want = (uint8_t *)host + hslice + hrow + 4;
+  CHECK_MSG(m == want, "mapped at %p, host_ptr's pixel (1, 1, 1) is %p", (void *)m, (void *)want);
+  CHECK_MSG(rp == hrow && sp == hslice, "pitches %zu / %zu, host_ptr's %zu / %zu", rp, sp, hrow, hslice);
+  if (m == want) {
+    uint32_t *row2 = (uint32_t *)(m + rp); /* pixels (1..4, 2, 1) */
+    CHECK_MSG(row2[2] == 111 && row2[3] == 222, "the device's pixels read into host_ptr: %u %u", row2[2], row2[3]);
+    row2[0] = 777; /* (1, 2, 1) */
+    CHECK_CL(clEnqueueUnmapMemObject(q, im, m, 0, NULL, NULL));
+    uint32_t back = 0;
+    size_t p121[3] = {1, 2, 1}, one[3] = {1, 1, 1};
+    CHECK_CL(clEnqueueReadImage(q, im, CL_TRUE, p121, one, 0, 0, &back, 0, NULL, NULL));
+    CHECK_MSG(back == 777, "the write through host_ptr reached the image: %u", back);
+  }
+  /* a write-invalidate map reads nothing into host_ptr */
+  host[0] = 0xABCDu;
+  size_t o0[3] = {0, 0, 0}, px[3] = {1, 1, 1};
+  m = clEnqueueMapImage(q, im, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, o0, px, &rp, &sp, 0, NULL, NULL, &err);
+  CHECK_CL(err);
+  CHECK(m == (uint8_t *)host && host[0] == 0xABCDu);
+  if (m) CHECK_CL(clEnqueueUnmapMemObject(q, im, m, 0, NULL, NULL));
+  uint32_t first = 0;
+  CHECK_CL(clEnqueueReadImage(q, im, CL_TRUE, o0, px, 0, 0, &first, 0, NULL, NULL));
+  CHECK_MSG(first == 0xABCDu, "pixel (0, 0, 0) after a write-invalidate map: 0x%x", first);
+  clReleaseMemObject(im);
+
+  /* a 1D array: layer y is hslice bytes into host_ptr */
+  uint32_t layers[3 * 6];
+  for (size_t i = 0; i < 18; i++) layers[i] = (uint32_t)i;
+  cl_image_desc da = {.image_type = CL_MEM_OBJECT_IMAGE1D_ARRAY, .image_width = 4, .image_array_size = 3, .image_row_pitch = 6 * 4,
+                      .image_slice_pitch = 6 * 4};
+  cl_mem arr = clCreateImage(env->context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, &f, &da, layers, &err);
+  CHECK_CL(err);
+  size_t lo[3] = {1, 2, 0}, lr[3] = {2, 1, 1};
+  m = clEnqueueMapImage(q, arr, CL_TRUE, CL_MAP_READ, lo, lr, &rp, &sp, 0, NULL, NULL, &err);
+  CHECK_CL(err);
+  CHECK_MSG(m == (uint8_t *)&layers[2 * 6 + 1] && sp == 6 * 4, "1D array mapped at %p (want %p), slice pitch %zu",
+            (void *)m, (void *)&layers[13], sp);
+  if (m) CHECK_CL(clEnqueueUnmapMemObject(q, arr, m, 0, NULL, NULL));
+  clReleaseMemObject(arr);
+}
+
 /* ---- 1D buffer images ---------------------------------------------------- */
 
 static const char *buffer_image_src =
@@ -981,6 +1046,7 @@ int main(int argc, char **argv) {
   samplers(&env, q);
   dims(&env, q);
   transfers(&env, q);
+  host_ptr_maps(&env, q);
   buffer_images(&env, q);
   read_write_images(&env, q);
   clReleaseCommandQueue(q);
