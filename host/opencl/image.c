@@ -592,7 +592,8 @@ static void *map_host_ptr(const char *fn, cl_command_queue q, cl_mem m, cl_bool 
   void *p = mp->ptr;
   rvcl_map_add(m, mp);
   *row_pitch = hrow;
-  if (slice_pitch) *slice_pitch = t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || layered_1d ? hslice : 0;
+  int has_slices = t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || layered_1d;
+  if (slice_pitch) *slice_pitch = has_slices ? hslice : 0;
   return p;
 }
 
