@@ -129,9 +129,11 @@ typedef struct rvcl_mapping {
  * parent and origin as a sub-buffer's) with its descriptor apart. */
 typedef struct rvcl_image {
   cl_image_format format;
-  cl_image_desc desc;              /* as created; image_row_pitch/image_slice_pitch those of host_ptr */
+  cl_image_desc desc;              /* as created */
   size_t elem_size;                /* bytes of a pixel */
   size_t row_pitch, slice_pitch;   /* of the device's copy */
+  size_t host_row_pitch;           /* host_ptr's (packed where desc gave 0); a 1D array's */
+  size_t host_slice_pitch;         /*   layers are host_slice_pitch apart */
   size_t data_offset;              /* bytes from the allocation's start to pixel 0: RVHAL_IMAGE_DATA_OFFSET, or 0 */
   void *host_ptr;                  /* CL_MEM_USE_HOST_PTR's (copied at creation, as buffers' are) */
   struct _cl_mem *buffer;          /* 1D buffer images: the buffer as given (retained); NULL otherwise */

@@ -265,8 +265,8 @@ static cl_mem create_image(const char *fn, cl_context c, const cl_mem_properties
     free(im);
     return NULL;
   }
-  im->desc.image_row_pitch = host_ptr ? hrow : 0;
-  im->desc.image_slice_pitch = host_ptr && has_slices ? hslice : 0;
+  im->host_row_pitch = hrow;
+  im->host_slice_pitch = hslice;
   uint64_t pixels = (uint64_t)im->row_pitch * e[1] * e[2];
   uint64_t total = RVHAL_IMAGE_DATA_OFFSET + pixels;
   for (cl_uint i = 0; i < c->num_devices; i++)
@@ -556,11 +556,7 @@ static void *map_host_ptr(const char *fn, cl_command_queue q, cl_mem m, cl_bool 
   if ((*err = rvcl_map_check(fn, q, m, flags)) != CL_SUCCESS) return NULL;
   cl_mem_object_type t = m->type;
   int layered_1d = t == CL_MEM_OBJECT_IMAGE1D_ARRAY;
-  /* host_ptr's pitches (image.c keeps them in desc); packed where 0 */
-  size_t hrow = im->desc.image_row_pitch ? im->desc.image_row_pitch : im->row_pitch;
-  size_t hslice = im->desc.image_slice_pitch ? im->desc.image_slice_pitch
-                  : layered_1d                ? hrow
-                                              : hrow * (t == CL_MEM_OBJECT_IMAGE1D ? 1 : im->desc.image_height);
+  size_t hrow = im->host_row_pitch, hslice = im->host_slice_pitch;
   rvcl_mapping_t *mp = calloc(1, sizeof *mp);
   if (!mp) {
     *err = CL_OUT_OF_HOST_MEMORY;
