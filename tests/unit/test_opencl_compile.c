@@ -304,6 +304,23 @@ int main(void) {
     free(log);
     log = NULL;
   }
+  /* More functions than the rewrite holds (4096), none of them reached:
+   * the build drops them and tries again, and succeeds. */
+  {
+    enum { NF = 4200 };
+    static char helpers[NF * 48 + 128];
+    size_t at = 0;
+    for (int i = 0; i < NF; i++)
+      at += (size_t)snprintf(helpers + at, sizeof helpers - at, "int h%d(int x) { return x + %d; }\n", i, i);
+    snprintf(helpers + at, sizeof helpers - at, "__kernel void k(__global int *p) { p[0] = 3; }\n");
+    rvhal_opencl_compile_desc_t hd = {helpers, 0, "helpers.cl", NULL, 64, NULL};
+    CHECK_MSG(rvhal_opencl_compile(&hd, &elf, &size, &log) == RVHAL_OK, "4200 unreached helpers: %s\n%s",
+              rvhal_last_error(), log ? log : "");
+    free(elf);
+    elf = NULL;
+    free(log);
+    log = NULL;
+  }
   /* No __kernel at all. */
   rvhal_opencl_compile_desc_t none = {"int f(int x) { return x; }\n", 0, NULL, NULL, 64, NULL};
   CHECK_EQ_U64(rvhal_opencl_compile(&none, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_BUILD_FAILED);

@@ -37,5 +37,7 @@ target_compile_definitions(test_program_info PRIVATE
   RVHAL_EXAMPLE_KERNEL_DIR_RV64="${RVHAL_DEVICE_DIR_RV64}/kernels")
 # rvhal_opencl_compile and the OpenCL C kernel metadata (needs clang-16 and
 # the built kernel SDK, no device).
+# The passes over LLVM IR text between the LLVM tools (no LLVM needed).
+rvhal_unit_test(test_ir_text)
 rvhal_unit_test(test_opencl_compile)
 target_compile_definitions(test_opencl_compile PRIVATE RVHAL_TEST_OPENCL_DIR="${RVHAL_SOURCE_DIR}/tests/opencl")

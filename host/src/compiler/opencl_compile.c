@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "base/internal.h"
+#include "compiler/ir_text.h"
 #include "compiler/opencl_ir.h"
 #include "compiler/opencl_sdk.h"
 #include "compiler/text_buf.h"
@@ -135,10 +136,9 @@ static int write_file(const char *path, const char *a, size_t na, const char *b,
 }
 
 /* The files a build writes in its directory, by role. */
-enum { SRC, PROG_LL, KERN_LL, KERN_LIB, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ, ELF, LOG, TRACE, NUM_FILES };
-static const char *const build_files[NUM_FILES] = {"src.cl",   "prog.ll",   "kern.ll", "kernlib.ll", "entry.c",
-                                                   "entry.ll", "linked.bc", "opt.ll",  "prog.o",     "prog.elf",
-                                                   "log",      "trace"};
+enum { SRC, PROG_LL, KERN_LL, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ, ELF, LOG, TRACE, NUM_FILES };
+static const char *const build_files[NUM_FILES] = {"src.cl", "prog.ll", "kern.ll", "entry.c",  "entry.ll", "linked.ll",
+                                                   "opt.ll", "prog.o",  "prog.elf", "log",     "trace"};
 
 static void remove_tree(const char *dir) {
   char p[PATH_MAX + 16];
@@ -149,57 +149,48 @@ static void remove_tree(const char *dir) {
   rmdir(dir);
 }
 
-/* Removes the llvm.assume calls (`call` or `tail call`) from the optimized
- * module at path. They did their work in opt (the SDK's row loop states
- * that no global id reaches 2^32, rvhal_row_, which removes a uint id's
- * zero-extension); left in, their operands (and the conditions they test,
- * which dce then removes) stay live into loop strength reduction, which
- * then keeps one more induction variable: one instruction per work-item of
- * a vector add. */
-static int drop_assumes(const char *path) {
+/* The optimized module at path without its llvm.assume calls. They did
+ * their work in opt (the SDK's row loop states that no global id reaches
+ * 2^32, rvhal_row_, which removes a uint id's zero-extension); left in,
+ * their operands (and the conditions they test) stay live into loop
+ * strength reduction, which then keeps one more induction variable: one
+ * instruction per work-item of a vector add. *out_needs_dce: a condition
+ * ir_text.c could not make dead by itself is left for opt's dce. */
+static int drop_assumes(const char *path, int *out_needs_dce) {
   size_t n = 0;
   char *ir = read_file(path, &n);
   if (!ir) return rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read %s", path);
-  size_t w = 0;
-  for (size_t r = 0; r < n;) {
-    const char *nl = memchr(ir + r, '\n', n - r);
-    size_t len = nl ? (size_t)(nl - (ir + r)) + 1 : n - r;
-    const char *call = memmem(ir + r, len, "call void @llvm.assume(", 23);
-    int drop = call && (size_t)(call - (ir + r)) < len;
-    const char *c = ir + r;
-    while (c < call && (*c == ' ' || *c == '\t')) c++;
-    if (drop && call - c == 5 && !memcmp(c, "tail ", 5)) c += 5;
-    drop = drop && c == call;
-    if (!drop) memmove(ir + w, ir + r, len), w += len;
-    r += len;
-  }
-  int rc = write_file(path, ir, w, NULL, 0) ? rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot write %s", path) : 0;
+  text_buf_t out = {0};
+  int rc = rvhal_ir_drop_assumes(ir, n, &out, out_needs_dce) ? rvhal_error(RVHAL_HOST_IO, "out of host memory")
+           : write_file(path, out.data ? out.data : "", out.len, NULL, 0)
+               ? rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot write %s", path)
+               : RVHAL_OK;
+  free(out.data);
   free(ir);
   return rc;
 }
 
 /* A kernel's entry is its own name: a function of that name which the
- * built-in library's code linked into the program calls (picolibc's sinf,
- * which sin() calls) would be bound to the entry when the entries are
- * linked in. `ir` is the program's module with the library linked in and
- * not yet the entries: the kernels are __rvhal_clk_NAME there, so a
- * declaration of NAME is such a call. */
-static int library_name_clash(const char *ir, const cl_program_ir_t *prog, const char *name) {
-  for (const char *l = ir; *l;) {
-    const char *nl = strchr(l, '\n');
-    size_t len = nl ? (size_t)(nl - l) : strlen(l);
-    const char *at = len > 8 && !strncmp(l, "declare ", 8) ? memchr(l, '@', len) : NULL;
-    if (at) {
-      const char *e = at + 1;
-      while (e < l + len && *e != '(') e++;
-      for (uint32_t i = 0; i < prog->num_kernels; i++)
-        if ((size_t)(e - at - 1) == strlen(prog->kernels[i].name) && !strncmp(at + 1, prog->kernels[i].name, e - at - 1))
-          return rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: kernel name '%s' is a function the OpenCL C "
-                             "built-in library calls: rename the kernel", name, prog->kernels[i].name);
-    }
-    l += len + (nl != NULL);
+ * built-in library's code linked into the program calls (picolibc's asin,
+ * which asinpi calls) is bound to the entry when the modules are linked.
+ * Nothing else calls an entry (the firmware does), so any reference to one
+ * in the linked module at path is such a call. */
+static int library_name_clash(const char *path, const cl_program_ir_t *prog, const char *name) {
+  char *ir = read_file(path, NULL);
+  const char **names = calloc(prog->num_kernels, sizeof *names);
+  long hit = -2;
+  if (ir && names) {
+    for (uint32_t i = 0; i < prog->num_kernels; i++) names[i] = prog->kernels[i].name;
+    hit = rvhal_ir_first_referenced(ir, names, prog->num_kernels);
   }
-  return RVHAL_OK;
+  int rc = !ir      ? rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read %s", path)
+           : hit == -2 ? rvhal_error(RVHAL_HOST_IO, "out of host memory")
+           : hit >= 0  ? rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: kernel name '%s' is a function the "
+                                    "OpenCL C built-in library calls: rename the kernel", name, names[hit])
+                       : RVHAL_OK;
+  free(names);
+  free(ir);
+  return rc;
 }
 
 /* clBuildProgram options (and rvhal cc's) into clang arguments. */
@@ -522,21 +513,26 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   }
   if ((rc = step(&a, log_path, out_log, "failed to compile (clang's diagnostics are in the log)", name))) goto done;
 
-  /* 2. Code no kernel reaches dropped (everything but the kernels internal,
-   * then unused definitions and declarations removed), so that an unused
-   * helper calling what rvhal refuses (read_imagef) fails no build; then
-   * the rewrite and the entries. */
+  /* 2. The rewrite and the entries. What the rewrite refuses counts only
+   * where a kernel reaches it (opencl_ir.c); should it fail anyway, it is
+   * tried once more on the module without the code no kernel reaches
+   * (everything but the kernels internal, then unused definitions and
+   * declarations removed), so that code no kernel calls fails no build.
+   * Only then: an opt run is a tenth of a small program's build. */
   if (!(ir = read_file(path[PROG_LL], NULL))) {
     rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read clang's IR");
     goto done;
   }
-  {
+  char err[512] = "";
+  rc = rvhal_cl_ir_rewrite(ir, word, &prog, err, sizeof err);
+  if (rc == RVHAL_BUILD_FAILED) {
     char *kernels = rvhal_cl_ir_kernel_list(ir);
     if (!kernels) {
       rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
       goto done;
     }
-    if (*kernels) {
+    const int drop = *kernels;
+    if (drop) {
       av_add(&a, sdk.opt);
       av_add(&a, "-passes=internalize,globaldce");
       av_addf(&a, "-internalize-public-api-list=%s", kernels);
@@ -545,7 +541,6 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
       av_add(&a, "-o");
       av_add(&a, path[PROG_LL]);
     }
-    const int drop = *kernels;
     free(kernels);
     if (drop) {
       if ((rc = step(&a, log_path, out_log, "dropping the code no kernel reaches failed (see the log)", name))) goto done;
@@ -554,10 +549,11 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
         rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read the IR opt wrote");
         goto done;
       }
+      err[0] = '\0';
+      rc = rvhal_cl_ir_rewrite(ir, word, &prog, err, sizeof err);
     }
   }
-  char err[512] = "";
-  if ((rc = rvhal_cl_ir_rewrite(ir, word, &prog, err, sizeof err))) {
+  if (rc) {
     char *log = NULL;
     if (asprintf(&log, "%s: %s\n", name, err) < 0) log = NULL;
     if (out_log) *out_log = log;
@@ -597,33 +593,21 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, path[ENTRY_LL]);
   if ((rc = step(&a, log_path, out_log, "its generated entries did not compile (see the log)", name))) goto done;
 
-  /* 4. One module: the program with the built-ins it calls (from the
-   * library's bitcode, as libclc is linked), so that they inline; then the
-   * entries; everything but the entries internal, then -O2. */
+  /* 4. One module: the entries, then what they reach of the program, then
+   * the built-ins that calls (from the library's bitcode, as libclc is
+   * linked), so that they inline (--only-needed applies to the files after
+   * the first); everything but the entries internal, then -O2. */
   av_add(&a, sdk.llvm_link);
   av_add(&a, "-S");
-  av_add(&a, "--only-needed"); /* applies to the files after the first: the library */
+  av_add(&a, "--only-needed");
+  av_add(&a, path[ENTRY_LL]);
   av_add(&a, path[KERN_LL]);
   av_add(&a, sdk.opencl_bc);
   av_add(&a, "-o");
-  av_add(&a, path[KERN_LIB]);
-  if ((rc = step(&a, log_path, out_log, "linking the built-in library failed (see the log)", name))) goto done;
-  {
-    char *kl = read_file(path[KERN_LIB], NULL);
-    if (!kl) {
-      rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read %s", path[KERN_LIB]);
-      goto done;
-    }
-    rc = library_name_clash(kl, &prog, name);
-    free(kl);
-    if (rc) goto done;
-  }
-  av_add(&a, sdk.llvm_link);
-  av_add(&a, path[KERN_LIB]);
-  av_add(&a, path[ENTRY_LL]);
-  av_add(&a, "-o");
   av_add(&a, path[LINKED]);
-  if ((rc = step(&a, log_path, out_log, "linking its IR failed (see the log)", name))) goto done;
+  if ((rc = step(&a, log_path, out_log, "linking its IR with the built-in library failed (see the log)", name)))
+    goto done;
+  if ((rc = library_name_clash(path[LINKED], &prog, name))) goto done;
   text_buf_t keep = {0};
   for (uint32_t i = 0; i < prog.num_kernels; i++) {
     const char *k = prog.kernels[i].name;
@@ -644,14 +628,17 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   av_add(&a, "-o");
   av_add(&a, path[OPT]);
   if ((rc = step(&a, log_path, out_log, "optimizing it failed (see the log)", name))) goto done;
-  if ((rc = drop_assumes(path[OPT]))) goto done;
-  av_add(&a, sdk.opt); /* the conditions the assumes tested, now dead */
-  av_add(&a, "-passes=dce");
-  av_add(&a, "-S");
-  av_add(&a, path[OPT]);
-  av_add(&a, "-o");
-  av_add(&a, path[OPT]);
-  if ((rc = step(&a, log_path, out_log, "optimizing it failed (see the log)", name))) goto done;
+  int needs_dce = 0;
+  if ((rc = drop_assumes(path[OPT], &needs_dce))) goto done;
+  if (needs_dce) {
+    av_add(&a, sdk.opt); /* the conditions the assumes tested, now dead */
+    av_add(&a, "-passes=dce");
+    av_add(&a, "-S");
+    av_add(&a, path[OPT]);
+    av_add(&a, "-o");
+    av_add(&a, path[OPT]);
+    if ((rc = step(&a, log_path, out_log, "optimizing it failed (see the log)", name))) goto done;
+  }
 
   /* 5. Code generation. */
   av_add(&a, sdk.llc);
