@@ -50,6 +50,9 @@ void bench_gdb(const char *kernel_dir, int runs);
 /* OpenCL C beside the C SDK; cl_elf: bench_opencl.cl built by rvhal cc. */
 void bench_opencl(const char *kernel_dir, const char *cl_elf, int runs);
 
+/* OpenCL C builds (rvhal_opencl_compile); src_dir: bench/'s sources. */
+void bench_compile(const char *src_dir, int runs);
+
 /* The OpenCL platform against the C API (bench_icd.c). */
 void bench_icd(const char *kernel_dir, int launches, uint32_t harts);
 #endif /* RVHAL_BENCH_H */

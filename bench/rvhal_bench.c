@@ -271,10 +271,10 @@ static void print_host(void) {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: rvhal-bench [options] [launch] [create] [transfer] [overhead] [vadd] [teams] [queue] [counters]\n"
-          "                   [peers] [gdb] [opencl] [icd] [rvv]\n"
+          "                   [peers] [gdb] [opencl] [icd] [rvv] [compile]\n"
           "Prints rvhal's performance figures (all sections but peers by default).\n\n"
           "  -r, --runs N       repetitions per figure (default 1000; create and transfer use at most 100,\n"
-          "                     vadd, counters and peers at most 5, teams at most 7)\n"
+          "                     vadd, counters, peers and compile at most 5, teams at most 7)\n"
           "  -l, --launches N   empty launches the launch figures take (default 10000)\n"
           "  -n, --harts N      harts of the device (default 4)\n"
           "  -d, --device D     device index or name (default 0; see `rvhal info`); its kernel set unless -k\n"
@@ -338,7 +338,7 @@ int main(int argc, char **argv) {
   print_host();
   static const char *const sections[] = {"launch", "create",   "transfer", "overhead", "vadd",
                                          "teams",  "queue",    "counters", "peers",    "gdb", "opencl",
-                                         "icd",    "rvv"};
+                                         "icd",    "rvv",      "compile"};
   const size_t nsections = sizeof sections / sizeof *sections;
   for (int i = optind; i < argc; i++) {
     size_t k = 0;
@@ -385,6 +385,7 @@ int main(int argc, char **argv) {
 #endif
       break;
     case 12: bench_rvv(kernel_dir, runs); break;
+    case 13: bench_compile(RVHAL_BENCH_SOURCE_DIR, runs); break;
     }
     fflush(stdout);
   }
