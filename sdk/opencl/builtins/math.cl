@@ -156,6 +156,7 @@ _CLC_INL double __clc_rsqrt(double x) { return 1.0 / __builtin_sqrt(x); }
 
 _CLC_INL double __clc_powr(double x, double y) {
   if (x < 0.0 || __builtin_isnan(x) || __builtin_isnan(y)) return __builtin_nan("");
+  x = x == 0.0 ? 0.0 : x; /* -0 is +0 here: powr(-0, -1) is +inf and powr(-0, 1) is +0, where pow keeps the sign */
   if ((x == 0.0 || __builtin_isinf(x)) && y == 0.0) return __builtin_nan("");
   if (x == 1.0 && __builtin_isinf(y)) return __builtin_nan("");
   return __clc_libm_pow(x, y);
