@@ -75,6 +75,18 @@ static void assume_left_to_dce(void) {
               "%s: the assume is dropped and nothing else is changed:\n%s", cases[i].what, out);
     free(out);
   }
+  /* Two conditions sharing an operand nothing else uses: once both are
+   * made dead the operand is dead too, which is dce's to remove. */
+  {
+    int dce;
+    char *out = drop("define void @k(i64 %0) {\n  %2 = add i64 %0, 1\n  %3 = icmp ult i64 %2, 9\n"
+                     "  call void @llvm.assume(i1 %3)\n  %5 = icmp ugt i64 %2, 1\n  call void @llvm.assume(i1 %5)\n"
+                     "  %6 = add i64 %0, 2\n  ret void\n}\n",
+                     &dce);
+    CHECK_MSG(dce == 1, "two conditions sharing an otherwise unused operand: needs_dce %d", dce);
+    CHECK_MSG(!strstr(out, "llvm.assume("), "the assumes are dropped:\n%s", out);
+    free(out);
+  }
   /* No assume: the text as it was. */
   const char *plain = "; ModuleID = 'x'\ndefine i32 @f(i32 %0) {\n  ret i32 %0\n}\n@g = global i32 0\n";
   int dce;

@@ -63,11 +63,12 @@ static int assume_call(const char *ir, line_t *l) {
   return 1;
 }
 
-/* Uses of v in the function's lines [0..n) that are not dropped. */
+/* Uses of v in the function's lines [0..n) that stay: not dropped, and not
+ * conditions already given constant operands (their text still names theirs). */
 static size_t live_uses(const char *ir, const line_t *lines, size_t n, const char *v, size_t vl, size_t except) {
   size_t k = 0;
   for (size_t i = 0; i < n; i++)
-    if (!lines[i].drop && i != except) k += count_uses(ir, lines[i].start, lines[i].end, v, vl);
+    if (!lines[i].drop && !lines[i].neutral && i != except) k += count_uses(ir, lines[i].start, lines[i].end, v, vl);
   return k;
 }
 
