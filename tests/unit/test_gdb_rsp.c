@@ -413,6 +413,22 @@ static void test_timeout_rule(void) {
   CHECK_OK(rvhal_rsp_write_mem(r, s.base, w, sizeof w)); /* the first at the assumed rate, then the learned */
   CHECK(!memcmp(s.mem, w, sizeof w));
   CHECK_MSG(r->link_bps > 2000 && r->link_bps < 7500, "learned %.0f bytes/s", r->link_bps);
+  /* the stub's own answers say nothing of the link: a target description
+   * of 3 KiB, answered at once (as OpenOCD does), leaves the rate learned
+   * from memory as it was (it had taught Spike's link tens of MB/s) */
+  static char xml[4096];
+  int at = snprintf(xml, sizeof xml, "<?xml version=\"1.0\"?><target><feature name=\"org.gnu.gdb.riscv.csr\">");
+  for (int i = 0; i < 70; i++)
+    at += snprintf(xml + at, sizeof xml - (size_t)at, "<reg name=\"csr%d\" bitsize=\"64\" regnum=\"%d\"/>", i, 100 + i);
+  snprintf(xml + at, sizeof xml - (size_t)at, "</feature></target>");
+  CHECK(strlen(xml) > 3 * RVHAL_RSP_RATE_MIN_BYTES && strlen(xml) < s.packet_size - 8);
+  s.target_xml = xml;
+  const double learned = r->link_bps;
+  unsigned regnum = 0;
+  CHECK_OK(rvhal_rsp_find_register(r, "csr69", &regnum));
+  CHECK_EQ_U64(regnum, 169);
+  CHECK_MSG(r->link_bps == learned, "learned %.0f bytes/s, then %.0f after the target description", learned,
+            r->link_bps);
   /* a link slower than learned and than the margin: the reply is late,
    * the message says how long it waited and the rate */
   s.x_ms_per_kib = 300;

@@ -37,7 +37,7 @@ typedef struct rvhal_rsp {
   unsigned attached;   /* with multiprocess: bit p set when process p (1..31) is attached */
   size_t packet_size;  /* the stub's PacketSize: the longest packet it takes */
   int timeout_ms;      /* for each reply: the floor (a small packet's wait) */
-  double link_bps;     /* bytes/s the link has moved (learned from large requests; 0: not yet;
+  double link_bps;     /* bytes/s the link has moved (learned from large memory reads and writes; 0: not yet;
                           kept by rvhal_rsp_open: the same link) */
   size_t expect;       /* bytes the request being answered moves (its payload and its reply) */
   uint64_t packets;    /* requests answered (round trips) */
