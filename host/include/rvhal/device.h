@@ -76,9 +76,10 @@ typedef struct rvhal_device_info {
   uint64_t program_store_size;    /* device memory that keeps the loaded programs' copies (RAM/16, at least 1 MiB):
                                      program_load fails with RVHAL_NO_MEMORY when they would exceed it */
   uint64_t link_bytes_per_s;      /* of a created device reached through a debug link (the gdb backend): the
-                                     link's rate measured as it started (bytes over the wire; a read's hex
-                                     reply is twice its data). 0: no link (the host maps device memory) or
-                                     in the catalogue. Tests size their buffers by it. */
+                                     link's rate measured by memory reads and writes as it started (bytes
+                                     over the wire; a read's hex reply is twice its data). 0: no link (the
+                                     host maps device memory) or in the catalogue. Tests size their buffers
+                                     by it. */
 } rvhal_device_info_t;
 
 /* The name of the kernel set a device with this kernel ABI runs
