@@ -212,11 +212,9 @@ static int request_sized(rvhal_rsp_t *r, const char *payload, size_t len, size_t
   return rc;
 }
 
-int rvhal_rsp_request_n(rvhal_rsp_t *r, const char *payload, size_t len) {
-  return request_sized(r, payload, len, 0, 0);
+int rvhal_rsp_request(rvhal_rsp_t *r, const char *payload) {
+  return request_sized(r, payload, strlen(payload), 0, 0);
 }
-
-int rvhal_rsp_request(rvhal_rsp_t *r, const char *payload) { return rvhal_rsp_request_n(r, payload, strlen(payload)); }
 
 /* Replies quoted in messages: short, printable. */
 static const char *quote(rvhal_rsp_t *r) {

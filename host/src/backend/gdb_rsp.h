@@ -75,8 +75,6 @@ double rvhal_rsp_learn_rate(double link_bps, size_t bytes, double seconds);
 int rvhal_rsp_open(rvhal_rsp_t *r, int fd, int timeout_ms);
 /* Sends a packet and reads its reply into r->reply. */
 int rvhal_rsp_request(rvhal_rsp_t *r, const char *payload);
-/* The same for a payload that may hold any byte. */
-int rvhal_rsp_request_n(rvhal_rsp_t *r, const char *payload, size_t len);
 /* Sends a packet whose reply comes later (c: at the next stop). */
 int rvhal_rsp_send(rvhal_rsp_t *r, const char *payload);
 /* \x03, then the stop reply (T/S); W or X (the target exited) is an error. */
