@@ -28,6 +28,7 @@ PACKAGES=(
   "clang:clang"
   "clang-16:clang-16"   # OpenCL C kernels (rvhal cc) and RVV kernels (riscv_vector.h, __riscv_ names): clang 16
   "llvm-16:llvm-link-16"
+  "llvm-16-dev:/usr/lib/llvm-16/include/llvm/Linker/Linker.h" # the OpenCL C compiler's LLVM process (host/src/compiler/llvm_server.cpp)
   "python3-clang-16:/usr/lib/python3/dist-packages/clang/cindex.py" # scripts/opencl_builtin_coverage.py lists opencl-c.h overloads with libclang
   "libc6-dev:/usr/include/stdio.h"
   # The OpenCL platform (host/opencl): the ICD loader and headers, and what tests and compares against it

@@ -41,3 +41,7 @@ target_compile_definitions(test_program_info PRIVATE
 rvhal_unit_test(test_ir_text)
 rvhal_unit_test(test_opencl_compile)
 target_compile_definitions(test_opencl_compile PRIVATE RVHAL_TEST_OPENCL_DIR="${RVHAL_SOURCE_DIR}/tests/opencl")
+rvhal_unit_test(test_llvm_server)
+target_compile_definitions(test_llvm_server PRIVATE RVHAL_TEST_OPENCL_DIR="${RVHAL_SOURCE_DIR}/tests/opencl"
+                           RVHAL_TEST_LLVM_SERVER="${CMAKE_BINARY_DIR}/host/rvhal-llvm-server")
+set_tests_properties(unit.test_llvm_server PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)

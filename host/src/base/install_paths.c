@@ -108,6 +108,25 @@ const char *rvhal_qemu_plugin_path(void) {
   return NULL;
 }
 
+static int is_executable(const char *p) { return access(p, X_OK) == 0; }
+
+/* The OpenCL C compiler's LLVM process (compiler/llvm_server.h) into out:
+ * $RVHAL_LLVM_SERVER (a program; "0": none), the install's, or the build
+ * tree's for a library in it. 0 when there is none. */
+int rvhal_llvm_server_exe(char out[PATH_MAX]) {
+  const char *env = getenv("RVHAL_LLVM_SERVER");
+  out[0] = '\0';
+  if (env && *env) return strcmp(env, "0") && snprintf(out, PATH_MAX, "%s", env) < PATH_MAX;
+  if (from_install(RVHAL_INSTALL_LIB_TO_PLUGIN, RVHAL_INSTALL_BIN_TO_PLUGIN, "rvhal-llvm-server", is_executable, out))
+    return 1;
+#ifdef RVHAL_BUILD_LLVM_SERVER
+  if (in_build_tree() && is_executable(RVHAL_BUILD_LLVM_SERVER))
+    return snprintf(out, PATH_MAX, "%s", RVHAL_BUILD_LLVM_SERVER) < PATH_MAX;
+#endif
+  out[0] = '\0';
+  return 0;
+}
+
 /* A kernel set's SDK (rvhal_kernel_set_name: "rv64", "rv64-lp64"), for the
  * OpenCL C compiler: the directory with librvhal_kernel.a, kernel.ld and
  * librvhal_opencl.a, and the header directories. An install's kernel SDK

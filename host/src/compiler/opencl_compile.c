@@ -31,6 +31,7 @@
 
 #include "base/internal.h"
 #include "compiler/ir_text.h"
+#include "compiler/llvm_server.h"
 #include "compiler/opencl_ir.h"
 #include "compiler/opencl_sdk.h"
 #include "compiler/text_buf.h"
@@ -175,6 +176,11 @@ static int drop_assumes(const char *path, int *out_needs_dce) {
  * which asinpi calls) is bound to the entry when the modules are linked.
  * Nothing else calls an entry (the firmware does), so any reference to one
  * in the linked module at path is such a call. */
+static int clash_error(const char *name, const char *kernel) {
+  return rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: kernel name '%s' is a function the OpenCL C built-in "
+                     "library calls: rename the kernel", name, kernel);
+}
+
 static int library_name_clash(const char *path, const cl_program_ir_t *prog, const char *name) {
   char *ir = read_file(path, NULL);
   const char **names = calloc(prog->num_kernels, sizeof *names);
@@ -185,8 +191,7 @@ static int library_name_clash(const char *path, const cl_program_ir_t *prog, con
   }
   int rc = !ir      ? rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read %s", path)
            : hit == -2 ? rvhal_error(RVHAL_HOST_IO, "out of host memory")
-           : hit >= 0  ? rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: kernel name '%s' is a function the "
-                                    "OpenCL C built-in library calls: rename the kernel", name, names[hit])
+           : hit >= 0  ? clash_error(name, names[hit])
                        : RVHAL_OK;
   free(names);
   free(ir);
@@ -435,9 +440,28 @@ int rvhal_opencl_compile_stamp(const rvhal_opencl_compile_desc_t *desc, uint64_t
   stamp_file(inout_hash, sdk.llvm_link);
   stamp_file(inout_hash, sdk.opt);
   stamp_file(inout_hash, sdk.llc);
+  if (sdk.llvm_server[0]) stamp_file(inout_hash, sdk.llvm_server);
   stamp_file(inout_hash, sdk.gcc);
   stamp_bytes(inout_hash, isa, strlen(isa) + 1);
   return RVHAL_OK;
+}
+
+/* A step in the LLVM process (args[2] its output): 1 when it did it
+ * (reply "ok" and the output written, or "clash NAME"). 0 when the tools
+ * are to do it instead: no server, or it failed ("error", or "ok" with no
+ * output: the tools then give the log its usual diagnostics, the server's
+ * cut off). */
+static int server_step(const rvhal_opencl_sdk_t *sdk, const char *const *args, const char *log_path, char *reply,
+                       size_t reply_size) {
+  struct stat st;
+  off_t before = stat(log_path, &st) == 0 ? st.st_size : 0;
+  if (!rvhal_llvm_server_call(sdk->llvm_server, args, reply, reply_size)) return 0;
+  if (!strncmp(reply, "clash ", 6)) return 1;
+  if (!strcmp(reply, "ok") && stat(args[2], &st) == 0 && st.st_size > 0) return 1;
+  unlink(args[2]);
+  int cut = truncate(log_path, before); /* the tools' diagnostics, not the server's */
+  (void)cut;
+  return 0;
 }
 
 int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf, size_t *out_elf_size,
@@ -596,71 +620,97 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   /* 4. One module: the entries, then what they reach of the program, then
    * the built-ins that calls (from the library's bitcode, as libclc is
    * linked), so that they inline (--only-needed applies to the files after
-   * the first); everything but the entries internal, then -O2. */
-  av_add(&a, sdk.llvm_link);
-  av_add(&a, "-S");
-  av_add(&a, "--only-needed");
-  av_add(&a, path[ENTRY_LL]);
-  av_add(&a, path[KERN_LL]);
-  av_add(&a, sdk.opencl_bc);
-  av_add(&a, "-o");
-  av_add(&a, path[LINKED]);
-  if ((rc = step(&a, log_path, out_log, "linking its IR with the built-in library failed (see the log)", name)))
-    goto done;
-  if ((rc = library_name_clash(path[LINKED], &prog, name))) goto done;
-  text_buf_t keep = {0};
+   * the first); everything but the entries internal, then -O2. In the LLVM
+   * process when there is one (llvm_server.h), else by the tools. */
+  text_buf_t keep = {0}, kernels = {0};
   for (uint32_t i = 0; i < prog.num_kernels; i++) {
     const char *k = prog.kernels[i].name;
     if (tb_printf(&keep, "%s%s,%s" RVHAL_META_SUFFIX ",%s" RVHAL_META_ARGS_SUFFIX ",%s" RVHAL_OPENCL_META_SUFFIX,
-                  i ? "," : "", k, k, k, k)) {
+                  i ? "," : "", k, k, k, k) ||
+        tb_printf(&kernels, "%s%s", i ? "," : "", k)) {
       free(keep.data);
+      free(kernels.data);
       rc = rvhal_error(RVHAL_HOST_IO, "out of host memory");
       goto done;
     }
   }
-  av_add(&a, sdk.opt);
-  av_add(&a, "-passes=internalize,default<O2>");
-  av_addf(&a, "-mattr=%s", mattr);
-  av_addf(&a, "-internalize-public-api-list=%s", keep.data);
-  free(keep.data);
-  av_add(&a, "-S");
-  av_add(&a, path[LINKED]);
-  av_add(&a, "-o");
-  av_add(&a, path[OPT]);
-  if ((rc = step(&a, log_path, out_log, "optimizing it failed (see the log)", name))) goto done;
-  int needs_dce = 0;
-  if ((rc = drop_assumes(path[OPT], &needs_dce))) goto done;
-  if (needs_dce) {
-    av_add(&a, sdk.opt); /* the conditions the assumes tested, now dead */
-    av_add(&a, "-passes=dce");
+  char mattr_opt[160];
+  snprintf(mattr_opt, sizeof mattr_opt, "-mattr=%s", mattr);
+  char reply[256];
+  const char *const link_opt[] = {"link-opt", log_path,      path[OPT],  mattr,       keep.data,
+                                  kernels.data, path[ENTRY_LL], path[KERN_LL], sdk.opencl_bc, NULL};
+  int served = server_step(&sdk, link_opt, log_path, reply, sizeof reply);
+  free(kernels.data);
+  if (served && !strncmp(reply, "clash ", 6)) {
+    free(keep.data);
+    rc = clash_error(name, reply + 6);
+    goto done;
+  }
+  if (!served) {
+    av_add(&a, sdk.llvm_link);
     av_add(&a, "-S");
-    av_add(&a, path[OPT]);
+    av_add(&a, "--only-needed");
+    av_add(&a, path[ENTRY_LL]);
+    av_add(&a, path[KERN_LL]);
+    av_add(&a, sdk.opencl_bc);
+    av_add(&a, "-o");
+    av_add(&a, path[LINKED]);
+    if ((rc = step(&a, log_path, out_log, "linking its IR with the built-in library failed (see the log)", name)) ||
+        (rc = library_name_clash(path[LINKED], &prog, name))) {
+      free(keep.data);
+      goto done;
+    }
+    av_add(&a, sdk.opt);
+    av_add(&a, "-passes=internalize,default<O2>");
+    av_add(&a, mattr_opt);
+    av_addf(&a, "-internalize-public-api-list=%s", keep.data);
+    av_add(&a, "-S");
+    av_add(&a, path[LINKED]);
     av_add(&a, "-o");
     av_add(&a, path[OPT]);
-    if ((rc = step(&a, log_path, out_log, "optimizing it failed (see the log)", name))) goto done;
+    if ((rc = step(&a, log_path, out_log, "optimizing it failed (see the log)", name))) {
+      free(keep.data);
+      goto done;
+    }
   }
+  free(keep.data);
+  int needs_dce = 0;
+  if ((rc = drop_assumes(path[OPT], &needs_dce))) goto done;
 
-  /* 5. Code generation. */
-  av_add(&a, sdk.llc);
-  av_add(&a, "-O2");
-  av_add(&a, "-filetype=obj");
-  av_add(&a, "-relocation-model=static");
-  av_add(&a, "-code-model=medium");
-  av_addf(&a, "-target-abi=%s", abi);
-  av_addf(&a, "-mattr=%s", mattr);
-  /* Loop strength reduction rewrites a loop's exit test in terms of an
-   * address it steps (LLVM 17's default for RISC-V): matmul's inner loop 7
-   * instructions, as GCC's, instead of 8 with a down-counter. And block
-   * placement weighs a loop's rotations by their taken branches: an
-   * `if (x) atomic_add(...)` in a loop falls through to the latch instead
-   * of jumping back to it, one translation block fewer per iteration in
-   * QEMU (the histogram's merge loop). */
-  av_add(&a, "-lsr-term-fold");
-  av_add(&a, "-force-precise-rotation-cost");
-  av_add(&a, path[OPT]);
-  av_add(&a, "-o");
-  av_add(&a, path[OBJ]);
-  if ((rc = step(&a, log_path, out_log, "code generation failed (see the log)", name))) goto done;
+  /* 5. Code generation (first opt's dce where drop_assumes left a
+   * condition to it). */
+  const char *const codegen[] = {"codegen", log_path, path[OBJ], path[OPT], mattr, abi, needs_dce ? "1" : "0", NULL};
+  if (!server_step(&sdk, codegen, log_path, reply, sizeof reply)) {
+    if (needs_dce) {
+      av_add(&a, sdk.opt); /* the conditions the assumes tested, now dead */
+      av_add(&a, "-passes=dce");
+      av_add(&a, "-S");
+      av_add(&a, path[OPT]);
+      av_add(&a, "-o");
+      av_add(&a, path[OPT]);
+      if ((rc = step(&a, log_path, out_log, "optimizing it failed (see the log)", name))) goto done;
+    }
+    av_add(&a, sdk.llc);
+    av_add(&a, "-O2");
+    av_add(&a, "-filetype=obj");
+    av_add(&a, "-relocation-model=static");
+    av_add(&a, "-code-model=medium");
+    av_addf(&a, "-target-abi=%s", abi);
+    av_add(&a, mattr_opt);
+    /* Loop strength reduction rewrites a loop's exit test in terms of an
+     * address it steps (LLVM 17's default for RISC-V): matmul's inner loop
+     * 7 instructions, as GCC's, instead of 8 with a down-counter. And block
+     * placement weighs a loop's rotations by their taken branches: an
+     * `if (x) atomic_add(...)` in a loop falls through to the latch instead
+     * of jumping back to it, one translation block fewer per iteration in
+     * QEMU (the histogram's merge loop). llvm_server.cpp sets both too. */
+    av_add(&a, "-lsr-term-fold");
+    av_add(&a, "-force-precise-rotation-cost");
+    av_add(&a, path[OPT]);
+    av_add(&a, "-o");
+    av_add(&a, path[OBJ]);
+    if ((rc = step(&a, log_path, out_log, "code generation failed (see the log)", name))) goto done;
+  }
   {
     char *log = read_file(log_path, NULL);
     int too_big = log && strstr(log, "stack frame size") && strstr(log, "exceeds limit");

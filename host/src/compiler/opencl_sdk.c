@@ -83,5 +83,6 @@ int rvhal_opencl_sdk_find(const char *set, rvhal_opencl_sdk_t *o) {
   RVHAL_RETURN_IF_ERROR(readable("OpenCL C built-in library", o->opencl_lib));
   RVHAL_RETURN_IF_ERROR(readable("OpenCL C built-in library (bitcode)", o->opencl_bc));
   RVHAL_RETURN_IF_ERROR(readable("OpenCL entry header", hdr));
+  rvhal_llvm_server_exe(o->llvm_server); /* optional: the tools above do its work without it */
   return RVHAL_OK;
 }

@@ -43,6 +43,7 @@ typedef struct rvhal_opencl_sdk {
   char sdk_include[PATH_MAX], abi_include[PATH_MAX];
   char kernel_lib[PATH_MAX + 32], opencl_lib[PATH_MAX + 32], linker_script[PATH_MAX + 32];
   char opencl_bc[PATH_MAX + 32]; /* the built-in library as bitcode, linked into the program's module */
+  char llvm_server[PATH_MAX];    /* llvm_server.h's program; "" when there is none */
 } rvhal_opencl_sdk_t;
 
 /* The tools and kernel set `set` ("rv64", "rv64-lp64": rvhal_kernel_set_name);
@@ -52,5 +53,8 @@ int rvhal_opencl_sdk_find(const char *set, rvhal_opencl_sdk_t *out);
 /* install_paths.c: RVHAL_OK, or RVHAL_MISSING_TOOL naming what is missing. */
 int rvhal_kernel_sdk_paths(const char *set, char lib_dir[PATH_MAX], char ld_dir[PATH_MAX], char opencl_dir[PATH_MAX],
                            char sdk_inc[PATH_MAX], char abi_inc[PATH_MAX]);
+
+/* install_paths.c: the LLVM process (llvm_server.h) into out; 0 when there is none. */
+int rvhal_llvm_server_exe(char out[PATH_MAX]);
 
 #endif /* RVHAL_OPENCL_SDK_H */
