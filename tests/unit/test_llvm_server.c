@@ -16,21 +16,9 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "read_text.h"
 #include "rvhal/compiler.h"
 #include "rvhal/rvhal.h"
-
-static char *read_text(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  rewind(f);
-  char *b = malloc((size_t)n + 1);
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) b = (free(b), NULL);
-  if (b) b[n] = '\0';
-  fclose(f);
-  return b;
-}
 
 /* Children of this process whose command is the server's (comm holds 15 characters). */
 static int servers_running(void) {

@@ -14,7 +14,9 @@
  *   riscv64-unknown-elf-gcc  link with the OpenCL built-in library (printf),
  *                            the SDK and picolibc at the kernel linker script
  *
- * Every step runs in a private temporary directory removed afterwards. */
+ * llvm-link, opt and llc run in the LLVM process (llvm_server.h) when
+ * there is one, with the same result. Every step runs in a private
+ * temporary directory removed afterwards. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
