@@ -3,8 +3,9 @@
  * the same status, the same ELF byte for byte and the same log (llc's
  * frame-size warnings and spill figures too) with the server as with
  * RVHAL_LLVM_SERVER=0; it runs as a child of the process that compiles;
- * and a server that dies at once, echoes its request or says "ok" without
- * doing the work changes nothing but the time: the tools take over, and
+ * and a server that dies at once, echoes its request, says "ok" without
+ * doing the work or writes into the build's log and dies changes nothing
+ * but the time: the tools take over, and
  * the real server is used again after them.
  * Skipped (77) in a build without the server (no llvm-16-dev). */
 #define _GNU_SOURCE
@@ -123,7 +124,15 @@ int main(void) {
   CHECK(f != NULL);
   if (f) fputs("#!/bin/sh\nwhile :; do printf 'ok\\0'; sleep 1; done\n", f), fclose(f);
   chmod(liar, 0755);
-  const char *const bad[] = {"/bin/true", "/bin/cat", liar};
+  /* One that writes into the build's log (the request's second string) and dies. */
+  char noisy[600];
+  snprintf(noisy, sizeof noisy, "%s/noisy.sh", tmp);
+  f = fopen(noisy, "w");
+  CHECK(f != NULL);
+  if (f) fputs("#!/bin/bash\nread -r -d '' cmd; read -r -d '' log; echo 'noise from a dying server' >> \"$log\"\n", f),
+      fclose(f);
+  chmod(noisy, 0755);
+  const char *const bad[] = {"/bin/true", "/bin/cat", liar, noisy};
   build_t tools = compile(srcs[0], "values.cl", NULL, 64, "0");
   CHECK_OK(tools.status);
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
@@ -141,6 +150,7 @@ int main(void) {
   drop(&again);
   drop(&tools);
   unlink(liar);
+  unlink(noisy);
   for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++) free(srcs[i]);
   CHECK_MSG(rmdir(tmp) == 0, "a build left files in %s", tmp);
   return check_result("unit.test_llvm_server");

@@ -3,13 +3,13 @@
 // start llvm-link, opt and llc (each spends ~20 ms loading libLLVM) nor
 // re-read the built-in library's bitcode. It does what those tools do with
 // the arguments opencl_compile.c gives them, and the same output: the
-// client (llvm_client.c) falls back to the tools without it.
+// client (llvm_server.c) falls back to the tools without it.
 //
 // C++ because LLVM's C API has no "link only what is needed". It is a
 // separate process, not a library in the user's program: an OpenCL program
 // may load another LLVM (POCL's, the ICD's other platforms).
 //
-// Protocol (llvm_client.c): on stdin a request is NUL-terminated strings
+// Protocol (llvm_server.c): on stdin a request is NUL-terminated strings
 // ending with an empty one; on stdout the reply is one NUL-terminated
 // string. Diagnostics go to the log file the request names, as the tools'
 // stderr did. EOF on stdin: exit.
@@ -75,10 +75,7 @@ struct LogHandler : DiagnosticHandler {
   bool handleDiagnostics(const DiagnosticInfo &DI) override {
     if (DI.getSeverity() == DS_Remark) return true; /* llc prints none unless asked */
     if (DI.getSeverity() == DS_Error) Failed = true;
-    OS << (DI.getSeverity() == DS_Error     ? "error: "
-           : DI.getSeverity() == DS_Warning ? "warning: "
-           : DI.getSeverity() == DS_Remark  ? "remark: "
-                                            : "note: ");
+    OS << (DI.getSeverity() == DS_Error ? "error: " : DI.getSeverity() == DS_Warning ? "warning: " : "note: ");
     DiagnosticPrinterRawOStream DP(OS);
     DI.print(DP);
     OS << "\n";

@@ -450,16 +450,17 @@ int rvhal_opencl_compile_stamp(const rvhal_opencl_compile_desc_t *desc, uint64_t
 
 /* A step in the LLVM process (args[2] its output): 1 when it did it
  * (reply "ok" and the output written, or "clash NAME"). 0 when the tools
- * are to do it instead: no server, or it failed ("error", or "ok" with no
- * output: the tools then give the log its usual diagnostics, the server's
- * cut off). */
+ * are to do it instead: no server, or it failed ("error", "ok" with no
+ * output, or it died: the tools then give the log its usual diagnostics,
+ * what the server wrote there cut off). */
 static int server_step(const rvhal_opencl_sdk_t *sdk, const char *const *args, const char *log_path, char *reply,
                        size_t reply_size) {
+  if (!sdk->llvm_server[0]) return 0;
   struct stat st;
   off_t before = stat(log_path, &st) == 0 ? st.st_size : 0;
-  if (!rvhal_llvm_server_call(sdk->llvm_server, args, reply, reply_size)) return 0;
-  if (!strncmp(reply, "clash ", 6)) return 1;
-  if (!strcmp(reply, "ok") && stat(args[2], &st) == 0 && st.st_size > 0) return 1;
+  int answered = rvhal_llvm_server_call(sdk->llvm_server, args, reply, reply_size);
+  if (answered && !strncmp(reply, "clash ", 6)) return 1;
+  if (answered && !strcmp(reply, "ok") && stat(args[2], &st) == 0 && st.st_size > 0) return 1;
   unlink(args[2]);
   int cut = truncate(log_path, before); /* the tools' diagnostics, not the server's */
   (void)cut;
