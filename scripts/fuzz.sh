@@ -4,8 +4,18 @@
 # executions each made. Needs the sanitize build (cmake --preset sanitize).
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
+#
+# Each run explores new inputs (libFuzzer's seed is random), so a run can
+# find a fault no earlier run met: fuzz a changed target for minutes before
+# landing, not only CI's 25 s. A fault is written as an artifact and dumped
+# here; add the input to the target's corpus with the fix.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+case "${1:-}" in
+  -h|--help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  ''|[0-9]*) ;;
+  *) echo "fuzz: '$1' is not a number of seconds (--help)" >&2; exit 2 ;;
+esac
 secs=${1:-25}
 shift || true
 build=${RVHAL_SANITIZE_BUILD_DIR:-build-sanitize}
@@ -27,5 +37,6 @@ for t in "${targets[@]}"; do
     exit 1
   fi
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$t.log")
-  echo "fuzz: $t: $runs executions in ${secs} s, no failure"
+  rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$work/$t.log")
+  echo "fuzz: $t: $runs executions in ${secs} s, peak RSS ${rss} MB, no failure"
 done

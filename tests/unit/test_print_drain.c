@@ -447,6 +447,73 @@ static void test_corrupt(void) {
   }
 }
 
+/* A record longer than the firmware writes (RVHAL_PRINT_MAX_TEXT) is not a
+ * record: it and what follows are dropped, as for any overwritten ring. */
+static void test_too_long(void) {
+  fake_t f;
+  capture_t c = {0};
+  rvhal_print_state_t s;
+  fake_init(&f);
+  rvhal_print_init(&s, capture_fn, &c);
+  dev_print(&f, 0, 1, "good\n");
+  rvhal_print_ring_t *ring = ring_of(&f, 0);
+  uint32_t len = RVHAL_PRINT_MAX_TEXT + 1, size = (HDR + len + 7u) & ~7u;
+  rvhal_print_record_t r = {.size = size, .len = len, .order = f.order++, .hart = 0, .flags = 0, .item = 2};
+  uint8_t *at = f.ram + RVHAL_PRINT_OFFSET + ring->head % RING;
+  memcpy(at, &r, HDR);
+  memset(at + HDR, 'z', len - 1);
+  at[HDR + len - 1] = '\n';
+  ring->head += size;
+  dev_print(&f, 0, 3, "after it\n");
+  rvhal_print_drain(&s, f.ctrl, f.ram, 1, 0);
+  EXPECT_LINES(&c, "good");
+  char note[128];
+  snprintf(note, sizeof note, "[rvhal: %u bytes of print output were unreadable (overwritten) and dropped]",
+           size + 40);
+  rvhal_print_drain(&s, f.ctrl, f.ram, 1, 1);
+  const char *want[] = {note};
+  expect_lines_(__LINE__, &c, want, 1);
+  rvhal_print_free(&s);
+  fake_free(&f);
+}
+
+/* Records held back behind an order that never comes are bounded in bytes
+ * as well as in number: long lines from every hart, drained as they come,
+ * go out before the launch ends once the host holds enough of them, and the
+ * host never holds more than that. */
+static void test_pending_bytes_bound(void) {
+  fake_t f;
+  capture_t c = {0};
+  rvhal_print_state_t s;
+  fake_init(&f);
+  rvhal_print_init(&s, capture_fn, &c);
+  static char line[RVHAL_PRINT_MAX_TEXT + 1];
+  memset(line, 'p', RVHAL_PRINT_MAX_TEXT - 1);
+  line[RVHAL_PRINT_MAX_TEXT - 1] = '\n';
+  f.order++; /* order 0: taken, never written */
+  enum { limit = 16u << 20 };
+  size_t written = 0, most_held = 0, lines_out = 0;
+  while (written < 2 * limit && lines_out == 0) {
+    for (uint32_t h = 0; h < 4; h++)
+      while (dev_print(&f, h, h, line)) written += RVHAL_PRINT_MAX_TEXT;
+    CHECK(rvhal_print_drain(&s, f.ctrl, f.ram, 4, 0) == RVHAL_OK);
+    if (s.pending_bytes > most_held) most_held = s.pending_bytes;
+    lines_out = (size_t)c.calls;
+    capture_clear(&c);
+  }
+  CHECK(lines_out > 0);                      /* out before the final drain */
+  CHECK(most_held > 0 && most_held < limit); /* bounded */
+  CHECK(s.pending_bytes == 0);               /* all that was held went out */
+  rvhal_print_drain(&s, f.ctrl, f.ram, 4, 1);
+  size_t lines_last = 0; /* and a note of the records a full ring refused */
+  for (size_t i = 0; i < c.n; i++) lines_last += c.lines[i][0] == 'p';
+  CHECK(c.n < sizeof c.lines / sizeof *c.lines);
+  CHECK(lines_out + lines_last == written / RVHAL_PRINT_MAX_TEXT); /* none lost */
+  capture_clear(&c);
+  rvhal_print_free(&s);
+  fake_free(&f);
+}
+
 static void test_truncated(void) {
   fake_t f;
   capture_t c = {0};
@@ -615,6 +682,8 @@ int main(void) {
   test_wrap();
   test_ring_tail();
   test_corrupt();
+  test_too_long();
+  test_pending_bytes_bound();
   test_truncated();
   test_lost();
   test_reset_order();

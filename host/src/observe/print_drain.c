@@ -48,6 +48,7 @@ static void emit(rvhal_print_state_t *s, const char *text, size_t len) { s->fn(s
 /* Bounds on what the host keeps for the device (a print bomb, or orders
  * that never close a gap, must not take the host's memory). */
 #define MAX_PENDING 65536u   /* records held back waiting for an earlier order */
+#define MAX_PENDING_BYTES (8u * 1024u * 1024u) /* and their text */
 #define MAX_PARTIAL 1024u    /* work-items with an open line */
 #define MAX_LINE (64u * 1024u) /* an open line longer than this goes out as it is */
 
@@ -144,7 +145,7 @@ static int take_ring(rvhal_print_state_t *s, uint32_t h, rvhal_print_ring_t *rin
                        "host's tail %llu (device memory overwritten?)", h, (unsigned long long)head,
                        RVHAL_PRINT_RING_SIZE, (unsigned long long)tail);
   }
-  while (tail < head && s->num_pending < MAX_PENDING) {
+  while (tail < head && s->num_pending < MAX_PENDING && s->pending_bytes < MAX_PENDING_BYTES) {
     uint64_t to_end = RVHAL_PRINT_RING_SIZE - tail % RVHAL_PRINT_RING_SIZE;
     if (to_end < sizeof(rvhal_print_record_t)) { /* too small for a header: skipped by the writer */
       tail += to_end;
@@ -157,8 +158,9 @@ static int take_ring(rvhal_print_state_t *s, uint32_t h, rvhal_print_ring_t *rin
     memcpy(&hdr, at, sizeof hdr);
     uint32_t size = r->size, len = r->len;
     uint16_t flags = r->flags;
-    if (size < sizeof *r || size > head - tail || size > to_end || len > size - sizeof *r) {
-      /* Not a record: the ring was overwritten (a kernel's stray store?).
+    if (size < sizeof *r || size > head - tail || size > to_end || len > size - sizeof *r ||
+        len > RVHAL_PRINT_MAX_TEXT) {
+      /* Not a record the firmware writes: the ring was overwritten (a kernel's stray store?).
        * Drop what is left rather than stall the ring for good. */
       s->corrupt_bytes += head - tail;
       tail = head;
@@ -180,6 +182,7 @@ static int take_ring(rvhal_print_state_t *s, uint32_t h, rvhal_print_ring_t *rin
       c->len = len;
       memcpy(c->text, at + sizeof hdr, len);
       s->pending[s->num_pending++] = c;
+      s->pending_bytes += len;
     }
     tail += size;
   }
@@ -201,7 +204,7 @@ int rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t 
     if (r && !rc) rc = r; /* the first lie is the one reported */
   }
   /* Held back records at their bound: a gap that long is output lost. */
-  if (s->num_pending >= MAX_PENDING) final = final ? final : 2;
+  if (s->num_pending >= MAX_PENDING || s->pending_bytes >= MAX_PENDING_BYTES) final = final ? final : 2;
   if (s->num_pending && (s->num_pending > before || final))
     qsort(s->pending, s->num_pending, sizeof *s->pending, order_cmp);
   /* Print the records whose predecessors have all been seen; at the end of
@@ -212,6 +215,7 @@ int rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t 
     if (!final && r->order != s->next_order) break;
     print_record(s, r);
     s->next_order = r->order + 1;
+    s->pending_bytes -= r->len;
     free(r);
     done++;
   }

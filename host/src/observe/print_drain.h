@@ -17,6 +17,7 @@ typedef struct rvhal_partial_line rvhal_partial_line_t;
 typedef struct rvhal_print_state {
   rvhal_print_record_copy_t **pending; /* taken from the rings, not yet printed */
   size_t num_pending, cap_pending;
+  size_t pending_bytes;                /* text of `pending` */
   uint32_t next_order;                 /* order of the next record to print */
   rvhal_partial_line_t *partial;       /* unfinished lines, per work-item */
   uint64_t lost_records, lost_bytes;   /* reported so far */
