@@ -164,7 +164,12 @@ static void test_int_literals(void) {
   EXPECT_SAME("%d|%i|%u|%x|%X|%o", 1, -2, 3u, 0xbeefu, 0xbeefu, 0755u);
   EXPECT_SAME("%d %d %d", INT_MIN, INT_MAX, 0);
   EXPECT_SAME("%lld %llu %llx", LLONG_MIN, ULLONG_MAX, ULLONG_MAX);
+  /* ints on purpose: hh and h must narrow what they are given (clang's
+   * -Wformat wants the narrow types there) */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat"
   EXPECT_SAME("%hhd %hhu %hhx %hd %hu %hx", 300, 300, -1, 70000, 70000, -1);
+#pragma GCC diagnostic pop
   EXPECT_SAME("%zu %zx %td %jd %ju", (size_t)SIZE_MAX, (size_t)12345, (ptrdiff_t)-77, (intmax_t)INTMAX_MIN,
               (uintmax_t)UINTMAX_MAX);
   EXPECT_SAME("%ld %lu %lx", LONG_MIN, ULONG_MAX, 0xdeadbeefUL);
@@ -183,7 +188,7 @@ static void test_int_literals(void) {
   EXPECT_SAME("%%|%d%%|100%%", 5);
   EXPECT_SAME("%s", "no conversions here");
   EXPECT_SAME("x=%d y=%s z=%c %lu %lld %zu %td %jd %hhd %hd", 1, "two", '3', 4ul, 5ll, (size_t)6, (ptrdiff_t)7,
-              (intmax_t)8, 9, 10);
+              (intmax_t)8, (signed char)9, (short)10);
 }
 
 /* ---- characters, strings, pointers --------------------------------------- */
@@ -203,7 +208,7 @@ static void test_chars(void) {
 }
 
 static void test_strings(void) {
-  static const char *const strs[] = {"", "a", "hello", "hello, world", "\xc3\xbcnic\xc3\xb6" "de", "tab\there"};
+  static const char *const strs[] = {"", "a", "hello", "hello, world", ("\xc3\xbcnic\xc3\xb6" "de"), "tab\there"};
   static const char *const widths[] = {"", "1", "5", "20"};
   static const char *const precs[] = {"", ".", ".0", ".3", ".8"};
   for (int left = 0; left < 2; left++)
