@@ -514,6 +514,45 @@ static void test_pending_bytes_bound(void) {
   fake_free(&f);
 }
 
+/* Open lines are bounded in bytes as well as in number: work-items that
+ * print long pieces and never a newline have their oldest line go out
+ * before the launch ends, whole and unmixed, and no text is lost. */
+static void test_partial_bytes_bound(void) {
+  fake_t f;
+  capture_t c = {0};
+  rvhal_print_state_t s;
+  fake_init(&f);
+  rvhal_print_init(&s, capture_fn, &c);
+  enum { ITEMS = 32, ROUNDS = 40, PIECE = 1000, LIMIT = 2u << 20 };
+  static char piece[ITEMS][PIECE + 1];
+  for (int i = 0; i < ITEMS; i++) {
+    memset(piece[i], 'A' + i % 26, PIECE);
+    piece[i][PIECE] = '\0';
+  }
+  size_t most_open = 0, out_chars = 0;
+  int first_out = -1, mixed = 0;
+  for (int round = 0; round <= ROUNDS; round++) {
+    if (round < ROUNDS)
+      for (int i = 0; i < ITEMS; i++) CHECK(dev_print(&f, (uint32_t)i % 4, (uint64_t)i, piece[i]));
+    CHECK(rvhal_print_drain(&s, f.ctrl, f.ram, 4, round == ROUNDS) == RVHAL_OK);
+    if (s.partial_bytes > most_open) most_open = s.partial_bytes;
+    if (c.calls && first_out < 0) first_out = round;
+    for (size_t k = 0; k < c.n; k++) {
+      size_t len = strlen(c.lines[k]);
+      out_chars += len;
+      mixed += len == 0 || strspn(c.lines[k], (char[]){c.lines[k][0], 0}) != len;
+    }
+    capture_clear(&c);
+  }
+  CHECK(first_out >= 0 && first_out < ROUNDS); /* before the final drain */
+  CHECK(most_open > 0 && most_open < LIMIT);
+  CHECK(mixed == 0);
+  CHECK(out_chars == (size_t)ITEMS * ROUNDS * PIECE); /* none lost */
+  CHECK(s.partial == NULL && s.partial_bytes == 0);
+  rvhal_print_free(&s);
+  fake_free(&f);
+}
+
 static void test_truncated(void) {
   fake_t f;
   capture_t c = {0};
@@ -684,6 +723,7 @@ int main(void) {
   test_corrupt();
   test_too_long();
   test_pending_bytes_bound();
+  test_partial_bytes_bound();
   test_truncated();
   test_lost();
   test_reset_order();

@@ -51,6 +51,7 @@ static void emit(rvhal_print_state_t *s, const char *text, size_t len) { s->fn(s
 #define MAX_PENDING_BYTES (8u * 1024u * 1024u) /* and their text */
 #define MAX_PARTIAL 1024u    /* work-items with an open line */
 #define MAX_LINE (64u * 1024u) /* an open line longer than this goes out as it is */
+#define MAX_PARTIAL_BYTES (1024u * 1024u) /* all open lines: past it the oldest goes out as it is */
 
 static rvhal_partial_line_t **find_partial(rvhal_print_state_t *s, uint64_t item) {
   rvhal_partial_line_t **p = &s->partial;
@@ -58,17 +59,19 @@ static rvhal_partial_line_t **find_partial(rvhal_print_state_t *s, uint64_t item
   return p;
 }
 
-/* A record's text: complete lines go out now; a tail without a newline waits
- * for the same work-item's next record. */
 /* Unlinks the partial line *pp, printing it first if `emit_it`. */
 static void drop_partial(rvhal_print_state_t *s, rvhal_partial_line_t **pp, int emit_it) {
   rvhal_partial_line_t *pl = *pp;
   if (emit_it) emit(s, pl->text, pl->len);
   *pp = pl->next;
+  s->num_partial--;
+  s->partial_bytes -= pl->len;
   free(pl->text);
   free(pl);
 }
 
+/* A record's text: complete lines go out now; a tail without a newline waits
+ * for the same work-item's next record. */
 static void print_record(rvhal_print_state_t *s, const rvhal_print_record_copy_t *r) {
   const char *t = r->text, *end = r->text + r->len;
   rvhal_partial_line_t **pp = find_partial(s, r->item);
@@ -82,10 +85,10 @@ static void print_record(rvhal_print_state_t *s, const rvhal_print_record_copy_t
         memcpy(joined + pl->len, t, n);
         pl->text = joined;
         pl->len += n;
+        s->partial_bytes += n;
       }
       if (!nl && pl->len < MAX_LINE) break;
       drop_partial(s, pp, 1);
-      s->num_partial--;
       if (!nl) break;
       pp = find_partial(s, r->item); /* *pp was another work-item's line */
     } else if (nl) {
@@ -93,7 +96,6 @@ static void print_record(rvhal_print_state_t *s, const rvhal_print_record_copy_t
     } else {
       if (s->num_partial >= MAX_PARTIAL) { /* the oldest open line (the first) goes out as it is */
         drop_partial(s, &s->partial, 1);
-        s->num_partial--;
         pp = find_partial(s, r->item);
       }
       rvhal_partial_line_t *pl = calloc(1, sizeof *pl);
@@ -103,6 +105,7 @@ static void print_record(rvhal_print_state_t *s, const rvhal_print_record_copy_t
         pl->item = r->item;
         *pp = pl; /* at the end: the list is oldest first */
         s->num_partial++;
+        s->partial_bytes += n;
       } else {
         free(pl);
         emit(s, t, n); /* no memory: print the piece as its own line */
@@ -111,13 +114,11 @@ static void print_record(rvhal_print_state_t *s, const rvhal_print_record_copy_t
     }
     t += n + 1;
   }
+  while (s->partial_bytes > MAX_PARTIAL_BYTES && s->partial) drop_partial(s, &s->partial, 1);
   if (r->flags & RVHAL_PRINT_TRUNCATED) {
     /* The cut text lost its end (and newline): the line ends here. */
     pp = find_partial(s, r->item);
-    if (*pp) {
-      drop_partial(s, pp, 1);
-      s->num_partial--;
-    }
+    if (*pp) drop_partial(s, pp, 1);
     char note[96];
     int n = snprintf(note, sizeof note, "[rvhal: a print() of work-item %llu was cut to %u bytes]",
                      (unsigned long long)r->item, r->len);
@@ -224,7 +225,6 @@ int rvhal_print_drain(rvhal_print_state_t *s, rvhal_ctrl_t *ctrl, const uint8_t 
 
   if (final != 1) return rc;
   while (s->partial) drop_partial(s, &s->partial, 1); /* a last line without a newline */
-  s->num_partial = 0;
   uint64_t lost_records = 0, lost_bytes = 0;
   for (uint32_t h = 0; h < num_harts; h++) {
     lost_records += __atomic_load_n(&ctrl->harts[h].print.lost_records, __ATOMIC_ACQUIRE);

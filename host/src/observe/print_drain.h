@@ -22,7 +22,7 @@ typedef struct rvhal_print_state {
   rvhal_partial_line_t *partial;       /* unfinished lines, per work-item */
   uint64_t lost_records, lost_bytes;   /* reported so far */
   uint64_t corrupt_bytes;              /* dropped as unreadable, not yet reported */
-  size_t num_partial;                  /* entries of `partial` */
+  size_t num_partial, partial_bytes;   /* entries of `partial`, their text */
   uint64_t tail[RVHAL_MAX_HARTS];      /* bytes consumed per ring: the host's copy, never read back */
   int tails_known;                     /* tail[] set (by a reset); until then taken from the rings once */
   rvhal_print_fn_t fn;
