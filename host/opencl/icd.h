@@ -183,7 +183,11 @@ struct _cl_program {
   int uniform_wg;                  /* its work-groups must be uniform: built with -cl-uniform-work-group-size, or
                                       from source as OpenCL C 1.x (no -cl-std=CL2.0 or later) */
   char *log;
-  char *header_dir;                /* clCompileProgram's embedded headers, as files (-I at compile and link) */
+  char *header_dir;                /* clCompileProgram's embedded headers, as files (-I at compile) */
+  char **objects;                  /* LLVM IR: a compiled object's (1), a library's (its objects'), or the inputs
+                                      of clLinkProgram and of a build of an object binary */
+  size_t *object_sizes;
+  uint32_t num_objects;
   atomic_uint kernels;             /* kernels attached (CL_INVALID_OPERATION on rebuild) */
   /* A context of several devices: the same program for each other device
    * the program is for, by context slot (NULL at device's own slot and
@@ -424,6 +428,7 @@ cl_kernel rvcl_kernel_on(cl_kernel k, cl_device_id d);
 /* The OpenCL name of kernel ki (the entry without the SDK's _entry). */
 char *rvcl_kernel_cl_name(const rvhal_kernel_info_t *ki);
 /* Compile through the binary cache ($XDG_CACHE_HOME/rvhal/opencl). */
-int rvcl_compile_cached(const rvhal_opencl_compile_desc_t *desc, void **out_elf, size_t *out_size, char **out_log);
+int rvcl_compile_cached(const rvhal_opencl_compile_desc_t *desc, const char *const *objects, const size_t *object_sizes,
+                        uint32_t num_objects, void **out_elf, size_t *out_size, char **out_log);
 
 #endif /* RVHAL_OPENCL_ICD_H */

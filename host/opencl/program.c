@@ -1,6 +1,8 @@
 /* Programs: OpenCL C source built by rvhal_opencl_compile (through the
  * binary cache), or a kernel ELF given as the binary. CL_PROGRAM_BINARIES
- * is that ELF, so a binary read back makes the same program again. */
+ * is that ELF, so a binary read back makes the same program again. A
+ * compiled object is clang's LLVM IR of its source (its own options and
+ * headers), a library its objects' IR; linking builds the IR together. */
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -56,8 +58,8 @@ static int listed(cl_program p, cl_uint n, const cl_device_id *devs) {
   return n == 0;
 }
 
-/* A context of several devices: a twin of the source program p for each
- * other device. CL_SUCCESS or CL_OUT_OF_HOST_MEMORY. */
+/* A context of several devices: a twin of program p for each other device
+ * (with p's source, if it has one). CL_SUCCESS or CL_OUT_OF_HOST_MEMORY. */
 static cl_int add_source_twins(cl_program p) {
   cl_context c = p->context;
   if (c->num_devices < 2) return CL_SUCCESS;
@@ -65,7 +67,7 @@ static cl_int add_source_twins(cl_program p) {
   for (cl_uint i = 0; i < c->num_devices; i++) {
     if (c->devices[i] == p->device) continue;
     cl_program t = program_new_on(c, c->devices[i]);
-    if (!t || !(t->source = strdup(p->source))) {
+    if (!t || (p->source && !(t->source = strdup(p->source)))) {
       if (t) clReleaseProgram(t);
       return CL_OUT_OF_HOST_MEMORY;
     }
@@ -75,44 +77,102 @@ static cl_int add_source_twins(cl_program p) {
 }
 
 /* The binary of a compiled object or a library (clCompileProgram,
- * clLinkProgram -create-library): its source and options, to link again
- * after a round trip through CL_PROGRAM_BINARIES, since rvhal links by
- * compiling the objects' sources together. */
-static const char object_magic[12] = "RVHALCLOBJ1";
+ * clLinkProgram -create-library): its options and objects' IR, for the
+ * word size they were compiled for. */
+static const char object_magic[12] = "RVHALCLOBJ2";
+#define MAX_OBJECTS 65536u /* objects in one library */
 
 static int is_object_type(cl_program_binary_type t) {
   return t == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT || t == CL_PROGRAM_BINARY_TYPE_LIBRARY;
 }
 
-/* magic, type ('o' or 'l'), 0, options, 0, source, 0; returns the size. */
+static void drop_objects(cl_program p) {
+  for (uint32_t i = 0; i < p->num_objects; i++) free(p->objects[i]);
+  free(p->objects);
+  free(p->object_sizes);
+  p->objects = NULL;
+  p->object_sizes = NULL;
+  p->num_objects = 0;
+}
+
+/* Appends a copy of an object's IR; 0, or -1 out of memory. */
+static int add_object(cl_program p, const char *ir, size_t n) {
+  char **o = realloc(p->objects, (p->num_objects + 1) * sizeof *o);
+  if (o) p->objects = o;
+  size_t *sz = realloc(p->object_sizes, (p->num_objects + 1) * sizeof *sz);
+  if (sz) p->object_sizes = sz;
+  char *copy = o && sz ? malloc(n + 1) : NULL;
+  if (!copy) return -1;
+  memcpy(copy, ir, n);
+  copy[n] = 0;
+  p->objects[p->num_objects] = copy;
+  p->object_sizes[p->num_objects++] = n;
+  return 0;
+}
+
+/* magic, type ('o' or 'l'), word size in bits, options, 0, count (u32),
+ * then each object's size (u64) and IR; returns the size. */
 static size_t object_blob(cl_program p, unsigned char *out) {
-  const char *o = p->options ? p->options : "", *src = p->source ? p->source : "";
-  size_t no = strlen(o), ns = strlen(src), n = sizeof object_magic + 2 + no + 1 + ns + 1;
+  const char *o = p->options ? p->options : "";
+  size_t no = strlen(o), n = sizeof object_magic + 2 + no + 1 + 4;
+  for (uint32_t i = 0; i < p->num_objects; i++) n += 8 + p->object_sizes[i];
   if (out) {
     unsigned char *w = out;
     memcpy(w, object_magic, sizeof object_magic), w += sizeof object_magic;
     *w++ = p->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY ? 'l' : 'o';
-    *w++ = 0;
+    *w++ = (unsigned char)(p->device->info.word_size * 8);
     memcpy(w, o, no + 1), w += no + 1;
-    memcpy(w, src, ns + 1);
+    uint32_t count = p->num_objects;
+    memcpy(w, &count, 4), w += 4;
+    for (uint32_t i = 0; i < p->num_objects; i++) {
+      uint64_t size = p->object_sizes[i];
+      memcpy(w, &size, 8), w += 8;
+      memcpy(w, p->objects[i], p->object_sizes[i]), w += p->object_sizes[i];
+    }
   }
   return n;
 }
 
-/* 1 and fills p if bin is an object blob, 0 if not one, -1 if damaged. */
-static int read_object_blob(cl_program p, const unsigned char *bin, size_t size) {
-  if (size < sizeof object_magic + 2 || memcmp(bin, object_magic, sizeof object_magic)) return 0;
+/* 1 and fills p if bin is an object blob, 0 if not one, -1 (and why) if
+ * damaged or not for p's device. */
+static int read_object_blob(cl_program p, const unsigned char *bin, size_t size, char *why, size_t why_size) {
+  if (size < sizeof object_magic || memcmp(bin, object_magic, sizeof object_magic - 2)) return 0;
+  if (memcmp(bin, object_magic, sizeof object_magic)) {
+    snprintf(why, why_size, "an rvhal compiled object of another version (compile its source again)");
+    return -1;
+  }
   const unsigned char *end = bin + size, *t = bin + sizeof object_magic;
-  if ((t[0] != 'o' && t[0] != 'l') || t[1] != 0) return -1;
-  const unsigned char *o = t + 2, *oe = memchr(o, 0, (size_t)(end - o));
-  if (!oe) return -1;
-  const unsigned char *src = oe + 1, *se = src < end ? memchr(src, 0, (size_t)(end - src)) : NULL;
-  if (!se) return -1;
-  p->options = strdup((const char *)o);
-  p->source = strdup((const char *)src);
+  snprintf(why, why_size, "a damaged rvhal compiled object");
+  if (end - t < 2 || (t[0] != 'o' && t[0] != 'l')) return -1;
+  if (t[1] != p->device->info.word_size * 8) {
+    snprintf(why, why_size, "an object compiled for RV%u, the device %s is RV%u", t[1], p->device->info.name,
+             p->device->info.word_size * 8);
+    return -1;
+  }
+  const unsigned char *o = t + 2, *oe = o < end ? memchr(o, 0, (size_t)(end - o)) : NULL;
+  if (!oe || end - (oe + 1) < 4) return -1;
+  const unsigned char *r = oe + 1;
+  uint32_t count;
+  memcpy(&count, r, 4), r += 4;
+  if (count == 0 || count > MAX_OBJECTS) return -1;
+  drop_objects(p);
+  for (uint32_t i = 0; i < count; i++) {
+    uint64_t n;
+    if (end - r < 8) return -1;
+    memcpy(&n, r, 8), r += 8;
+    if (n > (uint64_t)(end - r) || memchr(r, 0, (size_t)n)) return -1; /* IR text has no NUL */
+    if (add_object(p, (const char *)r, (size_t)n)) {
+      snprintf(why, why_size, "out of host memory");
+      return -1;
+    }
+    r += n;
+  }
+  if (r != end) return -1;
+  free(p->options);
+  if (!(p->options = strdup((const char *)o))) return -1;
   p->binary_type = t[0] == 'l' ? CL_PROGRAM_BINARY_TYPE_LIBRARY : CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
   p->status = CL_BUILD_SUCCESS;
-  return p->options && p->source ? 1 : -1;
+  return 1;
 }
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context c, cl_uint count, const char **strings,
@@ -185,11 +245,12 @@ static cl_program from_binary(cl_context c, cl_device_id d, cl_uint i, size_t le
     *err = CL_OUT_OF_HOST_MEMORY;
     return NULL;
   }
-  int obj = read_object_blob(p, binary, length);
+  char why[512];
+  int obj = read_object_blob(p, binary, length, why, sizeof why);
   if (obj != 0) {
     if (obj < 0) {
       if (binary_status) binary_status[i] = CL_INVALID_BINARY;
-      *err = rvcl_fail(c, fn, CL_INVALID_BINARY, "binary %u: a damaged rvhal compiled object", i);
+      *err = rvcl_fail(c, fn, CL_INVALID_BINARY, "binary %u: %s", i, why);
       clReleaseProgram(p);
       return NULL;
     }
@@ -197,7 +258,6 @@ static cl_program from_binary(cl_context c, cl_device_id d, cl_uint i, size_t le
     *err = CL_SUCCESS;
     return p;
   }
-  char why[512];
   if (read_binary(p, binary, length, why, sizeof why) != 0) {
     if (binary_status) binary_status[i] = CL_INVALID_BINARY;
     *err = rvcl_fail(c, fn, CL_INVALID_BINARY, "binary %u: %s", i, why);
@@ -328,19 +388,22 @@ static cl_int build(const char *fn, cl_program p, const char *options) {
   cl_device_id d = p->device;
   free(p->options);
   p->options = strdup(options ? options : "");
-  p->uniform_wg = needs_uniform_wg(options, p->source != NULL);
+  const int compiled = p->source || p->num_objects; /* not a given ELF */
+  p->uniform_wg = needs_uniform_wg(options, compiled);
   p->status = CL_BUILD_IN_PROGRESS;
-  if (p->source) {
+  if (compiled) {
     rvhal_opencl_compile_desc_t desc = {0};
     desc.source = p->source;
-    desc.source_name = "<source>";
+    desc.source_name = p->source ? "<source>" : "<link>";
     desc.options = options;
     desc.xlen = d->info.word_size * 8;
     desc.isa = d->info.isa;
     void *elf = NULL;
     size_t size = 0;
     char *log = NULL;
-    int st = rvcl_compile_cached(&desc, &elf, &size, &log);
+    /* no source: clLinkProgram's inputs, or an object given as a binary */
+    uint32_t no = p->source ? 0 : p->num_objects;
+    int st = rvcl_compile_cached(&desc, (const char *const *)p->objects, p->object_sizes, no, &elf, &size, &log);
     if (st != RVHAL_OK) {
       char msg[1024];
       snprintf(msg, sizeof msg, "%s (%s)", rvhal_last_error(), rvhal_status_name(st));
@@ -364,6 +427,7 @@ static cl_int build(const char *fn, cl_program p, const char *options) {
     free(p->elf);
     p->elf = elf;
     p->elf_size = size;
+    if (!p->source) drop_objects(p); /* the program is the ELF now */
   } else {
     set_log(p, "", NULL); /* each build's log is its own */
   }
@@ -379,12 +443,62 @@ static cl_int build(const char *fn, cl_program p, const char *options) {
     p->status = CL_BUILD_ERROR;
     /* A full program store is the device's resources, not a bad program. */
     const cl_int code = rv && st == RVHAL_NO_MEMORY ? CL_OUT_OF_RESOURCES
-                        : p->source                 ? CL_BUILD_PROGRAM_FAILURE
+                        : compiled                  ? CL_BUILD_PROGRAM_FAILURE
                                                     : CL_INVALID_BINARY;
     return rvcl_fail(c, fn, code, "%s", msg);
   }
   p->status = CL_BUILD_SUCCESS;
   p->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  return CL_SUCCESS;
+}
+
+/* clCompileProgram for p's device: its source to an object (clang's IR),
+ * in place of what p held. */
+static cl_int compile_object(const char *fn, cl_program p, const char *options) {
+  cl_context c = p->context;
+  cl_device_id d = p->device;
+  rvhal_opencl_compile_desc_t desc = {0};
+  desc.source = p->source;
+  desc.source_name = "<source>";
+  desc.options = options;
+  desc.xlen = d->info.word_size * 8;
+  desc.isa = d->info.isa;
+  char *ir = NULL, *log = NULL;
+  size_t size = 0;
+  p->status = CL_BUILD_IN_PROGRESS;
+  int st = rvhal_opencl_compile_object(&desc, &ir, &size, &log);
+  if (st != RVHAL_OK) {
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s (%s)", rvhal_last_error(), rvhal_status_name(st));
+    set_log(p, log ? log : "", msg);
+    free(log);
+    p->status = CL_BUILD_ERROR;
+    cl_int code = st == RVHAL_INVALID_ARGUMENT ? CL_INVALID_COMPILER_OPTIONS
+                  : st == RVHAL_MISSING_TOOL || st == RVHAL_UNSUPPORTED ? CL_COMPILER_NOT_AVAILABLE
+                                                                        : CL_COMPILE_PROGRAM_FAILURE;
+    return rvcl_fail(c, fn, code, "%s", msg);
+  }
+  set_log(p, log ? log : "", NULL);
+  free(log);
+  /* No longer an executable: what an earlier build loaded goes. */
+  int rs;
+  rvhal_device_t *rv = p->hp ? rvcl_device_rv(d, &rs) : NULL;
+  if (rv) rvhal_program_free(rv, p->hp);
+  p->hp = 0;
+  rvhal_program_info_free(p->info);
+  p->info = NULL;
+  free(p->elf);
+  p->elf = NULL;
+  p->elf_size = 0;
+  drop_objects(p);
+  int oom = add_object(p, ir, size);
+  free(ir);
+  if (oom) {
+    p->status = CL_BUILD_ERROR;
+    return rvcl_fail(c, fn, CL_OUT_OF_HOST_MEMORY, "out of host memory for the compiled object");
+  }
+  p->status = CL_BUILD_SUCCESS;
+  p->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
   return CL_SUCCESS;
 }
 
@@ -412,7 +526,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl
   cl_program parts[RVCL_MAX_CONTEXT_DEVICES];
   cl_uint np = program_parts(p, parts);
   for (cl_uint i = 0; i < np; i++)
-    if (!parts[i]->source && !parts[i]->elf)
+    if (!parts[i]->source && !parts[i]->elf && !parts[i]->num_objects)
       return rvcl_fail(p->context, fn, CL_INVALID_OPERATION, "the program has neither source nor binary for device %s",
                        parts[i]->device->info.name);
   /* Each device the list names (every one of the program's without a list). */
@@ -483,19 +597,6 @@ static char *with_include(const char *options, const char *dir) {
   return o;
 }
 
-/* A clang diagnostic "file:LINE:COL: error:" in a build log (a linker's
- * "undefined reference" or a missing __kernel is not an error of the
- * source itself). */
-static int has_source_error(const char *log) {
-  for (const char *e = strstr(log, ": error:"); e; e = strstr(e + 1, ": error:")) {
-    const char *p = e;
-    int digits = 0;
-    while (p > log && p[-1] >= '0' && p[-1] <= '9') p--, digits++;
-    if (digits && p > log && p[-1] == ':') return 1;
-  }
-  return 0;
-}
-
 CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const cl_device_id *devs, const char *options,
                                                  cl_uint num_headers, const cl_program *headers,
                                                  const char **header_names,
@@ -522,10 +623,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const 
       return rvcl_fail(p->context, fn, why[0] ? CL_INVALID_VALUE : CL_OUT_OF_HOST_MEMORY, "%s", why);
     }
   }
-  /* Compiling builds the source alone to find its errors; linking builds the
-   * objects' sources together (docs/opencl.md). An object may call functions
-   * another defines, or have no kernel: only clang's own errors count here.
-   * Each device listed (or every one of the program's) compiles it. */
+  /* Each device listed (or every one of the program's) compiles it to an
+   * object of its word size; the headers are read now, not at link. */
   char *opts = with_include(options, p->header_dir);
   pthread_mutex_unlock(&p->lock);
   cl_program parts[RVCL_MAX_CONTEXT_DEVICES];
@@ -534,19 +633,14 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const 
     cl_program q = parts[i];
     if (!listed(q, n, devs)) continue;
     pthread_mutex_lock(&q->lock);
-    err = build(fn, q, opts);
+    err = compile_object(fn, q, opts);
     free(q->options);
     q->options = strdup(options ? options : "");
-    if (err == CL_BUILD_PROGRAM_FAILURE && q->log && !has_source_error(q->log)) {
-      err = CL_SUCCESS;
-      q->status = CL_BUILD_SUCCESS;
-    }
-    if (err == CL_SUCCESS) q->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
     pthread_mutex_unlock(&q->lock);
   }
   free(opts);
   if (notify) notify(p, user);
-  return err == CL_BUILD_PROGRAM_FAILURE ? CL_COMPILE_PROGRAM_FAILURE : err;
+  return err;
 }
 
 /* Removes every whole-word `word` from options; 1 if there was one. */
@@ -585,71 +679,83 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint n, const
       *err = rvcl_fail(c, fn, CL_INVALID_DEVICE, "device_list[%u] is not the context's device", i);
       return NULL;
     }
-  size_t total = 1;
-  for (cl_uint i = 0; i < num_inputs; i++) {
+  for (cl_uint i = 0; i < num_inputs; i++)
     if (!RVCL_VALID(inputs[i], RVCL_MAGIC_PROGRAM) || inputs[i]->context != c) {
       *err = rvcl_fail(c, fn, CL_INVALID_PROGRAM, "input_programs[%u]=%p", i, (void *)inputs[i]);
       return NULL;
     }
-    if (!inputs[i]->source || !is_object_type(inputs[i]->binary_type)) {
-      *err = rvcl_fail(c, fn, CL_INVALID_OPERATION, "input_programs[%u] is neither a compiled object nor a library", i);
-      return NULL;
+  /* The devices linked for: those listed, each of which every input must
+   * have been compiled for; with no list, each device they all were. */
+  int link_for[RVCL_MAX_CONTEXT_DEVICES] = {0}, any = 0;
+  for (cl_uint k = 0; k < c->num_devices; k++) {
+    cl_device_id d = c->devices[k];
+    int want = n == 0, have = 1;
+    for (cl_uint j = 0; j < n; j++) want |= devs[j] == d;
+    if (!want) continue;
+    for (cl_uint i = 0; i < num_inputs && have; i++) {
+      cl_program q = rvcl_program_on(inputs[i], d);
+      have = q && is_object_type(q->binary_type) && q->num_objects;
+      if (!have && n) {
+        *err = rvcl_fail(c, fn, CL_INVALID_OPERATION,
+                         "input_programs[%u] is neither a compiled object nor a library for device %s", i, d->info.name);
+        return NULL;
+      }
     }
-    total += strlen(inputs[i]->source) + 1;
+    link_for[k] = have;
+    any |= have;
   }
-  cl_program p = program_new(c);
-  char *src = malloc(total);
-  if (!p || !src) {
-    free(src);
+  if (!any) {
+    *err = rvcl_fail(c, fn, CL_INVALID_OPERATION,
+                     "no device has every input program compiled (clCompileProgram) for it");
+    return NULL;
+  }
+  /* The first object's compile options with the link options: what the
+   * program's work-groups must be (-cl-std, -cl-uniform-work-group-size);
+   * the code itself is the objects' as compiled. */
+  const char *copt = inputs[0]->options ? inputs[0]->options : "";
+  size_t olen = strlen(copt) + (options ? strlen(options) : 0) + 2;
+  char *opts = malloc(olen);
+  cl_program p = opts ? program_new(c) : NULL;
+  if (!p || (*err = add_source_twins(p)) != CL_SUCCESS) {
+    free(opts);
     if (p) clReleaseProgram(p);
     *err = CL_OUT_OF_HOST_MEMORY;
     return NULL;
   }
-  src[0] = 0;
-  for (cl_uint i = 0; i < num_inputs; i++) strcat(strcat(src, inputs[i]->source), "\n");
-  p->source = src;
-  /* The objects' compile options (the first's) with the link options. */
-  const char *copt = inputs[0]->options ? inputs[0]->options : "";
-  size_t olen = strlen(copt) + (options ? strlen(options) : 0) + 2;
-  for (cl_uint i = 0; i < num_inputs; i++) olen += inputs[i]->header_dir ? strlen(inputs[i]->header_dir) + 3 : 0;
-  char *opts = malloc(olen);
-  if (opts) {
-    snprintf(opts, olen, "%s %s", copt, options ? options : "");
-    for (cl_uint i = 0; i < num_inputs; i++)
-      if (inputs[i]->header_dir) strcat(strcat(opts, " -I"), inputs[i]->header_dir);
-  }
+  snprintf(opts, olen, "%s %s", copt, options ? options : "");
   int library = take_option(opts, "-create-library");
-  take_option(opts, "-enable-link-options"); /* link options are the compile options here */
-  if ((*err = add_source_twins(p)) != CL_SUCCESS) {
-    free(opts);
+  take_option(opts, "-enable-link-options"); /* the link options are the compile options here */
+  *err = CL_SUCCESS;
+  for (cl_uint k = 0; k < c->num_devices && *err == CL_SUCCESS; k++) {
+    if (!link_for[k]) continue;
+    cl_program part = rvcl_program_on(p, c->devices[k]);
+    pthread_mutex_lock(&part->lock);
+    for (cl_uint i = 0; i < num_inputs && *err == CL_SUCCESS; i++) {
+      cl_program q = rvcl_program_on(inputs[i], c->devices[k]);
+      pthread_mutex_lock(&q->lock);
+      for (uint32_t o = 0; o < q->num_objects && *err == CL_SUCCESS; o++)
+        if (add_object(part, q->objects[o], q->object_sizes[o])) *err = CL_OUT_OF_HOST_MEMORY;
+      pthread_mutex_unlock(&q->lock);
+    }
+    if (*err == CL_SUCCESS && library) {
+      /* A library is its objects, linked with the program that uses it. */
+      part->options = strdup(opts);
+      part->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+      part->status = CL_BUILD_SUCCESS;
+      set_log(part, "", NULL);
+    } else if (*err == CL_SUCCESS) {
+      *err = build(fn, part, opts);
+    }
+    pthread_mutex_unlock(&part->lock);
+  }
+  free(opts);
+  if (notify) notify(p, user);
+  if (*err == CL_OUT_OF_HOST_MEMORY) {
     clReleaseProgram(p);
     return NULL;
   }
-  cl_program parts[RVCL_MAX_CONTEXT_DEVICES];
-  cl_uint np = program_parts(p, parts);
-  if (library) {
-    /* A library is its objects' sources, linked (compiled) with the program that uses it. */
-    for (cl_uint i = 0; i < np; i++) {
-      parts[i]->options = strdup(opts ? opts : "");
-      parts[i]->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
-      parts[i]->status = CL_BUILD_SUCCESS;
-      set_log(parts[i], "", NULL);
-    }
-    free(opts);
-    *err = CL_SUCCESS;
-    if (notify) notify(p, user);
-    return p;
-  }
-  *err = CL_SUCCESS;
-  for (cl_uint i = 0; i < np && *err == CL_SUCCESS; i++)
-    if (listed(parts[i], n, devs)) *err = build(fn, parts[i], opts);
-  free(opts);
-  if (notify) notify(p, user);
-  if (*err != CL_SUCCESS) {
-    *err = *err == CL_BUILD_PROGRAM_FAILURE ? CL_LINK_PROGRAM_FAILURE : *err;
-    return p; /* the spec returns the program so its log can be read */
-  }
-  return p;
+  if (*err != CL_SUCCESS) *err = *err == CL_BUILD_PROGRAM_FAILURE ? CL_LINK_PROGRAM_FAILURE : *err;
+  return p; /* on a failure too: the spec returns the program so its log can be read */
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program p) {
@@ -682,6 +788,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program p) {
     rvhal_program_free(p->device->rv, p->hp);
   }
   rvhal_program_info_free(p->info);
+  drop_objects(p);
   free(p->source);
   free(p->elf);
   free(p->options);
@@ -734,7 +841,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info n
     cl_uint np = program_parts(p, parts);
     for (cl_uint i = 0; i < np; i++) {
       cl_program q = parts[i];
-      sizes[i] = is_object_type(q->binary_type) && q->source ? object_blob(q, NULL) : q->elf ? q->elf_size : 0;
+      sizes[i] = is_object_type(q->binary_type) && q->num_objects ? object_blob(q, NULL) : q->elf ? q->elf_size : 0;
     }
     return rvcl_info(sizes, np * sizeof sizes[0], size, value, size_ret);
   }
@@ -748,7 +855,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info n
       for (cl_uint i = 0; i < np; i++) {
         cl_program q = parts[i];
         unsigned char *dst = ((unsigned char **)value)[i];
-        if (dst && is_object_type(q->binary_type) && q->source)
+        if (dst && is_object_type(q->binary_type) && q->num_objects)
           object_blob(q, dst);
         else if (dst && q->elf)
           memcpy(dst, q->elf, q->elf_size);

@@ -89,15 +89,33 @@ static void write_atomically(const char *path, const void *data, size_t size) {
   if (close(fd) != 0 || left || rename(tmp, path) != 0) unlink(tmp);
 }
 
-int rvcl_compile_cached(const rvhal_opencl_compile_desc_t *desc, void **out_elf, size_t *out_size, char **out_log) {
+/* rvhal_opencl_compile of desc, or rvhal_opencl_link of the objects. */
+static int build_now(const rvhal_opencl_compile_desc_t *desc, const char *const *objects, const size_t *object_sizes,
+                     uint32_t num_objects, void **out_elf, size_t *out_size, char **out_log) {
+  return num_objects ? rvhal_opencl_link(desc, objects, object_sizes, num_objects, out_elf, out_size, out_log)
+                     : rvhal_opencl_compile(desc, out_elf, out_size, out_log);
+}
+
+int rvcl_compile_cached(const rvhal_opencl_compile_desc_t *desc, const char *const *objects, const size_t *object_sizes,
+                        uint32_t num_objects, void **out_elf, size_t *out_size, char **out_log) {
   char dir[4096], path[4200];
-  if (cache_dir(dir, sizeof dir) != 0) return rvhal_opencl_compile(desc, out_elf, out_size, out_log);
+  if (cache_dir(dir, sizeof dir) != 0)
+    return build_now(desc, objects, object_sizes, num_objects, out_elf, out_size, out_log);
   uint64_t h[2] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
   hash_str(h, "rvhal-opencl-cache 1");
-  size_t len = desc->source_size ? desc->source_size : strlen(desc->source);
-  fnv(&h[0], desc->source, len);
-  fnv(&h[1], desc->source, len);
-  hash_str(h, desc->options);
+  if (!num_objects) {
+    size_t len = desc->source_size ? desc->source_size : strlen(desc->source);
+    fnv(&h[0], desc->source, len);
+    fnv(&h[1], desc->source, len);
+    hash_str(h, desc->options);
+  }
+  if (num_objects) hash_str(h, "objects");
+  for (uint32_t i = 0; i < num_objects; i++) { /* a link: its objects, in order */
+    size_t len = object_sizes ? object_sizes[i] : strlen(objects[i]);
+    fnv(&h[0], &len, sizeof len);
+    fnv(&h[0], objects[i], len);
+    fnv(&h[1], objects[i], len);
+  }
   hash_str(h, desc->isa);
   fnv(&h[0], &desc->xlen, sizeof desc->xlen);
   Dl_info dl;
@@ -108,13 +126,14 @@ int rvcl_compile_cached(const rvhal_opencl_compile_desc_t *desc, void **out_elf,
   }
   /* The kernel SDK and compilers: a header of the SDK changes no byte of
    * this library. No stamp (no SDK): compile, which says what is missing. */
-  if (rvhal_opencl_compile_stamp(desc, &h[1]) != RVHAL_OK) return rvhal_opencl_compile(desc, out_elf, out_size, out_log);
+  if (rvhal_opencl_compile_stamp(desc, &h[1]) != RVHAL_OK)
+    return build_now(desc, objects, object_sizes, num_objects, out_elf, out_size, out_log);
   snprintf(path, sizeof path, "%s/%016llx%016llx.elf", dir, (unsigned long long)h[0], (unsigned long long)h[1]);
   if (read_file(path, out_elf, out_size) == 0) {
     if (out_log) *out_log = NULL;
     return RVHAL_OK;
   }
-  int rc = rvhal_opencl_compile(desc, out_elf, out_size, out_log);
+  int rc = build_now(desc, objects, object_sizes, num_objects, out_elf, out_size, out_log);
   if (rc == RVHAL_OK) write_atomically(path, *out_elf, *out_size);
   return rc;
 }

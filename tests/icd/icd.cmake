@@ -84,6 +84,7 @@ foreach(name context_types multi_device)
 endforeach()
 rvhal_icd_test(events RV32)
 rvhal_icd_test(source RV32 TIMEOUT 300)
+rvhal_icd_test(link RV32 TIMEOUT 300)
 rvhal_icd_test(non_uniform RV32 TIMEOUT 300)
 # RVHAL_OPENCL_DEBUG=1 prints each failing call with rvhal's message.
 add_test(NAME icd.debug_output COMMAND icd_events 0 ${RVHAL_TEST_KERNEL_DIR_RV64})

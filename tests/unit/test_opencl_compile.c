@@ -204,6 +204,95 @@ static void check_stamp(void) {
   rmdir(sdk);
 }
 
+/* Objects compiled apart (each with its own -D) and linked into one ELF;
+ * a symbol both define, IR that is not IR and no objects are refused. */
+static void check_objects(uint32_t xlen) {
+  rvhal_opencl_compile_desc_t da = {"int helper(int x) { return x + VAL; }\n", 0, "a.cl", "-DVAL=2", xlen, NULL};
+  rvhal_opencl_compile_desc_t db = {"int helper(int x);\n__kernel void k(__global int *p) { p[0] = helper(VAL); }\n", 0,
+                                    "b.cl", "-DVAL=5", xlen, NULL};
+  char *ir[3] = {NULL, NULL, NULL}, *log = NULL;
+  size_t n[3] = {0, 0, 0};
+  CHECK_OK(rvhal_opencl_compile_object(&da, &ir[0], &n[0], &log));
+  free(log);
+  CHECK_OK(rvhal_opencl_compile_object(&db, &ir[1], &n[1], &log));
+  free(log);
+  CHECK(ir[0] && strstr(ir[0], "define") && strstr(ir[0], "@helper") && n[0] == strlen(ir[0]));
+  CHECK(ir[1] && strstr(ir[1], "declare") && strstr(ir[1], "@helper"));
+  /* an object needs no kernel, and its -D is its own */
+  CHECK(ir[1] && strstr(ir[1], " 5)") != NULL); /* helper(5) */
+  void *elf = NULL;
+  size_t size = 0;
+  rvhal_opencl_compile_desc_t link = {NULL, 0, NULL, NULL, xlen, NULL};
+  CHECK_OK(rvhal_opencl_link(&link, (const char *const *)ir, n, 2, &elf, &size, &log));
+  free(log);
+  log = NULL;
+  rvhal_program_info_t *info = NULL;
+  if (elf && rvhal_program_info_read(elf, size, &info) == RVHAL_OK) {
+    CHECK_EQ_U64(info->num_kernels, 1);
+    CHECK_EQ_U64(info->word_size, xlen / 8);
+    rvhal_program_info_free(info);
+  } else {
+    CHECK_MSG(0, "the linked ELF: %s", rvhal_last_error());
+  }
+  free(elf);
+  elf = NULL;
+  /* helper twice */
+  ir[2] = ir[0];
+  n[2] = n[0];
+  CHECK_EQ_U64(rvhal_opencl_link(&link, (const char *const *)ir, n, 3, &elf, &size, &log),
+               (uint64_t)(int64_t)RVHAL_BUILD_FAILED);
+  CHECK_MSG(log && strstr(log, "helper"), "the log names the symbol: %s", log ? log : "(none)");
+  CHECK(elf == NULL);
+  free(log);
+  log = NULL;
+  const char *junk = "this is not LLVM IR\n";
+  CHECK_EQ_U64(rvhal_opencl_link(&link, &junk, NULL, 1, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_BUILD_FAILED);
+  CHECK(log != NULL);
+  free(log);
+  log = NULL;
+  /* More objects than a command line takes (CTS multiple_libraries links 256). */
+  enum { MANY = 300 };
+  rvhal_opencl_compile_desc_t dm = {"int HNAME(int x) { return x + 1; }\n", 0, "m.cl", NULL, xlen, NULL};
+  rvhal_opencl_compile_desc_t dk = {"int h0(int x); int h299(int x);\n"
+                                    "__kernel void k(__global int *p) { p[0] = h0(1) + h299(2); }\n", 0, "k.cl", NULL, xlen,
+                                    NULL};
+  char *one = NULL, *kir = NULL;
+  size_t one_n = 0, kir_n = 0;
+  CHECK_OK(rvhal_opencl_compile_object(&dm, &one, &one_n, NULL));
+  CHECK_OK(rvhal_opencl_compile_object(&dk, &kir, &kir_n, NULL));
+  static char *many[MANY + 1];
+  static size_t many_n[MANY + 1];
+  for (int i = 0; one && kir && i < MANY; i++) { /* HNAME renamed h<i> in the IR text */
+    char name[16];
+    snprintf(name, sizeof name, "h%d", i);
+    many[i] = malloc(one_n + 16);
+    size_t at = 0;
+    for (const char *c = one; *c;)
+      if (!strncmp(c, "HNAME", 5)) at += (size_t)sprintf(many[i] + at, "%s", name), c += 5;
+      else many[i][at++] = *c++;
+    many[i][at] = 0;
+    many_n[i] = at;
+  }
+  many[MANY] = kir;
+  many_n[MANY] = kir_n;
+  if (one && kir) {
+    CHECK_MSG(rvhal_opencl_link(&link, (const char *const *)many, many_n, MANY + 1, &elf, &size, &log) == RVHAL_OK,
+              "%d objects: %s\n%s", MANY + 1, rvhal_last_error(), log ? log : "");
+    for (int i = 0; i < MANY; i++) free(many[i]);
+  }
+  free(one);
+  free(kir);
+  free(elf);
+  elf = NULL;
+  free(log);
+  log = NULL;
+  CHECK_EQ_U64(rvhal_opencl_link(&link, (const char *const *)ir, n, 0, &elf, &size, &log),
+               (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
+  CHECK_EQ_U64(rvhal_opencl_link(&link, NULL, NULL, 2, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
+  free(ir[0]);
+  free(ir[1]);
+}
+
 int main(void) {
   /* Every build works in a directory of its own under $TMPDIR and removes it. */
   char tmp[] = "/tmp/rvhal-test-tmpdir-XXXXXX";
@@ -330,6 +419,8 @@ int main(void) {
   CHECK(strstr(rvhal_last_error(), "isa 'rv32imac' is not an RV64 ISA string") != NULL);
   CHECK_EQ_U64(rvhal_opencl_compile(NULL, &elf, &size, &log), (uint64_t)(int64_t)RVHAL_INVALID_ARGUMENT);
   check_stamp();
+  check_objects(64);
+  check_objects(32);
   free(src);
   CHECK_MSG(entries(tmp) == 0, "%d build directories left in %s", entries(tmp), tmp);
   rmdir(tmp);

@@ -32,6 +32,22 @@ typedef struct rvhal_opencl_compile_desc {
 int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf, size_t *out_elf_size,
                          char **out_log);
 
+/* Compiles desc->source (clCompileProgram) into an object: the LLVM IR
+ * (text, NUL-terminated; free() it) of a translation unit, which may call
+ * functions and use variables other objects define and need not have a
+ * kernel. Errors as rvhal_opencl_compile's (a build failure is clang's). */
+int rvhal_opencl_compile_object(const rvhal_opencl_compile_desc_t *desc, char **out_ir, size_t *out_ir_size,
+                                char **out_log);
+
+/* Links num_objects objects of rvhal_opencl_compile_object (IR text,
+ * object_sizes[i] bytes each; NULL sizes: NUL-terminated) into a kernel ELF
+ * as rvhal_opencl_compile builds one (clLinkProgram). desc gives xlen, isa
+ * and the name in diagnostics; its source and options are not used (each
+ * object was compiled with its own). A symbol two objects define is a
+ * RVHAL_BUILD_FAILED naming it in the log. */
+int rvhal_opencl_link(const rvhal_opencl_compile_desc_t *desc, const char *const *objects, const size_t *object_sizes,
+                      uint32_t num_objects, void **out_elf, size_t *out_elf_size, char **out_log);
+
 /* Folds into *inout_hash (FNV-1a) what rvhal_opencl_compile's output for
  * desc depends on beside desc's own fields: the kernel SDK for its ISA
  * (headers, libraries, linker script) and the compilers, each by path,

@@ -143,12 +143,12 @@ enum { SRC, PROG_LL, KERN_LL, ENTRY_C, ENTRY_LL, LINKED, OPT, OBJ, ELF, LOG, TRA
 static const char *const build_files[NUM_FILES] = {"src.cl", "prog.ll", "kern.ll", "entry.c",  "entry.ll", "linked.ll",
                                                    "opt.ll", "prog.o",  "prog.elf", "log",     "trace"};
 
+/* The build's private directory: the files of build_files and a link's objects. */
 static void remove_tree(const char *dir) {
-  char p[PATH_MAX + 16];
-  for (size_t i = 0; i < NUM_FILES; i++) {
-    snprintf(p, sizeof p, "%s/%s", dir, build_files[i]);
-    unlink(p);
-  }
+  DIR *d = opendir(dir);
+  for (struct dirent *e; d && (e = readdir(d));)
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) unlinkat(dirfd(d), e->d_name, 0);
+  if (d) closedir(d);
   rmdir(dir);
 }
 
@@ -467,14 +467,70 @@ static int server_step(const rvhal_opencl_sdk_t *sdk, const char *const *args, c
   return 0;
 }
 
-int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf, size_t *out_elf_size,
-                         char **out_log) {
+/* Objects (clCompileProgram's LLVM IR) into the one module the rest of a
+ * build takes: written as they are (one), or linked (several: a symbol two
+ * define is llvm-link's error, in the log). */
+typedef struct objects {
+  const char *const *ir;
+  const size_t *sizes;
+  uint32_t n;
+} objects_t;
+
+static int link_objects(const objects_t *objs, const rvhal_opencl_sdk_t *sdk, const char *dir, const char *prog_ll,
+                        const char *log_path, argv_buf_t *a, char **out_log, const char *name) {
+  if (objs->n == 1) {
+    size_t n = objs->sizes ? objs->sizes[0] : strlen(objs->ir[0]);
+    if (write_file(prog_ll, objs->ir[0], n, NULL, 0))
+      return rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot write %s: %s", prog_ll, strerror(errno));
+    return RVHAL_OK;
+  }
+  /* The objects' names in a response file: a link may take thousands. */
+  text_buf_t rsp = {0};
+  int bad = 0;
+  for (uint32_t i = 0; i < objs->n && !bad; i++) {
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/object%u.ll", dir, i);
+    size_t n = objs->sizes ? objs->sizes[i] : strlen(objs->ir[i]);
+    if (write_file(path, objs->ir[i], n, NULL, 0)) {
+      free(rsp.data);
+      return rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot write %s: %s", path, strerror(errno));
+    }
+    bad = tb_add(&rsp, "\"", 1);
+    for (const char *c = path; *c && !bad; c++) { /* quoted, " and \\ escaped */
+      if (*c == '"' || *c == '\\') bad = tb_add(&rsp, "\\", 1);
+      if (!bad) bad = tb_add(&rsp, c, 1);
+    }
+    bad = bad || tb_add(&rsp, "\"\n", 2);
+  }
+  char rsp_path[PATH_MAX + 32];
+  snprintf(rsp_path, sizeof rsp_path, "%s/objects.rsp", dir);
+  if (bad || write_file(rsp_path, rsp.data, rsp.len, NULL, 0)) {
+    free(rsp.data);
+    return rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot write %s", rsp_path);
+  }
+  free(rsp.data);
+  av_add(a, sdk->llvm_link);
+  av_add(a, "-S");
+  av_addf(a, "@%s", rsp_path);
+  av_add(a, "-o");
+  av_add(a, prog_ll);
+  return step(a, log_path, out_log, "linking its objects failed (see the log: a symbol defined twice?)", name);
+}
+
+/* A build of desc's source, or of objects (objs->n > 0): the kernel ELF,
+ * or with `object_only` clang's IR alone (rvhal_opencl_compile_object). */
+static int compile_impl(const rvhal_opencl_compile_desc_t *desc, const objects_t *objs, int object_only,
+                        void **out_elf, size_t *out_elf_size, char **out_log) {
   rvhal_clear_error();
   if (out_elf) *out_elf = NULL;
   if (out_elf_size) *out_elf_size = 0;
   if (out_log) *out_log = NULL;
-  if (!desc || !desc->source || !out_elf || !out_elf_size)
-    return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: NULL desc, source, out_elf or out_elf_size");
+  if (!desc || !out_elf || !out_elf_size)
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: NULL desc, out_elf or out_elf_size");
+  if (objs->n && !objs->ir) return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_link: NULL objects");
+  if (!objs->n && !desc->source) return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: NULL source");
+  for (uint32_t i = 0; i < objs->n; i++)
+    if (!objs->ir[i]) return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_link: objects[%u] is NULL", i);
   const uint32_t word = desc->xlen / 8;
   const char *isa, *abi;
   rvhal_opencl_sdk_t sdk;
@@ -485,7 +541,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
     if (*c == 'g') strcat(mattr, ",+m,+a,+f,+d");
     else if (strchr("mafdcv", *c)) sprintf(mattr + strlen(mattr), ",+%c", *c);
   }
-  const char *name = desc->source_name ? desc->source_name : "<source>";
+  const char *name = desc->source_name ? desc->source_name : objs->n ? "<link>" : "<source>";
   if (strchr(name, '"') || strchr(name, '\n'))
     return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_compile: source name '%s' has a quote or newline", name);
 
@@ -503,6 +559,10 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
   cl_program_ir_t prog = {0};
   char *ir = NULL, *tail = NULL, *entry = NULL;
   int rc = RVHAL_OK;
+  if (objs->n) {
+    if ((rc = link_objects(objs, &sdk, dir, path[PROG_LL], log_path, &a, out_log, name))) goto done;
+    goto have_ir;
+  }
   size_t src_size = desc->source_size ? desc->source_size : strlen(desc->source);
   /* #line: clang's diagnostics name the caller's file, not ours. */
   char line_dir[PATH_MAX + 64];
@@ -539,6 +599,16 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
     goto done;
   }
   if ((rc = step(&a, log_path, out_log, "failed to compile (clang's diagnostics are in the log)", name))) goto done;
+  if (object_only) {
+    if (!(ir = read_file(path[PROG_LL], out_elf_size))) {
+      rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: cannot read clang's IR");
+      goto done;
+    }
+    *out_elf = ir;
+    ir = NULL;
+    goto log_out;
+  }
+have_ir:;
 
   /* 2. The rewrite and the entries. What the rewrite refuses counts only
    * where a kernel reaches it (opencl_ir.c); should it fail anyway, it is
@@ -774,6 +844,7 @@ int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf
     goto done;
   }
   *out_elf = elf;
+log_out:
   if (out_log) { /* warnings, if any */
     size_t n = 0;
     char *log = read_file(log_path, &n);
@@ -792,4 +863,30 @@ done:
   if (!getenv("RVHAL_CL_KEEP_TEMPS")) remove_tree(dir);
   else fprintf(stderr, "rvhal: OpenCL C build files kept in %s\n", dir);
   return rc;
+}
+
+int rvhal_opencl_compile(const rvhal_opencl_compile_desc_t *desc, void **out_elf, size_t *out_elf_size,
+                         char **out_log) {
+  const objects_t none = {0};
+  return compile_impl(desc, &none, 0, out_elf, out_elf_size, out_log);
+}
+
+int rvhal_opencl_compile_object(const rvhal_opencl_compile_desc_t *desc, char **out_ir, size_t *out_ir_size,
+                                char **out_log) {
+  void *ir = NULL;
+  const objects_t none = {0};
+  int rc = compile_impl(desc, &none, 1, &ir, out_ir_size, out_log);
+  if (out_ir) *out_ir = ir;
+  else free(ir);
+  return rc;
+}
+
+int rvhal_opencl_link(const rvhal_opencl_compile_desc_t *desc, const char *const *objects, const size_t *object_sizes,
+                      uint32_t num_objects, void **out_elf, size_t *out_elf_size, char **out_log) {
+  if (!num_objects) {
+    if (out_log) *out_log = NULL;
+    return rvhal_error(RVHAL_INVALID_ARGUMENT, "opencl_link: no objects");
+  }
+  const objects_t objs = {objects, object_sizes, num_objects};
+  return compile_impl(desc, &objs, 0, out_elf, out_elf_size, out_log);
 }
