@@ -754,7 +754,8 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint n, const
     clReleaseProgram(p);
     return NULL;
   }
-  if (*err != CL_SUCCESS) *err = *err == CL_BUILD_PROGRAM_FAILURE ? CL_LINK_PROGRAM_FAILURE : *err;
+  if (*err == CL_BUILD_PROGRAM_FAILURE) *err = CL_LINK_PROGRAM_FAILURE;
+  if (*err == CL_INVALID_BUILD_OPTIONS) *err = CL_INVALID_LINKER_OPTIONS;
   return p; /* on a failure too: the spec returns the program so its log can be read */
 }
 
