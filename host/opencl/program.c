@@ -383,6 +383,21 @@ static int needs_uniform_wg(const char *options, int from_source) {
 }
 
 /* Compiles (source programs) and loads the ELF on the device. */
+/* A failed compile or build of p (rvhal status st): the log gets the
+ * compiler's output (log, freed here) and rvhal's message; the code is
+ * `bad_options` for a bad option, `failed` for an error in the program. */
+static cl_int compile_failed(const char *fn, cl_program p, int st, char *log, cl_int bad_options, cl_int failed) {
+  char msg[1024];
+  snprintf(msg, sizeof msg, "%s (%s)", rvhal_last_error(), rvhal_status_name(st));
+  set_log(p, log ? log : "", msg);
+  free(log);
+  p->status = CL_BUILD_ERROR;
+  cl_int code = st == RVHAL_INVALID_ARGUMENT                             ? bad_options
+                : st == RVHAL_MISSING_TOOL || st == RVHAL_UNSUPPORTED ? CL_COMPILER_NOT_AVAILABLE
+                                                                        : failed;
+  return rvcl_fail(p->context, fn, code, "%s", msg);
+}
+
 static cl_int build(const char *fn, cl_program p, const char *options) {
   cl_context c = p->context;
   cl_device_id d = p->device;
@@ -404,17 +419,7 @@ static cl_int build(const char *fn, cl_program p, const char *options) {
     /* no source: clLinkProgram's inputs, or an object given as a binary */
     uint32_t no = p->source ? 0 : p->num_objects;
     int st = rvcl_compile_cached(&desc, (const char *const *)p->objects, p->object_sizes, no, &elf, &size, &log);
-    if (st != RVHAL_OK) {
-      char msg[1024];
-      snprintf(msg, sizeof msg, "%s (%s)", rvhal_last_error(), rvhal_status_name(st));
-      set_log(p, log ? log : "", msg);
-      free(log);
-      p->status = CL_BUILD_ERROR;
-      cl_int code = st == RVHAL_INVALID_ARGUMENT ? CL_INVALID_BUILD_OPTIONS
-                    : st == RVHAL_MISSING_TOOL || st == RVHAL_UNSUPPORTED ? CL_COMPILER_NOT_AVAILABLE
-                                                                          : CL_BUILD_PROGRAM_FAILURE;
-      return rvcl_fail(c, fn, code, "%s", msg);
-    }
+    if (st != RVHAL_OK) return compile_failed(fn, p, st, log, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE);
     set_log(p, log ? log : "", NULL);
     free(log);
     char why[512];
@@ -467,17 +472,7 @@ static cl_int compile_object(const char *fn, cl_program p, const char *options) 
   size_t size = 0;
   p->status = CL_BUILD_IN_PROGRESS;
   int st = rvhal_opencl_compile_object(&desc, &ir, &size, &log);
-  if (st != RVHAL_OK) {
-    char msg[1024];
-    snprintf(msg, sizeof msg, "%s (%s)", rvhal_last_error(), rvhal_status_name(st));
-    set_log(p, log ? log : "", msg);
-    free(log);
-    p->status = CL_BUILD_ERROR;
-    cl_int code = st == RVHAL_INVALID_ARGUMENT ? CL_INVALID_COMPILER_OPTIONS
-                  : st == RVHAL_MISSING_TOOL || st == RVHAL_UNSUPPORTED ? CL_COMPILER_NOT_AVAILABLE
-                                                                        : CL_COMPILE_PROGRAM_FAILURE;
-    return rvcl_fail(c, fn, code, "%s", msg);
-  }
+  if (st != RVHAL_OK) return compile_failed(fn, p, st, log, CL_INVALID_COMPILER_OPTIONS, CL_COMPILE_PROGRAM_FAILURE);
   set_log(p, log ? log : "", NULL);
   free(log);
   /* No longer an executable: what an earlier build loaded goes. */
