@@ -382,7 +382,6 @@ static int needs_uniform_wg(const char *options, int from_source) {
   return !std || !strncmp(std, "CL1.", 4);
 }
 
-/* Compiles (source programs) and loads the ELF on the device. */
 /* A failed compile or build of p (rvhal status st): the log gets the
  * compiler's output (log, freed here) and rvhal's message; the code is
  * `bad_options` for a bad option, `failed` for an error in the program. */
@@ -398,6 +397,7 @@ static cl_int compile_failed(const char *fn, cl_program p, int st, char *log, cl
   return rvcl_fail(p->context, fn, code, "%s", msg);
 }
 
+/* Compiles (a source) or links (objects), and loads the ELF on the device. */
 static cl_int build(const char *fn, cl_program p, const char *options) {
   cl_context c = p->context;
   cl_device_id d = p->device;
