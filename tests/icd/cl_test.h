@@ -123,6 +123,15 @@ static inline cl_program cl_test_program(cl_test_env_t *env, const char *elf_nam
   return p;
 }
 
+/* p's build log on the test's device (free() it; NULL out of memory). */
+static inline char *cl_test_build_log(cl_test_env_t *env, cl_program p) {
+  size_t n = 0;
+  clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+  char *log = (char *)calloc(1, n + 1);
+  if (log) clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
+  return log;
+}
+
 static inline cl_uint cl_test_refcount_mem(cl_mem m) {
   cl_uint r = 0;
   clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof r, &r, NULL);

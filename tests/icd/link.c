@@ -61,14 +61,6 @@ static int first_wrong(const int got[N], int mul, int add) {
     CHECK_MSG(w_ < 0, "item %d: %d, expected %d", w_, w_ < 0 ? 0 : got[w_], (mul) * w_ + (add));       \
   } while (0)
 
-static char *build_log(cl_test_env_t *env, cl_program p) {
-  size_t n = 0;
-  clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
-  char *log = calloc(1, n + 1);
-  if (log) clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
-  return log;
-}
-
 static unsigned char *binary_of(cl_program p, size_t *out_size) {
   size_t size = 0;
   CHECK_CL(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
@@ -160,7 +152,7 @@ int main(int argc, char **argv) {
     cl_build_status bs = CL_BUILD_SUCCESS;
     CHECK_CL(clGetProgramBuildInfo(bad, env.device, CL_PROGRAM_BUILD_STATUS, sizeof bs, &bs, NULL));
     CHECK(bs == CL_BUILD_ERROR);
-    char *log = build_log(&env, bad);
+    char *log = cl_test_build_log(&env, bad);
     CHECK_MSG(log && strstr(log, "helper"), "the log names the symbol: %s", log ? log : "(none)");
     free(log);
     clReleaseProgram(bad);
@@ -168,7 +160,7 @@ int main(int argc, char **argv) {
   /* A compile error is clCompileProgram's, with clang's message. */
   cl_program broken = source(&env, "int f(int x) { return x + ; }\n");
   CHECK_CL_ERR(clCompileProgram(broken, 1, &env.device, "", 0, NULL, NULL, NULL, NULL), CL_COMPILE_PROGRAM_FAILURE);
-  char *blog = build_log(&env, broken);
+  char *blog = cl_test_build_log(&env, broken);
   CHECK_MSG(blog && strstr(blog, "error:"), "clang's error in the log: %s", blog ? blog : "(none)");
   free(blog);
   clReleaseProgram(broken);

@@ -49,14 +49,6 @@ static void run_peek(cl_test_env_t *env, cl_program p, cl_uint tag, const char *
   clReleaseKernel(k);
 }
 
-static char *build_log(cl_test_env_t *env, cl_program p) {
-  size_t n = 0;
-  clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
-  char *log = calloc(1, n + 1);
-  if (log) clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
-  return log;
-}
-
 int main(int argc, char **argv) {
   cl_test_env_t env;
   if (cl_test_open(argc, argv, &env)) return 1;
@@ -109,7 +101,7 @@ int main(int argc, char **argv) {
   CHECK_MSG(loaded >= n + 1 && hold <= store && hold + size / 1048576.0 > store - 0.01 && size >= BLOB,
             "%zu programs held: the message says %u programs hold %.2f of %.2f MiB, this one %llu bytes", n + 1,
             loaded, hold, store, size);
-  char *log = build_log(&env, refused);
+  char *log = cl_test_build_log(&env, refused);
   CHECK_MSG(log && strstr(log, "no room to keep the program") && strstr(log, "device RAM"),
             "the build log does not say why: %s", log ? log : "(none)");
   free(log);
