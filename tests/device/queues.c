@@ -1,5 +1,6 @@
 /* Queues, events and timeline semaphores (rvhal/queue.h) on real devices:
- * order within a queue, waits across queues and devices, semaphores
+ * order within a queue, out-of-order queues, waits across queues and
+ * devices, semaphores
  * (including waits already satisfied), callbacks, a failing kernel in the
  * middle of a queue, destroying a queue or device with work pending, and
  * 8 threads x 1000 commands on one device with every result checked. */
@@ -14,8 +15,8 @@
 static const uint32_t table_b[8] = PROG_B_TABLE(1);
 
 static rvhal_device_t *dev;
-static hal_program_t prog_b, prog_t;
-static hal_kernel_t k_fill, k_mix, k_trap;
+static hal_program_t prog_b, prog_t, prog_m;
+static hal_kernel_t k_fill, k_mix, k_trap, k_wait_word;
 
 /* Launch prog_b_fill: out[i] = v + i. */
 static int enqueue_fill_kernel(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_addr_t out, uint32_t v,
@@ -93,6 +94,84 @@ static void test_reached_at_once(void) {
   rvhal_queue_destroy(q);
   rvhal_mem_free(dev, a);
   rvhal_semaphore_destroy(s);
+}
+
+static uint64_t started(rvhal_event_t *e) {
+  rvhal_event_times_t t = {0};
+  CHECK_OK(rvhal_event_times(e, &t));
+  return t.started_ns;
+}
+
+static uint64_t ended(rvhal_event_t *e) {
+  rvhal_event_times_t t = {0};
+  CHECK_OK(rvhal_event_times(e, &t));
+  return t.ended_ns;
+}
+
+/* An out-of-order queue: commands behind one held by a semaphore run (a
+ * kernel and a write, waited for with a timeout: in order they would wait
+ * for ever); a barrier, a marker without dependencies and a free wait for
+ * the held one, and what follows the barrier too; a write runs while a
+ * kernel of the same queue is on the device (the kernel sees it: in order
+ * it would poll out its bound). */
+static void test_out_of_order(void) {
+  rvhal_queue_t *q;
+  CHECK_FAILS(rvhal_queue_create_with_flags(dev, 0x80, &q), RVHAL_INVALID_ARGUMENT, "unknown flags 0x80");
+  CHECK_OK(rvhal_queue_create_with_flags(dev, RVHAL_QUEUE_OUT_OF_ORDER, &q));
+  rvhal_semaphore_t *gate;
+  CHECK_OK(rvhal_semaphore_create(0, &gate));
+  hal_addr_t a = dt_buffer(dev, N * 4, NULL), b = dt_buffer(dev, N * 4, NULL), c = dt_buffer(dev, N * 4, NULL);
+  hal_addr_t spare = dt_buffer(dev, N * 4, NULL);
+  rvhal_semaphore_value_t wait_gate = {gate, 1};
+  rvhal_dependencies_t held = {.wait_semaphores = &wait_gate, .num_wait_semaphores = 1};
+  rvhal_event_t *ea, *eb, *ew, *ebar, *ec, *emark, *efree;
+  uint32_t pattern[N];
+  for (uint32_t i = 0; i < N; i++) pattern[i] = i * 7u;
+  CHECK_OK(enqueue_fill_kernel(q, &held, a, 100, &ea));
+  CHECK_OK(enqueue_fill_kernel(q, NULL, b, 200, &eb));
+  CHECK_OK(rvhal_enqueue_write(q, NULL, c, pattern, sizeof pattern, &ew));
+  CHECK_OK(rvhal_event_wait(eb, 30000));
+  CHECK_OK(rvhal_event_wait(ew, 30000));
+  CHECK_EQ_U64(rvhal_event_query(ea, NULL), 0); /* still held */
+  CHECK_OK(rvhal_enqueue_barrier(q, NULL, &ebar));
+  CHECK_OK(enqueue_fill_kernel(q, NULL, c, 300, &ec));
+  CHECK_OK(rvhal_enqueue_marker(q, NULL, &emark));
+  CHECK_OK(rvhal_enqueue_free(q, NULL, spare, &efree));
+  usleep(100 * 1000); /* time enough to pass it, were it passable */
+  CHECK_EQ_U64(rvhal_event_query(ec, NULL), 0); /* behind the barrier */
+  CHECK_OK(rvhal_semaphore_signal(gate, 1));
+  CHECK_OK(rvhal_queue_finish(q, 30000));
+  CHECK_MSG(started(ebar) >= ended(ea) && started(ec) >= ended(ebar), "the barrier was passed: a ended %llu, "
+            "barrier %llu..%llu, c started %llu", (unsigned long long)ended(ea), (unsigned long long)started(ebar),
+            (unsigned long long)ended(ebar), (unsigned long long)started(ec));
+  CHECK(started(emark) >= ended(ea) && started(efree) >= ended(ea));
+  uint32_t got[N];
+  CHECK_OK(rvhal_mem_read(dev, got, a, sizeof got));
+  CHECK_EQ_U64(got[N - 1], 100 + N - 1);
+  CHECK_OK(rvhal_mem_read(dev, got, c, sizeof got));
+  CHECK_EQ_U64(got[N - 1], 300 + N - 1);
+  rvhal_event_t *evs[] = {ea, eb, ew, ebar, ec, emark, efree};
+  for (size_t i = 0; i < sizeof evs / sizeof *evs; i++) rvhal_event_release(evs[i]);
+
+  /* a write beside a kernel on the device */
+  hal_addr_t flag = dt_buffer(dev, 64, NULL), out = dt_buffer(dev, 64, NULL);
+  uint32_t value = 0x600dcafe, polls = 1u << 26;
+  hal_arg_t args[4] = {rvhal_arg_global(flag), rvhal_arg_global(out), rvhal_arg_value(&value, 4),
+                       rvhal_arg_value(&polls, 4)};
+  hal_ndrange_t one = {.global = {1}, .local = {1}};
+  rvhal_event_t *ek;
+  CHECK_OK(rvhal_enqueue_kernel(q, NULL, prog_m, k_wait_word, &one, args, 4, 1, NULL, &ek));
+  CHECK_OK(rvhal_enqueue_write(q, NULL, flag, &value, 4, NULL));
+  CHECK_OK(rvhal_queue_finish(q, 60000));
+  uint32_t seen[2];
+  CHECK_OK(rvhal_mem_read(dev, seen, out, sizeof seen));
+  CHECK_MSG(seen[0] == 1, "the kernel did not see the write enqueued after it (%u polls): it ran after the kernel",
+            seen[1]);
+  rvhal_event_release(ek);
+  rvhal_queue_destroy(q);
+  rvhal_semaphore_destroy(gate);
+  hal_addr_t bufs[] = {a, b, c, flag, out};
+  for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) rvhal_mem_free(dev, bufs[i]);
 }
 
 /* Queue B's kernel reads what queue A's kernel wrote, ordered by an event;
@@ -604,9 +683,12 @@ int main(void) {
   k_fill = fixture_kernel(dev, prog_b, "prog_b_fill");
   k_mix = fixture_kernel(dev, prog_b, "prog_b_mix");
   k_trap = fixture_kernel(dev, prog_t, "trap_illegal");
+  prog_m = fixture_program(dev, "dt_mem");
+  k_wait_word = fixture_kernel(dev, prog_m, "mem_wait_word");
   test_bad_input();
   test_order();
   test_cross_queue();
+  test_out_of_order();
   test_semaphores();
   test_reached_at_once();
   test_callbacks();

@@ -1,4 +1,4 @@
-/* Device tests (tests/device/memory.c): read device memory on the device. */
+/* Device tests (tests/device/memory.c, queues.c): device memory read on the device. */
 #include "kernel_if.h"
 
 /* out[i] = FNV-1a (seeded with i) of in[i*chunk, min(n, (i+1)*chunk)). */
@@ -41,3 +41,24 @@ static void mem_code_tail_item(const mem_code_tail_args *a, exec_state_t *e) {
   a->out[1] = words;
 }
 RVHAL_KERNEL(mem_code_tail, mem_code_tail_args, mem_code_tail_item, RVHAL_GLOBAL(out))
+
+/* tests/device/queues.c's overlap check: polls flag[0] until it holds
+ * `value` (the host writes it while this runs), at most `polls` times;
+ * out[0] = 1 if it saw it, out[1] = the polls it made. */
+typedef struct {
+  __global uint *flag;
+  __global uint *out;
+  uint value;
+  uint polls;
+} mem_wait_word_args;
+
+static void mem_wait_word_item(const mem_wait_word_args *a, exec_state_t *e) {
+  if (get_global_id(0, e) != 0) return;
+  const volatile uint *flag = a->flag;
+  uint n = 0;
+  while (n < a->polls && *flag != a->value) n++;
+  a->out[0] = *flag == a->value;
+  a->out[1] = n;
+}
+RVHAL_KERNEL(mem_wait_word, mem_wait_word_args, mem_wait_word_item, RVHAL_GLOBAL(flag), RVHAL_GLOBAL(out),
+             RVHAL_VALUE(value), RVHAL_VALUE(polls))

@@ -1,8 +1,9 @@
 /* Queues, events and timeline semaphores: asynchronous work on a device.
  *
  * A queue (rvhal_queue_t) runs its commands in the order they were
- * enqueued, one after another, on a thread of its own; the enqueueing call
- * returns at once. A device may have several queues; their commands
+ * enqueued, one after another, on a thread of its own (an out-of-order
+ * queue as their dependencies allow: below); the enqueueing call returns
+ * at once. A device may have several queues; their commands
  * interleave on the device unless events or semaphores order them.
  *
  *  - An event (rvhal_event_t) is signalled once, when its command ends: with
@@ -100,6 +101,20 @@ int rvhal_event_times(const rvhal_event_t *event, rvhal_event_times_t *out_times
 /* ---- queues ---------------------------------------------------------------- */
 
 int rvhal_queue_create(rvhal_device_t *device, rvhal_queue_t **out_queue);
+
+/* Out-of-order queue (rvhal_queue_create_with_flags): a command starts as
+ * soon as its dependencies are met, before earlier commands of the queue
+ * that still wait (OpenCL's CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE).
+ * Launches go onto the device's harts one after another, in the order they
+ * become ready; writes, reads, copies, fills, markers and callbacks run on a
+ * second thread of the queue, beside the launches. A barrier, a marker
+ * without dependencies and a free are fences: each waits for every earlier
+ * command of the queue, and no later one starts before it ends. Failure
+ * works as in order: after a failed command, every command that had not
+ * started is cancelled until rvhal_queue_finish. */
+#define RVHAL_QUEUE_OUT_OF_ORDER 1u
+/* A queue with flags (0 or RVHAL_QUEUE_OUT_OF_ORDER); 0 is rvhal_queue_create. */
+int rvhal_queue_create_with_flags(rvhal_device_t *device, uint32_t flags, rvhal_queue_t **out_queue);
 /* Runs what is still enqueued to its end, then frees the queue. Deleting the
  * device instead cancels what has not started. NULL is ignored. */
 void rvhal_queue_destroy(rvhal_queue_t *queue);
@@ -158,7 +173,10 @@ int rvhal_enqueue_fill(rvhal_queue_t *queue, const rvhal_dependencies_t *deps, h
 /* Does nothing but wait and signal: an event that ends when everything
  * enqueued before it has (hipEventRecord), or a join of other queues. */
 int rvhal_enqueue_marker(rvhal_queue_t *queue, const rvhal_dependencies_t *deps, rvhal_event_t **out_event);
-/* Calls fn(user, status) on the queue's thread, in order; `status` is
+/* A marker that also holds back every later command of the queue until it
+ * ends (OpenCL's barrier). On an in-order queue it is a marker. */
+int rvhal_enqueue_barrier(rvhal_queue_t *queue, const rvhal_dependencies_t *deps, rvhal_event_t **out_event);
+/* Calls fn(user, status) on the queue's thread, in its turn; `status` is
  * RVHAL_OK, or RVHAL_CANCELLED if an earlier command failed (the callback
  * still runs, so it can release what it owns). */
 typedef void (*rvhal_host_fn_t)(void *user, int status);

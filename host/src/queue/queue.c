@@ -1,6 +1,7 @@
-/* Queues (queue.h): in-order command lists, each run by a thread of its own
- * that waits for a command's dependencies, runs it on the device (under the
- * device's lock, as a blocking call would) and ends its event. */
+/* Queues (queue.h): command lists, each run by a thread of its own that
+ * waits for a command's dependencies, runs it on the device (under the
+ * device's lock, as a blocking call would) and ends its event. An
+ * out-of-order queue has two: one for launches, one for the rest. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ typedef struct cmd {
   struct rvhal_queue *queue; /* to return to its pool */
   cmd_kind_t kind;
   rvhal_event_t *event; /* the command's reference */
+  int fence;            /* out of order: waits for every earlier command, holds back every later one */
   rvhal_event_t **wait_events;
   uint32_t num_wait_events;
   rvhal_semaphore_value_t *wait_sems, *signal_sems;
@@ -70,7 +72,11 @@ struct rvhal_queue {
   rvhal_device_t *device;
   uint32_t id;          /* for messages: "queue 2 of device qemu-virt-rv64" */
   pthread_t thread;
-  cmd_t *head, *tail;
+  int out_of_order;     /* RVHAL_QUEUE_OUT_OF_ORDER: `thread` runs launches, host_thread the rest */
+  pthread_t host_thread;
+  cmd_t *head, *tail;   /* not started yet */
+  uint32_t running;     /* taken off the list, not ended (launches on the device too) */
+  int fence_running;
   uint64_t enqueued, ended; /* commands; finish waits for ended == enqueued */
   pthread_cond_t finish_cond; /* rvhal_queue_finish sleeps here: woken once `ended` reaches finish_min */
   uint32_t finish_waiters;
@@ -214,6 +220,8 @@ static void tell_failure(rvhal_queue_t *q, int status, const char *failure) {
 
 /* A command has ended (taken off the queue already). Sync lock held. */
 static void finish_command(rvhal_queue_t *q, cmd_t *c, int status, const char *message, const char *cause) {
+  q->running--;
+  if (c->fence) q->fence_running = 0;
   /* The first failure stops the queue until rvhal_queue_finish. */
   if (status != RVHAL_OK && !q->failed && !q->cancel_all) {
     q->failed = 1;
@@ -250,16 +258,24 @@ static void name_kernel_command(rvhal_queue_t *q, cmd_t *c) {
   c->u.k.named = 1;
 }
 
-/* Sync lock held on entry and exit; released while the command runs.
- * Every failure is reported by its root cause: a command that did not run
- * says which command's failure stopped it, however long the chain. */
-static void process_head(rvhal_queue_t *q) {
-  cmd_t *c = q->head;
-  const char *dep_cause = "";
-  char *message = NULL, *failure = NULL; /* this command's, on the heap */
-  int state;
-  while ((state = deps_state(c, &dep_cause)) == DEPS_PENDING && !q->cancel_all) rvhal_sync_wait(UINT64_MAX);
+/* Takes c (prev is the command before it, or NULL) off the list of
+ * commands not started. Sync lock held. */
+static void take(rvhal_queue_t *q, cmd_t *c, cmd_t *prev) {
+  if (prev) prev->next = c->next;
+  else q->head = c->next;
+  if (q->tail == c) q->tail = prev;
+  c->next = NULL;
+  q->running++;
+  if (c->fence) q->fence_running = 1;
+}
 
+/* Runs a command taken off the list, its dependencies in `state` (cause:
+ * the failed one's), and ends it. Sync lock held on entry and exit;
+ * released while the command runs. Every failure is reported by its root
+ * cause: a command that did not run says which command's failure stopped
+ * it, however long the chain. */
+static void run_taken(rvhal_queue_t *q, cmd_t *c, int state, const char *dep_cause) {
+  char *message = NULL, *failure = NULL; /* this command's, on the heap */
   int status = RVHAL_OK;
   const char *cause = dep_cause;
   if (q->cancel_all) cause = "its device was deleted before it ran";
@@ -307,12 +323,19 @@ static void process_head(rvhal_queue_t *q) {
     }
     status = rc;
   }
-
-  q->head = c->next;
-  if (!q->head) q->tail = NULL;
   finish_command(q, c, status, message ? message : "", cause);
   if (message) rvhal_sync_strfree(message);
   if (failure) rvhal_sync_strfree(failure);
+}
+
+/* In order: waits for the first command's dependencies, then runs it. */
+static void process_head(rvhal_queue_t *q) {
+  cmd_t *c = q->head;
+  const char *dep_cause = "";
+  int state;
+  while ((state = deps_state(c, &dep_cause)) == DEPS_PENDING && !q->cancel_all) rvhal_sync_wait(UINT64_MAX);
+  take(q, c, NULL);
+  run_taken(q, c, state, dep_cause);
 }
 
 /* ---- launches back to back ----------------------------------------------
@@ -323,8 +346,9 @@ static void process_head(rvhal_queue_t *q) {
  * device, as the queue would. Not with counters or profiles: they describe
  * one launch at a time. */
 
-static int can_submit(const rvhal_queue_t *q) {
-  const cmd_t *c = q->head;
+static int is_launch(const cmd_t *c) { return c->kind == CMD_KERNEL || c->kind == CMD_COMMAND_BUFFER; }
+
+static int can_submit(const rvhal_queue_t *q, const cmd_t *c) {
   const char *cause;
   const rvhal_device_t *d = q->device;
   if (!c || q->cancel_all || q->failed || q->num_fly >= RVHAL_RING_SLOTS || rvhal_device_options(d)->counters ||
@@ -339,12 +363,10 @@ static int can_submit(const rvhal_queue_t *q) {
   return deps_state(c, &cause) == DEPS_MET;
 }
 
-/* Sync lock held on entry and exit. */
-static void submit_head(rvhal_queue_t *q) {
+/* Puts a launch taken off the list onto the device. Sync lock held on
+ * entry and exit. */
+static void submit_taken(rvhal_queue_t *q, cmd_t *c) {
   rvhal_device_t *d = q->device;
-  cmd_t *c = q->head;
-  q->head = c->next;
-  if (!q->head) q->tail = NULL;
   struct flight *f = &q->fly[(q->fly_head + q->num_fly++) % RVHAL_RING_SLOTS];
   f->c = c;
   c->event->times.submitted_ns = rvhal_now_ns();
@@ -435,9 +457,78 @@ static void *queue_thread(void *arg) {
   for (;;) {
     while (!q->head && !q->num_fly && !q->stopping) rvhal_sync_wait(UINT64_MAX);
     if (!q->head && !q->num_fly) break;
-    if (can_submit(q)) submit_head(q);
+    if (q->head && can_submit(q, q->head)) {
+      cmd_t *c = q->head;
+      take(q, c, NULL);
+      submit_taken(q, c);
+    } else if (q->num_fly) {
+      complete_oldest(q);
+    } else {
+      process_head(q);
+    }
+  }
+  rvhal_sync_unlock();
+  return NULL;
+}
+
+/* ---- out of order ---------------------------------------------------------
+ * Two threads share the list: the launch thread takes launches (and keeps
+ * the ring full, as above), the host thread everything else, each the
+ * oldest command of its kind whose dependencies are met. While launches
+ * are on the device the launch thread holds the device's lock; what the
+ * host thread runs needs only the heap lock (a profile's or counters'
+ * device runs launches one at a time, without holding the lock between). */
+
+/* The oldest ready command for the launch thread (launches) or the host
+ * thread, taken off the list; NULL if none. Nothing passes a fence, and a
+ * fence starts once all before it have ended. Sync lock held. */
+static cmd_t *take_ready(rvhal_queue_t *q, int launches) {
+  if (q->fence_running) return NULL;
+  cmd_t *prev = NULL;
+  for (cmd_t *c = q->head; c; prev = c, c = c->next) {
+    const char *cause;
+    if (c->fence && (launches || c != q->head || q->running)) return NULL;
+    if (is_launch(c) != launches) continue;
+    if (!q->cancel_all && deps_state(c, &cause) == DEPS_PENDING) {
+      if (c->fence) return NULL;
+      continue;
+    }
+    if (launches && q->num_fly && !can_submit(q, c)) continue;
+    take(q, c, prev);
+    return c;
+  }
+  return NULL;
+}
+
+static void run_ready(rvhal_queue_t *q, cmd_t *c) {
+  const char *cause = "";
+  int state = deps_state(c, &cause);
+  run_taken(q, c, state, cause);
+}
+
+static void *launch_thread(void *arg) {
+  rvhal_queue_t *q = arg;
+  rvhal_sync_lock();
+  for (;;) {
+    cmd_t *c = take_ready(q, 1);
+    if (c && can_submit(q, c)) submit_taken(q, c);
+    else if (c) run_ready(q, c); /* nothing on the device: the blocking way */
     else if (q->num_fly) complete_oldest(q);
-    else process_head(q);
+    else if (q->stopping && !q->head) break;
+    else rvhal_sync_wait(UINT64_MAX);
+  }
+  rvhal_sync_unlock();
+  return NULL;
+}
+
+static void *host_thread(void *arg) {
+  rvhal_queue_t *q = arg;
+  rvhal_sync_lock();
+  for (;;) {
+    cmd_t *c = take_ready(q, 0);
+    if (c) run_ready(q, c);
+    else if (q->stopping && !q->head) break;
+    else rvhal_sync_wait(UINT64_MAX);
   }
   rvhal_sync_unlock();
   return NULL;
@@ -445,17 +536,28 @@ static void *queue_thread(void *arg) {
 
 /* ---- queue lifetime ----------------------------------------------------- */
 
-int rvhal_queue_create(rvhal_device_t *device, rvhal_queue_t **out_queue) {
+int rvhal_queue_create_with_flags(rvhal_device_t *device, uint32_t flags, rvhal_queue_t **out_queue) {
   if (!device || !out_queue) return rvhal_error(RVHAL_INVALID_ARGUMENT, "queue_create: device or out_queue is NULL");
+  const uint32_t unknown = flags & ~RVHAL_QUEUE_OUT_OF_ORDER;
+  if (unknown) return rvhal_error(RVHAL_INVALID_ARGUMENT, "queue_create: unknown flags 0x%x", (unsigned)unknown);
   rvhal_queue_t *q = calloc(1, sizeof *q);
   if (!q) return rvhal_error(RVHAL_HOST_IO, "out of host memory for a queue");
   q->device = device;
+  q->out_of_order = (flags & RVHAL_QUEUE_OUT_OF_ORDER) != 0;
   rvhal_sync_cond_init(&q->finish_cond);
   rvhal_sync_lock();
   q->id = next_queue_id++;
   rvhal_sync_unlock();
-  int err = pthread_create(&q->thread, NULL, queue_thread, q);
+  int err = pthread_create(&q->thread, NULL, q->out_of_order ? launch_thread : queue_thread, q);
+  if (!err && q->out_of_order && (err = pthread_create(&q->host_thread, NULL, host_thread, q))) {
+    rvhal_sync_lock();
+    q->stopping = 1;
+    rvhal_sync_broadcast();
+    rvhal_sync_unlock();
+    pthread_join(q->thread, NULL);
+  }
   if (err) {
+    pthread_cond_destroy(&q->finish_cond);
     free(q);
     return rvhal_error(RVHAL_HOST_IO, "queue_create: cannot start the queue's thread: %s", strerror(err));
   }
@@ -468,6 +570,10 @@ int rvhal_queue_create(rvhal_device_t *device, rvhal_queue_t **out_queue) {
   return RVHAL_OK;
 }
 
+int rvhal_queue_create(rvhal_device_t *device, rvhal_queue_t **out_queue) {
+  return rvhal_queue_create_with_flags(device, 0, out_queue);
+}
+
 static void stop_and_free(rvhal_queue_t *q, int cancel) {
   rvhal_sync_lock();
   q->stopping = 1;
@@ -475,6 +581,7 @@ static void stop_and_free(rvhal_queue_t *q, int cancel) {
   rvhal_sync_broadcast();
   rvhal_sync_unlock();
   pthread_join(q->thread, NULL);
+  if (q->out_of_order) pthread_join(q->host_thread, NULL);
   for (cmd_t *c = q->pool, *n; c; c = n) {
     n = c->next;
     free(c);
@@ -728,6 +835,7 @@ static cmd_t *build_mem(rvhal_queue_t *q, cmd_kind_t kind, const rvhal_dependenc
   c->u.mem.host_dst = host_dst;
   c->u.mem.host_src = host_src;
   c->u.mem.size = size;
+  c->fence = q->out_of_order && kind == CMD_FREE; /* after everything enqueued before it */
   return c;
 }
 
@@ -807,10 +915,24 @@ int rvhal_enqueue_command_buffer(rvhal_queue_t *q, const rvhal_dependencies_t *d
   return submit(q, c, out_event);
 }
 
-int rvhal_enqueue_marker(rvhal_queue_t *q, const rvhal_dependencies_t *deps, rvhal_event_t **out_event) {
+enum { NOT_FENCE, FENCE, FENCE_IF_NO_WAITS };
+
+static int enqueue_marker(rvhal_queue_t *q, const rvhal_dependencies_t *deps, int fence, rvhal_event_t **out_event) {
   int rc;
   cmd_t *c = new_command(q, CMD_MARKER, deps, NULL, &rc);
-  return c ? submit(q, c, out_event) : rc;
+  if (!c) return rc;
+  c->fence = q->out_of_order && (fence == FENCE || (fence == FENCE_IF_NO_WAITS && !c->num_wait_events &&
+                                                    !c->num_wait_sems));
+  return submit(q, c, out_event);
+}
+
+/* (Without dependencies: "after everything enqueued before it", in any queue.) */
+int rvhal_enqueue_marker(rvhal_queue_t *q, const rvhal_dependencies_t *deps, rvhal_event_t **out_event) {
+  return enqueue_marker(q, deps, FENCE_IF_NO_WAITS, out_event);
+}
+
+int rvhal_enqueue_barrier(rvhal_queue_t *q, const rvhal_dependencies_t *deps, rvhal_event_t **out_event) {
+  return enqueue_marker(q, deps, FENCE, out_event);
 }
 
 int rvhal_enqueue_callback(rvhal_queue_t *q, const rvhal_dependencies_t *deps, rvhal_host_fn_t fn, void *user,
@@ -830,7 +952,7 @@ int rvhal_enqueue_alloc(rvhal_queue_t *q, const rvhal_dependencies_t *deps, hal_
   hal_addr_t a;
   int rc = rvhal_mem_alloc(q->device, size, alignment, &a);
   if (rc != RVHAL_OK) return rc;
-  rc = rvhal_enqueue_marker(q, deps, out_event);
+  rc = enqueue_marker(q, deps, NOT_FENCE, out_event);
   if (rc != RVHAL_OK) {
     rvhal_mem_free(q->device, a);
     return rc;
