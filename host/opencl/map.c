@@ -139,6 +139,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_m
     return rvcl_enqueue_done(q, fn, CL_COMMAND_UNMAP_MEM_OBJECT, st, ev, CL_FALSE, out);
   }
   rvhal_event_t *ev = NULL;
+  rvhal_event_t **want_ev = out || mp->owned ? &ev : NULL; /* the staging copy's free waits for it */
   int st;
   hal_addr_t addr = 0;
   int writes_back = mp->staged && (mp->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION));
@@ -149,12 +150,15 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_m
     return err;
   }
   if (writes_back)
-    st = rvhal_enqueue_write(q->q, &deps, addr + mp->offset, mp->ptr, mp->size, out ? &ev : NULL);
+    st = rvhal_enqueue_write(q->q, &deps, addr + mp->offset, mp->ptr, mp->size, want_ev);
   else
-    st = rvhal_enqueue_marker(q->q, &deps, out ? &ev : NULL);
-  if (st == RVHAL_OK && mp->owned && rvhal_enqueue_callback(q->q, NULL, free_ptr, mp->ptr, NULL) != RVHAL_OK) {
-    rvhal_queue_finish(q->q, RVHAL_WAIT_FOREVER);
-    free(mp->ptr);
+    st = rvhal_enqueue_marker(q->q, &deps, want_ev);
+  if (st == RVHAL_OK && mp->owned) {
+    const rvhal_dependencies_t after = {.wait_events = &ev, .num_wait_events = 1};
+    if (rvhal_enqueue_callback(q->q, &after, free_ptr, mp->ptr, NULL) != RVHAL_OK) {
+      rvhal_event_wait(ev, RVHAL_WAIT_FOREVER);
+      free(mp->ptr);
+    }
   }
   free(mp);
   return rvcl_enqueue_done(q, fn, CL_COMMAND_UNMAP_MEM_OBJECT, st, ev, CL_FALSE, out);

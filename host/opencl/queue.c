@@ -1,7 +1,8 @@
 /* Command queues: each an rvhal_queue_t of the context's device. An
- * out-of-order queue is accepted and runs its commands in order, which the
- * specification allows (ordering only ever gets stricter); wait lists,
- * markers and barriers mean what they say either way. */
+ * out-of-order queue is an out-of-order rvhal queue (RVHAL_QUEUE_OUT_OF_ORDER)
+ * in a context of one device; in a context of several it runs in order, as
+ * the specification allows: a buffer's moves between devices
+ * (mem_coherence.c) keep the order commands were enqueued in. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +40,8 @@ static cl_command_queue make_queue(const char *fn, cl_context c, cl_device_id d,
     *err = CL_OUT_OF_HOST_MEMORY;
     return NULL;
   }
-  st = rvhal_queue_create(rv, &q->q);
+  const int out_of_order = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) && c->num_devices == 1;
+  st = rvhal_queue_create_with_flags(rv, out_of_order ? RVHAL_QUEUE_OUT_OF_ORDER : 0, &q->q);
   if (st != RVHAL_OK) {
     free(q);
     *err = rvcl_fail_rvhal(c, fn, CL_OUT_OF_RESOURCES, st);

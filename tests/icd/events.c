@@ -1,11 +1,19 @@
 /* OpenCL queues and events on an rvhal device: profiling times in order,
  * user events gating commands (and failing them), callbacks, markers and
- * barriers, an out-of-order queue, a dependency across two queues, wait-list
+ * barriers, out-of-order queues (commands passing a held one), a dependency across two queues, wait-list
  * and queue errors with the spec's codes, reference counts and the
  * context's destructor callback. */
 #include <stdint.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cl_test.h"
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 static cl_kernel vector_add(cl_test_env_t *env, cl_program *out_p) {
   cl_int err;
@@ -177,6 +185,69 @@ static void ordering(cl_test_env_t *env, cl_kernel k) {
   free(a), free(c);
 }
 
+/* The event's execution status, or the query's error (< 0). */
+static cl_int status_of(cl_event e) {
+  cl_int st = 1;
+  cl_int err = clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+  return err != CL_SUCCESS ? err : st;
+}
+
+/* An out-of-order queue runs what is ready past what is not: a write held
+ * by a user event does not hold back a write and a kernel enqueued after it
+ * (in order they would wait for ever: polled for 60 s here), and a barrier
+ * holds back the kernel after it, which reads what the held write wrote. */
+static void out_of_order(cl_test_env_t *env, cl_kernel k) {
+  cl_int err;
+  cl_command_queue q = clCreateCommandQueue(env->context, env->device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  CHECK_CL(err);
+  size_t n = env->harts * 64;
+  uint32_t *a = malloc(n * 4), *got = malloc(n * 4);
+  for (size_t i = 0; i < n; i++) a[i] = (uint32_t)(i * 2654435761u);
+  cl_mem ba = clCreateBuffer(env->context, 0, n * 4, NULL, &err);
+  cl_mem bb = clCreateBuffer(env->context, 0, n * 4, NULL, &err);
+  cl_mem bc = clCreateBuffer(env->context, 0, n * 4, NULL, &err);
+  cl_mem bd = clCreateBuffer(env->context, 0, n * 4, NULL, &err);
+  cl_event gate = clCreateUserEvent(env->context, &err);
+  CHECK_CL(err);
+  cl_event held, wrote, ran, bar, after;
+  CHECK_CL(clEnqueueWriteBuffer(q, ba, CL_FALSE, 0, n * 4, a, 1, &gate, &held));
+  CHECK_CL(clEnqueueWriteBuffer(q, bb, CL_FALSE, 0, n * 4, a, 0, NULL, &wrote));
+  CHECK_CL(clSetKernelArg(k, 0, sizeof bb, &bb));
+  CHECK_CL(clSetKernelArg(k, 1, sizeof bb, &bb));
+  CHECK_CL(clSetKernelArg(k, 2, sizeof bc, &bc));
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 1, &wrote, &ran));
+  CHECK_CL(clFlush(q));
+  double t0 = now_s();
+  while (status_of(ran) > CL_COMPLETE && now_s() - t0 < 60) usleep(1000);
+  CHECK_MSG(status_of(ran) == CL_COMPLETE, "a kernel behind a held write did not run (status %d after %.0f s)",
+            status_of(ran), now_s() - t0);
+  CHECK(status_of(held) > CL_COMPLETE);
+  CHECK_CL(clEnqueueBarrierWithWaitList(q, 0, NULL, &bar));
+  CHECK_CL(clSetKernelArg(k, 0, sizeof ba, &ba));
+  CHECK_CL(clSetKernelArg(k, 1, sizeof ba, &ba));
+  CHECK_CL(clSetKernelArg(k, 2, sizeof bd, &bd));
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, &after));
+  CHECK_CL(clFlush(q));
+  usleep(100 * 1000); /* time enough to pass the barrier, were it passable */
+  CHECK(status_of(after) > CL_COMPLETE);
+  CHECK_CL(clSetUserEventStatus(gate, CL_COMPLETE));
+  CHECK_CL(clFinish(q));
+  CHECK_EQ_U64(status_of(held), CL_COMPLETE);
+  CHECK_EQ_U64(status_of(bar), CL_COMPLETE);
+  size_t bad_c = 0, bad_d = 0;
+  CHECK_CL(clEnqueueReadBuffer(q, bc, CL_TRUE, 0, n * 4, got, 0, NULL, NULL));
+  for (size_t i = 0; i < n; i++) bad_c += got[i] != a[i] * 2u;
+  CHECK_CL(clEnqueueReadBuffer(q, bd, CL_TRUE, 0, n * 4, got, 0, NULL, NULL));
+  for (size_t i = 0; i < n; i++) bad_d += got[i] != a[i] * 2u;
+  CHECK_MSG(bad_c == 0 && bad_d == 0, "%zu words wrong before the barrier, %zu after it", bad_c, bad_d);
+  cl_event evs[] = {gate, held, wrote, ran, bar, after};
+  for (size_t i = 0; i < sizeof evs / sizeof *evs; i++) clReleaseEvent(evs[i]);
+  cl_mem mems[] = {ba, bb, bc, bd};
+  for (size_t i = 0; i < sizeof mems / sizeof *mems; i++) clReleaseMemObject(mems[i]);
+  CHECK_CL(clReleaseCommandQueue(q));
+  free(a), free(got);
+}
+
 static int context_destroyed;
 static void CL_CALLBACK on_context_destroyed(cl_context c, void *user) {
   (void)c, (void)user;
@@ -241,6 +312,7 @@ int main(int argc, char **argv) {
   if (k) profiling(&env, k);
   user_events(&env, q);
   if (k) ordering(&env, k);
+  if (k) out_of_order(&env, k);
   errors_and_contexts(&env, q);
   CHECK_CL(clFinish(q));
   clReleaseCommandQueue(q);
