@@ -98,6 +98,14 @@ static void bench_gap(bench_dev_t *b, rvhal_queue_t *q, hal_kernel_t k, int runs
 #define CHUNKS 4
 #define CHUNK_N (1u << 20)
 
+static void pipeline_check(const uint32_t *in_a, const uint32_t *in_b, const uint32_t *out, const char *how) {
+  for (size_t i = 0; i < (size_t)CHUNK_N * CHUNKS; i++)
+    if (out[i] != in_a[i] + in_b[i]) {
+      fprintf(stderr, "rvhal-bench: pipeline through %s: result wrong at %zu\n", how, i);
+      exit(1);
+    }
+}
+
 static void bench_pipeline(const char *kernel_dir, int runs) {
   rvhal_device_options_t o = {.num_harts = 1};
   bench_dev_t b = bench_open(kernel_dir, "bench_kernels", &o);
@@ -115,11 +123,12 @@ static void bench_pipeline(const char *kernel_dir, int runs) {
     BENCH_CHECK(rvhal_mem_alloc(b.d, bytes, 0, &dc[c]));
   }
   hal_ndrange_t nd = {.global = {CHUNK_N, 1, 1}, .local = {256, 1, 1}};
-  rvhal_queue_t *q[2];
+  rvhal_queue_t *q[2], *ooo;
   BENCH_CHECK(rvhal_queue_create(b.d, &q[0]));
   BENCH_CHECK(rvhal_queue_create(b.d, &q[1]));
+  BENCH_CHECK(rvhal_queue_create_with_flags(b.d, RVHAL_QUEUE_OUT_OF_ORDER, &ooo));
   int n = runs < 7 ? runs : 7;
-  double *tb = malloc(sizeof *tb * (size_t)n), *tq = malloc(sizeof *tq * (size_t)n);
+  double *tb = malloc(sizeof *tb * (size_t)n), *tq = malloc(sizeof *tq * (size_t)n), *to = malloc(sizeof *to * (size_t)n);
   double *tin = calloc((size_t)n, sizeof *tin), *tk = calloc((size_t)n, sizeof *tk), *tout = calloc((size_t)n, sizeof *tout);
   for (int r = 0; r < n; r++) {
     double t0 = bench_now_us();
@@ -150,23 +159,42 @@ static void bench_pipeline(const char *kernel_dir, int runs) {
     BENCH_CHECK(rvhal_queue_finish(q[0], RVHAL_WAIT_FOREVER));
     BENCH_CHECK(rvhal_queue_finish(q[1], RVHAL_WAIT_FOREVER));
     tq[r] = bench_now_us() - t0;
-    for (size_t i = 0; i < (size_t)CHUNK_N * CHUNKS; i++)
-      if (out[i] != in_a[i] + in_b[i]) {
-        fprintf(stderr, "rvhal-bench: pipeline result wrong at %zu\n", i);
-        exit(1);
-      }
+    pipeline_check(in_a, in_b, out, "two queues");
+    /* one out-of-order queue, each chunk's order by its events */
+    memset(out, 0, bytes * CHUNKS);
+    t0 = bench_now_us();
+    for (int c = 0; c < CHUNKS; c++) {
+      hal_arg_t args[3] = {rvhal_arg_global(da[c]), rvhal_arg_global(db[c]), rvhal_arg_global(dc[c])};
+      rvhal_event_t *w[2], *ek;
+      BENCH_CHECK(rvhal_enqueue_write(ooo, NULL, da[c], in_a + (size_t)c * CHUNK_N, bytes, &w[0]));
+      BENCH_CHECK(rvhal_enqueue_write(ooo, NULL, db[c], in_b + (size_t)c * CHUNK_N, bytes, &w[1]));
+      rvhal_dependencies_t after_w = {.wait_events = w, .num_wait_events = 2};
+      BENCH_CHECK(rvhal_enqueue_kernel(ooo, &after_w, b.p, k, &nd, args, 3, 1, NULL, &ek));
+      rvhal_dependencies_t after_k = {.wait_events = &ek, .num_wait_events = 1};
+      BENCH_CHECK(rvhal_enqueue_read(ooo, &after_k, out + (size_t)c * CHUNK_N, dc[c], bytes, NULL));
+      rvhal_event_release(w[0]);
+      rvhal_event_release(w[1]);
+      rvhal_event_release(ek);
+    }
+    BENCH_CHECK(rvhal_queue_finish(ooo, RVHAL_WAIT_FOREVER));
+    to[r] = bench_now_us() - t0;
+    pipeline_check(in_a, in_b, out, "one out-of-order queue");
   }
-  double mb = bench_stats(tb, (size_t)n).median, mq = bench_stats(tq, (size_t)n).median;
+  double mb = bench_stats(tb, (size_t)n).median, mq = bench_stats(tq, (size_t)n).median,
+         mo = bench_stats(to, (size_t)n).median;
   double min = bench_stats(tin, (size_t)n).median, mk = bench_stats(tk, (size_t)n).median,
          mout = bench_stats(tout, (size_t)n).median;
   printf("queue   pipeline %d x (copy-in 8 MiB, vadd 1M, copy-out 4 MiB), 1 hart (a core left for copies): parts in %.1f + kernel %.1f + "
-         "out %.1f = %.1f ms; blocking %.1f ms; two queues %.1f ms (%.2fx the sum of the parts)  (medians of %d)\n",
+         "out %.1f = %.1f ms; blocking %.1f ms; two queues %.1f ms (%.2fx the sum of the parts); one out-of-order "
+         "queue %.1f ms (%.2fx)  (medians of %d)\n",
          CHUNKS, min / 1e3, mk / 1e3, mout / 1e3, (min + mk + mout) / 1e3, mb / 1e3, mq / 1e3, mq / (min + mk + mout),
-         n);
+         mo / 1e3, mo / (min + mk + mout), n);
   rvhal_queue_destroy(q[0]);
   rvhal_queue_destroy(q[1]);
+  rvhal_queue_destroy(ooo);
   free(tb);
   free(tq);
+  free(to);
   free(tin);
   free(tk);
   free(tout);
