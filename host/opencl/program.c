@@ -719,7 +719,7 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint n, const
   }
   snprintf(opts, olen, "%s %s", copt, options ? options : "");
   int library = take_option(opts, "-create-library");
-  take_option(opts, "-enable-link-options"); /* the link options are the compile options here */
+  take_option(opts, "-enable-link-options"); /* accepted: the code is the objects' as compiled */
   *err = CL_SUCCESS;
   for (cl_uint k = 0; k < c->num_devices && *err == CL_SUCCESS; k++) {
     if (!link_for[k]) continue;
