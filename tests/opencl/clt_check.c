@@ -258,7 +258,10 @@ static double ulp_error(ld ref, ld got, int mant, int emin, ld maxv) {
 static void gen_fp(int is_double, int fn, double *v, uint32_t n) {
   static const double special[] = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, INFINITY, -INFINITY, NAN, 0.25,
                                    0.75, 1.5, -1.5, 2.5, -2.5, 3.0, 100.0, -100.0, 1e-10, -1e-10, 1e10, 3.14159265,
-                                   0.1, 10.0, 1e30, -1e30, 1e300, 88.7, -103.9, 709.7, -745.1, 16777217.0};
+                                   0.1, 10.0, 1e30, -1e30, 1e300, 88.7, -103.9, 709.7, -745.1, 16777217.0,
+                                   /* float trigonometry's own reduction: where it starts, the float nearest
+                                    * a multiple of pi/2 above it (r ~ 1.6e-9), the largest float */
+                                   0x1p25, 0x1.fffffep+24, 0x1.f37c8ap+95, -0x1.f37c8ap+95, 0x1.fffffep+127};
   const int ns = (int)(sizeof special / sizeof special[0]);
   (void)fn;
   for (uint32_t i = 0; i < n; i++) {

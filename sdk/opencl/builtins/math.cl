@@ -183,6 +183,66 @@ _CLC_INL double __clc_rootn(double x, int n) {
   return odd ? __builtin_copysign(y, x) : y;
 }
 
+/* A float's sin, cos and tan. picolibc reduces arguments above 2^20 pi/2
+ * with __kernel_rem_pio2: a few hundred floating-point operations, each a
+ * softfloat call on an emulated hart, for ~40% of all floats. A float of
+ * at least 2^25 is m * 2^E (m < 2^24, E >= 2), so x * 2/pi modulo 4 needs
+ * only the 96 bits of 2/pi from bit E-1 on: three integer products. The
+ * bits left out move the result by < 2^-70; a float's nearest approach to
+ * a multiple of pi/2 is far larger, so r keeps ~52 good bits. */
+constant uint __clc_two_over_pi[8] = {0xA2F9836E, 0x4E441529, 0xFC2757D1, 0xF534DDC0,
+                                      0xDB629599, 0x3C439041, 0xFE5163AB, 0xDEBBC561};
+
+/* 32 bits of 2/pi from bit s on (bit 1 is the first after the point). */
+_CLC_INL ulong __clc_two_over_pi_bits(int s) {
+  int i = (s - 1) >> 5, off = (s - 1) & 31;
+  ulong pair = ((ulong)__clc_two_over_pi[i] << 32) | __clc_two_over_pi[i + 1];
+  return (pair << off) >> 32;
+}
+
+/* x (a float's value, 2^25 <= x < 2^128) = (4k + *q) pi/2 + r, |r| <= pi/4. */
+_CLC_INL double __clc_reduce_float(double x, int *q) {
+  ulong u = as_ulong(x);
+  uint m = (uint)(((u & 0xfffffffffffffUL) | (1UL << 52)) >> 29);
+  int e = (int)(u >> 52) - 1075 + 29; /* x = m * 2^e */
+  ulong w0 = __clc_two_over_pi_bits(e - 1), w1 = __clc_two_over_pi_bits(e + 31), w2 = __clc_two_over_pi_bits(e + 63);
+  /* x 2/pi mod 4 = m (w0 2^64 + w1 2^32 + w2) 2^-94 mod 4: hi:lo is that product */
+  ulong p2 = m * w2, p1 = m * w1, lo = p2 + (p1 << 32);
+  ulong hi = m * w0 + (p1 >> 32) + (lo < p2);
+  int quadrant = (int)(hi >> 30) & 3;
+  long frac = (long)((hi << 34) | (lo >> 30)); /* the fraction in 2^-64, as [-1/2, 1/2) */
+  if (frac < 0) quadrant = (quadrant + 1) & 3;
+  *q = quadrant;
+  return (double)frac * 0x1p-64 * 0x1.921fb54442d18p+0; /* pi/2 */
+}
+
+_CLC_INL int __clc_reduces(double x) { return __builtin_fabs(x) >= 0x1p25 && !__builtin_isinf(x); }
+
+_CLC_INL double __clc_sin_float(double x) {
+  if (!__clc_reduces(x)) return __clc_libm_sin(x);
+  int q;
+  double r = __clc_reduce_float(__builtin_fabs(x), &q);
+  double s = q & 1 ? __clc_libm_cos(r) : __clc_libm_sin(r);
+  if (q & 2) s = -s;
+  return x < 0.0 ? -s : s;
+}
+
+_CLC_INL double __clc_cos_float(double x) {
+  if (!__clc_reduces(x)) return __clc_libm_cos(x);
+  int q;
+  double r = __clc_reduce_float(__builtin_fabs(x), &q);
+  double c = q & 1 ? -__clc_libm_sin(r) : __clc_libm_cos(r);
+  return q & 2 ? -c : c;
+}
+
+_CLC_INL double __clc_tan_float(double x) {
+  if (!__clc_reduces(x)) return __clc_libm_tan(x);
+  int q;
+  double r = __clc_reduce_float(__builtin_fabs(x), &q);
+  double t = q & 1 ? -1.0 / __clc_libm_tan(r) : __clc_libm_tan(r);
+  return x < 0.0 ? -t : t;
+}
+
 /* fmod, remainder and remquo in integers. libm's fmod shifts the
  * dividend's mantissa one bit per step: up to 277 steps for a float's
  * exponents, 2098 for a double's, the slowest built-ins on an emulated
@@ -305,6 +365,11 @@ _CLC_INL double __clc_lgamma(double x) { int s; return __clc_libm_lgamma_r(x, &s
   _CLC_DEF double F(double x) { return IMPL(x); }                                             \
   _CLC_DEF float F(float x) { return (float)IMPL((double)x); }                                \
   CLC_V1(float, F, float) CLC_V1(double, F, double)
+/* The same, with a float-only path taking the float's value as a double. */
+#define MATH_D1F(F, IMPL, FIMPL)                                                              \
+  _CLC_DEF double F(double x) { return IMPL(x); }                                             \
+  _CLC_DEF float F(float x) { return (float)FIMPL((double)x); }                               \
+  CLC_V1(float, F, float) CLC_V1(double, F, double)
 #define MATH_D2(F, IMPL)                                                                      \
   _CLC_DEF double F(double x, double y) { return IMPL(x, y); }                                \
   _CLC_DEF float F(float x, float y) { return (float)IMPL((double)x, (double)y); }            \
@@ -337,7 +402,7 @@ MATH_D1(atan, __clc_libm_atan)
 MATH_D1(atanh, __clc_libm_atanh)
 MATH_D1(atanpi, __clc_atanpi)
 MATH_D1(cbrt, __clc_cbrt)
-MATH_D1(cos, __clc_libm_cos)
+MATH_D1F(cos, __clc_libm_cos, __clc_cos_float)
 MATH_D1(cosh, __clc_libm_cosh)
 MATH_D1(cospi, __clc_cospi)
 MATH_D1(erfc, __clc_libm_erfc)
@@ -353,10 +418,10 @@ MATH_D1(log10, __clc_libm_log10)
 MATH_D1(log1p, __clc_libm_log1p)
 MATH_D1(logb, __clc_libm_logb)
 MATH_D1(rsqrt, __clc_rsqrt)
-MATH_D1(sin, __clc_libm_sin)
+MATH_D1F(sin, __clc_libm_sin, __clc_sin_float)
 MATH_D1(sinh, __clc_libm_sinh)
 MATH_D1(sinpi, __clc_sinpi)
-MATH_D1(tan, __clc_libm_tan)
+MATH_D1F(tan, __clc_libm_tan, __clc_tan_float)
 MATH_D1(tanh, __clc_libm_tanh)
 MATH_D1(tanpi, __clc_tanpi)
 MATH_D1(tgamma, __clc_tgamma)
