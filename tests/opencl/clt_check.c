@@ -261,7 +261,12 @@ static void gen_fp(int is_double, int fn, double *v, uint32_t n) {
                                    0.1, 10.0, 1e30, -1e30, 1e300, 88.7, -103.9, 709.7, -745.1, 16777217.0,
                                    /* float trigonometry's own reduction: where it starts, the float nearest
                                     * a multiple of pi/2 above it (r ~ 1.6e-9), the largest float */
-                                   0x1p25, 0x1.fffffep+24, 0x1.f37c8ap+95, -0x1.f37c8ap+95, 0x1.fffffep+127};
+                                   0x1p25, 0x1.fffffep+24, 0x1.f37c8ap+95, -0x1.f37c8ap+95, 0x1.fffffep+127,
+                                   /* log2's split: subnormals, either side of sqrt(2), powers of two */
+                                   0x1p-1074, 0x1.8p-1040, 0x1p-149, 0x1.6a09e667f3bcdp+0, 0x1.6a09e667f3bcep+0,
+                                   0x1.6a09e6p+0, 0x1p-126, 0x1p+1023, 0x1p-20,
+                                   /* exp2's and exp10's own path ends at 1000 and 300 */
+                                   999.9, -999.9, 1023.9, -1070.3, 299.99, -299.99, 308.2, -323.1};
   const int ns = (int)(sizeof special / sizeof special[0]);
   (void)fn;
   for (uint32_t i = 0; i < n; i++) {

@@ -165,6 +165,59 @@ _CLC_INL double __clc_powr(double x, double y) {
 /* x^n: pow with an exactly converted integer exponent. */
 _CLC_INL double __clc_pown(double x, int n) { return __clc_libm_pow(x, (double)n); }
 
+/* log2 as k + log(m) / ln 2 with x = 2^k m, m in [sqrt(1/2), sqrt(2)):
+ * exact for powers of two, and |log(m) / ln 2| <= 0.5 keeps log's error
+ * (< 1 ulp) and the product's (< 1, ln 2's inverse split in two) in the
+ * smaller term: < 2.5 ulp (limit 3). picolibc's log2 is log(x) / ln 2 with
+ * ln 2 converted from long double on every call: a softfloat routine,
+ * which took longer than log itself on an emulated hart. */
+#define CLC_LOG2E_HI 0x1.71547652b82fep+0
+#define CLC_LOG2E_LO 0x1.777d0ffda0d24p-56
+_CLC_INL double __clc_log2(double x) {
+  if (!(x > 0.0) || __builtin_isinf(x)) return __clc_libm_log(x); /* NaN, -inf (for +-0), NaN, +inf */
+  ulong b = as_ulong(x);
+  int k = -1023;
+  if (b < 0x0010000000000000ul) { /* subnormal */
+    b = as_ulong(x * 0x1p54);
+    k -= 54;
+  }
+  ulong m = (b & 0x000ffffffffffffful) | 0x3ff0000000000000ul;
+  k += (int)(b >> 52);
+  if (m > 0x3ff6a09e667f3bcdul) { /* m > sqrt(2): halve it */
+    m -= 0x0010000000000000ul;
+    k++;
+  }
+  double t = __clc_libm_log(as_double(m));
+  return (double)k + __builtin_fma(t, CLC_LOG2E_HI, t * CLC_LOG2E_LO);
+}
+
+/* 2^x and 10^x. picolibc computes both as pow(2, x) and pow(10, x): three
+ * times exp's time on an emulated hart. Here exp(x ln b) with the product's
+ * rounding error e (an fma, and ln b's own in a second word) applied as
+ * exp(t)(1 + e): exp's error (< 1 ulp) and the last product's (0.5). Only
+ * where the result is a normal number: beyond, pow keeps the edge cases
+ * (overflow, subnormal results, inf, NaN), and a large |x| leaves pow early.
+ * 2^n for an integer n is exact. */
+#define CLC_LN2_HI 0x1.62e42fefa39efp-1
+#define CLC_LN2_LO 0x1.abc9e3b39803fp-56
+#define CLC_LN10_HI 0x1.26bb1bbb55516p+1
+#define CLC_LN10_LO -0x1.f48ad494ea3e9p-53
+_CLC_INL double __clc_exp_scaled(double x, double hi, double lo) {
+  double t = x * hi;
+  double e = __builtin_fma(x, hi, -t) + x * lo;
+  double r = __clc_libm_exp(t);
+  return __builtin_fma(r, e, r);
+}
+_CLC_INL double __clc_exp2(double x) {
+  if (!(__builtin_fabs(x) < 1000.0)) return __clc_libm_exp2(x);
+  if (x == __clc_rint(x)) return as_double((ulong)((long)x + 1023) << 52);
+  return __clc_exp_scaled(x, CLC_LN2_HI, CLC_LN2_LO);
+}
+_CLC_INL double __clc_exp10(double x) {
+  if (!(__builtin_fabs(x) < 300.0)) return __clc_libm_exp10(x);
+  return __clc_exp_scaled(x, CLC_LN10_HI, CLC_LN10_LO);
+}
+
 /* x^(1/n). pow(|x|, d) with d = fl(1/n) is off by the factor
  * |x|^(1/n - d) = 1 + (1/n - d) ln|x| (up to ~230 ulp for |x| near the top
  * of the range): the residual 1/n - d comes exactly from an fma, and the
@@ -181,6 +234,17 @@ _CLC_INL double __clc_rootn(double x, int n) {
     y = __builtin_fma(y, delta * __clc_libm_log(a), y);
   }
   return odd ? __builtin_copysign(y, x) : y;
+}
+
+/* A float's rootn: pow's result without the correction, which moves it by
+ * < 2^-54 * 89 relative for a float's |x| (ln of the largest float is 89):
+ * far below a float's ulp, and the log it takes is a third of the time. */
+_CLC_INL float __clc_rootn_float(float xf, int n) {
+  double x = (double)xf;
+  if (n == 0 || __builtin_isnan(x)) return __builtin_nanf("");
+  if (x < 0.0 && !(n & 1)) return __builtin_nanf("");
+  double y = __clc_libm_pow(__builtin_fabs(x), 1.0 / (double)n);
+  return (float)((n & 1) ? __builtin_copysign(y, x) : y);
 }
 
 /* A float's sin, cos and tan. picolibc reduces arguments above 2^20 pi/2
@@ -408,12 +472,12 @@ MATH_D1(cospi, __clc_cospi)
 MATH_D1(erfc, __clc_libm_erfc)
 MATH_D1(erf, __clc_libm_erf)
 MATH_D1(exp, __clc_libm_exp)
-MATH_D1(exp2, __clc_libm_exp2)
-MATH_D1(exp10, __clc_libm_exp10)
+MATH_D1(exp2, __clc_exp2)
+MATH_D1(exp10, __clc_exp10)
 MATH_D1(expm1, __clc_libm_expm1)
 MATH_D1(lgamma, __clc_lgamma)
 MATH_D1(log, __clc_libm_log)
-MATH_D1(log2, __clc_libm_log2)
+MATH_D1(log2, __clc_log2)
 MATH_D1(log10, __clc_libm_log10)
 MATH_D1(log1p, __clc_libm_log1p)
 MATH_D1(logb, __clc_libm_logb)
@@ -485,7 +549,7 @@ _CLC_DEF float pown(float x, int n) { return (float)__clc_pown((double)x, n); }
 CLC_V2(float, pown, float, int) CLC_V2(double, pown, double, int)
 
 _CLC_DEF double rootn(double x, int n) { return __clc_rootn(x, n); }
-_CLC_DEF float rootn(float x, int n) { return (float)__clc_rootn((double)x, n); }
+_CLC_DEF float rootn(float x, int n) { return __clc_rootn_float(x, n); }
 CLC_V2(float, rootn, float, int) CLC_V2(double, rootn, double, int)
 
 _CLC_DEF int ilogb(double x) { return __clc_ilogb(x); }
