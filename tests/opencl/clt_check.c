@@ -266,7 +266,11 @@ static void gen_fp(int is_double, int fn, double *v, uint32_t n) {
                                    0x1p-1074, 0x1.8p-1040, 0x1p-149, 0x1.6a09e667f3bcdp+0, 0x1.6a09e667f3bcep+0,
                                    0x1.6a09e6p+0, 0x1p-126, 0x1p+1023, 0x1p-20,
                                    /* exp2's and exp10's own path ends at 1000 and 300 */
-                                   999.9, -999.9, 1023.9, -1070.3, 299.99, -299.99, 308.2, -323.1};
+                                   999.9, -999.9, 1023.9, -1070.3, 299.99, -299.99, 308.2, -323.1,
+                                   /* double trigonometry's own reduction: where it starts, the double
+                                    * nearest a multiple of pi/2, the largest double */
+                                   0x1p20, -0x1p20, 0x1.6ac5b262ca1ffp+849, -0x1.6ac5b262ca1ffp+849,
+                                   0x1.fffffffffffffp+1023};
   const int ns = (int)(sizeof special / sizeof special[0]);
   (void)fn;
   for (uint32_t i = 0; i < n; i++) {

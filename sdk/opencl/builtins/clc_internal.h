@@ -21,6 +21,19 @@
 /* libm, by its C name: picolibc on the device, the host's libm in the host
  * tests. Named through asm labels because sin, cos, ... are taken by the
  * overloadable built-ins. */
+/* 64-bit high half of an unsigned product: one mulhu on RV64, 32-bit
+ * pieces on RV32 (no 128-bit type). */
+_CLC_INL ulong __clc_umul_hi64(ulong x, ulong y) {
+#ifdef __SIZEOF_INT128__
+  return (ulong)(((unsigned __int128)x * y) >> 64);
+#else
+  ulong xl = x & 0xffffffffu, xh = x >> 32, yl = y & 0xffffffffu, yh = y >> 32;
+  ulong ll = xl * yl, lh = xl * yh, hl = xh * yl, hh = xh * yh;
+  ulong mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+  return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+#endif
+}
+
 #define CLC_LIBM_D1(n) double __clc_libm_##n(double) __asm__(#n);
 #define CLC_LIBM_D2(n) double __clc_libm_##n(double, double) __asm__(#n);
 CLC_LIBM_D1(acos) CLC_LIBM_D1(acosh) CLC_LIBM_D1(asin) CLC_LIBM_D1(asinh)

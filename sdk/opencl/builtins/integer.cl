@@ -4,14 +4,6 @@
  * written once per type from (T, U, BITS, SIGNED); widths generated. */
 #include "clc_internal.h"
 
-/* 64-bit high half of an unsigned product, from 32-bit pieces (RV32 has no
- * 128-bit type). */
-_CLC_INL ulong __clc_umul_hi64(ulong x, ulong y) {
-  ulong xl = x & 0xffffffffu, xh = x >> 32, yl = y & 0xffffffffu, yh = y >> 32;
-  ulong ll = xl * yl, lh = xl * yh, hl = xh * yl, hh = xh * yh;
-  ulong mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
-  return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-}
 _CLC_INL long __clc_smul_hi64(long x, long y) {
   ulong h = __clc_umul_hi64((ulong)x, (ulong)y);
   if (x < 0) h -= (ulong)y;
