@@ -3,7 +3,7 @@
 # compiled at run time by rvhal_opencl_compile.
 # Every family on every board of the build too (S-mode firmware, page
 # tables, harts without an FPU beside the ones that run kernels, ...).
-foreach(family workitems barrier atomics async printf)
+foreach(family workitems barrier atomics async printf integers)
   rvhal_device_test(opencl.${family} DIR opencl SOURCE opencl_exec ARGS ${family} RV32 BOARDS TIMEOUT 120)
 endforeach()
 # ... and on 3 harts, as a board of 3 has: teams of 2 take 2 of them.

@@ -11,6 +11,8 @@
  *              of every hart on the same words (and 64-bit on RV64)
  *   async      async_work_group_copy / _strided_copy, wait_group_events, prefetch
  *   printf     OpenCL's printf, vectors included, through the print path
+ *   integers   vector division and remainder with a zero (or INT_MIN / -1)
+ *              divisor in some lanes: every other lane exact
  * Hart counts and local memory come from the device: a team takes the
  * largest number of harts it divides (3 harts in teams of 2: 2 of them).
  * argv[2], if given: the harts to ask for (default 4, fewer if the board
@@ -415,6 +417,57 @@ static void test_printf(rvhal_device_t *d, hal_program_t p) {
   CHECK_OK(rvhal_mem_free(d, dummy));
 }
 
+/* ---- integers ---- */
+static void test_integers(rvhal_device_t *d, hal_program_t p) {
+  enum { N = 256 };
+  uint8_t *a = malloc(N * 16), *q = malloc(N * 16), *r = malloc(N * 16), *q0 = malloc(N * 16);
+  int32_t *sa = malloc(N * 16), *sq = malloc(N * 16), *sr = malloc(N * 16), *sq0 = malloc(N * 16);
+  uint32_t x = 12345;
+  for (int i = 0; i < N * 16; i++) {
+    x = x * 1103515245u + 12345u;
+    a[i] = i % 7 == 3 ? 0 : (uint8_t)(x >> 16); /* a zero divisor in most vectors, in every lane position */
+    q0[i] = r[i] = (uint8_t)(x >> 8);
+  }
+  for (int i = 0; i < N * 4; i++) {
+    x = x * 1103515245u + 12345u;
+    sa[i] = i % 5 == 1 ? 0 : i % 5 == 2 ? -1 : (int32_t)x >> (x & 15);
+    sq0[i] = sr[i] = i % 10 == 2 ? INT32_MIN : (int32_t)(x * 2654435761u);
+  }
+  memcpy(q, q0, N * 16);
+  memcpy(sq, sq0, N * 16);
+  hal_addr_t ba = dt_buffer(d, N * 16, a), bq = dt_buffer(d, N * 16, q), br = dt_buffer(d, N * 16, r);
+  hal_addr_t bsa = dt_buffer(d, N * 16, sa), bsq = dt_buffer(d, N * 16, sq), bsr = dt_buffer(d, N * 16, sr);
+  hal_arg_t args[6] = {rvhal_arg_global(ba),  rvhal_arg_global(bq),  rvhal_arg_global(br),
+                       rvhal_arg_global(bsa), rvhal_arg_global(bsq), rvhal_arg_global(bsr)};
+  if (!launch(d, p, "divide_lanes", 1, NULL, (uint64_t[3]){N, 1, 1}, (uint64_t[3]){16, 1, 1}, args, 6, 0,
+              "divide_lanes")) {
+    CHECK_OK(rvhal_mem_read(d, q, bq, N * 16));
+    CHECK_OK(rvhal_mem_read(d, r, br, N * 16));
+    CHECK_OK(rvhal_mem_read(d, sq, bsq, N * 16));
+    CHECK_OK(rvhal_mem_read(d, sr, bsr, N * 16));
+    int bad = 0, lanes = 0;
+    for (int i = 0; i < N * 16; i++) {
+      if (!a[i]) continue; /* the value is undefined there */
+      lanes++;
+      if ((q[i] != q0[i] / a[i] || r[i] != q0[i] % a[i]) && bad++ < 5)
+        fprintf(stderr, "uchar16 %d lane %d: %u / %u = %u rem %u, expected %u rem %u\n", i / 16, i % 16, q0[i],
+                a[i], q[i], r[i], q0[i] / a[i], q0[i] % a[i]);
+    }
+    for (int i = 0; i < N * 4; i++) {
+      if (!sa[i] || (sa[i] == -1 && sq0[i] == INT32_MIN)) continue;
+      lanes++;
+      if ((sq[i] != sq0[i] / sa[i] || sr[i] != sq0[i] % sa[i]) && bad++ < 10)
+        fprintf(stderr, "int4 %d lane %d: %d / %d = %d rem %d, expected %d rem %d\n", i / 4, i % 4, sq0[i], sa[i],
+                sq[i], sr[i], sq0[i] / sa[i], sq0[i] % sa[i]);
+    }
+    CHECK_MSG(bad == 0, "divide_lanes: %d wrong lanes of %d", bad, lanes);
+    if (!bad) printf("  %-60s %6d lanes ok\n", "uchar16 and int4 / and % beside undefined lanes", lanes);
+  }
+  const hal_addr_t bufs[] = {ba, bq, br, bsa, bsq, bsr};
+  for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) CHECK_OK(rvhal_mem_free(d, bufs[k]));
+  free(a), free(q), free(r), free(q0), free(sa), free(sq), free(sr), free(sq0);
+}
+
 int main(int argc, char **argv) {
   ex_clean_env();
   const char *family = argc > 1 ? argv[1] : "";
@@ -432,8 +485,9 @@ int main(int argc, char **argv) {
   }
   else if (!strcmp(family, "async")) test_async(d, p);
   else if (!strcmp(family, "printf")) test_printf(d, p);
+  else if (!strcmp(family, "integers")) test_integers(d, p);
   else {
-    fprintf(stderr, "usage: %s workitems|barrier|atomics|async|printf\n", argv[0]);
+    fprintf(stderr, "usage: %s workitems|barrier|atomics|async|printf|integers\n", argv[0]);
     return 2;
   }
   rvhal_device_delete(d);

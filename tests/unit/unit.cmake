@@ -39,6 +39,8 @@ target_compile_definitions(test_program_info PRIVATE
 # the built kernel SDK, no device).
 # The passes over LLVM IR text between the LLVM tools (no LLVM needed).
 rvhal_unit_test(test_ir_text)
+# The division guard over a kernel's IR (x / 0 defined, as OpenCL C has it).
+rvhal_unit_test(test_ir_divide)
 rvhal_unit_test(test_opencl_compile)
 target_compile_definitions(test_opencl_compile PRIVATE RVHAL_TEST_OPENCL_DIR="${RVHAL_SOURCE_DIR}/tests/opencl")
 rvhal_unit_test(test_llvm_server)

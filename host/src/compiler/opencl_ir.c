@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/internal.h"
+#include "compiler/ir_divide.h"
 #include "compiler/text_buf.h"
 #include "rvhal/program_info.h"
 
@@ -796,7 +797,7 @@ int rvhal_cl_ir_rewrite(const char *ir, uint32_t word, cl_program_ir_t *out, cha
   module_t *m = calloc(1, sizeof *m);
   if (!m) return snprintf(err, err_cap, "out of host memory"), RVHAL_HOST_IO;
   m->text = ir;
-  text_buf_t o = {0}, line = {0};
+  text_buf_t o = {0}, line = {0}, guarded = {0};
   int rc = RVHAL_BUILD_FAILED;
   if (scan(m, err, err_cap)) goto done;
   size_t nk = 0;
@@ -813,6 +814,13 @@ int rvhal_cl_ir_rewrite(const char *ir, uint32_t word, cl_program_ir_t *out, cha
     if (clean_line(&line, l, n) || tb_add(&line, "", 0)) goto oom;
     size_t start = o.len;
     if (rename_line(m, &o, line.data, line.len)) goto oom;
+    guarded.len = 0;
+    int g = rvhal_ir_guard_division(o.data + start, o.len - start, &guarded);
+    if (g < 0) goto oom;
+    if (g) {
+      o.len = start;
+      if (tb_add(&o, guarded.data, guarded.len)) goto oom;
+    }
     if (l[0] == '@' && memmem(l, n, "addrspace(3) global", 19)) {
       if (tb_add(&o, "", 0) || local_variable(&o, start)) goto oom;
     }
@@ -833,6 +841,7 @@ oom:
 done:
   free(o.data);
   free(line.data);
+  free(guarded.data);
   module_free(m);
   free(m);
   if (rc) rvhal_cl_ir_free(out);

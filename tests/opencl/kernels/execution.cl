@@ -179,3 +179,21 @@ __kernel void print_formats(int i, float f, float4 v, long big, __constant char 
 #pragma clang diagnostic pop
   }
 }
+
+// Integer division with divisors OpenCL C leaves undefined in some lanes
+// (x / 0, INT_MIN / -1): the other lanes must be exact. The CTS's
+// integer_divideAssign shape (vload16 / vstore16 of uchar, in place).
+__kernel void divide_lanes(__global const uchar *a, __global uchar *q, __global uchar *r, __global const int *sa,
+                           __global int *sq, __global int *sr) {
+  int i = get_global_id(0);
+  uchar16 d = vload16(i, a), t = vload16(i, q), u = vload16(i, r);
+  t /= d;
+  u %= d;
+  vstore16(t, i, q);
+  vstore16(u, i, r);
+  int4 sd = vload4(i, sa), st = vload4(i, sq), su = vload4(i, sr);
+  st /= sd;
+  su %= sd;
+  vstore4(st, i, sq);
+  vstore4(su, i, sr);
+}
