@@ -33,7 +33,8 @@ void cmd_cc_usage(FILE *f) {
           "                     (what rvhal_add_kernel uses to rebuild when a header changes)\n"
           "  -h, --help         this help\n\n"
           "A compile error prints clang's diagnostic (file:line:column) and exits with status 1.\n"
-          "Images, samplers, pipes and device-side enqueue are refused at compile time.\n\n"
+          "Pipes and device-side enqueue are refused at compile time; kernels with images and\n"
+          "samplers compile (the OpenCL platform passes those arguments, `rvhal run` does not).\n\n"
           "example:\n"
           "  $ rvhal cc vadd.cl -o vadd.elf\n"
           "  $ rvhal run vadd.elf vadd --global 8 buf:f32=iota buf:f32=iota buf:f32\n");
