@@ -2,7 +2,6 @@
 #include "compiler/ir_divide.h"
 
 #include <ctype.h>
-#include <stdint.h>
 
 static int is_ident(int c) { return isalnum(c) || c == '_' || c == '.' || c == '$' || c == '-'; }
 
@@ -105,9 +104,8 @@ int rvhal_ir_guard_division(const char *l, size_t n, text_buf_t *out) {
   if (be == bs || safe_literal(l + bs, be - bs, is_signed)) return 0;
 
   const int tl = (int)(te - ts), al = (int)(ae - as), bl = (int)(be - bs), nl = (int)(ne - ns);
-  const char *cond = lanes ? "<" : "i1";
   char cond_type[32];
-  if (lanes) snprintf(cond_type, sizeof cond_type, "%s%u x i1>", cond, lanes);
+  if (lanes) snprintf(cond_type, sizeof cond_type, "<%u x i1>", lanes);
   else snprintf(cond_type, sizeof cond_type, "i1");
   /* guard values: %rvhal.dz.NAME.x (or %"rvhal.dz.NAME.x") */
   char g[8];
