@@ -2,8 +2,9 @@
 #include "compiler/ir_divide.h"
 
 #include <ctype.h>
+#include <string.h>
 
-static int is_ident(int c) { return isalnum(c) || c == '_' || c == '.' || c == '$' || c == '-'; }
+#include "compiler/ir_text.h"
 
 static int starts(const char *s, size_t n, const char *w) {
   size_t k = strlen(w);
@@ -66,7 +67,7 @@ int rvhal_ir_guard_division(const char *l, size_t n, text_buf_t *out) {
     ne = (size_t)(q - l);
     i = ne + 1;
   } else {
-    while (i < n && is_ident((unsigned char)l[i])) i++;
+    while (i < n && rvhal_ir_is_ident((unsigned char)l[i])) i++;
     ne = i;
   }
   if (ne == ns || !starts(l + i, n - i, " = ")) return 0;

@@ -5,9 +5,14 @@
 #ifndef RVHAL_IR_TEXT_H
 #define RVHAL_IR_TEXT_H
 
+#include <ctype.h>
 #include <stddef.h>
 
 #include "compiler/text_buf.h"
+
+/* A character of an LLVM IR name after its sigil (%x.addr, @llvm.fma.f32,
+ * !llvm.module.flags) or of a number (-1). */
+static inline int rvhal_ir_is_ident(int c) { return isalnum(c) || c == '_' || c == '.' || c == '$' || c == '-'; }
 
 /* The module ir[0..n) without its llvm.assume calls, into out (appended).
  * They did their work in opt; left in, the conditions they test stay live

@@ -93,16 +93,22 @@ static void av_free(argv_buf_t *a) {
 }
 
 /* Runs argv with stdout and stderr appended to `log_path`; its exit status,
- * or -1 if it could not start (errno). */
+ * -1 if the tool could not start, -2 if the log could not be opened (errno).
+ * The log is opened here, not in the child: posix_spawnp reports a failed
+ * open as it does a missing tool, and a build directory removed under a
+ * running build was then blamed on the tool. */
 static int run(const argv_buf_t *a, const char *log_path) {
+  int log = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  if (log < 0) return -2;
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_APPEND, 0600);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  posix_spawn_file_actions_adddup2(&fa, log, 1);
+  posix_spawn_file_actions_adddup2(&fa, log, 2);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   pid_t pid;
   int rc = posix_spawnp(&pid, a->v[0], &fa, NULL, (char *const *)a->v, environ);
   posix_spawn_file_actions_destroy(&fa);
+  close(log);
   if (rc) {
     errno = rc;
     return -1;
@@ -355,6 +361,7 @@ static int step(argv_buf_t *a, const char *log_path, char **out_log, const char 
     return rc;
   }
   int code = run(a, log_path);
+  int err = errno; /* before read_file's fopen */
   const char *tool = a->v[0];
   if (!code) {
     av_free(a);
@@ -363,9 +370,15 @@ static int step(argv_buf_t *a, const char *log_path, char **out_log, const char 
   char *log = read_file(log_path, NULL);
   if (out_log) *out_log = log;
   else free(log);
-  int rc = code < 0 ? rvhal_error(RVHAL_MISSING_TOOL, "opencl_compile: cannot run %s: %s (install it: scripts/setup.sh)",
-                                  tool, strerror(errno))
-                    : rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: %s", name, failure);
+  int rc;
+  if (code == -2)
+    rc = rvhal_error(RVHAL_HOST_IO, "opencl_compile: %s: cannot open the build log %s: %s (was the build's "
+                     "directory removed while it ran?)", name, log_path, strerror(err));
+  else if (code < 0)
+    rc = rvhal_error(RVHAL_MISSING_TOOL, "opencl_compile: cannot run %s: %s (install it: scripts/setup.sh)", tool,
+                     strerror(err));
+  else
+    rc = rvhal_error(RVHAL_BUILD_FAILED, "opencl_compile: %s: %s", name, failure);
   av_free(a);
   return rc;
 }

@@ -12,12 +12,11 @@
 
 #include "base/internal.h"
 #include "compiler/ir_divide.h"
+#include "compiler/ir_text.h"
 #include "compiler/text_buf.h"
 #include "rvhal/program_info.h"
 
 #define MAX_FUNCS 4096
-
-static int is_ident(int c) { return isalnum(c) || c == '_' || c == '.' || c == '$' || c == '-'; }
 
 /* ---- built-ins by name ---------------------------------------------------- */
 
@@ -173,7 +172,7 @@ static const char *decl_name(const char *l, size_t n, size_t *len) {
   const char *at = memchr(l, '@', n);
   if (!at) return NULL;
   const char *e = at + 1;
-  while (e < l + n && is_ident((unsigned char)*e)) e++;
+  while (e < l + n && rvhal_ir_is_ident((unsigned char)*e)) e++;
   *len = (size_t)(e - at - 1);
   return at + 1;
 }
@@ -240,7 +239,7 @@ static int scan(module_t *m, char *err, size_t cap) {
     if (cur && (memmem(l, n, "call ", 5) || memmem(l, n, "invoke ", 7))) {
       for (const char *p = l; (p = memchr(p, '@', (size_t)(l + n - p))); p++) {
         const char *e = p + 1;
-        while (e < l + n && is_ident((unsigned char)*e)) e++;
+        while (e < l + n && rvhal_ir_is_ident((unsigned char)*e)) e++;
         if (e < l + n && *e == '(' && add_callee(cur, p + 1, (size_t)(e - p - 1)))
           return snprintf(err, cap, "out of host memory"), -1;
       }
@@ -365,13 +364,13 @@ static int type_layout(const module_t *m, const char *s, uint32_t word, uint32_t
   } prim[] = {{"i1", 1}, {"i8", 1}, {"i16", 2}, {"i32", 4}, {"i64", 8}, {"i128", 16}, {"half", 2}, {"float", 4}, {"double", 8}};
   for (size_t i = 0; i < sizeof prim / sizeof *prim; i++) {
     size_t n = strlen(prim[i].name);
-    if (!strncmp(s, prim[i].name, n) && !is_ident((unsigned char)s[n])) {
+    if (!strncmp(s, prim[i].name, n) && !rvhal_ir_is_ident((unsigned char)s[n])) {
       *size = *align = prim[i].size;
       if (*size == 16 && word == 4) *align = 16;
       return 0;
     }
   }
-  if (!strncmp(s, "ptr", 3) && !is_ident((unsigned char)s[3])) return *size = *align = word, 0;
+  if (!strncmp(s, "ptr", 3) && !rvhal_ir_is_ident((unsigned char)s[3])) return *size = *align = word, 0;
   if (*s == '<' && s[1] != '{') { /* <N x T>: OpenCL's 3-vectors take 4 elements; aligned to their size */
     char *e;
     unsigned long n = strtoul(s + 1, &e, 10);
@@ -396,7 +395,7 @@ static int type_layout(const module_t *m, const char *s, uint32_t word, uint32_t
   if (*s == '%') {
     const char *e = s + 1;
     if (*e == '"') return -1;
-    while (is_ident((unsigned char)*e)) e++;
+    while (rvhal_ir_is_ident((unsigned char)*e)) e++;
     for (size_t i = 0; i < m->num_types; i++) {
       const char *t = m->types[i];
       if (!strncmp(t, s, (size_t)(e - s)) && !strncmp(t + (e - s), " = type ", 8)) {
@@ -663,7 +662,7 @@ static int kernel_signature(const module_t *m, const char *l, uint32_t word, cl_
 /* The end of a c"..." string constant starting at l[i], or i if there is none:
  * its bytes are data, left as they are. */
 static size_t string_end(const char *l, size_t n, size_t i) {
-  if (i + 1 >= n || l[i] != 'c' || l[i + 1] != '"' || (i > 0 && is_ident((unsigned char)l[i - 1]))) return i;
+  if (i + 1 >= n || l[i] != 'c' || l[i + 1] != '"' || (i > 0 && rvhal_ir_is_ident((unsigned char)l[i - 1]))) return i;
   const char *q = memchr(l + i + 2, '"', n - i - 2);
   return q ? (size_t)(q - l) + 1 : i;
 }
@@ -724,7 +723,7 @@ static int rename_line(module_t *m, text_buf_t *o, const char *l, size_t n) {
       continue;
     }
     size_t s = i + 1, e = s;
-    while (e < n && is_ident((unsigned char)l[e])) e++;
+    while (e < n && rvhal_ir_is_ident((unsigned char)l[e])) e++;
     func_t *f = func_named(m, l + s, e - s, 0);
     int paren = e < n && l[e] == '(';
     if (!f) {
