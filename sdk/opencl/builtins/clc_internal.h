@@ -48,6 +48,10 @@ CLC_LIBM_D2(remainder)
 double __clc_libm_lgamma_r(double, int *) __asm__("lgamma_r");
 double __clc_libm_frexp(double, int *) __asm__("frexp");
 double __clc_libm_ldexp(double, int) __asm__("ldexp");
+/* fdlibm's tan of a reduced argument (|x| <= pi/4, y its tail): tan(x + y)
+ * for k = 1, -1 / tan(x + y) for k = -1, in double-double where it counts.
+ * In picolibc's (and newlib's) libc, what their tan calls. */
+double __clc_libm_kernel_tan(double, double, int) __asm__("__kernel_tan");
 #undef CLC_LIBM_D1
 #undef CLC_LIBM_D2
 
