@@ -163,17 +163,23 @@ static cl_mem create_buffer_image(const char *fn, cl_context c, cl_mem_flags fla
     *err = rvcl_fail(c, fn, CL_INVALID_HOST_PTR, "a 1D buffer image takes no host_ptr (its pixels are its buffer's)");
     return NULL;
   }
-  if (desc->image_row_pitch || desc->image_slice_pitch) {
-    *err = rvcl_fail(c, fn, CL_INVALID_IMAGE_DESCRIPTOR,
-                     "image_row_pitch %zu / image_slice_pitch %zu: a 1D buffer image takes 0 for both",
-                     desc->image_row_pitch, desc->image_slice_pitch);
-    return NULL;
-  }
   if ((*err = rvcl_mem_view_flags(fn, b, &flags)) != CL_SUCCESS) return NULL;
   size_t elem = rvcl_image_format_size(fmt), bytes = desc->image_width * elem; /* width is bounded by check_desc */
   if (bytes > b->size) {
     *err = rvcl_fail(c, fn, CL_INVALID_IMAGE_SIZE, "%zu pixels of %zu bytes take %zu bytes; the buffer has %zu",
                      desc->image_width, elem, bytes, b->size);
+    return NULL;
+  }
+  /* The spec asks for a row pitch of 0 without host_ptr, but the CTS
+   * (kernel_image_methods, 1D buffer) passes its buffer's size, as a 2D
+   * image from a buffer would: one row has nothing to pace, so a pitch of
+   * whole pixels from the row up to the buffer's size is taken. */
+  size_t rp = desc->image_row_pitch;
+  if ((rp && (rp < bytes || rp % elem || rp > b->size)) || desc->image_slice_pitch) {
+    *err = rvcl_fail(c, fn, CL_INVALID_IMAGE_DESCRIPTOR,
+                     "image_row_pitch %zu / image_slice_pitch %zu: a 1D buffer image of %zu bytes in a buffer of %zu "
+                     "takes 0 for the slice pitch and 0 or %zu to %zu bytes in steps of %zu for the row pitch",
+                     rp, desc->image_slice_pitch, bytes, b->size, bytes, b->size, elem);
     return NULL;
   }
   rvcl_image_t *im = calloc(1, sizeof *im);

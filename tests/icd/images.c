@@ -854,6 +854,29 @@ static void buffer_images(cl_test_env_t *env, cl_command_queue q) {
   on_image.buffer = plain;
   CHECK(!clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba8, &on_image, NULL, &err) &&
         err == CL_INVALID_IMAGE_DESCRIPTOR);
+  /* a row pitch (the CTS's kernel_image_methods passes its buffer's size):
+   * whole pixels, from the row (8 bytes) to the buffer's 16; no slice pitch */
+  cl_image_desc pitched = dp;
+  size_t pitches[] = {8, 12, 16, 6, 10, 20};
+  for (int i = 0; i < 6; i++) {
+    pitched.image_row_pitch = pitches[i];
+    cl_mem pm = clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba8, &pitched, NULL, &err);
+    if (i < 3) {
+      size_t prp = 0;
+      CHECK_MSG(err == CL_SUCCESS, "row pitch %zu: %d %s", pitches[i], (int)err, cl_test_last_msg);
+      CHECK_CL(clGetImageInfo(pm, CL_IMAGE_ROW_PITCH, sizeof prp, &prp, NULL));
+      CHECK_MSG(prp == 8, "row pitch %zu: CL_IMAGE_ROW_PITCH %zu", pitches[i], prp);
+    } else {
+      CHECK_MSG(!pm && err == CL_INVALID_IMAGE_DESCRIPTOR &&
+                    strstr(cl_test_last_msg, "0 or 8 to 16 bytes in steps of 4"),
+                "row pitch %zu: %d %s", pitches[i], (int)err, cl_test_last_msg);
+    }
+    if (pm) clReleaseMemObject(pm);
+  }
+  pitched.image_row_pitch = 8;
+  pitched.image_slice_pitch = 8;
+  CHECK(!clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba8, &pitched, NULL, &err) &&
+        err == CL_INVALID_IMAGE_DESCRIPTOR);
   cl_image_desc d2 = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 2, .image_height = 1, .buffer = pbuf};
   CHECK(!clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba8, &d2, NULL, &err) && err == CL_INVALID_IMAGE_DESCRIPTOR);
   cl_buffer_region r0 = {0, 4};
