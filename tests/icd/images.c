@@ -468,9 +468,14 @@ static const char dims_src[] =
     "kernel void r3(read_only image3d_t s, sampler_t smp, global float *o) {\n"
     "  o[0] = read_imagef(s, smp, (float4)(1.0f, 1.0f, 1.0f, 0.0f)).x;\n"
     "  o[1] = get_image_depth(s); o[2] = get_image_dim(s).z; }\n"
-    "kernel void r2a(read_only image2d_array_t s, sampler_t smp, global uint *o) {\n"
+    "kernel void r2a(read_only image2d_array_t s, sampler_t smp, sampler_t border, global uint *o) {\n"
     "  o[0] = read_imageui(s, smp, (float4)(1.5f, 0.5f, 1.2f, 0.0f)).x; o[1] = get_image_array_size(s);\n"
-    "  o[2] = read_imageui(s, (int4)(0, 1, 2, 0)).x; }\n";
+    "  o[2] = read_imageui(s, (int4)(0, 1, 2, 0)).x;\n"
+    "  o[3] = read_imageui(s, smp, (int4)(1, 0, 7, 0)).x; o[4] = read_imagei(s, smp, (int4)(5, 1, -4, 0)).x;\n"
+    "  o[5] = read_imageui(s, border, (int4)(2, 1, 9, 0)).x; o[6] = read_imageui(s, border, (int4)(3, 1, 1, 0)).x; }\n"
+    "kernel void r1a(read_only image1d_array_t s, sampler_t smp, sampler_t border, global uint *o) {\n"
+    "  o[0] = read_imageui(s, smp, (int2)(9, 5)).x; o[1] = read_imagei(s, smp, (int2)(-1, 1)).x;\n"
+    "  o[2] = read_imageui(s, border, (int2)(2, 7)).x; o[3] = read_imageui(s, border, (int2)(2, -3)).x; }\n";
 
 static void dims(cl_test_env_t *env, cl_command_queue q) {
   cl_program p = build(env, dims_src);
@@ -493,10 +498,16 @@ static void dims(cl_test_env_t *env, cl_command_queue q) {
     CHECK_CL_ERR(clEnqueueReadImage(q, im, CL_TRUE, o0, bad, 0, 0, v, 0, NULL, NULL), CL_INVALID_VALUE);
     clReleaseKernel(k), clReleaseMemObject(im);
   }
+  /* integer coordinates with a sampler: an array's layer is clamped
+   * whatever the address mode (CLAMP's border is for the other axes) */
+  cl_sampler edge = clCreateSampler(env->context, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST, &err);
+  CHECK_CL(err);
+  cl_sampler border = clCreateSampler(env->context, CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err);
+  CHECK_CL(err);
   /* 1D array: read back with a host slice pitch (its layers' distance) */
   {
     cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE1D_ARRAY, .image_width = 5, .image_array_size = 3};
-    cl_mem im = clCreateImage(env->context, CL_MEM_WRITE_ONLY, &fu, &d, NULL, &err);
+    cl_mem im = clCreateImage(env->context, CL_MEM_READ_WRITE, &fu, &d, NULL, &err);
     CHECK_CL(err);
     cl_kernel k = clCreateKernel(p, "w1a", &err);
     clSetKernelArg(k, 0, sizeof im, &im);
@@ -509,7 +520,18 @@ static void dims(cl_test_env_t *env, cl_command_queue q) {
     size_t sp = 0;
     CHECK_CL(clGetImageInfo(im, CL_IMAGE_SLICE_PITCH, sizeof sp, &sp, NULL));
     CHECK(sp == 5 * sizeof(cl_uint));
-    clReleaseKernel(k), clReleaseMemObject(im);
+    cl_kernel kr = clCreateKernel(p, "r1a", &err);
+    cl_mem ob = clCreateBuffer(env->context, CL_MEM_READ_WRITE, 4 * sizeof(cl_uint), NULL, &err);
+    clSetKernelArg(kr, 0, sizeof im, &im), clSetKernelArg(kr, 1, sizeof edge, &edge);
+    clSetKernelArg(kr, 2, sizeof border, &border), clSetKernelArg(kr, 3, sizeof ob, &ob);
+    size_t one = 1;
+    CHECK_CL(clEnqueueNDRangeKernel(q, kr, 1, NULL, &one, NULL, 0, NULL, NULL));
+    cl_uint o[4];
+    CHECK_CL(clEnqueueReadBuffer(q, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL));
+    /* (9, 5) -> x 4, layer 2; (-1, 1) -> x 0, layer 1; CLAMP: (2, 7) -> layer 2, (2, -3) -> layer 0 */
+    CHECK_MSG(o[0] == 204 && o[1] == 100 && o[2] == 202 && o[3] == 2, "1D array, integer coordinates: %u %u %u %u", o[0],
+              o[1], o[2], o[3]);
+    clReleaseMemObject(ob), clReleaseKernel(kr), clReleaseKernel(k), clReleaseMemObject(im);
   }
   /* 3D: written by a kernel, read with trilinear filtering at the centre of 8 texels */
   {
@@ -545,16 +567,20 @@ static void dims(cl_test_env_t *env, cl_command_queue q) {
     cl_mem im = clCreateImage(env->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &fu, &d, px, &err);
     CHECK_CL(err);
     cl_kernel k = clCreateKernel(p, "r2a", &err);
-    cl_sampler smp = clCreateSampler(env->context, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST, &err);
-    cl_mem ob = clCreateBuffer(env->context, CL_MEM_READ_WRITE, 3 * sizeof(cl_uint), NULL, &err);
-    clSetKernelArg(k, 0, sizeof im, &im), clSetKernelArg(k, 1, sizeof smp, &smp), clSetKernelArg(k, 2, sizeof ob, &ob);
+    cl_mem ob = clCreateBuffer(env->context, CL_MEM_READ_WRITE, 7 * sizeof(cl_uint), NULL, &err);
+    clSetKernelArg(k, 0, sizeof im, &im), clSetKernelArg(k, 1, sizeof edge, &edge);
+    clSetKernelArg(k, 2, sizeof border, &border), clSetKernelArg(k, 3, sizeof ob, &ob);
     size_t one = 1;
     CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL));
-    cl_uint o[3];
+    cl_uint o[7];
     CHECK_CL(clEnqueueReadBuffer(q, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL));
     CHECK_MSG(o[0] == 6 + 1 && o[1] == 3 && o[2] == 12 + 3, "2D array: %u %u %u", o[0], o[1], o[2]);
-    clReleaseSampler(smp), clReleaseMemObject(ob), clReleaseKernel(k), clReleaseMemObject(im);
+    /* (1, 0, 7) -> layer 2; (5, 1, -4) -> x 2, layer 0; CLAMP: (2, 1, 9) -> layer 2, (3, 1, 1) the border, 0 */
+    CHECK_MSG(o[3] == 12 + 1 && o[4] == 3 + 2 && o[5] == 12 + 3 + 2 && o[6] == 0,
+              "2D array, integer coordinates: %u %u %u %u", o[3], o[4], o[5], o[6]);
+    clReleaseMemObject(ob), clReleaseKernel(k), clReleaseMemObject(im);
   }
+  clReleaseSampler(edge), clReleaseSampler(border);
   clReleaseProgram(p);
 }
 

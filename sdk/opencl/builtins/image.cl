@@ -250,21 +250,23 @@ _CLC_INL uint4 sample_u(desc_t d, uint smp, float4 c, int nd, bool layered) {
 }
 
 /* Integer coordinates with a sampler: unnormalized, nearest, the address
- * mode (CLAMP_TO_EDGE, CLAMP or NONE) on each filtered axis. */
-_CLC_INL int4 address_int(desc_t d, uint smp, int4 c, int nd, bool *border) {
+ * mode (CLAMP_TO_EDGE, CLAMP or NONE) on each filtered axis; an array's
+ * layer (the next axis) clamped whatever the mode, as a float one is. */
+_CLC_INL int4 address_int(desc_t d, uint smp, int4 c, int nd, bool layered, bool *border) {
   for (int k = 0; k < nd; k++) c[k] = clamp_index(c[k], extent(d, k), ADDRESS_MODE(smp), border);
+  if (layered) c[nd] = clamp(c[nd], 0, extent(d, nd) - 1);
   return c;
 }
 
-_CLC_INL float4 sample_int_f(desc_t d, uint smp, int4 c, int nd) {
+_CLC_INL float4 sample_int_f(desc_t d, uint smp, int4 c, int nd, bool layered) {
   bool border = false;
-  c = address_int(d, smp, c, nd, &border);
+  c = address_int(d, smp, c, nd, layered, &border);
   return border ? border_f(d) : load_f(d, c);
 }
 
-_CLC_INL uint4 sample_int_u(desc_t d, uint smp, int4 c, int nd) {
+_CLC_INL uint4 sample_int_u(desc_t d, uint smp, int4 c, int nd, bool layered) {
   bool border = false;
-  c = address_int(d, smp, c, nd, &border);
+  c = address_int(d, smp, c, nd, layered, &border);
   return border ? border_u(d) : load_u(d, c);
 }
 
@@ -291,13 +293,13 @@ _CLC_INL uint4 sample_int_u(desc_t d, uint smp, int4 c, int nd) {
     return sample_u(__rvhal_image(i), SAMPLER_BITS(s), CF(c), ND, LAYERED);                                   \
   }                                                                                                           \
   _CLC_DEF float4 read_imagef(read_only T i, sampler_t s, IC c) {                                             \
-    return sample_int_f(__rvhal_image(i), SAMPLER_BITS(s), CI(c), ND);                                        \
+    return sample_int_f(__rvhal_image(i), SAMPLER_BITS(s), CI(c), ND, LAYERED);                               \
   }                                                                                                           \
   _CLC_DEF int4 read_imagei(read_only T i, sampler_t s, IC c) {                                               \
-    return as_int4(sample_int_u(__rvhal_image(i), SAMPLER_BITS(s), CI(c), ND));                               \
+    return as_int4(sample_int_u(__rvhal_image(i), SAMPLER_BITS(s), CI(c), ND, LAYERED));                      \
   }                                                                                                           \
   _CLC_DEF uint4 read_imageui(read_only T i, sampler_t s, IC c) {                                             \
-    return sample_int_u(__rvhal_image(i), SAMPLER_BITS(s), CI(c), ND);                                        \
+    return sample_int_u(__rvhal_image(i), SAMPLER_BITS(s), CI(c), ND, LAYERED);                               \
   }                                                                                                           \
   UNSAMPLED(T, IC, CI, read_only) RW(UNSAMPLED(T, IC, CI, read_write))
 
