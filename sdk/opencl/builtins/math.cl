@@ -328,8 +328,8 @@ _CLC_INL double __clc_cos_double(double x) {
   return q & 2 ? -c : c;
 }
 
-/* -cot(r + t) in odd quadrants: as libm's tan after its own reduction
- * (-1 / tan(r) rounded twice: 3.19 ulp in the CTS, 2.41 this way). */
+/* tan(r + t), or -cot(r + t) in odd quadrants, as libm's tan does after its
+ * own reduction: -1 / tan(r) would round twice (docs/opencl.md). */
 _CLC_INL double __clc_tan_double(double x) {
   if (!__clc_reduces_double(x)) return __clc_libm_tan(x);
   int q;
