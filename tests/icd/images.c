@@ -477,6 +477,22 @@ static const char dims_src[] =
     "  o[0] = read_imageui(s, smp, (int2)(9, 5)).x; o[1] = read_imagei(s, smp, (int2)(-1, 1)).x;\n"
     "  o[2] = read_imageui(s, border, (int2)(2, 7)).x; o[3] = read_imageui(s, border, (int2)(2, -3)).x; }\n";
 
+/* Kernel `name` of p, one work-item, on (im, s0, s1): the n uints it writes. */
+static void read_probe(cl_test_env_t *env, cl_command_queue q, cl_program p, const char *name, cl_mem im,
+                       cl_sampler s0, cl_sampler s1, cl_uint *out, size_t n) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, name, &err);
+  CHECK_CL(err);
+  cl_mem ob = clCreateBuffer(env->context, CL_MEM_READ_WRITE, n * sizeof(cl_uint), NULL, &err);
+  CHECK_CL(err);
+  clSetKernelArg(k, 0, sizeof im, &im), clSetKernelArg(k, 1, sizeof s0, &s0);
+  clSetKernelArg(k, 2, sizeof s1, &s1), clSetKernelArg(k, 3, sizeof ob, &ob);
+  size_t one = 1;
+  CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(q, ob, CL_TRUE, 0, n * sizeof(cl_uint), out, 0, NULL, NULL));
+  clReleaseMemObject(ob), clReleaseKernel(k);
+}
+
 static void dims(cl_test_env_t *env, cl_command_queue q) {
   cl_program p = build(env, dims_src);
   cl_int err;
@@ -520,18 +536,12 @@ static void dims(cl_test_env_t *env, cl_command_queue q) {
     size_t sp = 0;
     CHECK_CL(clGetImageInfo(im, CL_IMAGE_SLICE_PITCH, sizeof sp, &sp, NULL));
     CHECK(sp == 5 * sizeof(cl_uint));
-    cl_kernel kr = clCreateKernel(p, "r1a", &err);
-    cl_mem ob = clCreateBuffer(env->context, CL_MEM_READ_WRITE, 4 * sizeof(cl_uint), NULL, &err);
-    clSetKernelArg(kr, 0, sizeof im, &im), clSetKernelArg(kr, 1, sizeof edge, &edge);
-    clSetKernelArg(kr, 2, sizeof border, &border), clSetKernelArg(kr, 3, sizeof ob, &ob);
-    size_t one = 1;
-    CHECK_CL(clEnqueueNDRangeKernel(q, kr, 1, NULL, &one, NULL, 0, NULL, NULL));
-    cl_uint o[4];
-    CHECK_CL(clEnqueueReadBuffer(q, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL));
+    cl_uint o[4] = {0};
+    read_probe(env, q, p, "r1a", im, edge, border, o, 4);
     /* (9, 5) -> x 4, layer 2; (-1, 1) -> x 0, layer 1; CLAMP: (2, 7) -> layer 2, (2, -3) -> layer 0 */
     CHECK_MSG(o[0] == 204 && o[1] == 100 && o[2] == 202 && o[3] == 2, "1D array, integer coordinates: %u %u %u %u", o[0],
               o[1], o[2], o[3]);
-    clReleaseMemObject(ob), clReleaseKernel(kr), clReleaseKernel(k), clReleaseMemObject(im);
+    clReleaseKernel(k), clReleaseMemObject(im);
   }
   /* 3D: written by a kernel, read with trilinear filtering at the centre of 8 texels */
   {
@@ -566,19 +576,13 @@ static void dims(cl_test_env_t *env, cl_command_queue q) {
                        .image_array_size = 3};
     cl_mem im = clCreateImage(env->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &fu, &d, px, &err);
     CHECK_CL(err);
-    cl_kernel k = clCreateKernel(p, "r2a", &err);
-    cl_mem ob = clCreateBuffer(env->context, CL_MEM_READ_WRITE, 7 * sizeof(cl_uint), NULL, &err);
-    clSetKernelArg(k, 0, sizeof im, &im), clSetKernelArg(k, 1, sizeof edge, &edge);
-    clSetKernelArg(k, 2, sizeof border, &border), clSetKernelArg(k, 3, sizeof ob, &ob);
-    size_t one = 1;
-    CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL));
-    cl_uint o[7];
-    CHECK_CL(clEnqueueReadBuffer(q, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL));
+    cl_uint o[7] = {0};
+    read_probe(env, q, p, "r2a", im, edge, border, o, 7);
     CHECK_MSG(o[0] == 6 + 1 && o[1] == 3 && o[2] == 12 + 3, "2D array: %u %u %u", o[0], o[1], o[2]);
     /* (1, 0, 7) -> layer 2; (5, 1, -4) -> x 2, layer 0; CLAMP: (2, 1, 9) -> layer 2, (3, 1, 1) the border, 0 */
     CHECK_MSG(o[3] == 12 + 1 && o[4] == 3 + 2 && o[5] == 12 + 3 + 2 && o[6] == 0,
               "2D array, integer coordinates: %u %u %u %u", o[3], o[4], o[5], o[6]);
-    clReleaseMemObject(ob), clReleaseKernel(k), clReleaseMemObject(im);
+    clReleaseMemObject(im);
   }
   clReleaseSampler(edge), clReleaseSampler(border);
   clReleaseProgram(p);
