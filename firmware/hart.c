@@ -4,6 +4,7 @@
 #include "fw.h"
 #include "fw_board.h"
 #include "fw_isolation.h"
+#include "fw_launch.h"
 #include "fw_mmio.h"
 
 fw_hart_t fw_harts[RVHAL_MAX_HARTS];
@@ -14,6 +15,7 @@ void fw_hart_init(uint32_t index) {
   rvhal_ctrl_t *ctrl = FW_CTRL;
   const rvhal_boot_config_t *b = &ctrl->boot;
   hart->index = index;
+  hart->launch = hart->assigned = &fw_launches[0]; /* never NULL: a trap's record reads it */
   hart->block = &ctrl->harts[index];
   memset(hart->block->counters, 0, sizeof hart->block->counters);
   hart->block->counters_seq = 0;

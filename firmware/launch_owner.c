@@ -10,14 +10,15 @@
 #include "rvhal/rvhal_launch_geometry.h"
 #include "rvhal/rvhal_launch_rules.h"
 
-fw_launch_t fw_launch;
+fw_launch_t fw_launches[FW_LANES] = {{.lane = 0, .shared = &fw_user_shared[0]},
+                                     {.lane = 1, .shared = &fw_user_shared[1]}};
 volatile uintptr_t fw_launch_gen;
 volatile uint32_t fw_wake_reasons[RVHAL_MAX_HARTS];
 
-volatile uintptr_t fw_retired; /* serial of the last launch whose completion is written */
-uintptr_t fw_started;          /* serial of the last launch started (a list's launches share a seq) */
-static rvhal_cmd_status_t *cmd_status; /* the running launch is a list's command: its record, else NULL */
+volatile uintptr_t fw_retired; /* launches whose completion is written */
+uintptr_t fw_started;          /* launches started (a list's launches share a seq) */
 uint64_t fw_launch_cmd_end_mtime; /* fw_launch.h */
+static volatile uint32_t pair_left; /* launches of the running pair not yet ended */
 
 static rvhal_launch_slot_t *slot_of(uint64_t seq) { return &FW_CTRL->ring.slots[seq % RVHAL_RING_SLOTS]; }
 
@@ -72,10 +73,7 @@ static void install_program(const rvhal_launch_desc_t *d) {
 
 static int32_t last_status; /* of the last launch completed (RVHAL_LAUNCH_AFTER_OK) */
 
-/* Write the completion record, publish it, wake the host if it sleeps. */
-void fw_launch_complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t start) {
-  rvhal_ctrl_t *ctrl = FW_CTRL;
-  last_status = status;
+static void write_done(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t start) {
   rvhal_completion_t *done = &slot_of(seq)->done;
   done->status = status;
   done->fault_hart = fault_hart;
@@ -83,9 +81,34 @@ void fw_launch_complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint6
   done->end_mtime = fw_time_now();
   fw_fence();
   done->seq = seq;
+}
+
+/* Every ring launch up to `seq` has its record: tell the host. */
+static void publish(uint64_t seq) {
+  rvhal_ctrl_t *ctrl = FW_CTRL;
   fw_store_u64(&ctrl->ring.completed, seq);
   fw_fence(); /* pairs with the host's fence between host_waiting and completed */
   if (__atomic_load_n(&ctrl->ring.host_waiting, __ATOMIC_ACQUIRE)) fw_host_notify();
+}
+
+/* Write the completion record, publish it, wake the host if it sleeps. */
+void fw_launch_complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t start) {
+  last_status = status;
+  write_done(seq, status, fault_hart, start);
+  publish(seq);
+}
+
+/* A launch of a pair ended, in either order. `completed` moves over ended
+ * launches only, and never back: lane 0 (seq) publishes its own end before
+ * it counts itself out; whoever counts out last publishes seq + 1. */
+static void complete_paired(const fw_launch_t *L, uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t start) {
+  write_done(seq, status, fault_hart, start);
+  if (L->lane == 0) publish(seq);
+  if (__atomic_sub_fetch(&pair_left, 1, __ATOMIC_ACQ_REL) == 0) publish(L->lane == 0 ? seq + 1 : seq);
+}
+
+void fw_launch_pair_done(void) {
+  last_status = fw_launches[0].status != RVHAL_OK ? fw_launches[0].status : fw_launches[1].status;
 }
 
 int fw_launch_cancelled(const rvhal_launch_desc_t *d) {
@@ -93,8 +116,12 @@ int fw_launch_cancelled(const rvhal_launch_desc_t *d) {
 }
 
 /* Where a launch's end is written: its ring slot, or its list's record. */
-static void complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t start) {
-  rvhal_cmd_status_t *st = cmd_status;
+static void complete(const fw_launch_t *L, uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t start) {
+  rvhal_cmd_status_t *st = L->cmd_status;
+  if (L->paired) {
+    complete_paired(L, seq, status, fault_hart, start);
+    return;
+  }
   if (!st) {
     fw_launch_complete(seq, status, fault_hart, start);
     return;
@@ -107,33 +134,25 @@ static void complete(uint64_t seq, int32_t status, uint32_t fault_hart, uint64_t
 }
 
 /* A skippable launch wakes its harts as a tree, each only while groups are
- * left to claim: hart 0 wakes hart 1, hart h >= 1 (once it joined) harts
- * 2h and 2h+1. A launch done before its helpers could start (an empty
+ * left to claim: its first hart wakes the second, its h-th (h >= 1, once
+ * it joined) its 2h-th and 2h+1-th (counted from 0). A launch done before its helpers could start (an empty
  * kernel: hart 0 runs 4 groups in less time than one wake-up takes) wakes
  * one hart for nothing, not all: each wake-up is an IPI through QEMU's
  * global lock and a futex round trip for the woken hart's thread, on the
  * same 2 host cores as the harts doing the work. A long launch reaches
  * its last hart after log2(harts) wake-ups. */
-static void wake_helpers(uint32_t h) {
-  const fw_launch_t *L = &fw_launch;
-  const uintptr_t claimed = L->next_chunk > fw_user_shared.next_chunk ? L->next_chunk : fw_user_shared.next_chunk;
+static void wake_helpers(const fw_launch_t *L, uint32_t h) {
+  const uintptr_t u = L->shared->next_chunk;
+  const uintptr_t claimed = L->next_chunk > u ? L->next_chunk : u;
   if (claimed >= L->total_chunks || __atomic_load_n(&L->abort, __ATOMIC_RELAXED)) return; /* they would find nothing */
   const uint32_t first = h ? 2 * h : 1, last = h ? 2 * h + 1 : 1;
-  for (uint32_t i = first; i <= last && i < L->participants; i++) fw_wake(i, FW_WAKE_LAUNCH);
+  for (uint32_t i = first; i <= last && i < L->participants; i++) fw_wake(L->base + i, FW_WAKE_LAUNCH);
 }
 
-/* Inlined into both callers: the tail call would cross a page of code,
- * which ends QEMU's translation block. */
-static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const rvhal_launch_desc_t *d,
-                                                           const void *args, rvhal_cmd_status_t *st, uint64_t start) {
-  fw_launch_t *L = &fw_launch;
-  cmd_status = st;
-  int32_t rc = check_desc(d, args, seq);
-  if (rc == RVHAL_OK && !st && fw_launch_cancelled(d)) rc = RVHAL_CANCELLED;
-  if (rc != RVHAL_OK) {
-    complete(seq, rc, 0, start);
-    return rc;
-  }
+/* Set up launch `seq` (checked) in lane L from hart `base`: everything but
+ * the generation that lets its harts in. */
+static inline __attribute__((always_inline)) void setup(fw_launch_t *L, uint64_t seq, const rvhal_launch_desc_t *d,
+                                                        uint64_t start, uint32_t base) {
   fw_started++;
 
   L->seq = seq;
@@ -150,11 +169,12 @@ static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const r
   }
   L->total_chunks = L->chunks_per_row * d->num_groups[1] * d->num_groups[2];
   L->participants = d->harts;
+  L->base = base;
   L->team_size = d->harts_per_group;
   L->start_mtime = start;
   L->next_chunk = 0;
-  fw_user_shared.next_chunk = 0; /* U-mode claims (user_loop.c) */
-  fw_user_shared.abort = 0;
+  L->shared->next_chunk = 0; /* U-mode claims (user_loop.c) */
+  L->shared->abort = 0;
   /* Counters keep their meaning (docs/counters.md): every participant takes
    * part, with 0 groups if it came late. */
   L->skippable = L->team_size == 1 && !(FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) &&
@@ -162,7 +182,7 @@ static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const r
   L->status = RVHAL_OK;
   L->abort = 0;
   L->fault_hart = 0;
-  fw_teams_reset(L->participants / L->team_size, L->team_size);
+  fw_teams_reset(base, L->participants / L->team_size, L->team_size);
   if (d->num_installs) { /* most launches run the program already there: no call, no fence.i (each ends
                            QEMU's translation block) */
     fw_isolation_install_begin(); /* page tables: program pages are RX for S-mode too */
@@ -172,18 +192,69 @@ static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const r
   }
   L->turn = 0;
   L->arrived = 0;
-  const uintptr_t gen = fw_launch_gen + 1;
-  L->members = gen << FW_MEMBERS_TAG_SHIFT | FW_MEMBERS_IN(0) | FW_MEMBERS_TOOK_PART(0); /* hart 0 is in */
-  __atomic_store_n(&fw_launch_gen, gen, __ATOMIC_RELEASE);
+  const uintptr_t tag = (fw_launch_gen + 1) << FW_MEMBERS_TAG_SHIFT;
+  /* hart 0 is in lane 0's launch from the start; lane 1's first hart joins */
+  L->members = L->lane == 0 ? tag | FW_MEMBERS_IN(0) | FW_MEMBERS_TOOK_PART(0) : tag;
+  for (uint32_t h = base; h < base + L->participants; h++) fw_harts[h].assigned = L;
+}
+
+/* Let the harts of the launches set up in (then) into them: publish the
+ * generation, wake them. */
+static inline __attribute__((always_inline)) void let_in(const fw_launch_t *pair) {
+  const fw_launch_t *L = &fw_launches[0];
+  __atomic_store_n(&fw_launch_gen, fw_launch_gen + 1, __ATOMIC_RELEASE);
   fw_fence();
-  if (L->skippable) wake_helpers(0);
+  if (L->skippable) wake_helpers(L, 0);
   else
     for (uint32_t i = 1; i < L->participants; i++) fw_wake(i, FW_WAKE_LAUNCH);
+  if (!pair) return;
+  if (pair->skippable) fw_wake(pair->base, FW_WAKE_LAUNCH); /* it wakes the rest (fw_launch_join) */
+  else
+    for (uint32_t i = 0; i < pair->participants; i++) fw_wake(pair->base + i, FW_WAKE_LAUNCH);
+}
+
+/* Inlined into both callers: the tail call would cross a page of code,
+ * which ends QEMU's translation block. Lane 0, from hart 0. */
+static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const rvhal_launch_desc_t *d,
+                                                           const void *args, rvhal_cmd_status_t *st, uint64_t start) {
+  fw_launch_t *L = &fw_launches[0];
+  L->cmd_status = st;
+  L->paired = 0;
+  int32_t rc = check_desc(d, args, seq);
+  if (rc == RVHAL_OK && !st && fw_launch_cancelled(d)) rc = RVHAL_CANCELLED;
+  if (rc != RVHAL_OK) {
+    complete(L, seq, rc, 0, start);
+    return rc;
+  }
+  for (uint32_t h = 0; h < fw_num_harts; h++) fw_harts[h].assigned = L;
+  setup(L, seq, d, start, 0);
+  fw_harts[0].launch = L;
   return RVHAL_OK;
 }
 
+/* The ring's launch `seq`, beside lane 0's launch A: if it says it may
+ * overlap, is checked, would run now (not cancelled), needs no program
+ * installed (one program area: it runs A's program) and fits on the harts
+ * A leaves, the first of them rounded up to whole teams. Neither may count
+ * or trace (a hart's counters describe one launch), nor run in exact
+ * timing (its harts' counts must not depend on a neighbour). Returns the
+ * first hart of its lane, 0 if it does not pair. */
+static uint32_t pair_base(const fw_launch_t *A, uint64_t seq) {
+  const uint32_t no_pair = RVHAL_LAUNCH_CMDLIST | RVHAL_LAUNCH_COUNTERS | RVHAL_LAUNCH_TRACE;
+  if ((FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) || (A->desc->flags & no_pair) || A->cmd_status)
+    return 0;
+  if (fw_load_u64(&FW_CTRL->ring.submitted) < seq) return 0;
+  const rvhal_launch_slot_t *slot = slot_of(seq);
+  const rvhal_launch_desc_t *d = &slot->desc;
+  if (!(d->flags & RVHAL_LAUNCH_OVERLAP) || (d->flags & no_pair) || d->num_installs) return 0;
+  if (check_desc(d, slot->args, seq) != RVHAL_OK || fw_launch_cancelled(d)) return 0;
+  const uint32_t team = d->harts_per_group; /* checked: divides harts */
+  const uint32_t base = (A->participants + team - 1) / team * team;
+  if (base >= fw_num_harts || d->harts > fw_num_harts - base) return 0;
+  return base;
+}
 int fw_launch_join(fw_hart_t *hart, uintptr_t gen) {
-  fw_launch_t *L = &fw_launch;
+  fw_launch_t *L = hart->assigned;
   const uintptr_t tag = gen << FW_MEMBERS_TAG_SHIFT;
   const uintptr_t in = FW_MEMBERS_IN(hart->index), took_part = FW_MEMBERS_TOOK_PART(hart->index);
   uintptr_t v = __atomic_load_n(&L->members, __ATOMIC_ACQUIRE);
@@ -192,21 +263,41 @@ int fw_launch_join(fw_hart_t *hart, uintptr_t gen) {
      * rewritten at any time now. participants is read before the CAS,
      * which fails if the launch changed since v was read. */
     if ((v & ~(FW_MEMBERS_IN_MASK | (FW_MEMBERS_IN_MASK << RVHAL_MAX_HARTS) | FW_MEMBERS_CLOSED)) != tag ||
-        (v & FW_MEMBERS_CLOSED) || hart->index >= L->participants)
+        (v & FW_MEMBERS_CLOSED) || hart->index < L->base || hart->index - L->base >= L->participants)
       return 0;
   } while (!__atomic_compare_exchange_n(&L->members, &v, v | in | took_part, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
-  if (L->skippable) wake_helpers(hart->index);
+  hart->launch = L;
+  if (L->skippable) wake_helpers(L, hart->index - L->base);
   return 1;
 }
 
-int32_t fw_launch_start(uint64_t seq) {
+int32_t fw_launch_start(uint64_t seq, uint32_t *out_taken) {
   rvhal_launch_slot_t *slot = slot_of(seq);
-  return start(seq, &slot->desc, slot->args, NULL, fw_time_now());
+  const uint64_t now = fw_time_now();
+  *out_taken = 1;
+  int32_t rc = start(seq, &slot->desc, slot->args, NULL, now);
+  if (rc != RVHAL_OK) return rc;
+  fw_launch_t *A = &fw_launches[0], *B = &fw_launches[1];
+  const uint32_t base = pair_base(A, seq + 1);
+  if (!base) {
+    let_in(NULL);
+    return RVHAL_OK;
+  }
+  rvhal_launch_slot_t *next = slot_of(seq + 1);
+  A->paired = B->paired = 1;
+  B->cmd_status = NULL;
+  pair_left = 2;
+  setup(B, seq + 1, &next->desc, now, base);
+  *out_taken = 2;
+  let_in(B);
+  return RVHAL_OK;
 }
 
 int32_t fw_launch_start_cmd(uint64_t seq, const rvhal_launch_desc_t *d, const void *args, rvhal_cmd_status_t *st,
                             uint64_t now) {
-  return start(seq, d, args, st, now);
+  int32_t rc = start(seq, d, args, st, now);
+  if (rc == RVHAL_OK) let_in(NULL);
+  return rc;
 }
 
 /* The first failure wins: its status and hart are the launch's. */
@@ -217,12 +308,12 @@ static void first_failure(fw_launch_t *L, int32_t status, uint32_t hart) {
 }
 
 void fw_launch_fail(const fw_hart_t *hart, int32_t status) {
-  fw_launch_t *L = &fw_launch;
+  fw_launch_t *L = hart->launch;
   first_failure(L, status, hart->index);
   __atomic_store_n(&L->abort, 1, __ATOMIC_RELEASE);
-  fw_user_shared.abort = 1;
+  L->shared->abort = 1;
   fw_fence();
-  for (uint32_t i = 0; i < L->participants; i++)
+  for (uint32_t i = L->base; i < L->base + L->participants; i++)
     if (i != hart->index) fw_wake(i, FW_WAKE_ABORT);
 }
 
@@ -230,10 +321,9 @@ void fw_launch_fail(const fw_hart_t *hart, int32_t status) {
  * participant its idle cycles: the launch's span minus its own. In exact
  * timing the teams ran in turn, so the launch's span is that of the
  * longest hart, as if they had run side by side. */
-static void account_idle(uintptr_t members) {
-  fw_launch_t *L = &fw_launch;
+static void account_idle(const fw_launch_t *L, uintptr_t members) {
   uint64_t first = UINT64_MAX, last = 0, longest = 0;
-  for (uint32_t i = 0; i < L->participants; i++) {
+  for (uint32_t i = L->base; i < L->base + L->participants; i++) {
     if (!(members & FW_MEMBERS_TOOK_PART(i))) continue; /* (every participant takes part when counting) */
     rvhal_hart_block_t *b = fw_harts[i].block;
     if (b->start_cycle < first) first = b->start_cycle;
@@ -241,7 +331,7 @@ static void account_idle(uintptr_t members) {
     if (b->end_cycle - b->start_cycle > longest) longest = b->end_cycle - b->start_cycle;
   }
   uint64_t span = FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING ? longest : last - first;
-  for (uint32_t i = 0; i < L->participants; i++) {
+  for (uint32_t i = L->base; i < L->base + L->participants; i++) {
     if (!(members & FW_MEMBERS_TOOK_PART(i))) continue;
     rvhal_hart_block_t *b = fw_harts[i].block;
     b->counters[RVHAL_HART_COUNTER_IDLE_CYCLES] = span - (b->end_cycle - b->start_cycle);
@@ -249,13 +339,13 @@ static void account_idle(uintptr_t members) {
 }
 
 void fw_launch_finish(fw_hart_t *hart) {
-  fw_launch_t *L = &fw_launch;
+  fw_launch_t *L = hart->launch;
   uint64_t seq = L->seq, start = L->start_mtime;
   /* Leave. A hart here found nothing left to claim (or the launch failed):
    * in a skippable launch it closes it, for a hart joining now would find
    * nothing either. Otherwise the launch closes once every participant
    * has taken part. */
-  const uintptr_t all = (FW_MEMBERS_IN_MASK >> (RVHAL_MAX_HARTS - L->participants)) << RVHAL_MAX_HARTS;
+  const uintptr_t all = (FW_MEMBERS_IN_MASK >> (RVHAL_MAX_HARTS - L->participants)) << (RVHAL_MAX_HARTS + L->base);
   const uintptr_t close = L->skippable ? FW_MEMBERS_CLOSED : 0;
   uintptr_t v = __atomic_load_n(&L->members, __ATOMIC_ACQUIRE), left;
   do {
@@ -266,13 +356,15 @@ void fw_launch_finish(fw_hart_t *hart) {
   /* Every kernel call of the launch has returned: a canary broken now was
    * broken by this launch, on whichever hart (a kernel may store into
    * another hart's stack after that hart checked its own): it fails this
-   * launch, not the next one there. */
-  for (uint32_t h = 0; h < fw_num_harts; h++)
+   * launch, not the next one there. Of a pair, each looks at its own
+   * harts (the other's still run). */
+  const uint32_t lo = L->paired ? L->base : 0, hi = L->paired ? L->base + L->participants : fw_num_harts;
+  for (uint32_t h = lo; h < hi; h++)
     if (fw_stack_canary_broken(h)) first_failure(L, RVHAL_STACK_OVERFLOW, h);
-  if (L->desc->flags & RVHAL_LAUNCH_COUNTERS) account_idle(left);
-  complete(seq, L->status, L->fault_hart, start);
-  __atomic_store_n(&fw_retired, fw_started, __ATOMIC_RELEASE);
-  if (hart->index != 0) fw_wake(0, FW_WAKE_RETIRED); /* hart 0 may wait to reuse fw_launch */
+  if (L->desc->flags & RVHAL_LAUNCH_COUNTERS) account_idle(L, left);
+  complete(L, seq, L->status, L->fault_hart, start);
+  __atomic_add_fetch(&fw_retired, 1, __ATOMIC_RELEASE);
+  if (hart->index != 0) fw_wake(0, FW_WAKE_RETIRED); /* hart 0 may wait to reuse the lanes */
 }
 
 /* Exact timing: the teams run one after another. QEMU runs every hart on
@@ -281,7 +373,7 @@ void fw_launch_finish(fw_hart_t *hart) {
  * cycles) its own work only, the same on every run. A team waits, asleep,
  * for its turn; the one before it hands over with an IPI. */
 void fw_launch_wait_turn(const fw_hart_t *hart, uint32_t team) {
-  fw_launch_t *L = &fw_launch;
+  fw_launch_t *L = hart->launch; /* lane 0: exact timing runs no pairs */
   /* Everyone must be asleep before the first team starts, or QEMU could run
    * a hart just woken for the launch inside hart 0's span. */
   if (hart->index != 0) {
@@ -294,7 +386,7 @@ void fw_launch_wait_turn(const fw_hart_t *hart, uint32_t team) {
 }
 
 void fw_launch_pass_turn(uint32_t next_team) {
-  fw_launch_t *L = &fw_launch;
+  fw_launch_t *L = &fw_launches[0]; /* exact timing runs no pairs */
   __atomic_store_n(&L->turn, next_team, __ATOMIC_RELEASE);
   fw_fence();
   for (uint32_t i = next_team * L->team_size; i < (next_team + 1) * L->team_size && i < L->participants; i++)

@@ -50,7 +50,7 @@ void fw_ring_loop(fw_hart_t *hart) {
       ctrl->fw.polling = 1;
       fw_clear_stale_wakes();
       if (ring->slots[next % RVHAL_RING_SLOTS].desc.flags & RVHAL_LAUNCH_CMDLIST) fw_run_cmdlist(next++);
-      else fw_run_launch(next++);
+      else next = fw_run_launch(next); /* one launch, or two side by side */
       linger_until = fw_time_now() + linger;
       poll = fw_board.poll_ticks;
       continue;

@@ -1,5 +1,6 @@
 /* The work-group scheduler: one hart's share of a launch. Hart 0 starts a
- * launch from the ring (launch_owner.c wakes as many harts as it uses), and every
+ * launch from the ring, or two side by side (launch_owner.c wakes as many
+ * harts as they use), and every
  * participant then claims chunks of work-groups until none are left (a
  * dynamic schedule: a hart that finishes early takes more). Each claim
  * becomes one kernel call whose hal_sched_info says which groups it runs.
@@ -27,7 +28,7 @@ static void stack_check(fw_hart_t *hart) {
  * register is used. Privileged launches: an ordinary call. */
 static inline void kernel_call(const fw_hart_t *hart, void *args, hal_sched_info_t *sched, uintptr_t entry,
                                uintptr_t sp) {
-  if (!fw_launch.privileged) {
+  if (!hart->launch->privileged) {
     register uintptr_t a0 __asm__("a0") = (uintptr_t)args, a1 __asm__("a1") = (uintptr_t)sched;
     register uintptr_t a2 __asm__("a2") = entry, a3 __asm__("a3") = sp;
     register uintptr_t a4 __asm__("a4") = (uintptr_t)fw_scratch_of(hart->index); /* no csrr in fw_user_call */
@@ -55,13 +56,14 @@ typedef struct share_tally {
  * (claim k+2) before that teammate reached barrier k+1. A team whose
  * claims are dealt (fw_launch_team_dealt) needs neither: each member deals
  * its own. The barrier comes from the caller (claim_loop_nonuniform's). */
-static inline __attribute__((always_inline)) uintptr_t team_claim(fw_hart_t *hart, uintptr_t k, uintptr_t teams,
+static inline __attribute__((always_inline)) uintptr_t team_claim(fw_hart_t *hart, fw_launch_t *L, uintptr_t k,
+                                                                  uintptr_t teams,
                                                                   uintptr_t team, uintptr_t total, int exact,
                                                                   int dealt, int teamed,
                                                                   void (*barrier)(const rvhal_call_info_t *)) {
-  if (dealt) return fw_launch_claim(team, k, teams, 1, total);
+  if (dealt) return fw_launch_claim(L, team, k, teams, 1, total);
   fw_team_t *tm = hart->team;
-  if (hart->call.team_rank == 0) tm->chunk[k & 1] = fw_launch_claim(team, k, teams, exact, total);
+  if (hart->call.team_rank == 0) tm->chunk[k & 1] = fw_launch_claim(L, team, k, teams, exact, total);
   if (teamed) barrier(&hart->call);
   return tm->chunk[k & 1];
 }
@@ -69,9 +71,9 @@ static inline __attribute__((always_inline)) uintptr_t team_claim(fw_hart_t *har
 /* Claim groups until none are left, one kernel call per claim. A trap in
  * the kernel longjmps out of here, to run_share. */
 static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info_t *sched, volatile share_tally_t *t) {
-  fw_launch_t *L = &fw_launch;
+  fw_launch_t *L = hart->launch;
   const int exact = (FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) != 0;
-  const uintptr_t teams = L->participants / L->team_size, team = hart->index / L->team_size;
+  const uintptr_t teams = L->participants / L->team_size, team = (hart->index - L->base) / L->team_size;
   const rvhal_launch_desc_t *d = L->desc;
   const int counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
   const uint32_t rank = hart->call.team_rank;
@@ -81,7 +83,7 @@ static void __attribute__((noinline)) claim_loop(fw_hart_t *hart, hal_sched_info
   const int dealt = fw_launch_team_dealt(L, teams, exact); /* every member deals its team's claims */
   const int teamed = L->team_size > 1 && !dealt; /* alone, the barrier is a no-op: no call per claim */
   for (uintptr_t k = 0;; k++) {
-    const uintptr_t c = team_claim(hart, k, teams, team, total, exact, dealt, teamed, fw_team_barrier);
+    const uintptr_t c = team_claim(hart, L, k, teams, team, total, exact, dealt, teamed, fw_team_barrier);
     if (c >= total) return;
     const uintptr_t n = fw_claim_groups(sched, c, chunk, ngx, ngy, per_row);
     uint64_t k0 = 0;
@@ -112,9 +114,9 @@ static void (*volatile team_barrier_nonuniform)(const rvhal_call_info_t *ci) = f
 
 static void __attribute__((noinline)) claim_loop_nonuniform(fw_hart_t *hart, hal_sched_info_t *sched,
                                                             volatile share_tally_t *t) {
-  fw_launch_t *L = &fw_launch;
+  fw_launch_t *L = hart->launch;
   const int exact = (FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) != 0;
-  const uintptr_t teams = L->participants / L->team_size, team = hart->index / L->team_size;
+  const uintptr_t teams = L->participants / L->team_size, team = (hart->index - L->base) / L->team_size;
   const rvhal_launch_desc_t *d = L->desc;
   const int counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
   const uint32_t rank = hart->call.team_rank;
@@ -124,7 +126,7 @@ static void __attribute__((noinline)) claim_loop_nonuniform(fw_hart_t *hart, hal
   const int teamed = L->team_size > 1 && !dealt; /* alone, the barrier is a no-op: no call per claim */
   for (uintptr_t k = 0;; k++) {
     const uintptr_t c =
-        team_claim(hart, k, teams, team, total, exact, dealt, teamed, team_barrier_nonuniform);
+        team_claim(hart, L, k, teams, team, total, exact, dealt, teamed, team_barrier_nonuniform);
     if (c >= total) return;
     const uintptr_t n = fw_claim_groups_nonuniform(sched, c, chunk, per_row, &L->nu);
     uint64_t k0 = 0;
@@ -154,10 +156,10 @@ static int user_claims(const fw_launch_t *L) {
 
 /* The U-mode claim loop's state, in the kernel's block: once per share. */
 static void user_loop_setup(fw_hart_t *hart, hal_sched_info_t *sched) {
-  const fw_launch_t *L = &fw_launch;
+  const fw_launch_t *L = hart->launch;
   const rvhal_launch_desc_t *d = L->desc;
   fw_uloop_t *u = &hart->user->loop;
-  u->shared = &fw_user_shared;
+  u->shared = L->shared;
   u->sched = sched;
   u->entry = L->entry;
   u->args = hart->kernel_args;
@@ -166,7 +168,7 @@ static void user_loop_setup(fw_hart_t *hart, hal_sched_info_t *sched) {
   u->ngy = (uintptr_t)d->num_groups[1];
   u->per_row = (uintptr_t)L->chunks_per_row;
   u->total = (uintptr_t)L->total_chunks;
-  u->team = hart->index; /* teams of one */
+  u->team = hart->index - L->base; /* teams of one */
   u->teams = L->participants;
   u->exact = (FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) != 0;
   u->counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
@@ -182,7 +184,8 @@ static void __attribute__((noinline)) run_protected(fw_hart_t *hart, hal_sched_i
   if (setjmp(hart->recover) == 0) {
     /* FS off (after setjmp, which saves FP registers): the kernel's first FP
      * instruction turns it on (trap.c). Whoever longjmps turns it on first. */
-    if (!fw_launch.privileged) {
+    const fw_launch_t *L = hart->launch;
+    if (!L->privileged) {
       /* xPP = U for fw_user_call, in the same write (each CSR access ends
        * QEMU's translation block). */
       xcsr_clear(CSR_XSTATUS, XSTATUS_FS_MASK | XSTATUS_XPP_MASK);
@@ -193,8 +196,8 @@ static void __attribute__((noinline)) run_protected(fw_hart_t *hart, hal_sched_i
       __asm__ volatile("csrrw %0, " FW_STR(CSR_XIE) ", zero" : "=r"(ie)::"memory");
       fw_scratch_of(hart->index)->ie = ie;
     }
-    const int non_uniform = fw_launch.non_uniform;
-    if (user_claims(&fw_launch)) {
+    const int non_uniform = L->non_uniform;
+    if (user_claims(L)) {
       hart->in_kernel = 1;
       kernel_call(hart, &hart->user->loop, 0,
                   non_uniform ? (uintptr_t)fw_user_loop_nonuniform : (uintptr_t)fw_user_loop, hart->kernel_sp);
@@ -224,7 +227,7 @@ static void settle(fw_hart_t *hart) {
 
 /* One hart's part of a launch. */
 void fw_run_share(fw_hart_t *hart) {
-  fw_launch_t *L = &fw_launch;
+  fw_launch_t *L = hart->launch;
   const rvhal_launch_desc_t *d = L->desc;
   rvhal_hart_block_t *blk = hart->block;
   const uint32_t rank = hart->index % L->team_size;
@@ -246,7 +249,7 @@ void fw_run_share(fw_hart_t *hart) {
 
   const int counting = (d->flags & RVHAL_LAUNCH_COUNTERS) != 0;
   const int exact = (FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) != 0;
-  const uint32_t team = hart->index / L->team_size;
+  const uint32_t team = (hart->index - L->base) / L->team_size;
   uint64_t i0 = 0;
   fw_launch_tlb_flush(d->flags, &FW_CTRL->boot);
   if (exact) {
@@ -297,11 +300,16 @@ void fw_run_share(fw_hart_t *hart) {
   fw_launch_finish(hart);
 }
 
-/* Hart 0: launch `seq`, its own share of it, then wait for the others. */
-void fw_run_launch(uint64_t seq) {
-  if (fw_launch_start(seq) != RVHAL_OK) return;
+/* Hart 0: launch `seq` (and the one after it beside it, if it may), its
+ * own share of it, then wait for the others. Returns the next ring
+ * launch's seq. */
+uint64_t fw_run_launch(uint64_t seq) {
+  uint32_t taken;
+  if (fw_launch_start(seq, &taken) != RVHAL_OK) return seq + 1;
   fw_run_share(&fw_harts[0]);
   fw_launch_wait_retired(seq);
+  if (taken == 2) fw_launch_pair_done();
+  return seq + taken;
 }
 
 void fw_worker_loop(fw_hart_t *hart) {

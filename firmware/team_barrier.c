@@ -14,8 +14,8 @@
 
 static fw_team_t teams[RVHAL_MAX_HARTS];
 
-void fw_teams_reset(uint32_t n, uint32_t size) {
-  for (uint32_t j = 0; j < n; j++) {
+void fw_teams_reset(uint32_t first, uint32_t n, uint32_t size) {
+  for (uint32_t j = first / size; j < first / size + n; j++) {
     teams[j].first = j * size;
     teams[j].size = size;
     teams[j].arrived = 0;
@@ -48,7 +48,7 @@ static int __attribute__((noinline)) team_wait(const rvhal_call_info_t *ci) {
   const unsigned long ie = xcsr_read(CSR_XIE); /* 0 in a U-mode share (scheduler.c): wfi needs the IPI on */
   xcsr_write(CSR_XIE, fw_scratch_of(ci->hart_index)->ie);
   FW_WAIT_UNTIL(ci->hart_index, __atomic_load_n(&t->sense, __ATOMIC_ACQUIRE) == sense ||
-                                    __atomic_load_n(&fw_launch.abort, __ATOMIC_ACQUIRE));
+                                    __atomic_load_n(&me->launch->abort, __ATOMIC_ACQUIRE));
   xcsr_write(CSR_XIE, ie);
   if (__atomic_load_n(&t->sense, __ATOMIC_ACQUIRE) != sense) return 1; /* the launch failed */
   if (counting) {

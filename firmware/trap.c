@@ -38,14 +38,14 @@ static void stop_launch(fw_hart_t *hart, uint32_t kind, int32_t status, uintptr_
   r->mtval = tval;
   r->sp = sp;
   r->ra = ra;
-  r->entry = (uintptr_t)fw_launch.entry;
+  r->entry = (uintptr_t)hart->launch->entry;
   memset(r->detail, 0, sizeof r->detail);
   if (detail) {
     size_t n = strlen(detail);
     memcpy(r->detail, detail, n < sizeof r->detail - 1 ? n : sizeof r->detail - 1);
   }
   fw_fence();
-  r->seq = fw_launch.seq;
+  r->seq = hart->launch->seq;
   fw_launch_fail(hart, status);
   hart->in_kernel = 0;
 }
@@ -108,7 +108,7 @@ void fw_trap_handler(uintptr_t *frame) {
   /* The kernel is what runs in U-mode (or in our mode, privileged, while
    * in_kernel); anything else is ours. */
   const int from_kernel = (xcsr_read(CSR_XSTATUS) & XSTATUS_XPP_MASK) == 0 ||
-                          (hart->in_kernel && fw_launch.privileged);
+                          (hart->in_kernel && hart->launch->privileged);
   if (from_kernel && cause == CAUSE_ECALL_U) {
     user_ecall(hart, scratch, frame, epc);
     return;

@@ -100,7 +100,7 @@ void fw_user_program_installed(const rvhal_launch_desc_t *d) {
  * that publishes its first claim (scheduler.c), after every member's
  * clear. */
 static void clear_stacks(fw_hart_t *hart, uintptr_t stack, uintptr_t pool, uintptr_t pool_size) {
-  const rvhal_launch_desc_t *d = fw_launch.desc;
+  const rvhal_launch_desc_t *d = hart->launch->desc;
   const uint64_t items = rvhal_launch_group_items(d->local_size); /* checked: >= 1 */
   const uintptr_t room = pool_size - RVHAL_STACK_GUARD;
   const uint64_t want = (items - 1) * FW_CTRL->boot.fiber_stack_size; /* < 2^32 * 2^32: no wrap */
@@ -120,14 +120,14 @@ static void clear_stacks(fw_hart_t *hart, uintptr_t stack, uintptr_t pool, uintp
 }
 
 void fw_user_setup(fw_hart_t *hart) {
-  const fw_launch_t *L = &fw_launch;
+  const fw_launch_t *L = hart->launch;
   const rvhal_boot_config_t *b = &FW_CTRL->boot;
   const uint32_t rank = hart->index % L->team_size, leader = hart->index - rank;
   const uintptr_t S = (uintptr_t)b->hart_stack_size, P = (uintptr_t)b->fiber_pool_size;
   const uintptr_t prog = (uintptr_t)b->program_base, prog_end = prog + (uintptr_t)b->program_size;
   const uintptr_t stacks = (uintptr_t)b->stacks_base + leader * S;
   uint32_t members = L->team_size;
-  if (leader + members > L->participants) members = L->participants - leader;
+  if (leader + members > L->base + L->participants) members = L->base + L->participants - leader;
   const uintptr_t stacks_end = stacks + members * S;
   const uintptr_t pool = (uintptr_t)b->fibers_base + hart->index * P;
   const uintptr_t heap = (uintptr_t)b->heap_base, heap_end = (uintptr_t)(b->heap_base + b->heap_size);

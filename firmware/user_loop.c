@@ -22,7 +22,7 @@
  * inline: this page may call nothing. */
 static inline uint64_t cycles(void) { return FW_READ_COUNTER64("cycle"); }
 
-fw_user_shared_t fw_user_shared __attribute__((section(".usershared"), aligned(4096)));
+fw_user_shared_t fw_user_shared[2] __attribute__((section(".usershared"), aligned(4096)));
 
 __attribute__((section(".usertext"), noinline, used)) void fw_user_loop(fw_uloop_t *u) {
   volatile fw_user_shared_t *s = u->shared;

@@ -65,6 +65,8 @@
 #define RVHAL_LAUNCH_CMDLIST 0x20u   /* `args` is a command list to run (rvhal_cmdlist.h), not a kernel */
 #define RVHAL_LAUNCH_NON_UNIFORM 0x40u /* the last group along a dimension may be smaller (last_local_size):
                                           OpenCL 2.0 non-uniform work-groups */
+#define RVHAL_LAUNCH_OVERLAP 0x80u /* it does not depend on the launch before it in the ring: the firmware may run
+                                      it beside that one, on harts it leaves idle (docs/queues.md) */
 #define RVHAL_LAUNCH_TLB_LOG2_SHIFT 8 /* bits 8-12: grow the TLB to 2^n entries first (0: just flush) */
 #define RVHAL_LAUNCH_TLB_LOG2(flags) (((flags) >> RVHAL_LAUNCH_TLB_LOG2_SHIFT) & 31u)
 

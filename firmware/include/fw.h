@@ -25,7 +25,7 @@ uint64_t fw_load_u64(const volatile uint64_t *p);
 void fw_store_u64(volatile uint64_t *p, uint64_t v);
 
 /* scheduler.c */
-void fw_run_launch(uint64_t seq);      /* hart 0; returns once every hart is done with it */
+uint64_t fw_run_launch(uint64_t seq);  /* hart 0: seq, maybe seq + 1 beside it; returns once every hart is done: the next seq */
 void fw_run_share(fw_hart_t *hart);    /* one hart's part of the running launch */
 void fw_run_cmdlist(uint64_t seq);     /* hart 0: the command list of ring launch seq (command_list_walk.c) */
 void fw_worker_loop(fw_hart_t *hart) __attribute__((noreturn));

@@ -18,7 +18,7 @@ static inline uint64_t fw_instret(const fw_hart_t *hart) {
 }
 
 static inline void fw_trace(fw_hart_t *hart, uint32_t kind, uint32_t count, const uint32_t group[3]) {
-  if (!(fw_launch.desc->flags & RVHAL_LAUNCH_TRACE)) return;
+  if (!(hart->launch->desc->flags & RVHAL_LAUNCH_TRACE)) return;
   const rvhal_boot_config_t *b = &FW_CTRL->boot;
   rvhal_hart_block_t *blk = hart->block;
   uint32_t n = blk->trace_events;

@@ -14,6 +14,7 @@
 #include "rvhal/rvhal_kernel_abi.h"
 
 struct fw_user;
+struct fw_launch;
 
 #define FW_STACK_CANARY 0x5354414b43414e59ull
 
@@ -38,6 +39,8 @@ typedef struct fw_hart {
   uint32_t index;
   uint32_t in_kernel; /* a trap now is the kernel's, not the firmware's */
   uintptr_t seen_gen; /* last launch generation this hart saw */
+  struct fw_launch *volatile assigned; /* the lane to join at the next generation (hart 0 sets it first) */
+  struct fw_launch *launch;            /* this share's launch (fw_launch.h) */
   rvhal_hart_block_t *block;
   jmp_buf recover;    /* where a trapping kernel call unwinds to */
   uint32_t barrier_sense; /* this hart's sense for team barriers */

@@ -1,8 +1,14 @@
-/* The launch being run, and the one place that changes its state
- * (launch_owner.c): hart 0 starts it, participants join it and claim work
- * from it, any hart may fail it (the first failure wins), each member
+/* The launches being run, and the one place that changes their state
+ * (launch_owner.c): hart 0 starts them, participants join one and claim
+ * work from it, any hart may fail it (the first failure wins), each member
  * finishes its share, and the last one completes it; in exact timing the
- * teams take turns through it. Nothing else writes fw_launch.
+ * teams take turns through it. Nothing else writes fw_launches.
+ *
+ * Two launches run at once (a pair, in lanes 0 and 1) when the ring's next
+ * launch says it may (RVHAL_LAUNCH_OVERLAP) and fits on the harts the
+ * first leaves idle: lane 0 from hart 0, lane 1 from the first free hart
+ * its teams allow. Hart 0 starts both, works in lane 0, and waits for
+ * both before it takes the next ring entry.
  *
  * A launch is complete when its work is done, not when every hart woken
  * for it has checked in: in a launch of teams of one in fast timing
@@ -19,7 +25,9 @@
 #include "fw_claim.h"
 #include "rvhal/rvhal_cmdlist.h"
 
-/* The launch being run; shared by its harts. */
+#define FW_LANES 2
+
+/* A launch being run; shared by its harts. */
 typedef struct fw_launch {
   uint64_t seq;
   const rvhal_launch_desc_t *desc;
@@ -27,7 +35,10 @@ typedef struct fw_launch {
   void *args;
   uint64_t chunks_per_row; /* claims per row of groups along dimension 0 */
   uint64_t total_chunks;
-  uint32_t participants;   /* harts taking part */
+  uint32_t participants;   /* harts taking part: [base, base + participants) */
+  uint32_t base;           /* its first hart (a multiple of team_size) */
+  uint32_t lane;           /* its index in fw_launches */
+  uint32_t paired;         /* 1: the other lane runs a launch beside it */
   uint32_t team_size;
   uint64_t start_mtime;
   volatile uintptr_t next_chunk; /* claimed with an atomic add */
@@ -41,6 +52,8 @@ typedef struct fw_launch {
   uint32_t privileged; /* RVHAL_LAUNCH_PRIVILEGED: the kernel runs in our mode, not isolated */
   uint32_t non_uniform; /* RVHAL_LAUNCH_NON_UNIFORM: claims follow nu (fw_claim.h) */
   fw_nonuniform_t nu;
+  struct fw_user_shared *shared; /* its U-mode claim state (fw_user.h) */
+  rvhal_cmd_status_t *cmd_status; /* a list's command: its record, else NULL (a ring launch) */
 } fw_launch_t;
 
 /* fw_launch_t.members: a bit per hart in the launch now (joined, not yet
@@ -56,22 +69,29 @@ typedef struct fw_launch {
 #define FW_MEMBERS_TAG_SHIFT (2 * RVHAL_MAX_HARTS + 1)
 _Static_assert(FW_MEMBERS_TAG_SHIFT + 8 <= sizeof(uintptr_t) * 8, "members: at least 8 bits of generation");
 
-extern fw_launch_t fw_launch;
+extern fw_launch_t fw_launches[FW_LANES];
 
 /* nonuniform.c: nu for a RVHAL_LAUNCH_NON_UNIFORM launch d (checked). */
 void fw_nonuniform_setup(fw_nonuniform_t *nu, const rvhal_launch_desc_t *d);
 extern volatile uintptr_t fw_launch_gen; /* bumped at each launch's start: the workers' wake-up */
 
-/* A worker woken for generation `gen`: 1 if it joined that launch (it is
- * a participant and the launch is still open: run its share, then
- * fw_launch_finish), 0 if there is nothing for it (then it must not touch
- * fw_launch). */
+/* A worker woken for generation `gen`: 1 if it joined the launch it was
+ * assigned (fw_hart_t.assigned, read after gen) and it is a participant
+ * and the launch is still open: run its share (hart->launch), then
+ * fw_launch_finish; 0 if there is nothing for it (then it must not touch
+ * the launch). */
 int fw_launch_join(fw_hart_t *hart, uintptr_t gen);
 
 /* Hart 0: check and set up launch `seq` from the ring, install its program
- * and wake its participants. RVHAL_OK, or the launch was refused and is
- * already completed with that status. */
-int32_t fw_launch_start(uint64_t seq);
+ * and wake its participants; and the launch after it beside it, if that
+ * one may overlap and fits. RVHAL_OK (*out_taken: the ring launches
+ * started, 1 or 2), or launch `seq` was refused and is already completed
+ * with that status (*out_taken 1). */
+int32_t fw_launch_start(uint64_t seq, uint32_t *out_taken);
+
+/* Hart 0, after a pair was waited for: the status RVHAL_LAUNCH_AFTER_OK
+ * looks at, the pair's first failure. */
+void fw_launch_pair_done(void);
 
 /* Hart 0: the same for a launch of command list `seq` (command_list_walk.c): its
  * descriptor and arguments in the list, its end written to `st`, not to
@@ -99,8 +119,8 @@ int fw_launch_cancelled(const rvhal_launch_desc_t *d);
  * fw_launch_team_dealt), else taken with an atomic add; `total` (the
  * launch's total_chunks, which the caller keeps in a register) once none
  * are left or the launch failed. */
-static inline uintptr_t fw_launch_claim(uintptr_t team, uintptr_t k, uintptr_t teams, int dealt, uintptr_t total) {
-  fw_launch_t *L = &fw_launch;
+static inline uintptr_t fw_launch_claim(fw_launch_t *L, uintptr_t team, uintptr_t k, uintptr_t teams, int dealt,
+                                        uintptr_t total) {
   if (L->abort) return total;
   if (dealt) return team + k * teams;
   return __atomic_fetch_add((volatile uintptr_t *)&L->next_chunk, 1, __ATOMIC_RELAXED);
@@ -132,14 +152,15 @@ void fw_launch_pass_turn(uint32_t next_team);
  * leave a closed launch completes it. */
 void fw_launch_finish(fw_hart_t *hart);
 
-/* Hart 0: sleep until launch `seq` is completed (fw_launch is reusable).
+/* Hart 0: sleep until the launches it started are completed (fw_launches
+ * are reusable).
  * Inline, as are the serials it tests: every call and return between
  * pages of firmware code ends QEMU's translation block. */
-extern volatile uintptr_t fw_retired; /* serial of the last launch whose completion is written */
-extern uintptr_t fw_started;          /* serial of the last launch started (a list's launches share a seq) */
+extern volatile uintptr_t fw_retired; /* launches whose completion is written */
+extern uintptr_t fw_started;          /* launches started (a list's launches share a seq) */
 void fw_launch_wait_retired_slow(void);
 static inline void fw_launch_wait_retired(uint64_t seq) {
-  (void)seq; /* the launch hart 0 started last */
+  (void)seq; /* the launches hart 0 started last */
   /* Hart 0 finished last (always, alone): nothing to wait for, and no IPI
    * to clear (an MMIO write); a stale one costs a later wait one more
    * test. */

@@ -12,8 +12,10 @@
 #include "rvhal/rvhal_protocol.h"
 
 /* The claim state a U-mode claim loop (user_loop.c) shares with the other
- * harts of its launch: on a page every kernel may write; reset at each
- * launch's start, abort mirrored from fw_launch (launch_owner.c). */
+ * harts of its launch, one per lane: on a page every kernel may write (a
+ * kernel that writes it disturbs only launches of its own program: lanes
+ * run one program); reset at each launch's start, abort mirrored from the
+ * launch (launch_owner.c). */
 typedef struct fw_user_shared {
   volatile uintptr_t next_chunk;
   volatile uint32_t abort;
@@ -52,7 +54,7 @@ void fw_user_program_installed(const rvhal_launch_desc_t *d);
 /* user_loop.c: U-mode code and its shared page (linker/firmware.ld.S) */
 void fw_user_loop(fw_uloop_t *u);
 void fw_user_loop_nonuniform(fw_uloop_t *u); /* RVHAL_LAUNCH_NON_UNIFORM launches */
-extern fw_user_shared_t fw_user_shared;
+extern fw_user_shared_t fw_user_shared[2]; /* one per lane (FW_LANES, fw_launch.h) */
 extern uint8_t __fw_user_start[], __fw_user_shared[], __fw_user_end[];
 
 #endif /* FW_USER_H */

@@ -62,3 +62,15 @@ static void mem_wait_word_item(const mem_wait_word_args *a, exec_state_t *e) {
 }
 RVHAL_KERNEL(mem_wait_word, mem_wait_word_args, mem_wait_word_item, RVHAL_GLOBAL(flag), RVHAL_GLOBAL(out),
              RVHAL_VALUE(value), RVHAL_VALUE(polls))
+
+/* tests/device/queues.c's pair check: flag[0] = value, for a mem_wait_word
+ * running beside it on other harts. */
+typedef struct {
+  __global uint *flag;
+  uint value;
+} mem_set_word_args;
+
+static void mem_set_word_item(const mem_set_word_args *a, exec_state_t *e) {
+  if (get_global_id(0, e) == 0) *(volatile uint *)a->flag = a->value;
+}
+RVHAL_KERNEL(mem_set_word, mem_set_word_args, mem_set_word_item, RVHAL_GLOBAL(flag), RVHAL_VALUE(value))

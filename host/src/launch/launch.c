@@ -544,7 +544,7 @@ void rvhal_launch_encode(rvhal_device_t *d, const rvhal_launch_prepared_t *pr, r
   }
 }
 
-int rvhal_launch_submit(rvhal_device_t *d, const rvhal_launch_request_t *r, int after_ok, rvhal_launch_t *out) {
+int rvhal_launch_submit(rvhal_device_t *d, const rvhal_launch_request_t *r, uint32_t order, rvhal_launch_t *out) {
   rvhal_launcher_t *L = rvhal_launcher(d);
   rvhal_launch_slot_t *slot = NULL; /* (set unless next_slot fails) */
   RVHAL_RETURN_IF_ERROR(rvhal_launch_next_slot(d, "kernel_exec", &slot));
@@ -556,7 +556,7 @@ int rvhal_launch_submit(rvhal_device_t *d, const rvhal_launch_request_t *r, int 
   rvhal_launch_encode(d, &pr, desc, slot->args, L->layout->ctrl + ((uint8_t *)slot->args - (uint8_t *)L->ctrl), out);
   memset(&slot->done, 0, sizeof slot->done);
   rvhal_launch_install(d, r->program, desc);
-  if (after_ok) desc->flags |= RVHAL_LAUNCH_AFTER_OK;
+  desc->flags |= order & (RVHAL_LAUNCH_AFTER_OK | RVHAL_LAUNCH_OVERLAP);
   return rvhal_launch_publish(d, desc, out);
 }
 
@@ -565,6 +565,7 @@ int rvhal_launch_kernel_report(const rvhal_device_t *d, uint64_t seq, int32_t st
   rvhal_launcher_t *L = rvhal_launcher(d);
   if (end > L->info->num_harts) end = L->info->num_harts;
   for (uint32_t h = first; h < end; h++) {
+    if (L->ctrl->harts[h].trap.seq != seq) continue; /* (most harts: no copy) */
     const rvhal_trap_report_t rep = L->ctrl->harts[h].trap; /* copied once: checked, then used */
     if (rep.seq == seq && rep.kind == RVHAL_TRAP_SOFTWARE && (status == RVHAL_OK || rep.status == status))
       return kernel_failed(d, kname, h, &rep);
@@ -771,9 +772,11 @@ int rvhal_launch_outcome(rvhal_device_t *d, const rvhal_launch_t *l, const rvhal
   const uint64_t seq = l->seq;
   const rvhal_completion_t done = *checked;
   rvhal_program_obj_t *p = rvhal_program_get(d, l->program);
-  /* The kernel's own report (any code, 0 too). (fault_hart was checked.) */
+  /* The kernel's own report (any code, 0 too), from any hart: a launch
+   * run beside another (RVHAL_LAUNCH_OVERLAP) has harts from the first
+   * free one on. (fault_hart was checked.) */
   int rc = rvhal_launch_kernel_report(d, seq, done.status, done.status == RVHAL_OK ? 0 : done.fault_hart,
-                                      done.status == RVHAL_OK ? l->harts : done.fault_hart + 1, kname);
+                                      done.status == RVHAL_OK ? L->info->num_harts : done.fault_hart + 1, kname);
   if (rc != RVHAL_OK) return rc;
   if (done.status == RVHAL_BAD_LAUNCH) { /* the host checked it all: the device's state is not what it wrote */
     rvhal_error(RVHAL_BAD_LAUNCH, "the firmware rejected launch %llu's descriptor, which the host had checked "

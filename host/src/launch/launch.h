@@ -39,9 +39,11 @@ typedef struct rvhal_launch {
 } rvhal_launch_t;
 
 /* The device lock and its hold (rvhal_device_hold) must be held from
- * submission until completion. Checks, packs and submits; after_ok: the
- * device cancels it if the launch before it failed. */
-int rvhal_launch_submit(rvhal_device_t *d, const rvhal_launch_request_t *r, int after_ok, rvhal_launch_t *out);
+ * submission until completion. Checks, packs and submits; order:
+ * RVHAL_LAUNCH_AFTER_OK (the device cancels it if the launch before it
+ * failed) and RVHAL_LAUNCH_OVERLAP (it does not depend on the launch
+ * before it: the device may run it beside that one), or 0. */
+int rvhal_launch_submit(rvhal_device_t *d, const rvhal_launch_request_t *r, uint32_t order, rvhal_launch_t *out);
 /* Waits for it and reports as kernel_exec does; more: later launches are on
  * the device (their print output waits). */
 int rvhal_launch_complete(rvhal_device_t *d, rvhal_launch_t *l, int more);

@@ -394,7 +394,10 @@ static void submit_taken(rvhal_queue_t *q, cmd_t *c) {
       f->ran = 1;
     }
   } else {
-    f->rc = rvhal_launch_submit(d, c->u.k.launch, !first, &f->l);
+    /* Out of order, a launch goes on the device only once what it waits
+     * for has ended: it does not depend on those before it there. */
+    const uint32_t order = first ? 0 : RVHAL_LAUNCH_AFTER_OK | (q->out_of_order ? RVHAL_LAUNCH_OVERLAP : 0);
+    f->rc = rvhal_launch_submit(d, c->u.k.launch, order, &f->l);
   }
   f->message = f->rc != RVHAL_OK ? rvhal_sync_strdup(rvhal_last_error()) : NULL;
   rvhal_sync_lock();
