@@ -135,7 +135,8 @@ static void complete(const fw_launch_t *L, uint64_t seq, int32_t status, uint32_
 
 /* A skippable launch wakes its harts as a tree, each only while groups are
  * left to claim: its first hart wakes the second, its h-th (h >= 1, once
- * it joined) its 2h-th and 2h+1-th (counted from 0). A launch done before its helpers could start (an empty
+ * it joined, counted from 0) its 2h-th and 2h+1-th. A launch done before
+ * its helpers could start (an empty
  * kernel: hart 0 runs 4 groups in less time than one wake-up takes) wakes
  * one hart for nothing, not all: each wake-up is an IPI through QEMU's
  * global lock and a futex round trip for the woken hart's thread, on the
@@ -253,6 +254,7 @@ static uint32_t pair_base(const fw_launch_t *A, uint64_t seq) {
   if (base >= fw_num_harts || d->harts > fw_num_harts - base) return 0;
   return base;
 }
+
 int fw_launch_join(fw_hart_t *hart, uintptr_t gen) {
   fw_launch_t *L = hart->assigned;
   const uintptr_t tag = gen << FW_MEMBERS_TAG_SHIFT;

@@ -233,7 +233,7 @@ void fw_run_share(fw_hart_t *hart) {
   const uint32_t rank = hart->index % L->team_size;
   hart->call.team_rank = rank;
   hart->call.team_size = L->team_size;
-  hart->team = fw_team(hart->index / L->team_size);
+  hart->team = fw_team(hart->index - rank); /* (base is a multiple of team_size) */
   hart->call.team = &hart->team->shared;
   hart->call.launch = d;
   hart->barrier_sense = 0;

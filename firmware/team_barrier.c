@@ -15,15 +15,16 @@
 static fw_team_t teams[RVHAL_MAX_HARTS];
 
 void fw_teams_reset(uint32_t first, uint32_t n, uint32_t size) {
-  for (uint32_t j = first / size; j < first / size + n; j++) {
-    teams[j].first = j * size;
-    teams[j].size = size;
-    teams[j].arrived = 0;
-    teams[j].sense = 0;
+  for (uint32_t j = 0; j < n; j++) {
+    fw_team_t *t = &teams[first + j * size];
+    t->first = first + j * size;
+    t->size = size;
+    t->arrived = 0;
+    t->sense = 0;
   }
 }
 
-fw_team_t *fw_team(uint32_t j) { return &teams[j]; }
+fw_team_t *fw_team(uint32_t first) { return &teams[first]; }
 
 /* Kept out of line: compiled into fw_team_barrier, its register saves ran
  * even for a hart alone in its team, at every call. */

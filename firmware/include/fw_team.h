@@ -1,8 +1,8 @@
 /* A team: the harts [first, first + size) that run one work-group
- * together (team_barrier.c owns its state). With teams of T harts, hart h
- * is in team slot h/T, harts [h/T*T, h/T*T + T), whichever launch (lane)
- * it works for; each participant holds a pointer to its team for the share
- * (fw_hart_t.team). */
+ * together (team_barrier.c owns its state), kept under its first hart: two
+ * launches side by side (fw_launch.h) have disjoint harts, so their teams
+ * never share one. Each participant holds a pointer to its team for the
+ * share (fw_hart_t.team). */
 #ifndef FW_TEAM_H
 #define FW_TEAM_H
 
@@ -21,7 +21,7 @@ typedef struct fw_team {
 /* Hart 0, at a launch's start: `teams` teams of `size` harts from hart
  * `first` (a multiple of size), barriers reset. */
 void fw_teams_reset(uint32_t first, uint32_t teams, uint32_t size);
-/* Team slot `j`: harts [j*size, (j+1)*size) of the launch that uses them. */
-fw_team_t *fw_team(uint32_t j);
+/* The team whose first hart is `first`. */
+fw_team_t *fw_team(uint32_t first);
 
 #endif /* FW_TEAM_H */

@@ -178,60 +178,76 @@ static void test_out_of_order(void) {
  * device's harts together run side by side (RVHAL_LAUNCH_OVERLAP): the
  * first polls for a word the second writes; one after the other, it would
  * poll out its bound. A launch of every hart holds the device until both
- * are on its ring (otherwise the firmware could start the first alone). */
-static void test_pair(void) {
-  const uint32_t harts = rvhal_device_get_info(dev)->num_harts;
+ * are on its ring (otherwise the firmware could start the first alone).
+ * With `team` > 1 each is one group on a team of that many harts (the
+ * second's team starts at hart `team`), else one work-item on one hart. */
+static void check_pair(rvhal_device_t *d, hal_program_t prog, hal_kernel_t wait, hal_kernel_t set, uint32_t team) {
+  const uint32_t harts = rvhal_device_get_info(d)->num_harts;
   rvhal_queue_t *q;
-  CHECK_OK(rvhal_queue_create_with_flags(dev, RVHAL_QUEUE_OUT_OF_ORDER, &q));
+  CHECK_OK(rvhal_queue_create_with_flags(d, RVHAL_QUEUE_OUT_OF_ORDER, &q));
   uint32_t zero[16] = {0};
-  hal_addr_t hold = dt_buffer(dev, 64, zero), flag = dt_buffer(dev, 64, zero), out = dt_buffer(dev, 64, zero);
-  hal_addr_t out_hold = dt_buffer(dev, 64, zero);
+  hal_addr_t hold = dt_buffer(d, 64, zero), flag = dt_buffer(d, 64, zero), out = dt_buffer(d, 64, zero);
+  hal_addr_t out_hold = dt_buffer(d, 64, zero);
   uint32_t go = 0x60, hold_polls = 1u << 30, value = 0x600dcafe, polls = 1u << 26;
   hal_arg_t hold_args[4] = {rvhal_arg_global(hold), rvhal_arg_global(out_hold), rvhal_arg_value(&go, 4),
                             rvhal_arg_value(&hold_polls, 4)};
   hal_arg_t wait_args[4] = {rvhal_arg_global(flag), rvhal_arg_global(out), rvhal_arg_value(&value, 4),
                             rvhal_arg_value(&polls, 4)};
   hal_arg_t set_args[2] = {rvhal_arg_global(flag), rvhal_arg_value(&value, 4)};
-  hal_ndrange_t every = {.global = {harts}, .local = {1}}, one = {.global = {1}, .local = {1}};
+  hal_ndrange_t every = {.global = {harts}, .local = {1}}, one = {.global = {team}, .local = {team}};
+  rvhal_launch_options_t teamed = {.harts = team, .harts_per_group = team}, *opt = team > 1 ? &teamed : NULL;
   rvhal_event_t *eh, *ew, *es;
-  CHECK_OK(rvhal_enqueue_kernel(q, NULL, prog_m, k_wait_word, &every, hold_args, 4, 1, NULL, &eh));
-  CHECK_OK(rvhal_enqueue_kernel(q, NULL, prog_m, k_wait_word, &one, wait_args, 4, 1, NULL, &ew));
-  CHECK_OK(rvhal_enqueue_kernel(q, NULL, prog_m, k_set_word, &one, set_args, 2, 1, NULL, &es));
+  CHECK_OK(rvhal_enqueue_kernel(q, NULL, prog, wait, &every, hold_args, 4, 1, NULL, &eh));
+  CHECK_OK(rvhal_enqueue_kernel(q, NULL, prog, wait, &one, wait_args, 4, 1, opt, &ew));
+  CHECK_OK(rvhal_enqueue_kernel(q, NULL, prog, set, &one, set_args, 2, 1, opt, &es));
   rvhal_event_times_t t = {0};
   for (int i = 0; i < 30000 && !t.submitted_ns; i++) { /* both behind the holder on the device */
     CHECK_OK(rvhal_event_times(es, &t));
     if (!t.submitted_ns) usleep(1000);
   }
   CHECK_MSG(t.submitted_ns != 0, "the second launch was not submitted within 30 s");
-  CHECK_OK(rvhal_mem_write(dev, hold, &go, 4));
+  CHECK_OK(rvhal_mem_write(d, hold, &go, 4));
   CHECK_OK(rvhal_queue_finish(q, 120000));
   uint32_t seen[2], held[2];
-  CHECK_OK(rvhal_mem_read(dev, held, out_hold, sizeof held));
+  CHECK_OK(rvhal_mem_read(d, held, out_hold, sizeof held));
   CHECK_MSG(held[0] == 1, "the holding launch polled out its bound (%u polls) before the host let it go", held[1]);
-  CHECK_OK(rvhal_mem_read(dev, seen, out, sizeof seen));
+  CHECK_OK(rvhal_mem_read(d, seen, out, sizeof seen));
   rvhal_event_times_t tw, ts;
   CHECK_OK(rvhal_event_times(ew, &tw));
   CHECK_OK(rvhal_event_times(es, &ts));
   int st_wait = -1, st_set = -1;
   CHECK(rvhal_event_query(ew, &st_wait) && st_wait == RVHAL_OK && rvhal_event_query(es, &st_set) && st_set == RVHAL_OK);
-  if (harts < 2) { /* one hart (shakti_c): no room beside a launch; in turn, the word came after the polls */
-    CHECK_MSG(seen[0] == 0 && seen[1] == polls, "one hart: the waiting launch saw the word (%u polls)", seen[1]);
+  if (harts < 2 * team) { /* one hart (shakti_c): no room beside a launch; in turn, the word came after the polls */
+    CHECK_MSG(seen[0] == 0 && seen[1] == polls, "%u harts: the waiting launch saw the word (%u polls)", harts, seen[1]);
     CHECK(ts.device_start_ns >= tw.device_end_ns);
-    goto out;
+  } else {
+    CHECK_MSG(seen[0] == 1, "teams of %u: the launch waiting for the word its neighbour writes polled out its bound "
+              "(%u polls): the two ran one after the other, not side by side", team, seen[1]);
+    CHECK_MSG(ts.device_start_ns <= tw.device_end_ns && tw.device_start_ns <= ts.device_end_ns,
+              "teams of %u: device spans do not overlap: %llu..%llu and %llu..%llu ns", team,
+              (unsigned long long)tw.device_start_ns, (unsigned long long)tw.device_end_ns,
+              (unsigned long long)ts.device_start_ns, (unsigned long long)ts.device_end_ns);
   }
-  CHECK_MSG(seen[0] == 1, "the launch waiting for the word its neighbour writes polled out its bound (%u polls): "
-            "the two ran one after the other, not side by side", seen[1]);
-  CHECK_MSG(ts.device_start_ns <= tw.device_end_ns && tw.device_start_ns <= ts.device_end_ns,
-            "device spans do not overlap: %llu..%llu and %llu..%llu ns", (unsigned long long)tw.device_start_ns,
-            (unsigned long long)tw.device_end_ns, (unsigned long long)ts.device_start_ns,
-            (unsigned long long)ts.device_end_ns);
-out:
   rvhal_event_release(eh);
   rvhal_event_release(ew);
   rvhal_event_release(es);
   rvhal_queue_destroy(q);
   hal_addr_t bufs[] = {hold, flag, out, out_hold};
-  for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) rvhal_mem_free(dev, bufs[i]);
+  for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) rvhal_mem_free(d, bufs[i]);
+}
+
+/* Pairs of one hart each on the suite's device, and of teams of 2 on a
+ * device of 4 harts where the board has them. */
+static void test_pair(void) {
+  check_pair(dev, prog_m, k_wait_word, k_set_word, 1);
+  if (fixture_harts(4) < 4) {
+    printf("queues: teams side by side not checked: the target has %u harts, not 4\n", fixture_harts(4));
+    return;
+  }
+  rvhal_device_t *d4 = fixture_device(4);
+  hal_program_t p4 = fixture_program(d4, "dt_mem");
+  check_pair(d4, p4, fixture_kernel(d4, p4, "mem_wait_word"), fixture_kernel(d4, p4, "mem_set_word"), 2);
+  rvhal_device_delete(d4);
 }
 
 /* Queue B's kernel reads what queue A's kernel wrote, ordered by an event;
