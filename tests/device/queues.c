@@ -174,43 +174,86 @@ static void test_out_of_order(void) {
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) rvhal_mem_free(dev, bufs[i]);
 }
 
+/* A launch of every hart that holds the device (polling a word) while the
+ * launches a check enqueues after it go on the ring behind it, so that the
+ * firmware finds them there together. All wait for one semaphore (h->deps),
+ * so that the queue's launch thread puts them on the device in one go: left
+ * with one launch on the device it would wait for that one first.
+ * hold_release signals it and lets the holder go once `last` is on the
+ * device. */
+typedef struct holder {
+  hal_addr_t word, out;
+  uint32_t go, polls;
+  rvhal_event_t *event;
+  rvhal_semaphore_t *gate;
+  rvhal_semaphore_value_t open;
+  rvhal_dependencies_t deps;
+} holder_t;
+
+static void hold_device(rvhal_device_t *d, rvhal_queue_t *q, hal_program_t prog, hal_kernel_t wait, holder_t *h) {
+  uint32_t zero[16] = {0};
+  h->word = dt_buffer(d, 64, zero);
+  h->out = dt_buffer(d, 64, zero);
+  h->go = 0x60;
+  h->polls = 1u << 30;
+  hal_arg_t args[4] = {rvhal_arg_global(h->word), rvhal_arg_global(h->out), rvhal_arg_value(&h->go, 4),
+                       rvhal_arg_value(&h->polls, 4)};
+  hal_ndrange_t every = {.global = {rvhal_device_get_info(d)->num_harts}, .local = {1}};
+  CHECK_OK(rvhal_semaphore_create(0, &h->gate));
+  h->open = (rvhal_semaphore_value_t){h->gate, 1};
+  h->deps = (rvhal_dependencies_t){.wait_semaphores = &h->open, .num_wait_semaphores = 1};
+  CHECK_OK(rvhal_enqueue_kernel(q, &h->deps, prog, wait, &every, args, 4, 1, NULL, &h->event));
+}
+
+static void hold_release(rvhal_device_t *d, holder_t *h, rvhal_event_t *last) {
+  CHECK_OK(rvhal_semaphore_signal(h->gate, 1));
+  rvhal_event_times_t t = {0};
+  for (int i = 0; i < 30000 && !t.submitted_ns; i++) {
+    CHECK_OK(rvhal_event_times(last, &t));
+    if (!t.submitted_ns) usleep(1000);
+  }
+  CHECK_MSG(t.submitted_ns != 0, "the launches behind the holder were not submitted within 30 s");
+  usleep(20 * 1000); /* (submitted_ns is set just before the ring entry is written) */
+  CHECK_OK(rvhal_mem_write(d, h->word, &h->go, 4));
+}
+
+static void hold_end(rvhal_device_t *d, holder_t *h) {
+  uint32_t held[2];
+  CHECK_OK(rvhal_mem_read(d, held, h->out, sizeof held));
+  CHECK_MSG(held[0] == 1, "the holding launch polled out its bound (%u polls) before the host let it go", held[1]);
+  rvhal_event_release(h->event);
+  rvhal_semaphore_destroy(h->gate);
+  rvhal_mem_free(d, h->word);
+  rvhal_mem_free(d, h->out);
+}
+
 /* Two independent launches of an out-of-order queue that fit on the
  * device's harts together run side by side (RVHAL_LAUNCH_OVERLAP): the
  * first polls for a word the second writes; one after the other, it would
- * poll out its bound. A launch of every hart holds the device until both
- * are on its ring (otherwise the firmware could start the first alone).
- * With `team` > 1 each is one group on a team of that many harts (the
- * second's team starts at hart `team`), else one work-item on one hart. */
+ * poll out its bound. With `team` > 1 each is one group on a team of that
+ * many harts (the second's team starts at hart `team`), else one work-item
+ * on one hart. */
 static void check_pair(rvhal_device_t *d, hal_program_t prog, hal_kernel_t wait, hal_kernel_t set, uint32_t team) {
   const uint32_t harts = rvhal_device_get_info(d)->num_harts;
   rvhal_queue_t *q;
   CHECK_OK(rvhal_queue_create_with_flags(d, RVHAL_QUEUE_OUT_OF_ORDER, &q));
   uint32_t zero[16] = {0};
-  hal_addr_t hold = dt_buffer(d, 64, zero), flag = dt_buffer(d, 64, zero), out = dt_buffer(d, 64, zero);
-  hal_addr_t out_hold = dt_buffer(d, 64, zero);
-  uint32_t go = 0x60, hold_polls = 1u << 30, value = 0x600dcafe, polls = 1u << 26;
-  hal_arg_t hold_args[4] = {rvhal_arg_global(hold), rvhal_arg_global(out_hold), rvhal_arg_value(&go, 4),
-                            rvhal_arg_value(&hold_polls, 4)};
+  hal_addr_t flag = dt_buffer(d, 64, zero), out = dt_buffer(d, 64, zero);
+  uint32_t value = 0x600dcafe, polls = 1u << 26;
   hal_arg_t wait_args[4] = {rvhal_arg_global(flag), rvhal_arg_global(out), rvhal_arg_value(&value, 4),
                             rvhal_arg_value(&polls, 4)};
   hal_arg_t set_args[2] = {rvhal_arg_global(flag), rvhal_arg_value(&value, 4)};
-  hal_ndrange_t every = {.global = {harts}, .local = {1}}, one = {.global = {team}, .local = {team}};
+  hal_ndrange_t one = {.global = {team}, .local = {team}};
   rvhal_launch_options_t teamed = {.harts = team, .harts_per_group = team}, *opt = team > 1 ? &teamed : NULL;
-  rvhal_event_t *eh, *ew, *es;
-  CHECK_OK(rvhal_enqueue_kernel(q, NULL, prog, wait, &every, hold_args, 4, 1, NULL, &eh));
-  CHECK_OK(rvhal_enqueue_kernel(q, NULL, prog, wait, &one, wait_args, 4, 1, opt, &ew));
-  CHECK_OK(rvhal_enqueue_kernel(q, NULL, prog, set, &one, set_args, 2, 1, opt, &es));
-  rvhal_event_times_t t = {0};
-  for (int i = 0; i < 30000 && !t.submitted_ns; i++) { /* both behind the holder on the device */
-    CHECK_OK(rvhal_event_times(es, &t));
-    if (!t.submitted_ns) usleep(1000);
-  }
-  CHECK_MSG(t.submitted_ns != 0, "the second launch was not submitted within 30 s");
-  CHECK_OK(rvhal_mem_write(d, hold, &go, 4));
+  holder_t h;
+  rvhal_event_t *ew, *es;
+  hold_device(d, q, prog, wait, &h);
+  CHECK_OK(rvhal_enqueue_kernel(q, &h.deps, prog, wait, &one, wait_args, 4, 1, opt, &ew));
+  CHECK_OK(rvhal_enqueue_kernel(q, &h.deps, prog, set, &one, set_args, 2, 1, opt, &es));
+  hold_release(d, &h, es);
   CHECK_OK(rvhal_queue_finish(q, 120000));
-  uint32_t seen[2], held[2];
-  CHECK_OK(rvhal_mem_read(d, held, out_hold, sizeof held));
-  CHECK_MSG(held[0] == 1, "the holding launch polled out its bound (%u polls) before the host let it go", held[1]);
+  hold_end(d, &h);
+  uint32_t seen[2];
   CHECK_OK(rvhal_mem_read(d, seen, out, sizeof seen));
   rvhal_event_times_t tw, ts;
   CHECK_OK(rvhal_event_times(ew, &tw));
@@ -228,18 +271,56 @@ static void check_pair(rvhal_device_t *d, hal_program_t prog, hal_kernel_t wait,
               (unsigned long long)tw.device_start_ns, (unsigned long long)tw.device_end_ns,
               (unsigned long long)ts.device_start_ns, (unsigned long long)ts.device_end_ns);
   }
-  rvhal_event_release(eh);
   rvhal_event_release(ew);
   rvhal_event_release(es);
   rvhal_queue_destroy(q);
-  hal_addr_t bufs[] = {hold, flag, out, out_hold};
-  for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) rvhal_mem_free(d, bufs[i]);
+  rvhal_mem_free(d, flag);
+  rvhal_mem_free(d, out);
 }
 
-/* Pairs of one hart each on the suite's device, and of teams of 2 on a
- * device of 4 harts where the board has them. */
+/* A pair whose first launch traps: it fails alone, naming its fault, and
+ * the one beside it runs to its end (both were running: a failure cancels
+ * only what had not started). On one hart they run in turn, and the
+ * second is cancelled as in order. */
+static void check_pair_trap(rvhal_device_t *d, hal_program_t prog, hal_kernel_t wait, hal_kernel_t set,
+                            hal_kernel_t fault) {
+  const uint32_t harts = rvhal_device_get_info(d)->num_harts;
+  rvhal_queue_t *q;
+  CHECK_OK(rvhal_queue_create_with_flags(d, RVHAL_QUEUE_OUT_OF_ORDER, &q));
+  uint32_t zero[16] = {0}, value = 0x5e7, got = 0;
+  uint64_t addr = 0x10; /* no kernel reads there */
+  hal_addr_t flag = dt_buffer(d, 64, zero);
+  hal_arg_t fault_args[1] = {rvhal_arg_value(&addr, 8)};
+  hal_arg_t set_args[2] = {rvhal_arg_global(flag), rvhal_arg_value(&value, 4)};
+  hal_ndrange_t one = {.global = {1}, .local = {1}};
+  holder_t h;
+  rvhal_event_t *ef, *es;
+  hold_device(d, q, prog, wait, &h);
+  CHECK_OK(rvhal_enqueue_kernel(q, &h.deps, prog, fault, &one, fault_args, 1, 1, NULL, &ef));
+  CHECK_OK(rvhal_enqueue_kernel(q, &h.deps, prog, set, &one, set_args, 2, 1, NULL, &es));
+  hold_release(d, &h, es);
+  CHECK_FAILS(rvhal_queue_finish(q, 120000), RVHAL_KERNEL_TRAP, "kernel mem_fault");
+  hold_end(d, &h);
+  CHECK_FAILS(rvhal_event_wait(ef, 1000), RVHAL_KERNEL_TRAP, "address 0x10"); /* access or page fault */
+  CHECK_OK(rvhal_mem_read(d, &got, flag, 4));
+  if (harts < 2) {
+    CHECK_FAILS(rvhal_event_wait(es, 1000), RVHAL_CANCELLED, "was cancelled because kernel mem_fault");
+    CHECK_EQ_U64(got, 0);
+  } else {
+    CHECK_OK(rvhal_event_wait(es, 1000));
+    CHECK_MSG(got == value, "the launch beside the one that trapped did not run to its end: flag 0x%x", got);
+  }
+  rvhal_event_release(ef);
+  rvhal_event_release(es);
+  rvhal_queue_destroy(q);
+  rvhal_mem_free(d, flag);
+}
+
+/* Pairs of one hart each on the suite's device, one of them trapping, and
+ * of teams of 2 on a device of 4 harts where the board has them. */
 static void test_pair(void) {
   check_pair(dev, prog_m, k_wait_word, k_set_word, 1);
+  check_pair_trap(dev, prog_m, k_wait_word, k_set_word, fixture_kernel(dev, prog_m, "mem_fault"));
   if (fixture_harts(4) < 4) {
     printf("queues: teams side by side not checked: the target has %u harts, not 4\n", fixture_harts(4));
     return;

@@ -74,3 +74,14 @@ static void mem_set_word_item(const mem_set_word_args *a, exec_state_t *e) {
   if (get_global_id(0, e) == 0) *(volatile uint *)a->flag = a->value;
 }
 RVHAL_KERNEL(mem_set_word, mem_set_word_args, mem_set_word_item, RVHAL_GLOBAL(flag), RVHAL_VALUE(value))
+
+/* tests/device/queues.c's pair with a trap: a load from `addr`, where the
+ * kernel may not read (a load access fault). */
+typedef struct {
+  uint64_t addr;
+} mem_fault_args;
+
+static void mem_fault_item(const mem_fault_args *a, exec_state_t *e) {
+  if (get_global_id(0, e) == 0) (void)*(const volatile uint *)(uintptr_t)a->addr;
+}
+RVHAL_KERNEL(mem_fault, mem_fault_args, mem_fault_item, RVHAL_VALUE(addr))
