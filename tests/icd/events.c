@@ -1,6 +1,7 @@
 /* OpenCL queues and events on an rvhal device: profiling times in order,
  * user events gating commands (and failing them), callbacks, markers and
- * barriers, out-of-order queues (commands passing a held one), a dependency across two queues, wait-list
+ * barriers, out-of-order queues (commands passing a held one, two kernels
+ * side by side), a dependency across two queues, wait-list
  * and queue errors with the spec's codes, reference counts and the
  * context's destructor callback. */
 #include <stdint.h>
@@ -248,6 +249,82 @@ static void out_of_order(cl_test_env_t *env, cl_kernel k) {
   free(a), free(got);
 }
 
+/* Two kernels of one program on an out-of-order queue, independent of
+ * each other, run side by side on the device's harts (docs/queues.md):
+ * the first polls a word the second writes. A kernel of every hart holds
+ * the device until both are submitted behind it; all three wait for one
+ * user event, so that they reach the device together. On one hart they
+ * run in turn and the first polls out its bound. */
+static void side_by_side(cl_test_env_t *env) {
+  const char *profile = getenv("RVHAL_PROFILE");
+  if (profile && *profile) { /* a profiled device runs launches one at a time (docs/queues.md) */
+    printf("icd.events: kernels side by side not checked: RVHAL_PROFILE is set\n");
+    return;
+  }
+  cl_int err;
+  cl_program p = cl_test_program(env, "dt_mem.elf");
+  CHECK(p != NULL);
+  if (!p) return;
+  cl_kernel wait_hold = clCreateKernel(p, "mem_wait_word", &err), wait = clCreateKernel(p, "mem_wait_word", &err);
+  CHECK_CL(err);
+  cl_kernel set = clCreateKernel(p, "mem_set_word", &err);
+  CHECK_CL(err);
+  cl_command_queue q = clCreateCommandQueue(env->context, env->device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  CHECK_CL(err);
+  cl_command_queue other = clCreateCommandQueue(env->context, env->device, 0, &err);
+  CHECK_CL(err);
+  uint32_t zero[16] = {0}, got[2] = {0, 0}, held[2] = {0, 0};
+  cl_mem hold = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, 64, zero, &err);
+  cl_mem hold_out = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, 64, zero, &err);
+  cl_mem flag = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, 64, zero, &err);
+  cl_mem out = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, 64, zero, &err);
+  CHECK_CL(err);
+  cl_uint go = 0x60, hold_polls = 1u << 30, value = 0x600dcafe, polls = 1u << 26;
+  CHECK_CL(clSetKernelArg(wait_hold, 0, sizeof hold, &hold));
+  CHECK_CL(clSetKernelArg(wait_hold, 1, sizeof hold_out, &hold_out));
+  CHECK_CL(clSetKernelArg(wait_hold, 2, 4, &go));
+  CHECK_CL(clSetKernelArg(wait_hold, 3, 4, &hold_polls));
+  CHECK_CL(clSetKernelArg(wait, 0, sizeof flag, &flag));
+  CHECK_CL(clSetKernelArg(wait, 1, sizeof out, &out));
+  CHECK_CL(clSetKernelArg(wait, 2, 4, &value));
+  CHECK_CL(clSetKernelArg(wait, 3, 4, &polls));
+  CHECK_CL(clSetKernelArg(set, 0, sizeof flag, &flag));
+  CHECK_CL(clSetKernelArg(set, 1, 4, &value));
+  cl_event gate = clCreateUserEvent(env->context, &err);
+  CHECK_CL(err);
+  size_t every = env->harts, one = 1;
+  cl_event eh, ew, es;
+  CHECK_CL(clEnqueueNDRangeKernel(q, wait_hold, 1, NULL, &every, &one, 1, &gate, &eh));
+  CHECK_CL(clEnqueueNDRangeKernel(q, wait, 1, NULL, &one, &one, 1, &gate, &ew));
+  CHECK_CL(clEnqueueNDRangeKernel(q, set, 1, NULL, &one, &one, 1, &gate, &es));
+  CHECK_CL(clFlush(q));
+  CHECK_CL(clSetUserEventStatus(gate, CL_COMPLETE));
+  double t0 = now_s();
+  while (status_of(es) > CL_SUBMITTED && now_s() - t0 < 30) usleep(1000);
+  CHECK_MSG(status_of(es) <= CL_SUBMITTED, "the second kernel was not submitted within 30 s");
+  usleep(20 * 1000); /* (submitted just before its ring entry is written) */
+  CHECK_CL(clEnqueueWriteBuffer(other, hold, CL_TRUE, 0, 4, &go, 0, NULL, NULL));
+  CHECK_CL(clFinish(q));
+  CHECK_CL(clEnqueueReadBuffer(other, hold_out, CL_TRUE, 0, sizeof held, held, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(other, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+  CHECK_MSG(held[0] == 1, "the holding kernel polled out its bound (%u polls) before the host let it go", held[1]);
+  if (env->harts < 2)
+    CHECK_MSG(got[0] == 0 && got[1] == polls, "one hart: the waiting kernel saw the word (%u polls)", got[1]);
+  else
+    CHECK_MSG(got[0] == 1, "the kernel waiting for the word the next one writes polled out its bound (%u polls): "
+              "they ran one after the other, not side by side", got[1]);
+  cl_event evs[] = {gate, eh, ew, es};
+  for (size_t i = 0; i < sizeof evs / sizeof *evs; i++) clReleaseEvent(evs[i]);
+  cl_mem bufs[] = {hold, hold_out, flag, out};
+  for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) clReleaseMemObject(bufs[i]);
+  clReleaseCommandQueue(q);
+  clReleaseCommandQueue(other);
+  clReleaseKernel(wait_hold);
+  clReleaseKernel(wait);
+  clReleaseKernel(set);
+  clReleaseProgram(p);
+}
+
 static int context_destroyed;
 static void CL_CALLBACK on_context_destroyed(cl_context c, void *user) {
   (void)c, (void)user;
@@ -313,6 +390,7 @@ int main(int argc, char **argv) {
   user_events(&env, q);
   if (k) ordering(&env, k);
   if (k) out_of_order(&env, k);
+  side_by_side(&env);
   errors_and_contexts(&env, q);
   CHECK_CL(clFinish(q));
   clReleaseCommandQueue(q);
