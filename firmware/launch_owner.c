@@ -20,6 +20,17 @@ uintptr_t fw_started;          /* launches started (a list's launches share a se
 uint64_t fw_launch_cmd_end_mtime; /* fw_launch.h */
 static volatile uint32_t pair_left; /* launches of the running pair not yet ended */
 
+/* The watch window of a lone launch (RVHAL_LAUNCH_WATCH): while it is open
+ * an idle hart may start the ring's next launch beside it, late, in lane
+ * 1. One word, (window serial << 2) | state, so that the watcher's CAS
+ * fails on a window closed and reopened since it looked: lane 0's launch
+ * finishing closes it (OPEN -> CLOSED: alone), the watcher takes it (OPEN
+ * -> TAKEN: a pair). Nothing else writes it once open. */
+enum { WATCH_CLOSED = 0, WATCH_OPEN = 1, WATCH_TAKEN = 2, WATCH_STATE = 3 };
+static volatile uintptr_t watch_word;
+static volatile uint32_t watch_hart;  /* the hart that watches: the first lane 0 leaves idle */
+static volatile uintptr_t late_gen;   /* the generation a late lane 1 was let in at (fw_launch_join) */
+
 static rvhal_launch_slot_t *slot_of(uint64_t seq) { return &FW_CTRL->ring.slots[seq % RVHAL_RING_SLOTS]; }
 
 /* Inline (in start, itself inlined): a return from a call ends QEMU's
@@ -154,8 +165,6 @@ static void wake_helpers(const fw_launch_t *L, uint32_t h) {
  * the generation that lets its harts in. */
 static inline __attribute__((always_inline)) void setup(fw_launch_t *L, uint64_t seq, const rvhal_launch_desc_t *d,
                                                         uint64_t start, uint32_t base) {
-  fw_started++;
-
   L->seq = seq;
   L->desc = d;
   L->entry = (hal_kernel_entry_t)(uintptr_t)d->entry;
@@ -221,25 +230,29 @@ static inline __attribute__((always_inline)) int32_t start(uint64_t seq, const r
   fw_launch_t *L = &fw_launches[0];
   L->cmd_status = st;
   L->paired = 0;
+  L->watched = 0;
   int32_t rc = check_desc(d, args, seq);
   if (rc == RVHAL_OK && !st && fw_launch_cancelled(d)) rc = RVHAL_CANCELLED;
   if (rc != RVHAL_OK) {
     complete(L, seq, rc, 0, start);
     return rc;
   }
-  for (uint32_t h = 0; h < fw_num_harts; h++) fw_harts[h].assigned = L;
+  fw_started++;
   setup(L, seq, d, start, 0);
   fw_harts[0].launch = L;
   return RVHAL_OK;
 }
 
 /* The ring's launch `seq`, beside lane 0's launch A: if it says it may
- * overlap, is checked, would run now (not cancelled), needs no program
- * installed (one program area: it runs A's program) and fits on the harts
- * A leaves, the first of them rounded up to whole teams. Neither may count
- * or trace (a hart's counters describe one launch), nor run in exact
- * timing (its harts' counts must not depend on a neighbour). Returns the
- * first hart of its lane, 0 if it does not pair. */
+ * overlap, is checked, needs no program installed (one program area: it
+ * runs A's program) and fits on the harts A leaves, the first of them
+ * rounded up to whole teams. Neither may count or trace (a hart's counters
+ * describe one launch), nor run in exact timing (its harts' counts must
+ * not depend on a neighbour). Returns the first hart of its lane, 0 if it
+ * does not pair. Its RVHAL_LAUNCH_AFTER_OK is not looked at: A runs, so
+ * the launch before A succeeded or A did not depend on it (the first of
+ * its queue's launches on the ring), and A's own outcome it does not wait
+ * for (it does not depend on A). */
 static uint32_t pair_base(const fw_launch_t *A, uint64_t seq) {
   const uint32_t no_pair = RVHAL_LAUNCH_CMDLIST | RVHAL_LAUNCH_COUNTERS | RVHAL_LAUNCH_TRACE;
   if ((FW_CTRL->boot.flags & RVHAL_BOOT_EXACT_TIMING) || (A->desc->flags & no_pair) || A->cmd_status)
@@ -248,16 +261,103 @@ static uint32_t pair_base(const fw_launch_t *A, uint64_t seq) {
   const rvhal_launch_slot_t *slot = slot_of(seq);
   const rvhal_launch_desc_t *d = &slot->desc;
   if (!(d->flags & RVHAL_LAUNCH_OVERLAP) || (d->flags & no_pair) || d->num_installs) return 0;
-  if (check_desc(d, slot->args, seq) != RVHAL_OK || fw_launch_cancelled(d)) return 0;
+  if (check_desc(d, slot->args, seq) != RVHAL_OK) return 0;
   const uint32_t team = d->harts_per_group; /* checked: divides harts */
   const uint32_t base = (A->participants + team - 1) / team * team;
   if (base >= fw_num_harts || d->harts > fw_num_harts - base) return 0;
   return base;
 }
 
+/* Whether lone launch A opens a watch window: the host said more may
+ * follow (RVHAL_LAUNCH_WATCH), a hart is left idle, and A is skippable
+ * (a late lane 1 takes a generation of its own: a hart of A waking after
+ * it still joins, but a team or counting launch could not wait for a
+ * hart that misread it) and may pair (pair_base). */
+static int watchable(const fw_launch_t *A) {
+  const uint32_t no_pair = RVHAL_LAUNCH_CMDLIST | RVHAL_LAUNCH_COUNTERS | RVHAL_LAUNCH_TRACE;
+  return (A->desc->flags & RVHAL_LAUNCH_WATCH) && !(A->desc->flags & no_pair) && A->skippable && !A->cmd_status &&
+         A->participants < fw_num_harts;
+}
+
+/* Hart 0, before A's generation is published. */
+static void open_window(fw_launch_t *A) {
+  A->watched = 1;
+  pair_left = 2;
+  watch_hart = A->participants;
+  __atomic_store_n(&watch_word, ((watch_word >> 2) + 1) << 2 | WATCH_OPEN, __ATOMIC_RELEASE);
+}
+
+/* Lane 0's launch is over: close its window. 1 if a launch was started
+ * beside it meanwhile (the window was taken): it ends as one of a pair. */
+static int close_window(void) {
+  uintptr_t v = __atomic_load_n(&watch_word, __ATOMIC_ACQUIRE);
+  while ((v & WATCH_STATE) == WATCH_OPEN)
+    if (__atomic_compare_exchange_n(&watch_word, &v, (v & ~(uintptr_t)WATCH_STATE) | WATCH_CLOSED, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+      return 0;
+  return (v & WATCH_STATE) == WATCH_TAKEN;
+}
+
+/* The watcher found the ring's next launch waiting while window w is open:
+ * start it in lane 1, if it may pair and the window is still w. */
+static void start_late(uintptr_t w) {
+  fw_launch_t *A = &fw_launches[0], *B = &fw_launches[1];
+  const uint64_t seq = A->seq + 1; /* A's fields are window w's while w is open: the CAS below checks */
+  const uint32_t base = pair_base(A, seq);
+  if (!base || !__atomic_compare_exchange_n(&watch_word, &w, (w & ~(uintptr_t)WATCH_STATE) | WATCH_TAKEN, 0,
+                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return;
+  B->paired = 1;
+  B->cmd_status = NULL;
+  setup(B, seq, &slot_of(seq)->desc, fw_time_now(), base);
+  late_gen = fw_launch_gen + 1;
+  __atomic_store_n(&fw_launch_gen, late_gen, __ATOMIC_RELEASE);
+  fw_fence();
+  if (B->skippable) fw_wake(B->base, FW_WAKE_LAUNCH); /* it wakes the rest (fw_launch_join) */
+  else
+    for (uint32_t i = 0; i < B->participants; i++) fw_wake(B->base + i, FW_WAKE_LAUNCH);
+}
+
+/* The watcher sleeps on its own timer, looking at the ring each time it
+ * fires, the interval doubling from 1/WATCH_FIRST_HZ to 1/WATCH_LAST_HZ:
+ * a launch that follows at once starts soon, a long launch costs a few
+ * wake-ups. Hart 0 is not disturbed: it runs lane 0's work. */
+#define WATCH_FIRST_HZ 20000 /* 50 us */
+#define WATCH_LAST_HZ 500    /* 2 ms */
+
+void fw_launch_watch(fw_hart_t *hart) {
+  const uint32_t me = hart->index;
+  uint64_t interval = fw_board.timebase_hz / WATCH_FIRST_HZ, last = fw_board.timebase_hz / WATCH_LAST_HZ;
+  if (!interval) interval = 1;
+  for (;;) {
+    fw_ipi_clear(me);
+    fw_fence();
+    const uintptr_t w = __atomic_load_n(&watch_word, __ATOMIC_ACQUIRE);
+    if ((w & WATCH_STATE) != WATCH_OPEN || watch_hart != me ||
+        __atomic_load_n(&fw_launch_gen, __ATOMIC_ACQUIRE) != hart->seen_gen)
+      return; /* lane 0's launch ended, or a launch needs this hart */
+    if (fw_load_u64(&FW_CTRL->ring.submitted) > fw_launches[0].seq) {
+      start_late(w);
+      return; /* started, or it may not pair: watch no more */
+    }
+    fw_sleep_until(me, fw_time_now() + interval);
+    if (interval < last) interval = interval * 2 < last ? interval * 2 : last;
+  }
+}
+
+int fw_launch_late_pair(void) {
+  if (!fw_launches[0].watched || (__atomic_load_n(&watch_word, __ATOMIC_ACQUIRE) & WATCH_STATE) != WATCH_TAKEN)
+    return 0;
+  fw_started++; /* the watcher's (hart 0 owns the count) */
+  fw_launch_wait_retired_slow();
+  return 1;
+}
+
 int fw_launch_join(fw_hart_t *hart, uintptr_t gen) {
   fw_launch_t *L = hart->assigned;
-  const uintptr_t tag = gen << FW_MEMBERS_TAG_SHIFT;
+  /* A late lane 1 took a generation of its own while lane 0's launch ran:
+   * lane 0's harts woken since still join theirs. */
+  const uintptr_t tag = (L->lane == 0 && gen == late_gen ? gen - 1 : gen) << FW_MEMBERS_TAG_SHIFT;
   const uintptr_t in = FW_MEMBERS_IN(hart->index), took_part = FW_MEMBERS_TOOK_PART(hart->index);
   uintptr_t v = __atomic_load_n(&L->members, __ATOMIC_ACQUIRE);
   do {
@@ -282,13 +382,16 @@ int32_t fw_launch_start(uint64_t seq, uint32_t *out_taken) {
   fw_launch_t *A = &fw_launches[0], *B = &fw_launches[1];
   const uint32_t base = pair_base(A, seq + 1);
   if (!base) {
+    if (watchable(A)) open_window(A);
     let_in(NULL);
+    if (A->watched) fw_wake(watch_hart, FW_WAKE_WATCH);
     return RVHAL_OK;
   }
   rvhal_launch_slot_t *next = slot_of(seq + 1);
   A->paired = B->paired = 1;
   B->cmd_status = NULL;
   pair_left = 2;
+  fw_started++;
   setup(B, seq + 1, &next->desc, now, base);
   *out_taken = 2;
   let_in(B);
@@ -355,6 +458,7 @@ void fw_launch_finish(fw_hart_t *hart) {
     if (!(left & FW_MEMBERS_IN_MASK) && (left & all) == all) left |= FW_MEMBERS_CLOSED;
   } while (!__atomic_compare_exchange_n(&L->members, &v, left, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
   if ((left & FW_MEMBERS_IN_MASK) || !(left & FW_MEMBERS_CLOSED)) return;
+  if (L->watched && close_window()) L->paired = 1; /* a launch was started beside it */
   /* Every kernel call of the launch has returned: a canary broken now was
    * broken by this launch, on whichever hart (a kernel may store into
    * another hart's stack after that hart checked its own): it fails this
@@ -399,5 +503,5 @@ void fw_launch_pass_turn(uint32_t next_team) {
  * thread every hart runs on, from the harts still working: it added the
  * whole linger to exact launches. */
 void fw_launch_wait_retired_slow(void) {
-  FW_WAIT_UNTIL(0, __atomic_load_n(&fw_retired, __ATOMIC_ACQUIRE) == fw_started);
+  FW_WAIT_UNTIL(0, fw_launch_all_retired());
 }

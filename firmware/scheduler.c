@@ -300,14 +300,15 @@ void fw_run_share(fw_hart_t *hart) {
   fw_launch_finish(hart);
 }
 
-/* Hart 0: launch `seq` (and the one after it beside it, if it may), its
- * own share of it, then wait for the others. Returns the next ring
- * launch's seq. */
+/* Hart 0: launch `seq` (and the one after it beside it, if it may: at
+ * once, or late, started by the watcher), its own share of it, then wait
+ * for the others. Returns the next ring launch's seq. */
 uint64_t fw_run_launch(uint64_t seq) {
   uint32_t taken;
   if (fw_launch_start(seq, &taken) != RVHAL_OK) return seq + 1;
   fw_run_share(&fw_harts[0]);
   fw_launch_wait_retired(seq);
+  if (taken == 1 && fw_launch_late_pair()) taken = 2;
   if (taken == 2) fw_launch_pair_done();
   return seq + taken;
 }
@@ -320,6 +321,8 @@ void fw_worker_loop(fw_hart_t *hart) {
     if (fw_launch_join(hart, gen)) {
       __asm__ volatile("fence.i" ::: "memory"); /* hart 0 may have installed a program */
       fw_run_share(hart);
+    } else {
+      fw_launch_watch(hart);
     }
   }
 }

@@ -69,6 +69,8 @@
                                       it beside that one, on harts it leaves idle (docs/queues.md) */
 #define RVHAL_LAUNCH_TLB_LOG2_SHIFT 8 /* bits 8-12: grow the TLB to 2^n entries first (0: just flush) */
 #define RVHAL_LAUNCH_TLB_LOG2(flags) (((flags) >> RVHAL_LAUNCH_TLB_LOG2_SHIFT) & 31u)
+#define RVHAL_LAUNCH_WATCH 0x2000u /* more may follow while it runs, flagged OVERLAP: a hart it leaves idle watches the
+                                     ring and starts the next beside it (docs/queues.md) */
 
 #ifndef __ASSEMBLER__
 #include <stddef.h>

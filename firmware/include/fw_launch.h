@@ -8,7 +8,11 @@
  * launch says it may (RVHAL_LAUNCH_OVERLAP) and fits on the harts the
  * first leaves idle: lane 0 from hart 0, lane 1 from the first free hart
  * its teams allow. Hart 0 starts both, works in lane 0, and waits for
- * both before it takes the next ring entry.
+ * both before it takes the next ring entry. A launch the host flags
+ * RVHAL_LAUNCH_WATCH that runs alone opens a watch window: the first hart
+ * it leaves idle watches the ring on its timer and, if the next launch
+ * arrives while the first still runs and may pair, starts it in lane 1
+ * (late), taking the window; the first launch's end closes it.
  *
  * A launch is complete when its work is done, not when every hart woken
  * for it has checked in: in a launch of teams of one in fast timing
@@ -39,6 +43,7 @@ typedef struct fw_launch {
   uint32_t base;           /* its first hart (a multiple of team_size) */
   uint32_t lane;           /* its index in fw_launches */
   uint32_t paired;         /* 1: the other lane runs a launch beside it */
+  uint32_t watched;        /* lane 0: it opened a watch window (RVHAL_LAUNCH_WATCH) */
   uint32_t team_size;
   uint64_t start_mtime;
   volatile uintptr_t next_chunk; /* claimed with an atomic add */
@@ -88,6 +93,15 @@ int fw_launch_join(fw_hart_t *hart, uintptr_t gen);
  * started, 1 or 2), or launch `seq` was refused and is already completed
  * with that status (*out_taken 1). */
 int32_t fw_launch_start(uint64_t seq, uint32_t *out_taken);
+
+/* A worker woken without a launch to join: if it is the watcher of an
+ * open window, watch the ring until the window closes, a launch needs
+ * this hart, or it started the next launch beside lane 0's. */
+void fw_launch_watch(fw_hart_t *hart);
+
+/* Hart 0, after fw_launch_wait_retired of a lone launch: 1 if a launch
+ * was started beside it late (then waited for too: the two were a pair). */
+int fw_launch_late_pair(void);
 
 /* Hart 0, after a pair was waited for: the status RVHAL_LAUNCH_AFTER_OK
  * looks at, the pair's first failure. */
@@ -159,12 +173,17 @@ void fw_launch_finish(fw_hart_t *hart);
 extern volatile uintptr_t fw_retired; /* launches whose completion is written */
 extern uintptr_t fw_started;          /* launches started (a list's launches share a seq) */
 void fw_launch_wait_retired_slow(void);
+/* At least as many ends as starts: a late lane 1 (fw_launch_late_pair)
+ * may end before lane 0 and before hart 0 counts its start. */
+static inline int fw_launch_all_retired(void) {
+  return (intptr_t)(__atomic_load_n(&fw_retired, __ATOMIC_ACQUIRE) - fw_started) >= 0;
+}
 static inline void fw_launch_wait_retired(uint64_t seq) {
   (void)seq; /* the launches hart 0 started last */
   /* Hart 0 finished last (always, alone): nothing to wait for, and no IPI
    * to clear (an MMIO write); a stale one costs a later wait one more
    * test. */
-  if (__atomic_load_n(&fw_retired, __ATOMIC_ACQUIRE) == fw_started) return;
+  if (fw_launch_all_retired()) return;
   fw_launch_wait_retired_slow();
 }
 

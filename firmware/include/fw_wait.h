@@ -22,6 +22,7 @@ typedef enum fw_wake_reason {
   FW_WAKE_TURN,        /* exact timing: this team's turn, or all are asleep (hart 0) */
   FW_WAKE_ABORT,       /* the launch failed: leave the kernel */
   FW_WAKE_RETIRED,     /* (hart 0) the launch is completed */
+  FW_WAKE_WATCH,       /* watch the ring beside a launch (fw_launch_watch) */
 } fw_wake_reason_t;
 
 extern volatile uint32_t fw_wake_reasons[RVHAL_MAX_HARTS]; /* launch_owner.c */
