@@ -556,7 +556,7 @@ int rvhal_launch_submit(rvhal_device_t *d, const rvhal_launch_request_t *r, uint
   rvhal_launch_encode(d, &pr, desc, slot->args, L->layout->ctrl + ((uint8_t *)slot->args - (uint8_t *)L->ctrl), out);
   memset(&slot->done, 0, sizeof slot->done);
   rvhal_launch_install(d, r->program, desc);
-  desc->flags |= order & (RVHAL_LAUNCH_AFTER_OK | RVHAL_LAUNCH_OVERLAP);
+  desc->flags |= order & (RVHAL_LAUNCH_AFTER_OK | RVHAL_LAUNCH_OVERLAP | RVHAL_LAUNCH_WATCH);
   return rvhal_launch_publish(d, desc, out);
 }
 
@@ -656,6 +656,13 @@ int rvhal_launch_publish(rvhal_device_t *d, const rvhal_launch_desc_t *desc, rvh
                                                                .trace = (desc->flags & RVHAL_LAUNCH_TRACE) != 0});
   out->t0 = t0;
   return RVHAL_OK;
+}
+
+int rvhal_launch_running(rvhal_device_t *d, const rvhal_launch_t *l) {
+  rvhal_launcher_t *L = rvhal_launcher(d);
+  if (L->lost) return 0;
+  if (!rvhal_backend_coherent(L->backend)) return 1; /* a look would be a round trip: not known */
+  return __atomic_load_n(&L->ctrl->ring.completed, __ATOMIC_ACQUIRE) < l->seq;
 }
 
 int rvhal_launch_complete(rvhal_device_t *d, rvhal_launch_t *l, int more) {

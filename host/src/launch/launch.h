@@ -41,9 +41,14 @@ typedef struct rvhal_launch {
 /* The device lock and its hold (rvhal_device_hold) must be held from
  * submission until completion. Checks, packs and submits; order:
  * RVHAL_LAUNCH_AFTER_OK (the device cancels it if the launch before it
- * failed) and RVHAL_LAUNCH_OVERLAP (it does not depend on the launch
- * before it: the device may run it beside that one), or 0. */
+ * failed), RVHAL_LAUNCH_OVERLAP (it does not depend on the launch
+ * before it: the device may run it beside that one) and RVHAL_LAUNCH_WATCH
+ * (more may follow while it runs), or 0. */
 int rvhal_launch_submit(rvhal_device_t *d, const rvhal_launch_request_t *r, uint32_t order, rvhal_launch_t *out);
+/* 0 once launch l is seen to have ended, by a look at the ring (no
+ * wait); 1 while it runs, and where a look would be a round trip to the
+ * device (a debug link: there only rvhal_launch_complete tells). */
+int rvhal_launch_running(rvhal_device_t *d, const rvhal_launch_t *l);
 /* Waits for it and reports as kernel_exec does; more: later launches are on
  * the device (their print output waits). */
 int rvhal_launch_complete(rvhal_device_t *d, rvhal_launch_t *l, int more);

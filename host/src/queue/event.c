@@ -63,8 +63,10 @@ int rvhal_event_wait(rvhal_event_t *e, uint32_t timeout_ms) {
   if (!e) return rvhal_error(RVHAL_INVALID_ARGUMENT, "event is NULL");
   uint64_t deadline = rvhal_sync_deadline(timeout_ms);
   rvhal_sync_lock();
+  rvhal_sync_await_begin();
   while (!e->done && !rvhal_sync_wait(deadline)) {
   }
+  rvhal_sync_await_end();
   /* the message is made under the lock: the event's strings are the queue's */
   int rc = !e->done ? rvhal_error(RVHAL_TIMEOUT, "%s has not ended after %u ms", e->what, timeout_ms)
            : e->status != RVHAL_OK ? rvhal_error(e->status, "%s", e->message)

@@ -396,7 +396,8 @@ static void submit_taken(rvhal_queue_t *q, cmd_t *c) {
   } else {
     /* Out of order, a launch goes on the device only once what it waits
      * for has ended: it does not depend on those before it there. */
-    const uint32_t order = first ? 0 : RVHAL_LAUNCH_AFTER_OK | (q->out_of_order ? RVHAL_LAUNCH_OVERLAP : 0);
+    uint32_t order = first ? 0 : RVHAL_LAUNCH_AFTER_OK | (q->out_of_order ? RVHAL_LAUNCH_OVERLAP : 0);
+    if (q->out_of_order) order |= RVHAL_LAUNCH_WATCH; /* (launch_thread's watch_for_more) */
     f->rc = rvhal_launch_submit(d, c->u.k.launch, order, &f->l);
   }
   f->message = f->rc != RVHAL_OK ? rvhal_sync_strdup(rvhal_last_error()) : NULL;
@@ -509,13 +510,35 @@ static void run_ready(rvhal_queue_t *q, cmd_t *c) {
   run_taken(q, c, state, cause);
 }
 
+/* One launch on the device, leaving harts idle, and nothing ready to send:
+ * while no host thread waits for a result the program is likely still
+ * enqueueing, and a launch sent now can start beside the running one (its
+ * watcher hart: RVHAL_LAUNCH_WATCH). So rather than wait for the launch
+ * (a wait that new commands cannot interrupt), look at it now and then:
+ * the nanoseconds to sleep before the next look, 0 to wait for it. A look
+ * after a quarter of its time so far, from 50 us to 2 ms: a launch ends
+ * at most that much later than it would be seen to. For its first second
+ * only: the wait also drains print output and times a hung kernel out. */
+static uint64_t watch_for_more(rvhal_queue_t *q) {
+  const struct flight *f = &q->fly[q->fly_head];
+  rvhal_device_t *d = q->device;
+  if (q->num_fly != 1 || f->list || f->ran || f->rc != RVHAL_OK || q->stopping || q->cancel_all ||
+      rvhal_sync_awaiting() || f->l.harts >= rvhal_device_get_info(d)->num_harts || !rvhal_launch_running(d, &f->l))
+    return 0;
+  const uint64_t ran = rvhal_now_ns() - f->t0, look = ran / 4;
+  if (ran >= 1000000000ull) return 0;
+  return look < 50000 ? 50000 : look > 2000000 ? 2000000 : look;
+}
+
 static void *launch_thread(void *arg) {
   rvhal_queue_t *q = arg;
   rvhal_sync_lock();
   for (;;) {
     cmd_t *c = take_ready(q, 1);
+    uint64_t look;
     if (c && can_submit(q, c)) submit_taken(q, c);
     else if (c) run_ready(q, c); /* nothing on the device: the blocking way */
+    else if (q->num_fly && q->out_of_order && (look = watch_for_more(q))) rvhal_sync_wait(rvhal_now_ns() + look);
     else if (q->num_fly) complete_oldest(q);
     else if (q->stopping && !q->head) break;
     else rvhal_sync_wait(UINT64_MAX);
@@ -640,10 +663,12 @@ int rvhal_queue_finish(rvhal_queue_t *q, uint32_t timeout_ms) {
   rvhal_sync_lock();
   uint64_t target = q->enqueued;
   q->finish_waiters++;
+  rvhal_sync_await_begin();
   while (q->ended < target) {
     if (q->finish_min <= q->ended || target < q->finish_min) q->finish_min = target;
     if (rvhal_sync_wait_on(&q->finish_cond, deadline)) break;
   }
+  rvhal_sync_await_end();
   q->finish_waiters--;
   int rc = RVHAL_OK;
   if (q->ended < target) {

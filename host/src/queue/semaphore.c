@@ -65,8 +65,10 @@ int rvhal_semaphore_wait(rvhal_semaphore_t *s, uint64_t value, uint32_t timeout_
   if (!s) return rvhal_error(RVHAL_INVALID_ARGUMENT, "semaphore is NULL");
   uint64_t deadline = rvhal_sync_deadline(timeout_ms);
   rvhal_sync_lock();
+  rvhal_sync_await_begin();
   while (s->value < value && s->status == RVHAL_OK && !rvhal_sync_wait(deadline)) {
   }
+  rvhal_sync_await_end();
   int rc = RVHAL_OK;
   if (s->status != RVHAL_OK) rc = rvhal_error(s->status, "semaphore failed because %s", s->message);
   else if (s->value < value)

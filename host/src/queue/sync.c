@@ -60,6 +60,14 @@ int rvhal_sync_wait(uint64_t deadline_ns) {
   return late;
 }
 
+static uint32_t sync_awaiting; /* host threads waiting for a result (under sync_mutex) */
+
+void rvhal_sync_await_begin(void) {
+  if (sync_awaiting++ == 0 && sync_sleepers) pthread_cond_broadcast(&sync_cond); /* a watching queue stops */
+}
+void rvhal_sync_await_end(void) { sync_awaiting--; }
+uint32_t rvhal_sync_awaiting(void) { return sync_awaiting; }
+
 uint64_t rvhal_sync_deadline(uint32_t timeout_ms) {
   if (timeout_ms == RVHAL_WAIT_FOREVER) return UINT64_MAX;
   return rvhal_now_ns() + (uint64_t)timeout_ms * 1000000ull;

@@ -24,6 +24,13 @@ void rvhal_sync_cond_init(pthread_cond_t *c);
 /* CLOCK_MONOTONIC deadline timeout_ms from now; UINT64_MAX for
  * RVHAL_WAIT_FOREVER. */
 uint64_t rvhal_sync_deadline(uint32_t timeout_ms);
+/* A host thread starts or stops waiting for a result (an event, a
+ * semaphore, a queue's finish): while none does, the program is still
+ * enqueueing, and an out-of-order queue watches for more launches to
+ * send beside the one on the device (queue.c). Lock held. */
+void rvhal_sync_await_begin(void);
+void rvhal_sync_await_end(void);
+uint32_t rvhal_sync_awaiting(void);
 /* strdup that never fails: a message that cannot be copied becomes a fixed
  * text, so a failure is never lost for want of memory. */
 char *rvhal_sync_strdup(const char *s);
