@@ -47,6 +47,7 @@ void rvcl_queue_submit_held(cl_command_queue q) {
   pthread_mutex_lock(&q->held_lock);
   rvcl_held_launch_t *h = &q->held;
   if (h->kernel) {
+    atomic_store(&q->launched, 1);
     int st = rvhal_enqueue_launch(q->q, NULL, h->launch, NULL);
     if (st != RVHAL_OK) {
       if (!q->deferred_status) q->deferred_status = st;
@@ -67,6 +68,14 @@ void rvcl_queue_submit_held(cl_command_queue q) {
  * clFinish succeeds as the specification's codes and the CTS want. */
 cl_int rvcl_queue_finish_held(cl_command_queue q) {
   cl_int err = CL_SUCCESS;
+  /* Out of order, with launches already sent since the last clFinish (the
+   * usual "enqueue, enqueue, clFinish"): the held one goes to the queue
+   * too, so that it can start beside them (docs/queues.md, "Late pairs")
+   * rather than after them. */
+  if (atomic_exchange(&q->launched, 0) && (q->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) &&
+      q->context->num_devices == 1)
+    rvcl_queue_submit_held(q);
+  atomic_store(&q->launched, 0);
   int st = rvhal_queue_finish(q->q, RVHAL_WAIT_FOREVER);
   if (st != RVHAL_OK && st != RVHAL_CANCELLED) err = rvcl_fail_rvhal(q->context, "clFinish", CL_OUT_OF_RESOURCES, st);
   pthread_mutex_lock(&q->held_lock);

@@ -104,6 +104,7 @@ struct _cl_command_queue {
   pthread_mutex_t held_lock;
   rvcl_held_launch_t held;
   int deferred_status;             /* a held launch that failed when submitted: reported by clFinish */
+  atomic_int launched;             /* a launch went to q since the last clFinish (held_launch.c) */
 };
 
 typedef struct rvcl_box {

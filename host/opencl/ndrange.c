@@ -155,6 +155,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
     return CL_SUCCESS;
   }
   st = rvhal_enqueue_launch(q->q, &deps, r, out ? &ev : NULL);
+  atomic_store(&q->launched, 1);
   rvhal_launch_request_release(r);
   if (st == RVHAL_INVALID_ARGUMENT) return rvcl_fail_rvhal(c, fn, CL_INVALID_KERNEL_ARGS, st);
   return rvcl_enqueue_done(q, fn, CL_COMMAND_NDRANGE_KERNEL, st, ev, CL_FALSE, out);
