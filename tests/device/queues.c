@@ -316,11 +316,57 @@ static void check_pair_trap(rvhal_device_t *d, hal_program_t prog, hal_kernel_t 
   rvhal_mem_free(d, flag);
 }
 
+/* Two independent launches of an out-of-order queue enqueued into an idle
+ * device, the second a little after the first: the first starts alone,
+ * and a hart it leaves idle watches the ring and starts the second beside
+ * it when it arrives (RVHAL_LAUNCH_WATCH), while the queue's thread,
+ * nobody waiting yet, watches for more to send rather than for the first
+ * to end. The first polls for the word the second writes; in turn, it
+ * would poll out its bound. */
+static void check_late_pair(rvhal_device_t *d, hal_program_t prog, hal_kernel_t wait, hal_kernel_t set) {
+  const uint32_t harts = rvhal_device_get_info(d)->num_harts;
+  rvhal_queue_t *q;
+  CHECK_OK(rvhal_queue_create_with_flags(d, RVHAL_QUEUE_OUT_OF_ORDER, &q));
+  uint32_t zero[16] = {0}, value = 0x1a7e, polls = 1u << 27;
+  hal_addr_t flag = dt_buffer(d, 64, zero), out = dt_buffer(d, 64, zero);
+  hal_arg_t wait_args[4] = {rvhal_arg_global(flag), rvhal_arg_global(out), rvhal_arg_value(&value, 4),
+                            rvhal_arg_value(&polls, 4)};
+  hal_arg_t set_args[2] = {rvhal_arg_global(flag), rvhal_arg_value(&value, 4)};
+  hal_ndrange_t one = {.global = {1}, .local = {1}};
+  rvhal_event_t *ew, *es;
+  CHECK_OK(rvhal_enqueue_kernel(q, NULL, prog, wait, &one, wait_args, 4, 1, NULL, &ew));
+  usleep(5 * 1000); /* the first is on the device, its queue's thread past it */
+  CHECK_OK(rvhal_enqueue_kernel(q, NULL, prog, set, &one, set_args, 2, 1, NULL, &es));
+  CHECK_OK(rvhal_queue_finish(q, 120000));
+  uint32_t seen[2];
+  CHECK_OK(rvhal_mem_read(d, seen, out, sizeof seen));
+  rvhal_event_times_t tw, ts;
+  CHECK_OK(rvhal_event_times(ew, &tw));
+  CHECK_OK(rvhal_event_times(es, &ts));
+  if (harts < 2) {
+    CHECK_MSG(seen[0] == 0 && seen[1] == polls, "%u harts: the waiting launch saw the word (%u polls)", harts, seen[1]);
+    CHECK(ts.device_start_ns >= tw.device_end_ns);
+  } else {
+    CHECK_MSG(seen[0] == 1, "the launch waiting for the word the next one writes polled out its bound (%u polls): "
+              "the second, enqueued while the first ran, ran after it, not beside it", seen[1]);
+    CHECK_MSG(ts.device_start_ns <= tw.device_end_ns && tw.device_start_ns <= ts.device_end_ns,
+              "late pair: device spans do not overlap: %llu..%llu and %llu..%llu ns",
+              (unsigned long long)tw.device_start_ns, (unsigned long long)tw.device_end_ns,
+              (unsigned long long)ts.device_start_ns, (unsigned long long)ts.device_end_ns);
+  }
+  rvhal_event_release(ew);
+  rvhal_event_release(es);
+  rvhal_queue_destroy(q);
+  rvhal_mem_free(d, flag);
+  rvhal_mem_free(d, out);
+}
+
 /* Pairs of one hart each on the suite's device, one of them trapping, and
  * of teams of 2 on a device of 4 harts where the board has them. */
 static void test_pair(void) {
   check_pair(dev, prog_m, k_wait_word, k_set_word, 1);
   check_pair_trap(dev, prog_m, k_wait_word, k_set_word, fixture_kernel(dev, prog_m, "mem_fault"));
+  check_late_pair(dev, prog_m, k_wait_word, k_set_word);
   if (fixture_harts(4) < 4) {
     printf("queues: teams side by side not checked: the target has %u harts, not 4\n", fixture_harts(4));
     return;

@@ -255,6 +255,54 @@ static void out_of_order(cl_test_env_t *env, cl_kernel k) {
  * the device until both are submitted behind it; all three wait for one
  * user event, so that they reach the device together. On one hart they
  * run in turn and the first polls out its bound. */
+/* The usual way: two independent kernels enqueued into an idle device,
+ * then clFinish. The first starts alone; the second reaches the device
+ * while it runs and starts beside it (docs/queues.md, "Late pairs"). */
+static void enqueued_in_turn_run_side_by_side(cl_test_env_t *env) {
+  const char *profile = getenv("RVHAL_PROFILE");
+  if (profile && *profile) {
+    printf("icd.events: a late pair not checked: RVHAL_PROFILE is set\n");
+    return;
+  }
+  cl_int err;
+  cl_program p = cl_test_program(env, "dt_mem.elf");
+  CHECK(p != NULL);
+  if (!p) return;
+  cl_kernel wait = clCreateKernel(p, "mem_wait_word", &err);
+  CHECK_CL(err);
+  cl_kernel set = clCreateKernel(p, "mem_set_word", &err);
+  CHECK_CL(err);
+  cl_command_queue q = clCreateCommandQueue(env->context, env->device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  CHECK_CL(err);
+  uint32_t zero[16] = {0}, got[2] = {0, 0};
+  cl_mem flag = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, 64, zero, &err);
+  cl_mem out = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, 64, zero, &err);
+  CHECK_CL(err);
+  cl_uint value = 0x1a7e, polls = 1u << 27;
+  CHECK_CL(clSetKernelArg(wait, 0, sizeof flag, &flag));
+  CHECK_CL(clSetKernelArg(wait, 1, sizeof out, &out));
+  CHECK_CL(clSetKernelArg(wait, 2, 4, &value));
+  CHECK_CL(clSetKernelArg(wait, 3, 4, &polls));
+  CHECK_CL(clSetKernelArg(set, 0, sizeof flag, &flag));
+  CHECK_CL(clSetKernelArg(set, 1, 4, &value));
+  size_t one = 1;
+  CHECK_CL(clEnqueueNDRangeKernel(q, wait, 1, NULL, &one, &one, 0, NULL, NULL));
+  CHECK_CL(clEnqueueNDRangeKernel(q, set, 1, NULL, &one, &one, 0, NULL, NULL));
+  CHECK_CL(clFinish(q));
+  CHECK_CL(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+  if (env->harts < 2)
+    CHECK_MSG(got[0] == 0 && got[1] == polls, "one hart: the waiting kernel saw the word (%u polls)", got[1]);
+  else
+    CHECK_MSG(got[0] == 1, "enqueue, enqueue, finish: the kernel waiting for the word the next one writes polled out "
+              "its bound (%u polls): they ran one after the other, not side by side", got[1]);
+  clReleaseMemObject(flag);
+  clReleaseMemObject(out);
+  clReleaseCommandQueue(q);
+  clReleaseKernel(wait);
+  clReleaseKernel(set);
+  clReleaseProgram(p);
+}
+
 static void side_by_side(cl_test_env_t *env) {
   const char *profile = getenv("RVHAL_PROFILE");
   if (profile && *profile) { /* a profiled device runs launches one at a time (docs/queues.md) */
@@ -391,6 +439,7 @@ int main(int argc, char **argv) {
   if (k) ordering(&env, k);
   if (k) out_of_order(&env, k);
   side_by_side(&env);
+  enqueued_in_turn_run_side_by_side(&env);
   errors_and_contexts(&env, q);
   CHECK_CL(clFinish(q));
   clReleaseCommandQueue(q);
