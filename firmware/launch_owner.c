@@ -320,8 +320,9 @@ static void start_late(uintptr_t w) {
 
 /* The watcher sleeps on its own timer, looking at the ring each time it
  * fires, the interval doubling from 1/WATCH_FIRST_HZ to 1/WATCH_LAST_HZ:
- * a launch that follows at once starts soon, a long launch costs a few
- * wake-ups. Hart 0 is not disturbed: it runs lane 0's work. */
+ * a launch that follows at once starts within a few times the time it
+ * took to come, and a long launch costs one idle hart's wake-up every 2 ms
+ * (never a spin). Hart 0 is not disturbed: it runs lane 0's work. */
 #define WATCH_FIRST_HZ 20000 /* 50 us */
 #define WATCH_LAST_HZ 500    /* 2 ms */
 

@@ -73,9 +73,10 @@ cl_int rvcl_queue_finish_held(cl_command_queue q) {
    * too, so that it can start beside them (docs/queues.md, "Late pairs")
    * rather than after them. */
   if (atomic_exchange(&q->launched, 0) && (q->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) &&
-      q->context->num_devices == 1)
+      q->context->num_devices == 1) {
     rvcl_queue_submit_held(q);
-  atomic_store(&q->launched, 0);
+    atomic_store(&q->launched, 0); /* (submitting set it) */
+  }
   int st = rvhal_queue_finish(q->q, RVHAL_WAIT_FOREVER);
   if (st != RVHAL_OK && st != RVHAL_CANCELLED) err = rvcl_fail_rvhal(q->context, "clFinish", CL_OUT_OF_RESOURCES, st);
   pthread_mutex_lock(&q->held_lock);
