@@ -227,6 +227,32 @@ static void hold_end(rvhal_device_t *d, holder_t *h) {
   rvhal_mem_free(d, h->out);
 }
 
+/* The outcome of a waiting launch `ew` (polled for a word, `polls` at
+ * most: seen = {saw it, polls}) and the one beside it that writes the word
+ * (`es`): with `room` beside the first they overlapped and it saw the
+ * word; without (one hart) they ran in turn and it polled out its bound.
+ * Releases both events. */
+static void check_overlapped(const char *what, int room, const uint32_t seen[2], uint32_t polls, rvhal_event_t *ew,
+                             rvhal_event_t *es) {
+  rvhal_event_times_t tw, ts;
+  CHECK_OK(rvhal_event_times(ew, &tw));
+  CHECK_OK(rvhal_event_times(es, &ts));
+  if (!room) { /* one hart (shakti_c): no room beside a launch; in turn, the word came after the polls */
+    CHECK_MSG(seen[0] == 0 && seen[1] == polls, "%s: no room beside: the waiting launch saw the word (%u polls)", what,
+              seen[1]);
+    CHECK(ts.device_start_ns >= tw.device_end_ns);
+  } else {
+    CHECK_MSG(seen[0] == 1, "%s: the launch waiting for the word its neighbour writes polled out its bound (%u polls): "
+              "the two ran one after the other, not side by side", what, seen[1]);
+    CHECK_MSG(ts.device_start_ns <= tw.device_end_ns && tw.device_start_ns <= ts.device_end_ns,
+              "%s: device spans do not overlap: %llu..%llu and %llu..%llu ns", what,
+              (unsigned long long)tw.device_start_ns, (unsigned long long)tw.device_end_ns,
+              (unsigned long long)ts.device_start_ns, (unsigned long long)ts.device_end_ns);
+  }
+  rvhal_event_release(ew);
+  rvhal_event_release(es);
+}
+
 /* Two independent launches of an out-of-order queue that fit on the
  * device's harts together run side by side (RVHAL_LAUNCH_OVERLAP): the
  * first polls for a word the second writes; one after the other, it would
@@ -255,24 +281,11 @@ static void check_pair(rvhal_device_t *d, hal_program_t prog, hal_kernel_t wait,
   hold_end(d, &h);
   uint32_t seen[2];
   CHECK_OK(rvhal_mem_read(d, seen, out, sizeof seen));
-  rvhal_event_times_t tw, ts;
-  CHECK_OK(rvhal_event_times(ew, &tw));
-  CHECK_OK(rvhal_event_times(es, &ts));
   int st_wait = -1, st_set = -1;
   CHECK(rvhal_event_query(ew, &st_wait) && st_wait == RVHAL_OK && rvhal_event_query(es, &st_set) && st_set == RVHAL_OK);
-  if (harts < 2 * team) { /* one hart (shakti_c): no room beside a launch; in turn, the word came after the polls */
-    CHECK_MSG(seen[0] == 0 && seen[1] == polls, "%u harts: the waiting launch saw the word (%u polls)", harts, seen[1]);
-    CHECK(ts.device_start_ns >= tw.device_end_ns);
-  } else {
-    CHECK_MSG(seen[0] == 1, "teams of %u: the launch waiting for the word its neighbour writes polled out its bound "
-              "(%u polls): the two ran one after the other, not side by side", team, seen[1]);
-    CHECK_MSG(ts.device_start_ns <= tw.device_end_ns && tw.device_start_ns <= ts.device_end_ns,
-              "teams of %u: device spans do not overlap: %llu..%llu and %llu..%llu ns", team,
-              (unsigned long long)tw.device_start_ns, (unsigned long long)tw.device_end_ns,
-              (unsigned long long)ts.device_start_ns, (unsigned long long)ts.device_end_ns);
-  }
-  rvhal_event_release(ew);
-  rvhal_event_release(es);
+  char what[48];
+  snprintf(what, sizeof what, "teams of %u on %u harts", team, harts);
+  check_overlapped(what, harts >= 2 * team, seen, polls, ew, es);
   rvhal_queue_destroy(q);
   rvhal_mem_free(d, flag);
   rvhal_mem_free(d, out);
@@ -340,22 +353,7 @@ static void check_late_pair(rvhal_device_t *d, hal_program_t prog, hal_kernel_t 
   CHECK_OK(rvhal_queue_finish(q, 120000));
   uint32_t seen[2];
   CHECK_OK(rvhal_mem_read(d, seen, out, sizeof seen));
-  rvhal_event_times_t tw, ts;
-  CHECK_OK(rvhal_event_times(ew, &tw));
-  CHECK_OK(rvhal_event_times(es, &ts));
-  if (harts < 2) {
-    CHECK_MSG(seen[0] == 0 && seen[1] == polls, "%u harts: the waiting launch saw the word (%u polls)", harts, seen[1]);
-    CHECK(ts.device_start_ns >= tw.device_end_ns);
-  } else {
-    CHECK_MSG(seen[0] == 1, "the launch waiting for the word the next one writes polled out its bound (%u polls): "
-              "the second, enqueued while the first ran, ran after it, not beside it", seen[1]);
-    CHECK_MSG(ts.device_start_ns <= tw.device_end_ns && tw.device_start_ns <= ts.device_end_ns,
-              "late pair: device spans do not overlap: %llu..%llu and %llu..%llu ns",
-              (unsigned long long)tw.device_start_ns, (unsigned long long)tw.device_end_ns,
-              (unsigned long long)ts.device_start_ns, (unsigned long long)ts.device_end_ns);
-  }
-  rvhal_event_release(ew);
-  rvhal_event_release(es);
+  check_overlapped("late pair (the second enqueued while the first ran)", harts >= 2, seen, polls, ew, es);
   rvhal_queue_destroy(q);
   rvhal_mem_free(d, flag);
   rvhal_mem_free(d, out);
