@@ -249,12 +249,6 @@ static void out_of_order(cl_test_env_t *env, cl_kernel k) {
   free(a), free(got);
 }
 
-/* Two kernels of one program on an out-of-order queue, independent of
- * each other, run side by side on the device's harts (docs/queues.md):
- * the first polls a word the second writes. A kernel of every hart holds
- * the device until both are submitted behind it; all three wait for one
- * user event, so that they reach the device together. On one hart they
- * run in turn and the first polls out its bound. */
 /* The usual way: two independent kernels enqueued into an idle device,
  * then clFinish. The first starts alone; the second reaches the device
  * while it runs and starts beside it (docs/queues.md, "Late pairs"). */
@@ -303,6 +297,12 @@ static void enqueued_in_turn_run_side_by_side(cl_test_env_t *env) {
   clReleaseProgram(p);
 }
 
+/* Two kernels of one program on an out-of-order queue, independent of
+ * each other, run side by side on the device's harts (docs/queues.md):
+ * the first polls a word the second writes. A kernel of every hart holds
+ * the device until both are submitted behind it; all three wait for one
+ * user event, so that they reach the device together. On one hart they
+ * run in turn and the first polls out its bound. */
 static void side_by_side(cl_test_env_t *env) {
   const char *profile = getenv("RVHAL_PROFILE");
   if (profile && *profile) { /* a profiled device runs launches one at a time (docs/queues.md) */
