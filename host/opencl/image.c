@@ -89,6 +89,15 @@ static cl_int check_desc(const char *fn, cl_context c, const cl_image_format *fm
   if (d->num_mip_levels || d->num_samples)
     return rvcl_fail(c, fn, CL_INVALID_IMAGE_DESCRIPTOR, "num_mip_levels %u and num_samples %u must be 0",
                      d->num_mip_levels, d->num_samples);
+  /* OpenCL 3.0 clCreateImage: a 2D image from a buffer without
+   * cl_khr_image2d_from_buffer is an unsupported operation, not a bad
+   * descriptor (the CTS's consistency_2d_image_from_buffer checks it). */
+  if (t == CL_MEM_OBJECT_IMAGE2D && d->buffer)
+    return rvcl_fail(c, fn, CL_INVALID_OPERATION,
+                     "image_type CL_MEM_OBJECT_IMAGE2D with buffer %p: 2D images from buffers need "
+                     "cl_khr_image2d_from_buffer, which this platform does not support "
+                     "(CL_DEVICE_IMAGE_PITCH_ALIGNMENT is 0)",
+                     (void *)d->buffer);
   if ((t == CL_MEM_OBJECT_IMAGE1D_BUFFER) != (d->buffer != NULL))
     return rvcl_fail(c, fn, CL_INVALID_IMAGE_DESCRIPTOR, "image_type 0x%x with buffer %p: %s", (unsigned)t,
                      (void *)d->buffer,

@@ -908,7 +908,14 @@ static void buffer_images(cl_test_env_t *env, cl_command_queue q) {
   CHECK(!clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba8, &pitched, NULL, &err) &&
         err == CL_INVALID_IMAGE_DESCRIPTOR);
   cl_image_desc d2 = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 2, .image_height = 1, .buffer = pbuf};
-  CHECK(!clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba8, &d2, NULL, &err) && err == CL_INVALID_IMAGE_DESCRIPTOR);
+  CHECK_MSG(!clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba8, &d2, NULL, &err) && err == CL_INVALID_OPERATION &&
+                strstr(cl_test_last_msg, "cl_khr_image2d_from_buffer"),
+            "2D image from a buffer: %d %s", (int)err, cl_test_last_msg);
+  cl_image_desc d3 = {.image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = 2, .image_height = 1, .image_depth = 1,
+                      .buffer = pbuf};
+  CHECK_MSG(!clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba8, &d3, NULL, &err) &&
+                err == CL_INVALID_IMAGE_DESCRIPTOR,
+            "3D image from a buffer: %d %s", (int)err, cl_test_last_msg);
   cl_buffer_region r0 = {0, 4};
   CHECK(!clCreateSubBuffer(pim, 0, CL_BUFFER_CREATE_TYPE_REGION, &r0, &err) && err == CL_INVALID_MEM_OBJECT);
   clReleaseMemObject(plain), clReleaseMemObject(pim), clReleaseMemObject(pbuf), clReleaseMemObject(fout);
