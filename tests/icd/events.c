@@ -249,128 +249,132 @@ static void out_of_order(cl_test_env_t *env, cl_kernel k) {
   free(a), free(got);
 }
 
+/* A pair of one program's kernels on an out-of-order queue: `wait` polls
+ * `flag` for `value` (at most `polls` times; out: {seen, polls}), `set`
+ * writes it. Run side by side, the first sees the word; in turn, it polls
+ * out its bound. */
+typedef struct {
+  cl_program p;
+  cl_kernel wait, set;
+  cl_command_queue q;
+  cl_mem flag, out;
+  cl_uint polls;
+} pair_t;
+
+static int pair_open(cl_test_env_t *env, const char *what, cl_uint value, cl_uint polls, pair_t *out_pair) {
+  const char *profile = getenv("RVHAL_PROFILE");
+  memset(out_pair, 0, sizeof *out_pair);
+  if (profile && *profile) { /* a profiled device runs launches one at a time (docs/queues.md) */
+    printf("icd.events: %s not checked: RVHAL_PROFILE is set\n", what);
+    return 0;
+  }
+  pair_t *t = out_pair;
+  cl_int err;
+  t->p = cl_test_program(env, "dt_mem.elf");
+  CHECK(t->p != NULL);
+  if (!t->p) return 0;
+  t->wait = clCreateKernel(t->p, "mem_wait_word", &err);
+  CHECK_CL(err);
+  t->set = clCreateKernel(t->p, "mem_set_word", &err);
+  CHECK_CL(err);
+  t->q = clCreateCommandQueue(env->context, env->device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  CHECK_CL(err);
+  uint32_t zero[16] = {0};
+  t->flag = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, 64, zero, &err);
+  CHECK_CL(err);
+  t->out = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, 64, zero, &err);
+  CHECK_CL(err);
+  t->polls = polls;
+  CHECK_CL(clSetKernelArg(t->wait, 0, sizeof t->flag, &t->flag));
+  CHECK_CL(clSetKernelArg(t->wait, 1, sizeof t->out, &t->out));
+  CHECK_CL(clSetKernelArg(t->wait, 2, 4, &value));
+  CHECK_CL(clSetKernelArg(t->wait, 3, 4, &polls));
+  CHECK_CL(clSetKernelArg(t->set, 0, sizeof t->flag, &t->flag));
+  CHECK_CL(clSetKernelArg(t->set, 1, 4, &value));
+  return 1;
+}
+
+/* After both ran: side by side on 2 harts or more, in turn on one. */
+static void pair_check(cl_test_env_t *env, pair_t *t, cl_command_queue reader, const char *what) {
+  uint32_t got[2] = {0, 0};
+  CHECK_CL(clEnqueueReadBuffer(reader, t->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+  if (env->harts < 2)
+    CHECK_MSG(got[0] == 0 && got[1] == t->polls, "one hart: the waiting kernel saw the word (%u polls)", got[1]);
+  else
+    CHECK_MSG(got[0] == 1, "%s: the kernel waiting for the word the next one writes polled out its bound (%u polls): "
+              "they ran one after the other, not side by side", what, got[1]);
+}
+
+static void pair_close(pair_t *t) {
+  clReleaseMemObject(t->flag);
+  clReleaseMemObject(t->out);
+  clReleaseCommandQueue(t->q);
+  clReleaseKernel(t->wait);
+  clReleaseKernel(t->set);
+  clReleaseProgram(t->p);
+}
+
 /* The usual way: two independent kernels enqueued into an idle device,
  * then clFinish. The first starts alone; the second reaches the device
  * while it runs and starts beside it (docs/queues.md, "Late pairs"). */
 static void enqueued_in_turn_run_side_by_side(cl_test_env_t *env) {
-  const char *profile = getenv("RVHAL_PROFILE");
-  if (profile && *profile) {
-    printf("icd.events: a late pair not checked: RVHAL_PROFILE is set\n");
-    return;
-  }
-  cl_int err;
-  cl_program p = cl_test_program(env, "dt_mem.elf");
-  CHECK(p != NULL);
-  if (!p) return;
-  cl_kernel wait = clCreateKernel(p, "mem_wait_word", &err);
-  CHECK_CL(err);
-  cl_kernel set = clCreateKernel(p, "mem_set_word", &err);
-  CHECK_CL(err);
-  cl_command_queue q = clCreateCommandQueue(env->context, env->device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
-  CHECK_CL(err);
-  uint32_t zero[16] = {0}, got[2] = {0, 0};
-  cl_mem flag = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, 64, zero, &err);
-  cl_mem out = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, 64, zero, &err);
-  CHECK_CL(err);
-  cl_uint value = 0x1a7e, polls = 1u << 27;
-  CHECK_CL(clSetKernelArg(wait, 0, sizeof flag, &flag));
-  CHECK_CL(clSetKernelArg(wait, 1, sizeof out, &out));
-  CHECK_CL(clSetKernelArg(wait, 2, 4, &value));
-  CHECK_CL(clSetKernelArg(wait, 3, 4, &polls));
-  CHECK_CL(clSetKernelArg(set, 0, sizeof flag, &flag));
-  CHECK_CL(clSetKernelArg(set, 1, 4, &value));
+  pair_t t;
+  if (!pair_open(env, "a late pair", 0x1a7e, 1u << 27, &t)) return;
   size_t one = 1;
-  CHECK_CL(clEnqueueNDRangeKernel(q, wait, 1, NULL, &one, &one, 0, NULL, NULL));
-  CHECK_CL(clEnqueueNDRangeKernel(q, set, 1, NULL, &one, &one, 0, NULL, NULL));
-  CHECK_CL(clFinish(q));
-  CHECK_CL(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
-  if (env->harts < 2)
-    CHECK_MSG(got[0] == 0 && got[1] == polls, "one hart: the waiting kernel saw the word (%u polls)", got[1]);
-  else
-    CHECK_MSG(got[0] == 1, "enqueue, enqueue, finish: the kernel waiting for the word the next one writes polled out "
-              "its bound (%u polls): they ran one after the other, not side by side", got[1]);
-  clReleaseMemObject(flag);
-  clReleaseMemObject(out);
-  clReleaseCommandQueue(q);
-  clReleaseKernel(wait);
-  clReleaseKernel(set);
-  clReleaseProgram(p);
+  CHECK_CL(clEnqueueNDRangeKernel(t.q, t.wait, 1, NULL, &one, &one, 0, NULL, NULL));
+  CHECK_CL(clEnqueueNDRangeKernel(t.q, t.set, 1, NULL, &one, &one, 0, NULL, NULL));
+  CHECK_CL(clFinish(t.q));
+  pair_check(env, &t, t.q, "enqueue, enqueue, finish");
+  pair_close(&t);
 }
 
 /* Two kernels of one program on an out-of-order queue, independent of
- * each other, run side by side on the device's harts (docs/queues.md):
- * the first polls a word the second writes. A kernel of every hart holds
- * the device until both are submitted behind it; all three wait for one
- * user event, so that they reach the device together. On one hart they
- * run in turn and the first polls out its bound. */
+ * each other, run side by side on the device's harts (docs/queues.md).
+ * A kernel of every hart holds the device until both are submitted behind
+ * it; all three wait for one user event, so that they reach the device
+ * together. */
 static void side_by_side(cl_test_env_t *env) {
-  const char *profile = getenv("RVHAL_PROFILE");
-  if (profile && *profile) { /* a profiled device runs launches one at a time (docs/queues.md) */
-    printf("icd.events: kernels side by side not checked: RVHAL_PROFILE is set\n");
-    return;
-  }
+  pair_t t;
+  if (!pair_open(env, "kernels side by side", 0x600dcafe, 1u << 26, &t)) return;
   cl_int err;
-  cl_program p = cl_test_program(env, "dt_mem.elf");
-  CHECK(p != NULL);
-  if (!p) return;
-  cl_kernel wait_hold = clCreateKernel(p, "mem_wait_word", &err), wait = clCreateKernel(p, "mem_wait_word", &err);
-  CHECK_CL(err);
-  cl_kernel set = clCreateKernel(p, "mem_set_word", &err);
-  CHECK_CL(err);
-  cl_command_queue q = clCreateCommandQueue(env->context, env->device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  cl_kernel wait_hold = clCreateKernel(t.p, "mem_wait_word", &err);
   CHECK_CL(err);
   cl_command_queue other = clCreateCommandQueue(env->context, env->device, 0, &err);
   CHECK_CL(err);
-  uint32_t zero[16] = {0}, got[2] = {0, 0}, held[2] = {0, 0};
+  uint32_t zero[16] = {0}, held[2] = {0, 0};
   cl_mem hold = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, 64, zero, &err);
   cl_mem hold_out = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, 64, zero, &err);
-  cl_mem flag = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, 64, zero, &err);
-  cl_mem out = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, 64, zero, &err);
   CHECK_CL(err);
-  cl_uint go = 0x60, hold_polls = 1u << 30, value = 0x600dcafe, polls = 1u << 26;
+  cl_uint go = 0x60, hold_polls = 1u << 30;
   CHECK_CL(clSetKernelArg(wait_hold, 0, sizeof hold, &hold));
   CHECK_CL(clSetKernelArg(wait_hold, 1, sizeof hold_out, &hold_out));
   CHECK_CL(clSetKernelArg(wait_hold, 2, 4, &go));
   CHECK_CL(clSetKernelArg(wait_hold, 3, 4, &hold_polls));
-  CHECK_CL(clSetKernelArg(wait, 0, sizeof flag, &flag));
-  CHECK_CL(clSetKernelArg(wait, 1, sizeof out, &out));
-  CHECK_CL(clSetKernelArg(wait, 2, 4, &value));
-  CHECK_CL(clSetKernelArg(wait, 3, 4, &polls));
-  CHECK_CL(clSetKernelArg(set, 0, sizeof flag, &flag));
-  CHECK_CL(clSetKernelArg(set, 1, 4, &value));
   cl_event gate = clCreateUserEvent(env->context, &err);
   CHECK_CL(err);
   size_t every = env->harts, one = 1;
   cl_event eh, ew, es;
-  CHECK_CL(clEnqueueNDRangeKernel(q, wait_hold, 1, NULL, &every, &one, 1, &gate, &eh));
-  CHECK_CL(clEnqueueNDRangeKernel(q, wait, 1, NULL, &one, &one, 1, &gate, &ew));
-  CHECK_CL(clEnqueueNDRangeKernel(q, set, 1, NULL, &one, &one, 1, &gate, &es));
-  CHECK_CL(clFlush(q));
+  CHECK_CL(clEnqueueNDRangeKernel(t.q, wait_hold, 1, NULL, &every, &one, 1, &gate, &eh));
+  CHECK_CL(clEnqueueNDRangeKernel(t.q, t.wait, 1, NULL, &one, &one, 1, &gate, &ew));
+  CHECK_CL(clEnqueueNDRangeKernel(t.q, t.set, 1, NULL, &one, &one, 1, &gate, &es));
+  CHECK_CL(clFlush(t.q));
   CHECK_CL(clSetUserEventStatus(gate, CL_COMPLETE));
   double t0 = now_s();
   while (status_of(es) > CL_SUBMITTED && now_s() - t0 < 30) usleep(1000);
   CHECK_MSG(status_of(es) <= CL_SUBMITTED, "the second kernel was not submitted within 30 s");
   usleep(20 * 1000); /* (submitted just before its ring entry is written) */
   CHECK_CL(clEnqueueWriteBuffer(other, hold, CL_TRUE, 0, 4, &go, 0, NULL, NULL));
-  CHECK_CL(clFinish(q));
+  CHECK_CL(clFinish(t.q));
   CHECK_CL(clEnqueueReadBuffer(other, hold_out, CL_TRUE, 0, sizeof held, held, 0, NULL, NULL));
-  CHECK_CL(clEnqueueReadBuffer(other, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
   CHECK_MSG(held[0] == 1, "the holding kernel polled out its bound (%u polls) before the host let it go", held[1]);
-  if (env->harts < 2)
-    CHECK_MSG(got[0] == 0 && got[1] == polls, "one hart: the waiting kernel saw the word (%u polls)", got[1]);
-  else
-    CHECK_MSG(got[0] == 1, "the kernel waiting for the word the next one writes polled out its bound (%u polls): "
-              "they ran one after the other, not side by side", got[1]);
+  pair_check(env, &t, other, "released together");
   cl_event evs[] = {gate, eh, ew, es};
   for (size_t i = 0; i < sizeof evs / sizeof *evs; i++) clReleaseEvent(evs[i]);
-  cl_mem bufs[] = {hold, hold_out, flag, out};
-  for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) clReleaseMemObject(bufs[i]);
-  clReleaseCommandQueue(q);
+  clReleaseMemObject(hold);
+  clReleaseMemObject(hold_out);
   clReleaseCommandQueue(other);
   clReleaseKernel(wait_hold);
-  clReleaseKernel(wait);
-  clReleaseKernel(set);
-  clReleaseProgram(p);
+  pair_close(&t);
 }
 
 static int context_destroyed;
